@@ -1,0 +1,54 @@
+// swift-tools-version: 6.0
+//
+// bridge-inspector: a portable GBGBridge host, an inspector agent any host embeds,
+// and an interactive terminal debugger that attaches to it.
+//
+// Modules, lowest first (each depends only on the ones above it in this list):
+//   BridgeCore          the documented GBGBridge host behaviour (no I/O, no terminal)
+//   CSocketShims        C shims for peer credentials and sun_path (glibc needs _GNU_SOURCE)
+//   SocketSupport       Unix-socket directory policy, listen/connect, non-blocking I/O helpers
+//   InspectorProtocol   the wire format between agent and client (frames, handshake, events, commands)
+//   InspectorAgent      embedded in a host: publishes state and traffic, carries out commands
+//   InspectorClient     attaches to an agent: handshake, snapshot, live state, commands
+//   JourneySimulation   host profiles, journey scenarios and the simulated web journey
+//   TerminalUI          cell buffer, text width, sanitising of untrusted text (pure, testable)
+//   CNcurses            the system ncursesw library with Swift-6-safe accessors
+//   CursesBackend       draws a TerminalUI buffer with ncurses and reads keys
+//   InspectorTUI        the inspector's state, update and rendering into a buffer
+//   BridgeInspectorCLI  the `bridge-inspector` command and its subcommands
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "bridge-inspector",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "BridgeCore", targets: ["BridgeCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
+    targets: [
+        .target(name: "BridgeCore", swiftSettings: strict),
+        .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore"], swiftSettings: strict),
+
+        .target(name: "CSocketShims"),
+        .target(name: "SocketSupport", dependencies: ["CSocketShims"], swiftSettings: strict),
+        .testTarget(name: "SocketSupportTests", dependencies: ["SocketSupport"], swiftSettings: strict),
+
+        .target(name: "TerminalUI", swiftSettings: strict),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"], swiftSettings: strict),
+        .systemLibrary(
+            name: "CNcurses",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
+        ),
+        .target(name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI"], swiftSettings: strict),
+        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "TerminalUI"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

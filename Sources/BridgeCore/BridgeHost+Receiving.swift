@@ -1,0 +1,103 @@
+import Foundation
+
+extension BridgeHost {
+    /// Hands the host one message from the journey, as its text.
+    ///
+    /// This is what `window.webkit.messageHandlers.gbgBridge.postMessage(message)` reaches on iOS.
+    /// A message that does not decode sets `lastError` to `Failed to decode message: <reason>` and
+    /// goes no further (Security, "Incoming Message Decoding"); a decoded one is logged in
+    /// `receivedMessages`, reported to the delegate and, if it is a request, routed.
+    public func receive(_ bytes: Data) {
+        switch codec.decode(bytes) {
+        case .failure(let failure):
+            emit(.malformed(MalformedInput(raw: bytes, reason: failure.reason, time: now())))
+            setLastError(failure.description)
+        case .success(let message):
+            accept(message, json: bytes)
+        }
+    }
+
+    /// Hands the host one message from the journey, as a string.
+    public func receive(text: String) {
+        receive(Data(text.utf8))
+    }
+
+    private func accept(_ message: BridgeMessage, json: Data) {
+        let time = now()
+        receivedMessages.append(message)
+        trimReceivedMessages()
+        emit(.traffic(TrafficRecord(direction: .received, message: message, json: json, time: time)))
+        delegate?.bridgeHost(self, didReceive: message)
+
+        switch message.type {
+        case .request:
+            route(message, time: time)
+        case .response:
+            // The documented protocol has no host-to-journey requests, so no response from the
+            // journey can match one; say so rather than drop it silently.
+            setLastError(
+                "Received a response for unknown correlationId '\(message.correlationId)' (action '\(message.payload.action)'): the host has sent no request with this id"
+            )
+        case .event:
+            break
+        }
+    }
+
+    private func route(_ request: BridgeMessage, time: Date) {
+        let id = request.correlationId
+        if outstanding[id] != nil {
+            setLastError(
+                "Duplicate correlationId '\(id)' (action '\(request.payload.action)'): a request with this id is still outstanding, so the duplicate was not routed; give every request a unique correlationId"
+            )
+            return
+        }
+        if let slot = captureSlots.first(where: { $0.action == request.payload.action }) {
+            routeToSlot(slot, request: request, time: time)
+        } else if let handler = handlers[request.payload.action] {
+            outstanding[id] = request
+            let responder = BridgeResponder(host: self, request: request)
+            Task { await handler.handle(request: request, responder: responder) }
+        } else {
+            addPending(request, time: time)
+        }
+    }
+
+    private func routeToSlot(_ slot: CaptureCapability, request: BridgeMessage, time: Date) {
+        if let active = slot.activeRequest {
+            _ = active
+            respond(
+                to: request.correlationId, action: request.payload.action, status: .error, data: nil,
+                error: BridgeErrorCode.busy.payload())
+            return
+        }
+        guard let handler = slot.handler, slot.isEnabled else {
+            addPending(request, time: time)
+            return
+        }
+        outstanding[request.correlationId] = request
+        slot.activeRequest = request
+        Task { @MainActor [weak slot] in
+            let result = await handler(request)
+            guard let slot, slot.activeRequest?.correlationId == request.correlationId else { return }
+            slot.complete(result)
+        }
+    }
+
+    private func addPending(_ request: BridgeMessage, time: Date) {
+        outstanding[request.correlationId] = request
+        pendingRequests.append(request)
+        pendingSince[request.correlationId] = time
+        emit(.pendingAdded(PendingRequest(message: request, since: time)))
+        if pendingRequests.count == pendingRequestWarningThreshold + 1 {
+            setLastError(
+                "Pending request leak: \(pendingRequests.count) requests are waiting for a response (warning threshold \(pendingRequestWarningThreshold)); register handlers for their actions or respond to them"
+            )
+        }
+        delegate?.bridgeHost(self, unhandledRequest: request)
+    }
+
+    /// The pending requests with their arrival times, oldest first.
+    public var pendingRequestRecords: [PendingRequest] {
+        pendingRequests.map { PendingRequest(message: $0, since: pendingSince[$0.correlationId] ?? now()) }
+    }
+}

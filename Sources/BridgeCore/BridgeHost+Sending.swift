@@ -1,0 +1,141 @@
+import Foundation
+
+extension BridgeHost {
+    /// Sends a fire-and-forget event to the journey, such as `host.ready` or `host.ping`.
+    ///
+    /// The event gets a correlation id of the form `<environment>-event-<uuid>`, for example
+    /// `ios-event-3f2a…`. Messages go out in the order they are sent.
+    public func send(event: String, data: [String: JSONValue]? = nil) {
+        let message = BridgeMessage(
+            correlationId: "\(environment)-event-\(UUID().uuidString.lowercased())",
+            type: .event,
+            timestamp: now().timeIntervalSince1970 * 1000,
+            payload: .init(action: event, data: data))
+        deliver(message)
+    }
+
+    /// Sends the response to the request `correlationId`, and removes it from `pendingRequests`.
+    ///
+    /// ```swift
+    /// host.respond(to: message.correlationId, status: .unsupported,
+    ///              error: BridgeErrorPayload(code: "UNSUPPORTED", message: "Not supported", recoverable: false))
+    /// ```
+    ///
+    /// Answering an id that is not outstanding (already answered, or never received) still sends
+    /// the response, and notes it in `lastError` so the mistake is visible. Use
+    /// ``respondToPendingRequest(_:status:data:error:)`` to refuse such answers instead.
+    public func respond(
+        to correlationId: String, status: BridgeResponseStatus, data: [String: JSONValue]? = nil,
+        error: BridgeErrorPayload? = nil
+    ) {
+        let action = outstanding[correlationId]?.payload.action
+        if action == nil {
+            let known = recentlyAnswered.contains(correlationId) ? "has already been answered" : "is not an outstanding request"
+            setLastError("respond(to:) for correlationId '\(correlationId)', which \(known); the response was sent anyway")
+        }
+        respond(to: correlationId, action: action ?? "unknown", status: status, data: data, error: error)
+    }
+
+    /// Answers a request that is waiting in `pendingRequests`, or throws without sending anything.
+    ///
+    /// This is the checked path inspectors and tools use: when two of them answer the same request,
+    /// exactly one succeeds and the other is told it was already answered.
+    public func respondToPendingRequest(
+        _ correlationId: String, status: BridgeResponseStatus, data: [String: JSONValue]? = nil,
+        error: BridgeErrorPayload? = nil
+    ) throws(BridgeHostError) {
+        guard pendingRequests.contains(where: { $0.correlationId == correlationId }) else {
+            if recentlyAnswered.contains(correlationId) { throw .alreadyAnswered(correlationId: correlationId) }
+            if outstanding[correlationId] != nil { throw .handledElsewhere(correlationId: correlationId) }
+            throw .notPending(correlationId: correlationId)
+        }
+        respond(to: correlationId, status: status, data: data, error: error)
+    }
+
+    /// Sends a journey-bound response; the one place responses are built.
+    func respond(
+        to correlationId: String, action: String, status: BridgeResponseStatus, data: [String: JSONValue]?,
+        error: BridgeErrorPayload?
+    ) {
+        if outstanding.removeValue(forKey: correlationId) != nil {
+            recentlyAnswered.insert(correlationId)
+        }
+        if let index = pendingRequests.firstIndex(where: { $0.correlationId == correlationId }) {
+            pendingRequests.remove(at: index)
+            pendingSince.removeValue(forKey: correlationId)
+            emit(.pendingRemoved(correlationId: correlationId))
+        }
+        let message = BridgeMessage(
+            correlationId: correlationId,
+            type: .response,
+            timestamp: now().timeIntervalSince1970 * 1000,
+            payload: .init(action: action, data: data, status: status, error: error))
+        deliver(message)
+    }
+
+    /// Encodes and sends the response for a capture result.
+    func sendCaptureResponse(to request: BridgeMessage, result: CaptureResult) {
+        let response = result.response
+        respond(
+            to: request.correlationId, action: request.payload.action, status: response.status, data: response.data,
+            error: response.error)
+    }
+
+    /// Encodes one message and hands it to the transport; records the outcome.
+    func deliver(_ message: BridgeMessage) {
+        let json: Data
+        do {
+            json = try codec.encode(message)
+        } catch {
+            setLastError(
+                "Failed to encode message '\(message.payload.action)' (\(message.correlationId)): \(error); it was not sent. JSON cannot carry NaN or infinite numbers"
+            )
+            return
+        }
+        var deliveryError: String?
+        if let transport {
+            do {
+                try transport.deliver(JourneyDelivery(message: message, json: json))
+            } catch {
+                deliveryError = "evaluateJavaScript failed: \(error)"
+            }
+        } else {
+            deliveryError =
+                "WebView not attached: \(message.type.rawValue) '\(message.payload.action)' (\(message.correlationId)) was not delivered; attach a journey with attach(_:)"
+        }
+        if !observers.isEmpty {
+            emit(.traffic(TrafficRecord(direction: .sent, message: message, json: json, time: now(), deliveryError: deliveryError)))
+        }
+        if let deliveryError { setLastError(deliveryError) }
+    }
+
+    /// Reports that a delivery the transport accepted failed later (an `evaluateJavaScript` completion error).
+    public func journeyDeliveryFailed(_ delivery: JourneyDelivery, error: any Error) {
+        setLastError("evaluateJavaScript failed: \(error) (\(delivery.message.type.rawValue) '\(delivery.message.payload.action)', \(delivery.message.correlationId))")
+    }
+}
+
+/// Why the host refused a checked command, such as ``BridgeHost/respondToPendingRequest(_:status:data:error:)``.
+public enum BridgeHostError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The id was answered already.
+    case alreadyAnswered(correlationId: String)
+    /// The id is outstanding but a handler or slot owns it, not `pendingRequests`.
+    case handledElsewhere(correlationId: String)
+    /// No request with the id is known.
+    case notPending(correlationId: String)
+    /// The slot has no active request to complete.
+    case slotIdle(CaptureCapability.Kind)
+
+    public var description: String {
+        switch self {
+        case .alreadyAnswered(let id):
+            return "request '\(id)' was already answered; it is no longer pending"
+        case .handledElsewhere(let id):
+            return "request '\(id)' is being handled by a handler or capture slot, not waiting in pendingRequests"
+        case .notPending(let id):
+            return "no pending request has correlationId '\(id)'; list pendingRequests to see the ids waiting"
+        case .slotIdle(let kind):
+            return "the \(kind.rawValue) capture slot is idle: there is no active request to complete"
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+
+#if canImport(Combine)
+import Combine
+#endif
+
+/// The native end of the bridge: decodes what the web journey sends, routes requests to typed
+/// slots and handlers, sends responses and events back, and keeps the diagnostic surfaces
+/// (`lastError`, `receivedMessages`, `pendingRequests`) that the inspector shows.
+///
+/// The API keeps GBGBridge's documented names, so code written against its documentation reads
+/// the same:
+///
+/// ```swift
+/// let host = BridgeHost(hostVersion: "1.0.0")
+/// host.documentCapture.handler = { request in .document(result) }
+/// host.registerCustomCapability("device.info", version: "1.0") { request, responder in
+///     responder.respond(status: .success, data: ["model": "Simulator"], error: nil)
+/// }
+/// host.delegate = logger
+/// host.attach(journeyTransport)     // where BridgeWebView sits on iOS
+/// host.send(event: "host.ready", data: ["version": "1.0.0"])
+/// ```
+///
+/// Everything runs on the main actor, as on iOS. Other code can watch every change without
+/// polling through ``addObserver(_:)`` or ``changes()``.
+@MainActor
+public final class BridgeHost {
+    // MARK: Identity
+
+    /// The host's version, reported in `capability.query` as `hostVersion`.
+    public let hostVersion: String
+    /// The environment reported to the journey and used in event ids (`<environment>-event-<uuid>`).
+    /// GBGBridge on iOS reports `ios`, the default here.
+    public var environment: String = "ios"
+    /// The configuration given to ``init(configuration:)``, or `nil` with ``init(hostVersion:)``.
+    public let configuration: BridgeConfiguration?
+
+    // MARK: Diagnostic surfaces (Troubleshooting, "Diagnostic Tools")
+
+    #if canImport(Combine)
+    /// The most recent error from message decoding, JavaScript delivery or attachment, or `nil`.
+    @Published public internal(set) var lastError: String?
+    /// Every successfully decoded message, oldest first, capped at ``maxReceivedMessages``.
+    @Published public internal(set) var receivedMessages: [BridgeMessage] = []
+    /// Requests that no handler took, oldest first, until ``respond(to:status:data:error:)`` answers them.
+    @Published public internal(set) var pendingRequests: [BridgeMessage] = []
+    #else
+    /// The most recent error from message decoding, JavaScript delivery or attachment, or `nil`.
+    public internal(set) var lastError: String?
+    /// Every successfully decoded message, oldest first, capped at ``maxReceivedMessages``.
+    public internal(set) var receivedMessages: [BridgeMessage] = []
+    /// Requests that no handler took, oldest first, until ``respond(to:status:data:error:)`` answers them.
+    public internal(set) var pendingRequests: [BridgeMessage] = []
+    #endif
+
+    /// The cap on ``receivedMessages``: a ring buffer that drops the oldest message (default 200,
+    /// the Android SDK's `MAX_RECEIVED_MESSAGES`). Lowering it trims at once.
+    public var maxReceivedMessages: Int = BridgeHost.defaultMaxReceivedMessages {
+        didSet {
+            maxReceivedMessages = max(0, maxReceivedMessages)
+            trimReceivedMessages()
+        }
+    }
+    /// The default for ``maxReceivedMessages``.
+    public static let defaultMaxReceivedMessages = 200
+
+    /// When more requests than this are pending, a leak warning goes to `lastError` (default 50,
+    /// the Android SDK's `PENDING_REQUEST_LEAK_THRESHOLD`).
+    public var pendingRequestWarningThreshold: Int = BridgeHost.defaultPendingRequestWarningThreshold
+    /// The default for ``pendingRequestWarningThreshold``.
+    public static let defaultPendingRequestWarningThreshold = 50
+
+    /// Receives every decoded message and every unhandled request; held weakly.
+    public weak var delegate: (any BridgeHostDelegate)?
+
+    // MARK: Typed slots
+
+    /// The document capture slot: capability `camera.document`, action `camera.document.capture`.
+    public let documentCapture: CaptureCapability
+    /// The selfie capture slot: capability `camera.selfie`, action `camera.selfie.capture`.
+    public let selfieCapture: CaptureCapability
+
+    /// The clock used for arrival times and timestamps; replace it in tests.
+    public var now: @Sendable () -> Date = { Date() }
+
+    // MARK: Internal state
+
+    let codec = BridgeMessageCodec()
+    weak var transport: (any JourneyTransport)?
+    var handlers: [String: any BridgeCapabilityHandler] = [:]
+    var customCapabilityVersions: [String: String] = [:]
+    /// Custom capabilities reported as supported whose requests go to `pendingRequests`.
+    var declaredCapabilities: Set<String> = []
+    var pendingSince: [String: Date] = [:]
+    /// Requests received and not yet answered, by correlation id: handled, slot or pending.
+    var outstanding: [String: BridgeMessage] = [:]
+    /// Recently answered requests, to tell a second answer from an unknown id.
+    var recentlyAnswered = RecentSet(capacity: 1024)
+    var observers: [Int: @Sendable (BridgeChange) -> Void] = [:]
+    var nextObserverId = 0
+    let capabilityReport: (() -> [String: BridgeCapabilityInfo])?
+
+    /// Creates a host whose `capability.query` answer is built afresh from the typed slots and
+    /// custom capabilities on every query. The recommended initializer.
+    public init(hostVersion: String) {
+        self.hostVersion = hostVersion
+        self.configuration = nil
+        self.capabilityReport = nil
+        self.documentCapture = CaptureCapability(kind: .document)
+        self.selfieCapture = CaptureCapability(kind: .selfie)
+        finishInit()
+    }
+
+    /// Creates a host whose `capability.query` answer reports exactly `configuration.capabilities`
+    /// as they were at initialization.
+    public init(configuration: BridgeConfiguration) {
+        self.hostVersion = configuration.hostVersion
+        self.configuration = configuration
+        let fixed = configuration.capabilities
+        self.capabilityReport = { fixed }
+        self.documentCapture = CaptureCapability(kind: .document)
+        self.selfieCapture = CaptureCapability(kind: .selfie)
+        finishInit()
+    }
+
+    private func finishInit() {
+        documentCapture.host = self
+        selfieCapture.host = self
+        handlers[CapabilityQueryHandler.action] = CapabilityQueryHandler()
+    }
+
+    /// The two typed slots.
+    public var captureSlots: [CaptureCapability] { [documentCapture, selfieCapture] }
+
+    /// The slot for `kind`.
+    public func slot(_ kind: CaptureCapability.Kind) -> CaptureCapability {
+        kind == .document ? documentCapture : selfieCapture
+    }
+
+    // MARK: Attaching the journey
+
+    /// Attaches the transport that carries messages to the journey (held weakly, like the WebView).
+    public func attach(_ transport: any JourneyTransport) {
+        self.transport = transport
+    }
+
+    /// Detaches the journey; later sends fail with `WebView not attached`.
+    public func detach() {
+        transport = nil
+    }
+
+    /// Whether a journey transport is attached.
+    public var isJourneyAttached: Bool { transport != nil }
+
+    // MARK: Errors
+
+    /// Clears `lastError` (the Android SDK's `clearError()`).
+    public func clearError() {
+        setLastError(nil)
+    }
+
+    /// Forgets the received-message log; long sessions should do this now and then
+    /// (Troubleshooting, "Memory Warnings or Crashes").
+    public func clearReceivedMessages() {
+        receivedMessages.removeAll()
+        emit(.receivedMessagesCleared)
+    }
+
+    func setLastError(_ text: String?) {
+        lastError = text
+        emit(.lastError(text, time: now()))
+    }
+
+    func trimReceivedMessages() {
+        let excess = receivedMessages.count - maxReceivedMessages
+        if excess > 0 { receivedMessages.removeFirst(excess) }
+    }
+}
+
+#if canImport(Combine)
+extension BridgeHost: ObservableObject {}
+#endif
+
+/// A bounded set that forgets its oldest members.
+struct RecentSet {
+    private var members: Set<String> = []
+    private var order: [String] = []
+    private var head = 0
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    func contains(_ value: String) -> Bool { members.contains(value) }
+
+    mutating func insert(_ value: String) {
+        guard capacity > 0, !members.contains(value) else { return }
+        if order.count < capacity {
+            order.append(value)
+        } else {
+            members.remove(order[head])
+            order[head] = value
+            head = (head + 1) % capacity
+        }
+        members.insert(value)
+    }
+}

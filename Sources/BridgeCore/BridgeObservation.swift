@@ -1,0 +1,176 @@
+import Foundation
+
+/// One message that crossed the bridge, as observers and inspectors see it: the decoded message,
+/// its exact JSON, its direction and when the host handled it.
+public struct TrafficRecord: Sendable {
+    /// Which way a message travelled.
+    public enum Direction: String, Sendable, Codable {
+        /// From the web journey to the host.
+        case received
+        /// From the host to the web journey.
+        case sent
+    }
+
+    /// Which way the message travelled.
+    public var direction: Direction
+    /// The decoded message.
+    public var message: BridgeMessage
+    /// The exact bytes received, or the exact bytes the host delivered.
+    public var json: Data
+    /// When the host received or sent it.
+    public var time: Date
+    /// For sent messages that could not be delivered: why (the text also set in `lastError`).
+    public var deliveryError: String?
+
+    /// Creates a record.
+    public init(direction: Direction, message: BridgeMessage, json: Data, time: Date, deliveryError: String? = nil) {
+        self.direction = direction
+        self.message = message
+        self.json = json
+        self.time = time
+        self.deliveryError = deliveryError
+    }
+}
+
+/// Input from the journey that was not a valid message: what arrived and why it was refused.
+public struct MalformedInput: Sendable {
+    /// The bytes as they arrived.
+    public var raw: Data
+    /// Why they were refused, completing `Failed to decode message: ...`.
+    public var reason: String
+    /// When they arrived.
+    public var time: Date
+
+    /// Creates a record.
+    public init(raw: Data, reason: String, time: Date) {
+        self.raw = raw
+        self.reason = reason
+        self.time = time
+    }
+}
+
+/// A request waiting for an answer in `pendingRequests`, with when it arrived.
+public struct PendingRequest: Sendable, Hashable {
+    /// The request.
+    public var message: BridgeMessage
+    /// When it arrived.
+    public var since: Date
+
+    /// Creates a record.
+    public init(message: BridgeMessage, since: Date) {
+        self.message = message
+        self.since = since
+    }
+}
+
+/// A value copy of a capture slot's state.
+public struct CaptureSlotState: Sendable, Hashable {
+    /// Which slot.
+    public var kind: CaptureCapability.Kind
+    /// `camera.document` or `camera.selfie`.
+    public var capabilityId: String
+    /// `camera.document.capture` or `camera.selfie.capture`.
+    public var action: String
+    /// The version reported in `capability.query`.
+    public var version: String
+    /// Whether a handler is set.
+    public var hasHandler: Bool
+    /// Whether the slot is enabled.
+    public var isEnabled: Bool
+    /// `hasHandler && isEnabled`.
+    public var isSupported: Bool
+    /// The permission reported in `capability.query`.
+    public var permissionState: PermissionState
+    /// The request holding the slot, or `nil` when idle.
+    public var activeRequest: BridgeMessage?
+    /// When that request started.
+    public var activeSince: Date?
+
+    /// Creates a state value.
+    public init(
+        kind: CaptureCapability.Kind, capabilityId: String, action: String, version: String, hasHandler: Bool,
+        isEnabled: Bool, isSupported: Bool, permissionState: PermissionState, activeRequest: BridgeMessage?,
+        activeSince: Date?
+    ) {
+        self.kind = kind
+        self.capabilityId = capabilityId
+        self.action = action
+        self.version = version
+        self.hasHandler = hasHandler
+        self.isEnabled = isEnabled
+        self.isSupported = isSupported
+        self.permissionState = permissionState
+        self.activeRequest = activeRequest
+        self.activeSince = activeSince
+    }
+}
+
+/// A custom capability as reported in `capability.query`.
+public struct CustomCapability: Sendable, Hashable {
+    /// The capability id, which is also the action its requests carry.
+    public var id: String
+    /// The reported version.
+    public var version: String
+    /// Whether a handler answers it; declared-only capabilities send their requests to `pendingRequests`.
+    public var hasHandler: Bool
+    /// Whether a typed slot with the same id takes precedence over it.
+    public var isShadowedBySlot: Bool
+
+    /// Creates a description.
+    public init(id: String, version: String, hasHandler: Bool, isShadowedBySlot: Bool) {
+        self.id = id
+        self.version = version
+        self.hasHandler = hasHandler
+        self.isShadowedBySlot = isShadowedBySlot
+    }
+}
+
+/// One change to the host's state, in the order it happened.
+///
+/// Observers get every change, synchronously on the host's main actor, right after it happens;
+/// see ``BridgeHost/addObserver(_:)``.
+public enum BridgeChange: Sendable {
+    /// A message was received (and decoded) or sent.
+    case traffic(TrafficRecord)
+    /// Input from the journey could not be decoded.
+    case malformed(MalformedInput)
+    /// `lastError` changed (`nil` when cleared).
+    case lastError(String?, time: Date)
+    /// A request was added to `pendingRequests`.
+    case pendingAdded(PendingRequest)
+    /// A request left `pendingRequests` (it was answered).
+    case pendingRemoved(correlationId: String)
+    /// A slot's handler, enablement, permission or active request changed.
+    case slot(CaptureSlotState)
+    /// Custom capabilities were registered, declared or removed.
+    case customCapabilities([CustomCapability])
+    /// `receivedMessages` was cleared.
+    case receivedMessagesCleared
+}
+
+/// Everything the host's diagnostic surfaces hold at one moment.
+public struct BridgeSnapshot: Sendable {
+    /// The host's version.
+    public var hostVersion: String
+    /// The environment reported to the journey, such as `ios`.
+    public var environment: String
+    /// The most recent error, if any.
+    public var lastError: String?
+    /// The decoded messages still held (oldest first, capped).
+    public var receivedMessages: [BridgeMessage]
+    /// Requests waiting for an answer, oldest first.
+    public var pendingRequests: [PendingRequest]
+    /// The document and selfie slots.
+    public var slots: [CaptureSlotState]
+    /// Custom capabilities.
+    public var customCapabilities: [CustomCapability]
+    /// Whether a journey transport is attached.
+    public var isJourneyAttached: Bool
+    /// When the snapshot was taken.
+    public var time: Date
+}
+
+/// Keeps an observer registered; pass it to ``BridgeHost/removeObserver(_:)`` to stop.
+public struct BridgeObservationToken: Hashable, Sendable {
+    let id: Int
+}
