@@ -1,0 +1,62 @@
+import BridgeCore
+import DequeModule
+import Foundation
+import InspectorProtocol
+import SocketSupport
+
+/// The hand-off between the host's main actor and the agent's thread.
+///
+/// The host side only appends to a queue under a lock and, when the queue was empty, writes one
+/// byte to a wake pipe: no encoding, no socket I/O, no waiting on the agent. The agent thread
+/// takes everything queued at once.
+final class AgentInbox: @unchecked Sendable {
+    /// Identifies the command whose execution caused a change.
+    struct CommandTag: Sendable, Hashable {
+        var client: Int
+        var command: String
+    }
+
+    enum Item: Sendable {
+        case change(BridgeChange, tag: CommandTag?)
+        case reply(tag: CommandTag, result: Result<JSONValue, InspectorError>)
+    }
+
+    private let lock = NSLock()
+    private var items: Deque<Item> = []
+    private var closed = false
+    let wakePipe: WakePipe
+
+    init() throws {
+        wakePipe = try WakePipe()
+    }
+
+    /// Called on the host's main actor: a non-blocking append.
+    func push(_ item: Item) {
+        lock.lock()
+        if closed {
+            lock.unlock()
+            return
+        }
+        let wasEmpty = items.isEmpty
+        items.append(item)
+        lock.unlock()
+        if wasEmpty { wakePipe.wake() }
+    }
+
+    /// Called on the agent thread: everything queued so far, oldest first.
+    func takeAll() -> Deque<Item> {
+        lock.lock()
+        defer { lock.unlock() }
+        let taken = items
+        items = []
+        return taken
+    }
+
+    /// Stops accepting items; later pushes are dropped.
+    func close() {
+        lock.lock()
+        closed = true
+        items = []
+        lock.unlock()
+    }
+}

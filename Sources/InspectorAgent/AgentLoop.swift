@@ -1,0 +1,426 @@
+import BridgeCore
+import Foundation
+import InspectorProtocol
+import SocketSupport
+
+/// The agent's thread: one `poll` loop over the listening socket, the wake pipe and the clients.
+///
+/// Everything in here runs on that one thread, except `start`, `stop` and the two counters,
+/// which are guarded by `lock`.
+final class AgentLoop: @unchecked Sendable {
+    private let listener: UnixListener
+    private let inbox: AgentInbox
+    private var state: AgentState
+    private let executor: CommandExecutor
+    private let limits: AgentLimits
+
+    private var clients: [Int: AgentClient] = [:]
+    private var nextClientId = 0
+    /// Raw JSON of messages sent by each command, collected until its reply.
+    private var sentByCommand: [AgentInbox.CommandTag: [Data]] = [:]
+
+    private let lock = NSLock()
+    private var stopping = false
+    private var stopped = false
+    private var thread: Thread?
+    private let finished = DispatchSemaphore(value: 0)
+    private var publishedClientCount = 0
+    private var publishedHeldBytes = 0
+
+    init(listener: UnixListener, inbox: AgentInbox, state: AgentState, executor: CommandExecutor, limits: AgentLimits) {
+        self.listener = listener
+        self.inbox = inbox
+        self.state = state
+        self.executor = executor
+        self.limits = limits
+    }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "bridge-inspector-agent"
+        thread.stackSize = 1 << 20
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Ends the loop and waits for it (bounded), then closes the listener (removing the socket).
+    func stop() {
+        lock.lock()
+        let alreadyStopping = stopping
+        stopping = true
+        let started = thread != nil
+        lock.unlock()
+        guard !alreadyStopping else { return }
+        inbox.wakePipe.wake()
+        if started { _ = finished.wait(timeout: .now() + 5) }
+        inbox.close()
+        listener.close()
+    }
+
+    var clientCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return publishedClientCount
+    }
+
+    var heldBytes: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return publishedHeldBytes
+    }
+
+    private var isStopping: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopping
+    }
+
+    // MARK: The loop
+
+    private func run() {
+        defer {
+            for client in clients.values { client.connection.close() }
+            clients.removeAll()
+            publish()
+            finished.signal()
+        }
+        var descriptors: [PollDescriptor] = []
+        var order: [Int] = []
+        while !isStopping {
+            descriptors.removeAll(keepingCapacity: true)
+            order.removeAll(keepingCapacity: true)
+            descriptors.append(PollDescriptor(descriptor: listener.rawValue, events: .readable))
+            descriptors.append(PollDescriptor(descriptor: inbox.wakePipe.readDescriptor, events: .readable))
+            for client in clients.values {
+                var events: PollEvents = .readable
+                if client.wantsToWrite { events.insert(.writable) }
+                descriptors.append(PollDescriptor(descriptor: client.connection.rawValue, events: events))
+                order.append(client.id)
+            }
+            do {
+                _ = try Poll.wait(&descriptors, timeoutMilliseconds: 250)
+            } catch {
+                continue
+            }
+            if isStopping { break }
+            if !descriptors[1].returnedEvents.isEmpty { inbox.wakePipe.drain() }
+            processInbox()
+            for (index, id) in order.enumerated() {
+                guard let client = clients[id] else { continue }
+                let events = descriptors[index + 2].returnedEvents
+                if events.contains(.readable) || events.contains(.hangUp) || events.contains(.error) {
+                    readFrom(client)
+                }
+            }
+            if !descriptors[0].returnedEvents.isEmpty { acceptClients() }
+            housekeeping()
+            flushAll()
+            publish()
+        }
+    }
+
+    private func publish() {
+        let held = state.heldBytes + clients.values.reduce(0) { $0 + $1.queuedBytes }
+        lock.lock()
+        publishedClientCount = clients.count
+        publishedHeldBytes = held
+        lock.unlock()
+    }
+
+    // MARK: Changes and replies from the host
+
+    private func processInbox() {
+        for item in inbox.takeAll() {
+            switch item {
+            case .change(let change, let tag):
+                let (frame, sent) = state.apply(change, tag: tag)
+                if let tag, let sent { sentByCommand[tag, default: []].append(sent) }
+                for client in clients.values where client.isSubscribed {
+                    client.enqueueEvent(frame, seq: state.seq, limit: limits.maxQueuedBytesPerClient)
+                }
+            case .reply(let tag, let result):
+                let sent = sentByCommand.removeValue(forKey: tag) ?? []
+                if let client = clients[tag.client] {
+                    client.enqueue(Self.replyFrame(id: tag.command, result: result, sent: sent))
+                }
+            }
+        }
+    }
+
+    // MARK: Clients
+
+    private func acceptClients() {
+        while true {
+            let result: UnixListener.AcceptResult
+            do {
+                result = try listener.accept()
+            } catch {
+                return  // EMFILE and friends: try again on the next wake
+            }
+            switch result {
+            case .noPendingConnection:
+                return
+            case .rejected:
+                continue
+            case .accepted(let connection):
+                nextClientId += 1
+                let client = AgentClient(
+                    id: nextClientId, connection: connection,
+                    handshakeDeadline: Date().addingTimeInterval(limits.handshakeSeconds),
+                    maxFrameBytes: limits.maxClientFrameBytes)
+                if clients.count >= limits.maxClients {
+                    client.enqueue(
+                        Self.replyFrame(
+                            id: nil,
+                            result: .failure(
+                                InspectorError(
+                                    .tooManyClients,
+                                    "this host already serves \(limits.maxClients) inspectors; close one and try again")),
+                            sent: []))
+                    _ = client.flush()
+                    connection.close()
+                    continue
+                }
+                clients[client.id] = client
+                client.enqueue(helloFrame())
+            }
+        }
+    }
+
+    private func readFrom(_ client: AgentClient) {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        for _ in 0..<16 {  // bounded per pass, so one busy client cannot starve the others
+            let result: UnixConnection.ReadResult
+            do {
+                result = try buffer.withUnsafeMutableBytes { try client.connection.read(into: $0) }
+            } catch {
+                drop(client)
+                return
+            }
+            switch result {
+            case .wouldBlock:
+                return
+            case .endOfFile:
+                drop(client)
+                return
+            case .bytes(let count):
+                let frames = buffer.withUnsafeBytes { client.framer.feed(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+                for frame in frames {
+                    guard clients[client.id] != nil else { return }
+                    switch frame {
+                    case .line(let line):
+                        handleLine(line, from: client)
+                    case .oversized(let byteCount):
+                        protocolError(
+                            client, id: nil,
+                            InspectorError(
+                                .frameTooLarge,
+                                "frame of more than \(byteCount - 1) bytes is over the \(limits.maxClientFrameBytes)-byte cap; it was skipped"))
+                    }
+                }
+            }
+        }
+    }
+
+    private func handleLine(_ line: [UInt8], from client: AgentClient) {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }  // blank lines are ignored
+        let frame: IncomingFrame
+        do {
+            frame = try IncomingFrame.decoder.decode(IncomingFrame.self, from: Data(line))
+        } catch {
+            let problem = JSONSyntaxCheck.firstProblem(in: line).map { "invalid JSON at \($0)" } ?? "not a frame object with a known \"kind\""
+            protocolError(client, id: nil, InspectorError(.malformedFrame, "bad frame: \(problem)"))
+            return
+        }
+        switch client.phase {
+        case .awaitingHello:
+            guard frame.kind == "hello" else {
+                protocolError(
+                    client, id: frame.id,
+                    InspectorError(.handshakeRequired, "send {\"kind\":\"hello\",\"protocol\":\(WireProtocol.version),...} first"))
+                return
+            }
+            guard frame.protocol == WireProtocol.version else {
+                client.enqueue(
+                    Self.replyFrame(
+                        id: nil,
+                        result: .failure(
+                            InspectorError(
+                                .protocolMismatch,
+                                "this agent speaks protocol \(WireProtocol.version), the client \(frame.protocol.map(String.init) ?? "none"); use a matching bridge-inspector")),
+                        sent: []))
+                client.closeAfterFlush = true
+                return
+            }
+            client.name = frame.client ?? "unknown"
+            let subscribe = frame.subscribe ?? true
+            client.phase = .ready(subscribed: subscribe)
+            if subscribe { client.enqueue(state.snapshotFrame()) }
+        case .ready:
+            guard frame.kind == "command" else {
+                protocolError(
+                    client, id: frame.id,
+                    InspectorError(.malformedFrame, "expected a frame of kind \"command\" (got \"\(frame.kind)\")"))
+                return
+            }
+            guard let id = frame.id, let name = frame.command else {
+                protocolError(client, id: frame.id, InspectorError(.malformedFrame, "a command needs \"id\" and \"command\""))
+                return
+            }
+            switch InspectorCommand.decode(name: name, args: frame.args) {
+            case .failure(let error):
+                if error.knownCode == .unknownCommand {
+                    protocolError(client, id: id, error)
+                } else {
+                    client.enqueue(Self.replyFrame(id: id, result: .failure(error), sent: []))
+                }
+            case .success(.snapshot):
+                client.enqueue(Self.replyFrame(id: id, result: .success(["seq": .number(Double(state.seq))]), sent: []))
+                client.enqueue(state.snapshotFrame())
+            case .success(.ping):
+                client.enqueue(Self.replyFrame(id: id, result: .success([:]), sent: []))
+            case .success(let command):
+                execute(command, tag: AgentInbox.CommandTag(client: client.id, command: id))
+            }
+        }
+    }
+
+    private func execute(_ command: InspectorCommand, tag: AgentInbox.CommandTag) {
+        let executor = executor
+        let inbox = inbox
+        Task { @MainActor in
+            let result = executor.run(command, tag: tag)
+            inbox.push(.reply(tag: tag, result: result))
+        }
+    }
+
+    private func protocolError(_ client: AgentClient, id: String?, _ error: InspectorError) {
+        client.protocolErrors += 1
+        client.enqueue(Self.replyFrame(id: id, result: .failure(error), sent: []))
+        if client.protocolErrors >= limits.maxProtocolErrors {
+            client.enqueue(
+                Self.replyFrame(
+                    id: nil,
+                    result: .failure(
+                        InspectorError(.tooManyErrors, "\(client.protocolErrors) bad frames; closing the connection")),
+                    sent: []))
+            client.closeAfterFlush = true
+        }
+    }
+
+    private func drop(_ client: AgentClient) {
+        client.connection.close()
+        clients.removeValue(forKey: client.id)
+        sentByCommand = sentByCommand.filter { $0.key.client != client.id }
+    }
+
+    private func housekeeping() {
+        let now = Date()
+        for client in Array(clients.values) {
+            if case .awaitingHello(let deadline) = client.phase, now > deadline, !client.closeAfterFlush {
+                client.enqueue(
+                    Self.replyFrame(
+                        id: nil,
+                        result: .failure(
+                            InspectorError(
+                                .handshakeRequired,
+                                "no hello within \(Int(limits.handshakeSeconds)) seconds; closing the connection")),
+                        sent: []))
+                client.closeAfterFlush = true
+            }
+            if client.isStalled(longerThan: limits.stalledClientSeconds, now: now) {
+                drop(client)
+            }
+        }
+    }
+
+    private func flushAll() {
+        for client in Array(clients.values) {
+            guard client.flush() else {
+                drop(client)
+                continue
+            }
+            if let gap = client.takeGapIfCaughtUp() {
+                client.enqueue(Self.gapFrame(gap))
+                client.enqueue(state.snapshotFrame())
+                guard client.flush() else {
+                    drop(client)
+                    continue
+                }
+            }
+            if client.closeAfterFlush, !client.wantsToWrite { drop(client) }
+        }
+    }
+
+    // MARK: Frames
+
+    private func helloFrame() -> [UInt8] {
+        var writer = JSONWriter()
+        writer.objectStart()
+        writer.key("kind"); writer.string("hello")
+        writer.key("protocol"); writer.number(WireProtocol.version)
+        writer.key("agent"); writer.string(WireProtocol.agentName)
+        writer.key("host"); writer.splice(AgentState.encode(state.host))
+        writer.key("features"); writer.arrayStart()
+        for feature in WireProtocol.features { writer.string(feature) }
+        writer.arrayEnd()
+        writer.key("limits"); writer.objectStart()
+        writer.key("maxFrameBytes"); writer.number(limits.maxClientFrameBytes)
+        writer.key("maxClients"); writer.number(limits.maxClients)
+        writer.objectEnd()
+        writer.objectEnd()
+        writer.newline()
+        return writer.bytes
+    }
+
+    static func gapFrame(_ gap: ClosedRange<Int>) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.objectStart()
+        writer.key("kind"); writer.string("gap")
+        writer.key("from"); writer.number(gap.lowerBound)
+        writer.key("to"); writer.number(gap.upperBound)
+        writer.objectEnd()
+        writer.newline()
+        return writer.bytes
+    }
+
+    static func replyFrame(id: String?, result: Result<JSONValue, InspectorError>, sent: [Data]) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.objectStart()
+        writer.key("kind"); writer.string("reply")
+        writer.key("id"); writer.string(id)
+        switch result {
+        case .success(let value):
+            writer.key("ok"); writer.bool(true)
+            writer.key("result")
+            if let json = try? JSONEncoder().encode(value) { writer.rawJSON(json) } else { writer.null() }
+        case .failure(let error):
+            writer.key("ok"); writer.bool(false)
+            writer.key("error"); writer.objectStart()
+            writer.key("code"); writer.string(error.code)
+            writer.key("message"); writer.string(error.message)
+            writer.objectEnd()
+        }
+        if !sent.isEmpty {
+            writer.key("sent"); writer.arrayStart()
+            for json in sent { writer.rawJSON(json) }
+            writer.arrayEnd()
+        }
+        writer.objectEnd()
+        writer.newline()
+        return writer.bytes
+    }
+}
+
+/// Any frame a client sends, decoded loosely so that errors can name what is wrong.
+struct IncomingFrame: Decodable {
+    var kind: String
+    var id: String?
+    var command: String?
+    var args: JSONValue?
+    var `protocol`: Int?
+    var client: String?
+    var subscribe: Bool?
+
+    static let decoder = JSONDecoder()
+}

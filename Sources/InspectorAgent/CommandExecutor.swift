@@ -1,0 +1,107 @@
+import BridgeCore
+import Foundation
+import InspectorProtocol
+
+/// Carries out inspector commands on the host's main actor, through the host's public API, so
+/// every host rule holds exactly as it does for the app's own code.
+@MainActor
+final class CommandExecutor {
+    weak var host: BridgeHost?
+    /// The command being executed, read by the agent's observer to mark what it causes.
+    private(set) var current: AgentInbox.CommandTag?
+
+    init(host: BridgeHost) {
+        self.host = host
+    }
+
+    /// Runs one command and returns its result value.
+    func run(_ command: InspectorCommand, tag: AgentInbox.CommandTag) -> Result<JSONValue, InspectorError> {
+        guard let host else { return .failure(InspectorError(.hostGone, "the host has stopped")) }
+        current = tag
+        defer { current = nil }
+        switch command {
+        case .respond(let args):
+            do {
+                try host.respondToPendingRequest(args.correlationId, status: args.status, data: args.data, error: args.error)
+                return .success(["correlationId": .string(args.correlationId)])
+            } catch {
+                return .failure(Self.inspectorError(error))
+            }
+        case .sendEvent(let args):
+            guard !args.name.isEmpty else {
+                return .failure(InspectorError(.invalidArguments, "an event needs a name, such as host.ping"))
+            }
+            host.send(event: args.name, data: args.data)
+            return .success([:])
+        case .completeSlot(let args):
+            let slot = host.slot(args.slot)
+            guard let request = slot.activeRequest else {
+                return .failure(Self.inspectorError(.slotIdle(args.slot)))
+            }
+            let result: CaptureResult
+            switch Self.captureResult(args.result, kind: args.slot) {
+            case .success(let value): result = value
+            case .failure(let error): return .failure(error)
+            }
+            slot.complete(result)
+            return .success(["correlationId": .string(request.correlationId)])
+        case .cancelSlot(let args):
+            let slot = host.slot(args.slot)
+            guard let request = slot.activeRequest else {
+                return .failure(Self.inspectorError(.slotIdle(args.slot)))
+            }
+            slot.complete(.cancelled(reason: args.reason ?? "Cancelled from the inspector"))
+            return .success(["correlationId": .string(request.correlationId)])
+        case .setSlotEnabled(let args):
+            host.slot(args.slot).isEnabled = args.enabled
+            return .success([:])
+        case .setSlotPermission(let args):
+            host.slot(args.slot).permissionState = args.permissionState
+            return .success([:])
+        case .clearError:
+            host.clearError()
+            return .success([:])
+        case .clearLog:
+            host.clearReceivedMessages()
+            return .success([:])
+        case .snapshot, .ping:
+            return .success([:])
+        }
+    }
+
+    static func captureResult(_ result: InspectorCommand.SlotResult, kind: CaptureCapability.Kind) -> Result<CaptureResult, InspectorError> {
+        switch result {
+        case .success(let imageBase64, let width, let height, let mimeType):
+            guard width > 0, height > 0, width <= SyntheticImage.maxSide, height <= SyntheticImage.maxSide else {
+                return .failure(InspectorError(.invalidArguments, "width and height must be between 1 and \(SyntheticImage.maxSide)"))
+            }
+            let data: Data
+            if let imageBase64 {
+                guard let decoded = Data(base64Encoded: imageBase64) else {
+                    return .failure(InspectorError(.invalidArguments, "imageBase64 is not valid base64"))
+                }
+                data = decoded
+            } else {
+                data = SyntheticImage.png(width: width, height: height)
+            }
+            let type = mimeType ?? (imageBase64 == nil ? "image/png" : "image/jpeg")
+            switch kind {
+            case .document: return .success(.document(DocumentCaptureResult(imageData: data, width: width, height: height, mimeType: type)))
+            case .selfie: return .success(.selfie(SelfieCaptureResult(imageData: data, width: width, height: height, mimeType: type)))
+            }
+        case .error(let error):
+            return .success(.failure(error))
+        case .cancelled(let reason):
+            return .success(.cancelled(reason: reason))
+        }
+    }
+
+    static func inspectorError(_ error: BridgeHostError) -> InspectorError {
+        switch error {
+        case .alreadyAnswered: return InspectorError(.alreadyAnswered, error.description)
+        case .handledElsewhere: return InspectorError(.handledElsewhere, error.description)
+        case .notPending: return InspectorError(.notPending, error.description)
+        case .slotIdle: return InspectorError(.slotIdle, error.description)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import BridgeCore
+import Foundation
+import InspectorProtocol
+import SocketSupport
+
+/// Exposes a running ``BridgeHost`` to inspectors on a per-user Unix socket.
+///
+/// Start it with one call and keep the returned agent; stop it when the host goes away:
+///
+/// ```swift
+/// let agent = try host.startInspector(name: "my-app")
+/// print("inspect with: bridge-inspector --socket \(agent.socketPath)")
+/// // ...
+/// agent.stop()          // removes the socket
+/// ```
+///
+/// The agent never slows or breaks the host: the host's main actor only appends each change to a
+/// queue (no encoding, no I/O); everything else happens on the agent's own thread. Clients are
+/// limited in number, in queued bytes and in frame size; a client that falls behind gets a gap
+/// marker and a fresh snapshot, and one that stays behind is disconnected. Nothing process-wide
+/// (signals, umask, working directory) is changed. The protocol is in `docs/inspector-protocol.md`.
+public final class InspectorAgent: Sendable {
+    /// Where the agent listens.
+    public let socketPath: String
+    /// Who the agent says it serves.
+    public let hostInfo: WireHostInfo
+
+    private let loop: AgentLoop
+    private let token: BridgeObservationToken
+    private weak let host: BridgeHost?
+
+    @MainActor
+    init(host: BridgeHost, name: String, location: SocketLocation, limits: AgentLimits) throws {
+        let pid = Int(ProcessInfo.processInfo.processIdentifier)
+        let listener: UnixListener
+        switch location {
+        case .explicit(let path):
+            listener = try UnixListener(path: path)
+        case .directory(let directory):
+            listener = try UnixListener(directory: directory, name: SocketName(name: name, pid: Int32(pid)))
+        }
+        let info = WireHostInfo(
+            name: name, pid: pid, hostVersion: host.hostVersion, environment: host.environment,
+            startedAt: AgentState.ms(Date()))
+        let inbox: AgentInbox
+        do {
+            inbox = try AgentInbox()
+        } catch {
+            listener.close()
+            throw error
+        }
+        let executor = CommandExecutor(host: host)
+        // Snapshot and observer in the same main-actor turn: no change can fall between them.
+        let state = AgentState(host: info, snapshot: host.snapshot(), limits: limits)
+        token = host.addObserver { change in
+            let tag = MainActor.assumeIsolated { executor.current }
+            inbox.push(.change(change, tag: tag))
+        }
+        self.socketPath = listener.path
+        self.hostInfo = info
+        self.host = host
+        self.loop = AgentLoop(listener: listener, inbox: inbox, state: state, executor: executor, limits: limits)
+        loop.start()
+    }
+
+    /// Stops serving: disconnects every client, removes the socket file and stops observing
+    /// the host. Safe to call more than once and from any thread.
+    public func stop() {
+        loop.stop()
+        let token = token
+        let host = host
+        if Thread.isMainThread {
+            MainActor.assumeIsolated { host?.removeObserver(token) }
+        } else {
+            Task { @MainActor in host?.removeObserver(token) }
+        }
+    }
+
+    deinit {
+        loop.stop()
+    }
+
+    /// The number of connected clients (for tests and diagnostics).
+    public var clientCount: Int { loop.clientCount }
+
+    /// Bytes the agent holds: its message log plus every client's queue (for benchmarks).
+    public var heldBytes: Int { loop.heldBytes }
+}
+
+extension BridgeHost {
+    /// Starts the inspector agent for this host and returns it; keep it, and call
+    /// ``InspectorAgent/stop()`` when the host goes away.
+    ///
+    /// The socket is `socketPath` when given, else the path in `BRIDGE_INSPECTOR_SOCKET` when set,
+    /// else `<name>.<pid>.sock` in the per-user directory (`$XDG_RUNTIME_DIR/bridge-inspector/`
+    /// or `/tmp/bridge-inspector-<uid>/`, created 0700 and refused if anyone else could use it).
+    ///
+    /// Throws a readable error when the socket cannot be served: a live host already serves that
+    /// path, the path is too long for a Unix socket, or the directory is unsafe.
+    @discardableResult
+    public func startInspector(name: String, socketPath: String? = nil, limits: AgentLimits = AgentLimits()) throws -> InspectorAgent {
+        try InspectorAgent(host: self, name: name, location: SocketLocation.resolve(option: socketPath), limits: limits)
+    }
+}

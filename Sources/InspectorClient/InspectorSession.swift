@@ -1,0 +1,242 @@
+import BridgeCore
+import Foundation
+import InspectorProtocol
+import SocketSupport
+
+/// One connection to an inspector agent: the handshake, then frames in and commands out.
+///
+/// Confine a session to one thread. It can be used blocking (scripts, tests):
+///
+/// ```swift
+/// let session = try InspectorSession(socketPath: path, subscribe: false)
+/// let reply = try session.run(.respond(.init(correlationId: "req-1", status: .success)))
+/// ```
+///
+/// or driven from a `poll` loop (the TUI): poll ``fileDescriptor`` for reading, then call
+/// ``readAvailableFrames()``; send with ``send(_:)`` and match replies by id.
+public final class InspectorSession {
+    /// The agent's greeting.
+    public let hello: AgentHello
+    /// The socket this session is connected to.
+    public let socketPath: String
+    /// Whether this session receives the snapshot and live events.
+    public let subscribed: Bool
+
+    private let connection: UnixConnection
+    private var framer = LineFramer(maximumLineLength: WireProtocol.maxAgentFrameBytes)
+    private var buffered: [AgentFrame] = []
+    private var nextCommand = 0
+    private var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
+
+    /// The answer to a command.
+    public struct Reply: Sendable {
+        /// The command's id.
+        public var id: String
+        /// The result value, or the agent's error.
+        public var result: Result<JSONValue, InspectorError>
+        /// The exact messages the host sent because of the command.
+        public var sent: [BridgeMessage]
+    }
+
+    /// Connects, reads the agent's hello and sends ours, waiting at most `timeout` seconds.
+    ///
+    /// Throws ``InspectorClientError`` with a sentence that says what to do (no host there, not a
+    /// bridge-inspector agent, protocol mismatch) or a socket error.
+    public init(socketPath: String, subscribe: Bool, clientName: String = "bridge-inspector", timeout: Double = 5) throws {
+        self.socketPath = socketPath
+        self.subscribed = subscribe
+        do {
+            connection = try UnixConnection.connect(to: socketPath, timeoutMilliseconds: Int32(timeout * 1000))
+        } catch let error as SocketSystemError where error.code == ECONNREFUSED || error.code == ENOENT {
+            throw InspectorClientError.noHost(socketPath: socketPath, detail: error.description)
+        }
+        var hello: AgentHello?
+        let deadline = Date().addingTimeInterval(timeout)
+        var framer = LineFramer(maximumLineLength: WireProtocol.maxAgentFrameBytes)
+        var early: [AgentFrame] = []
+        while hello == nil {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { throw InspectorClientError.handshakeTimedOut(socketPath: socketPath) }
+            guard let bytes = try connection.read(upTo: 64 * 1024, timeoutMilliseconds: Int32(remaining * 1000)) else {
+                throw InspectorClientError.closed(socketPath: socketPath)
+            }
+            for frame in framer.feed(bytes) {
+                guard case .line(let line) = frame else { throw InspectorClientError.notAnAgent(socketPath: socketPath) }
+                let decoded: AgentFrame
+                do {
+                    decoded = try AgentFrame.decode(Data(line))
+                } catch {
+                    throw InspectorClientError.notAnAgent(socketPath: socketPath)
+                }
+                if case .hello(let value) = decoded, hello == nil {
+                    hello = value
+                } else if case .reply(_, .failure(let error), _) = decoded {
+                    throw InspectorClientError.refused(error)
+                } else {
+                    early.append(decoded)
+                }
+            }
+        }
+        guard let hello else { throw InspectorClientError.notAnAgent(socketPath: socketPath) }
+        guard hello.protocol == WireProtocol.version else {
+            throw InspectorClientError.refused(
+                InspectorError(.protocolMismatch, "the host's agent speaks protocol \(hello.protocol); this bridge-inspector speaks \(WireProtocol.version)"))
+        }
+        self.hello = hello
+        self.framer = framer
+        self.buffered = early
+        try connection.writeAll(Array(ClientHello(client: clientName, subscribe: subscribe).frame()), timeoutMilliseconds: Int32(timeout * 1000))
+    }
+
+    deinit {
+        connection.close()
+    }
+
+    /// The descriptor to poll for reading.
+    public var fileDescriptor: Int32 { connection.rawValue }
+
+    /// Closes the connection.
+    public func close() {
+        connection.close()
+    }
+
+    /// Sends a command and returns its id; the reply arrives as a `.reply` frame with that id.
+    @discardableResult
+    public func send(_ command: InspectorCommand) throws -> String {
+        nextCommand += 1
+        let id = "c\(nextCommand)"
+        try connection.writeAll(Array(command.frame(id: id)), timeoutMilliseconds: 10_000)
+        return id
+    }
+
+    /// Sends a command and waits (at most `timeout` seconds) for its reply. Other frames that
+    /// arrive meanwhile are kept for ``nextFrame(timeout:)``.
+    public func run(_ command: InspectorCommand, timeout: Double = 10) throws -> Reply {
+        let id = try send(command)
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let index = buffered.firstIndex(where: { if case .reply(id, _, _) = $0 { return true } else { return false } }),
+                case .reply(_, let result, let sent) = buffered.remove(at: index)
+            {
+                return Reply(id: id, result: result, sent: sent)
+            }
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { throw InspectorClientError.commandTimedOut(command: command.name) }
+            guard try fill(timeout: remaining) else { throw InspectorClientError.closed(socketPath: socketPath) }
+        }
+    }
+
+    /// The next frame, waiting at most `timeout` seconds; `nil` on timeout. Throws
+    /// ``InspectorClientError/closed(socketPath:)`` when the agent has gone.
+    public func nextFrame(timeout: Double) throws -> AgentFrame? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while buffered.isEmpty {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { return nil }
+            guard try fill(timeout: remaining) else { throw InspectorClientError.closed(socketPath: socketPath) }
+        }
+        return buffered.removeFirst()
+    }
+
+    /// Every frame that can be read now without waiting; for a `poll` loop. Throws
+    /// ``InspectorClientError/closed(socketPath:)`` when the agent has gone (after the frames
+    /// that arrived before it went have been returned).
+    public func readAvailableFrames() throws -> [AgentFrame] {
+        var open = true
+        for _ in 0..<64 {
+            let result: UnixConnection.ReadResult
+            do {
+                result = try readBuffer.withUnsafeMutableBytes { try connection.read(into: $0) }
+            } catch {
+                open = false
+                break
+            }
+            if case .bytes(let count) = result {
+                try decode(count)
+            } else {
+                open = result != .endOfFile
+                break
+            }
+        }
+        let frames = buffered
+        buffered.removeAll()
+        if frames.isEmpty, !open { throw InspectorClientError.closed(socketPath: socketPath) }
+        if !open { pendingClose = true }
+        return frames
+    }
+
+    private var pendingClose = false
+
+    /// Whether the agent closed the connection (seen by ``readAvailableFrames()``).
+    public var isClosed: Bool { pendingClose || connection.rawValue < 0 }
+
+    /// Reads once (waiting up to `timeout`); `false` at end of file.
+    private func fill(timeout: Double) throws -> Bool {
+        let ready = try Poll.wait(descriptor: connection.rawValue, for: .readable, timeoutMilliseconds: Int32(max(1, timeout * 1000)))
+        if ready.isEmpty { return true }
+        let result: UnixConnection.ReadResult
+        do {
+            result = try readBuffer.withUnsafeMutableBytes { try connection.read(into: $0) }
+        } catch {
+            return false
+        }
+        switch result {
+        case .bytes(let count):
+            try decode(count)
+            return true
+        case .wouldBlock:
+            return true
+        case .endOfFile:
+            return false
+        }
+    }
+
+    private func decode(_ count: Int) throws {
+        let frames = readBuffer.withUnsafeBytes { framer.feed(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        for frame in frames {
+            guard case .line(let line) = frame else { continue }
+            do {
+                buffered.append(try AgentFrame.decode(Data(line)))
+            } catch {
+                throw InspectorClientError.badFrame(detail: "\(error)")
+            }
+        }
+    }
+}
+
+/// Why a session could not be opened or went on.
+public enum InspectorClientError: Error, Sendable, CustomStringConvertible {
+    /// Nobody serves the socket.
+    case noHost(socketPath: String, detail: String)
+    /// Something answers that is not a bridge-inspector agent.
+    case notAnAgent(socketPath: String)
+    /// The agent did not greet in time.
+    case handshakeTimedOut(socketPath: String)
+    /// The agent refused us (too many clients, protocol mismatch).
+    case refused(InspectorError)
+    /// The agent closed the connection (the host stopped).
+    case closed(socketPath: String)
+    /// A command got no reply in time.
+    case commandTimedOut(command: String)
+    /// The agent sent a frame this client cannot read.
+    case badFrame(detail: String)
+
+    public var description: String {
+        switch self {
+        case .noHost(let path, let detail):
+            return "no host is serving \(path) (\(detail)); start one with `bridge-inspector demo` or `bridge-inspector host`, or list hosts with `bridge-inspector hosts`"
+        case .notAnAgent(let path):
+            return "\(path) did not answer like a bridge-inspector agent; check the socket path"
+        case .handshakeTimedOut(let path):
+            return "the host at \(path) did not greet within the time limit; is it stuck?"
+        case .refused(let error):
+            return "the host refused the connection: \(error.message)"
+        case .closed(let path):
+            return "the host at \(path) closed the connection (it stopped or restarted)"
+        case .commandTimedOut(let command):
+            return "no reply to '\(command)' in time; the host's main thread may be blocked"
+        case .badFrame(let detail):
+            return "the host sent a frame this bridge-inspector cannot read (\(detail)); are both the same version?"
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import BridgeCore
+import Foundation
+
+/// A frame from the agent, decoded by a client.
+///
+/// ```swift
+/// switch try AgentFrame.decode(line) {
+/// case .snapshot(let seq, let state): ...
+/// case .event(let seq, let event): ...
+/// default: ...
+/// }
+/// ```
+public enum AgentFrame: Sendable {
+    /// The agent's greeting.
+    case hello(AgentHello)
+    /// The full state as of sequence number `seq`.
+    case snapshot(seq: Int, state: WireState)
+    /// One change.
+    case event(seq: Int, event: WireEvent)
+    /// Events `from...to` were not delivered to this client; a snapshot follows.
+    case gap(from: Int, to: Int)
+    /// The answer to a command (`id` is `nil` for errors about frames that had no id).
+    case reply(id: String?, result: Result<JSONValue, InspectorError>, sent: [BridgeMessage])
+
+    /// Decodes one frame (a line without its newline).
+    public static func decode(_ line: Data) throws -> AgentFrame {
+        try decoder.decode(Envelope.self, from: line).frame
+    }
+
+    private static let decoder = JSONDecoder()
+
+    private struct Envelope: Decodable {
+        var frame: AgentFrame
+
+        enum CodingKeys: String, CodingKey { case kind, seq, state, event, from, to, id, ok, result, error, sent }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let kind = try container.decode(String.self, forKey: .kind)
+            switch kind {
+            case "hello":
+                frame = .hello(try AgentHello(from: decoder))
+            case "snapshot":
+                frame = .snapshot(seq: try container.decode(Int.self, forKey: .seq), state: try container.decode(WireState.self, forKey: .state))
+            case "event":
+                frame = .event(seq: try container.decode(Int.self, forKey: .seq), event: try container.decode(WireEvent.self, forKey: .event))
+            case "gap":
+                frame = .gap(from: try container.decode(Int.self, forKey: .from), to: try container.decode(Int.self, forKey: .to))
+            case "reply":
+                let id = try container.decodeIfPresent(String.self, forKey: .id)
+                let sent = try container.decodeIfPresent([BridgeMessage].self, forKey: .sent) ?? []
+                if try container.decode(Bool.self, forKey: .ok) {
+                    frame = .reply(id: id, result: .success(try container.decodeIfPresent(JSONValue.self, forKey: .result) ?? .object([:])), sent: sent)
+                } else {
+                    frame = .reply(id: id, result: .failure(try container.decode(InspectorError.self, forKey: .error)), sent: sent)
+                }
+            default:
+                throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "unknown frame kind '\(kind)'")
+            }
+        }
+    }
+}
+
+/// The agent's `hello`.
+public struct AgentHello: Decodable, Sendable {
+    /// The protocol version the agent speaks.
+    public var `protocol`: Int
+    /// The agent's name and version.
+    public var agent: String
+    /// The host it serves.
+    public var host: WireHostInfo
+    /// What the agent can do.
+    public var features: [String]
+    /// The agent's limits.
+    public var limits: Limits
+
+    /// Limits the agent enforces.
+    public struct Limits: Codable, Sendable {
+        /// The largest frame a client may send.
+        public var maxFrameBytes: Int
+        /// The most clients served at once.
+        public var maxClients: Int
+    }
+}
+
+/// The client's `hello`.
+public struct ClientHello: Codable, Sendable {
+    /// Always `hello`.
+    public var kind: FrameKind = .hello
+    /// The protocol version the client speaks.
+    public var `protocol`: Int
+    /// The client's name and version, for the agent's log.
+    public var client: String
+    /// `true` to receive the snapshot and live events; `false` for a command-only connection.
+    public var subscribe: Bool
+
+    /// Creates a hello.
+    public init(protocol: Int = WireProtocol.version, client: String, subscribe: Bool) {
+        self.protocol = `protocol`
+        self.client = client
+        self.subscribe = subscribe
+    }
+
+    /// The frame, ending in a newline.
+    public func frame() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var data = try encoder.encode(self)
+        data.append(0x0A)
+        return data
+    }
+}

@@ -1,0 +1,289 @@
+import BridgeCore
+import Foundation
+
+/// A command a client asks the agent to carry out through the host's public API.
+///
+/// On the wire: `{"kind":"command","id":"c1","command":"respond","args":{...}}`; the agent answers
+/// with a `reply` carrying the same `id`.
+///
+/// ```swift
+/// let frame = try InspectorCommand.respond(.init(correlationId: "req-1", status: .success, data: ["ok": true]))
+///     .frame(id: "c1")
+/// ```
+public enum InspectorCommand: Sendable, Hashable {
+    /// Answer a request waiting in `pendingRequests`.
+    case respond(Respond)
+    /// Send a host event to the journey.
+    case sendEvent(SendEvent)
+    /// Complete a capture slot's active request with a result.
+    case completeSlot(CompleteSlot)
+    /// Cancel a capture slot's active request.
+    case cancelSlot(CancelSlot)
+    /// Enable or disable a capture slot.
+    case setSlotEnabled(SetSlotEnabled)
+    /// Set a capture slot's permission state.
+    case setSlotPermission(SetSlotPermission)
+    /// Clear `lastError`.
+    case clearError
+    /// Clear the message log (the host's `receivedMessages` and the agent's log).
+    case clearLog
+    /// Send a fresh snapshot (to resynchronise).
+    case snapshot
+    /// Check the connection; the result is `{}`.
+    case ping
+
+    /// Arguments of `respond`.
+    public struct Respond: Codable, Sendable, Hashable {
+        /// The pending request's correlation id.
+        public var correlationId: String
+        /// The response status.
+        public var status: BridgeResponseStatus
+        /// Optional response data.
+        public var data: [String: JSONValue]?
+        /// Optional error object.
+        public var error: BridgeErrorPayload?
+
+        /// Creates the arguments.
+        public init(correlationId: String, status: BridgeResponseStatus, data: [String: JSONValue]? = nil, error: BridgeErrorPayload? = nil) {
+            self.correlationId = correlationId
+            self.status = status
+            self.data = data
+            self.error = error
+        }
+    }
+
+    /// Arguments of `sendEvent`.
+    public struct SendEvent: Codable, Sendable, Hashable {
+        /// The event's action, such as `host.ping`.
+        public var name: String
+        /// Optional event data.
+        public var data: [String: JSONValue]?
+
+        /// Creates the arguments.
+        public init(name: String, data: [String: JSONValue]? = nil) {
+            self.name = name
+            self.data = data
+        }
+    }
+
+    /// The result to complete a slot with.
+    public enum SlotResult: Codable, Sendable, Hashable {
+        /// A captured image: given as base64, or made by the agent (a real PNG of the given size) when `imageBase64` is nil.
+        case success(imageBase64: String?, width: Int, height: Int, mimeType: String?)
+        /// A failure with an error object.
+        case error(BridgeErrorPayload)
+        /// A cancellation with a reason.
+        case cancelled(reason: String)
+
+        enum CodingKeys: String, CodingKey { case type, imageBase64, width, height, mimeType, error, reason }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            switch try container.decode(String.self, forKey: .type) {
+            case "success":
+                self = .success(
+                    imageBase64: try container.decodeIfPresent(String.self, forKey: .imageBase64),
+                    width: try container.decode(Int.self, forKey: .width),
+                    height: try container.decode(Int.self, forKey: .height),
+                    mimeType: try container.decodeIfPresent(String.self, forKey: .mimeType))
+            case "error":
+                self = .error(try container.decode(BridgeErrorPayload.self, forKey: .error))
+            case "cancelled":
+                self = .cancelled(reason: try container.decode(String.self, forKey: .reason))
+            case let other:
+                throw DecodingError.dataCorruptedError(
+                    forKey: .type, in: container,
+                    debugDescription: "result type must be \"success\", \"error\" or \"cancelled\" (got \"\(other)\")")
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            switch self {
+            case .success(let imageBase64, let width, let height, let mimeType):
+                try container.encode("success", forKey: .type)
+                try container.encodeIfPresent(imageBase64, forKey: .imageBase64)
+                try container.encode(width, forKey: .width)
+                try container.encode(height, forKey: .height)
+                try container.encodeIfPresent(mimeType, forKey: .mimeType)
+            case .error(let error):
+                try container.encode("error", forKey: .type)
+                try container.encode(error, forKey: .error)
+            case .cancelled(let reason):
+                try container.encode("cancelled", forKey: .type)
+                try container.encode(reason, forKey: .reason)
+            }
+        }
+    }
+
+    /// Arguments of `completeSlot`.
+    public struct CompleteSlot: Codable, Sendable, Hashable {
+        /// `document` or `selfie`.
+        public var slot: CaptureCapability.Kind
+        /// The result to send.
+        public var result: SlotResult
+
+        /// Creates the arguments.
+        public init(slot: CaptureCapability.Kind, result: SlotResult) {
+            self.slot = slot
+            self.result = result
+        }
+    }
+
+    /// Arguments of `cancelSlot`.
+    public struct CancelSlot: Codable, Sendable, Hashable {
+        /// `document` or `selfie`.
+        public var slot: CaptureCapability.Kind
+        /// The reason sent to the journey (default "Cancelled from the inspector").
+        public var reason: String?
+
+        /// Creates the arguments.
+        public init(slot: CaptureCapability.Kind, reason: String? = nil) {
+            self.slot = slot
+            self.reason = reason
+        }
+    }
+
+    /// Arguments of `setSlotEnabled`.
+    public struct SetSlotEnabled: Codable, Sendable, Hashable {
+        /// `document` or `selfie`.
+        public var slot: CaptureCapability.Kind
+        /// The new state.
+        public var enabled: Bool
+
+        /// Creates the arguments.
+        public init(slot: CaptureCapability.Kind, enabled: Bool) {
+            self.slot = slot
+            self.enabled = enabled
+        }
+    }
+
+    /// Arguments of `setSlotPermission`.
+    public struct SetSlotPermission: Codable, Sendable, Hashable {
+        /// `document` or `selfie`.
+        public var slot: CaptureCapability.Kind
+        /// The new permission state.
+        public var permissionState: PermissionState
+
+        /// Creates the arguments.
+        public init(slot: CaptureCapability.Kind, permissionState: PermissionState) {
+            self.slot = slot
+            self.permissionState = permissionState
+        }
+    }
+
+    /// The command's wire name.
+    public var name: String {
+        switch self {
+        case .respond: return "respond"
+        case .sendEvent: return "sendEvent"
+        case .completeSlot: return "completeSlot"
+        case .cancelSlot: return "cancelSlot"
+        case .setSlotEnabled: return "setSlotEnabled"
+        case .setSlotPermission: return "setSlotPermission"
+        case .clearError: return "clearError"
+        case .clearLog: return "clearLog"
+        case .snapshot: return "snapshot"
+        case .ping: return "ping"
+        }
+    }
+
+    /// Every command name this protocol version knows.
+    public static let names = [
+        "respond", "sendEvent", "completeSlot", "cancelSlot", "setSlotEnabled", "setSlotPermission", "clearError",
+        "clearLog", "snapshot", "ping",
+    ]
+
+    /// The complete frame for this command, ending in a newline.
+    public func frame(id: String) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(CommandFrame(kind: .command, id: id, command: name, args: try argsValue(encoder)))
+        data.append(0x0A)
+        return data
+    }
+
+    private func argsValue(_ encoder: JSONEncoder) throws -> JSONValue? {
+        func value(_ args: some Encodable) throws -> JSONValue {
+            try JSONDecoder().decode(JSONValue.self, from: encoder.encode(args))
+        }
+        switch self {
+        case .respond(let args): return try value(args)
+        case .sendEvent(let args): return try value(args)
+        case .completeSlot(let args): return try value(args)
+        case .cancelSlot(let args): return try value(args)
+        case .setSlotEnabled(let args): return try value(args)
+        case .setSlotPermission(let args): return try value(args)
+        case .clearError, .clearLog, .snapshot, .ping: return nil
+        }
+    }
+
+    /// Decodes a command from its name and arguments, or says what is wrong with them.
+    public static func decode(name: String, args: JSONValue?) -> Result<InspectorCommand, InspectorError> {
+        func arguments<T: Decodable>(_ type: T.Type) throws -> T {
+            let data = try JSONEncoder().encode(args ?? .object([:]))
+            return try JSONDecoder().decode(T.self, from: data)
+        }
+        do {
+            switch name {
+            case "respond": return .success(.respond(try arguments(Respond.self)))
+            case "sendEvent": return .success(.sendEvent(try arguments(SendEvent.self)))
+            case "completeSlot": return .success(.completeSlot(try arguments(CompleteSlot.self)))
+            case "cancelSlot": return .success(.cancelSlot(try arguments(CancelSlot.self)))
+            case "setSlotEnabled": return .success(.setSlotEnabled(try arguments(SetSlotEnabled.self)))
+            case "setSlotPermission": return .success(.setSlotPermission(try arguments(SetSlotPermission.self)))
+            case "clearError": return .success(.clearError)
+            case "clearLog": return .success(.clearLog)
+            case "snapshot": return .success(.snapshot)
+            case "ping": return .success(.ping)
+            default:
+                return .failure(
+                    InspectorError(
+                        .unknownCommand,
+                        "unknown command '\(name)'; known commands: \(names.joined(separator: ", "))"))
+            }
+        } catch let error as DecodingError {
+            return .failure(InspectorError(.invalidArguments, "arguments of '\(name)': \(ArgumentProblem.describe(error))"))
+        } catch {
+            return .failure(InspectorError(.invalidArguments, "arguments of '\(name)': \(error)"))
+        }
+    }
+}
+
+/// The envelope of a command frame.
+public struct CommandFrame: Codable, Sendable {
+    /// Always `command`.
+    public var kind: FrameKind
+    /// The client's id for the command, echoed in the reply.
+    public var id: String
+    /// The command name.
+    public var command: String
+    /// The command's arguments.
+    public var args: JSONValue?
+
+    /// Creates an envelope.
+    public init(kind: FrameKind, id: String, command: String, args: JSONValue?) {
+        self.kind = kind
+        self.id = id
+        self.command = command
+        self.args = args
+    }
+}
+
+/// Turns a decoding error about command arguments into a sentence.
+enum ArgumentProblem {
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.isEmpty ? "(arguments)" : keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "missing '\(path(context.codingPath + [key]))'"
+        case .typeMismatch(let type, let context): return "'\(path(context.codingPath))' has the wrong type (expected \(type))"
+        case .valueNotFound(_, let context): return "'\(path(context.codingPath))' must not be null"
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return context.debugDescription }
+            return "'\(path(context.codingPath))': \(context.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+/// Builds compact JSON text byte by byte, fast, and splices in JSON the caller already has.
+///
+/// The agent uses it to forward a message's bytes as they are, instead of decoding and
+/// re-encoding payloads it already holds as JSON:
+///
+/// ```swift
+/// var writer = JSONWriter()
+/// writer.objectStart()
+/// writer.key("seq"); writer.number(42)
+/// writer.key("message"); writer.rawJSON(messageBytes)   // spliced verbatim
+/// writer.objectEnd()
+/// writer.newline()
+/// ```
+///
+/// The writer inserts commas itself; keys and values must alternate inside objects.
+public struct JSONWriter: Sendable {
+    /// The text written so far.
+    public private(set) var bytes: [UInt8] = []
+    private var needsComma: [Bool] = [false]
+
+    /// Creates an empty writer with room for `capacity` bytes.
+    public init(capacity: Int = 256) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The text as `Data`.
+    public var data: Data { Data(bytes) }
+
+    private mutating func separate() {
+        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
+        needsComma[needsComma.count - 1] = true
+    }
+
+    /// Starts an object (as a value).
+    public mutating func objectStart() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma.append(false)
+    }
+
+    /// Ends the innermost object.
+    public mutating func objectEnd() {
+        if needsComma.count > 1 { needsComma.removeLast() }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// Starts an array (as a value).
+    public mutating func arrayStart() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma.append(false)
+    }
+
+    /// Ends the innermost array.
+    public mutating func arrayEnd() {
+        if needsComma.count > 1 { needsComma.removeLast() }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// Writes an object key; the next call writes its value.
+    public mutating func key(_ name: String) {
+        separate()
+        appendEscaped(name)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma[needsComma.count - 1] = false
+    }
+
+    /// Writes a string value.
+    public mutating func string(_ value: String) {
+        separate()
+        appendEscaped(value)
+    }
+
+    /// Writes a string value, or `null`.
+    public mutating func string(_ value: String?) {
+        if let value { string(value) } else { null() }
+    }
+
+    /// Writes an integer value.
+    public mutating func number(_ value: Int) {
+        separate()
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// Writes a number value; non-finite numbers become `null`, integral ones have no fraction.
+    public mutating func number(_ value: Double) {
+        separate()
+        if !value.isFinite {
+            bytes.append(contentsOf: "null".utf8)
+        } else if value == value.rounded(), abs(value) < 1e15 {
+            bytes.append(contentsOf: String(Int64(value)).utf8)
+        } else {
+            bytes.append(contentsOf: String(value).utf8)
+        }
+    }
+
+    /// Writes `true` or `false`.
+    public mutating func bool(_ value: Bool) {
+        separate()
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    /// Writes `null`.
+    public mutating func null() {
+        separate()
+        bytes.append(contentsOf: "null".utf8)
+    }
+
+    /// Writes a ``JSONValue``-shaped value given as valid JSON text, verbatim.
+    ///
+    /// Raw line breaks (which valid JSON only has as whitespace) become spaces, so the result
+    /// stays on one line.
+    public mutating func rawJSON(_ json: Data) {
+        separate()
+        let start = bytes.count
+        bytes.append(contentsOf: json)
+        if json.contains(0x0A) || json.contains(0x0D) {
+            for index in start..<bytes.count where bytes[index] == 0x0A || bytes[index] == 0x0D {
+                bytes[index] = 0x20
+            }
+        }
+    }
+
+    /// Writes JSON this program encoded itself (one line, valid), without scanning it.
+    public mutating func splice(_ json: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: json)
+    }
+
+    /// Ends a frame.
+    public mutating func newline() {
+        bytes.append(0x0A)
+    }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    private mutating func appendEscaped(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+            case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+            case 0..<0x20, 0x7F:
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                bytes.append(Self.hex[Int(byte >> 4)])
+                bytes.append(Self.hex[Int(byte & 0x0F)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,43 @@
+/// Names and limits of the inspector protocol, shared by the agent and every client.
+///
+/// The protocol is newline-delimited JSON over a Unix socket: one compact JSON object per line.
+/// `docs/inspector-protocol.md` describes it completely; this type holds the numbers both ends
+/// must agree on.
+public enum WireProtocol {
+    /// The protocol version both sides state in their `hello`. A mismatch ends the connection
+    /// with a `protocol_mismatch` error.
+    public static let version = 1
+
+    /// The largest frame a client may send, in bytes (without the newline). Larger frames are
+    /// answered with a `frame_too_large` error and skipped.
+    public static let maxClientFrameBytes = 16 * 1024 * 1024
+
+    /// The largest frame the agent sends. A message whose frame would be larger is sent with its
+    /// payload left out and `"truncated": true`.
+    public static let maxAgentFrameBytes = 64 * 1024 * 1024
+
+    /// Seconds a client has, after connecting, to send its `hello`.
+    public static let handshakeDeadlineSeconds = 5.0
+
+    /// What this agent can do, listed in its `hello` as `features`.
+    public static let features = ["snapshot", "events", "gap", "commands", "origin"]
+
+    /// The agent's name and version, sent in its `hello`.
+    public static let agentName = "bridge-inspector-agent/0.1.0"
+}
+
+/// The value of a frame's `kind` field.
+public enum FrameKind: String, Codable, Sendable {
+    /// First frame each way.
+    case hello
+    /// The agent's full state at a sequence number.
+    case snapshot
+    /// One change, with the next sequence number.
+    case event
+    /// The client missed events `from...to`; a snapshot follows.
+    case gap
+    /// A client's command.
+    case command
+    /// The agent's answer to a command (or to a bad frame).
+    case reply
+}

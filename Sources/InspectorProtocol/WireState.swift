@@ -1,0 +1,302 @@
+import BridgeCore
+import Foundation
+
+/// Who the agent is serving: sent in the agent's `hello` and in every snapshot.
+public struct WireHostInfo: Codable, Sendable, Hashable {
+    /// The name the host gave when it started the inspector.
+    public var name: String
+    /// The host's process id.
+    public var pid: Int
+    /// The host's version (`BridgeHost.hostVersion`).
+    public var hostVersion: String
+    /// The environment reported to the journey, such as `ios`.
+    public var environment: String
+    /// When the agent started, in milliseconds since 1970.
+    public var startedAt: Double
+
+    /// Creates host info.
+    public init(name: String, pid: Int, hostVersion: String, environment: String, startedAt: Double) {
+        self.name = name
+        self.pid = pid
+        self.hostVersion = hostVersion
+        self.environment = environment
+        self.startedAt = startedAt
+    }
+}
+
+/// Where a message came from, beyond its direction.
+public enum MessageOrigin: String, Codable, Sendable, Hashable {
+    /// Sent by the web journey.
+    case journey
+    /// Sent by the host's own code (handlers, slots, the app).
+    case host
+    /// Made by an inspector's command: shown as hand-made.
+    case inspector
+}
+
+/// One message in the log, as carried in `traffic` events and snapshots.
+public struct WireTraffic: Codable, Sendable, Hashable {
+    /// The sequence number of the event that carried it first.
+    public var seq: Int
+    /// Received from the journey, or sent to it.
+    public var direction: TrafficRecord.Direction
+    /// When the host handled it, in milliseconds since 1970.
+    public var time: Double
+    /// Who made it.
+    public var origin: MessageOrigin
+    /// For inspector-made messages: the id of the command that made it.
+    public var command: String?
+    /// For sent messages that were not delivered: why.
+    public var deliveryError: String?
+    /// The size of the message's JSON in bytes.
+    public var bytes: Int
+    /// `true` when the message was too large to forward and `message` holds only its envelope.
+    public var truncated: Bool?
+    /// The message, exactly as it crossed the bridge.
+    public var message: BridgeMessage
+
+    /// Creates a record.
+    public init(
+        seq: Int, direction: TrafficRecord.Direction, time: Double, origin: MessageOrigin, command: String? = nil,
+        deliveryError: String? = nil, bytes: Int, truncated: Bool? = nil, message: BridgeMessage
+    ) {
+        self.seq = seq
+        self.direction = direction
+        self.time = time
+        self.origin = origin
+        self.command = command
+        self.deliveryError = deliveryError
+        self.bytes = bytes
+        self.truncated = truncated
+        self.message = message
+    }
+}
+
+/// Input from the journey that failed to decode.
+public struct WireMalformed: Codable, Sendable, Hashable {
+    /// The sequence number of the event that reported it.
+    public var seq: Int
+    /// When it arrived, in milliseconds since 1970.
+    public var time: Double
+    /// The text as it arrived (invalid UTF-8 replaced by U+FFFD, at most 64 KiB).
+    public var raw: String
+    /// The size of what arrived, in bytes.
+    public var bytes: Int
+    /// Why it was refused.
+    public var reason: String
+
+    /// Creates a record.
+    public init(seq: Int, time: Double, raw: String, bytes: Int, reason: String) {
+        self.seq = seq
+        self.time = time
+        self.raw = raw
+        self.bytes = bytes
+        self.reason = reason
+    }
+}
+
+/// A request in `pendingRequests`.
+public struct WirePending: Codable, Sendable, Hashable {
+    /// Its correlation id.
+    public var correlationId: String
+    /// Its action.
+    public var action: String
+    /// When it arrived, in milliseconds since 1970.
+    public var since: Double
+    /// The request.
+    public var message: BridgeMessage
+
+    /// Creates a record.
+    public init(correlationId: String, action: String, since: Double, message: BridgeMessage) {
+        self.correlationId = correlationId
+        self.action = action
+        self.since = since
+        self.message = message
+    }
+}
+
+/// A capture slot's state.
+public struct WireSlot: Codable, Sendable, Hashable {
+    /// `document` or `selfie`.
+    public var kind: CaptureCapability.Kind
+    /// `camera.document` or `camera.selfie`.
+    public var capabilityId: String
+    /// The action the slot answers.
+    public var action: String
+    /// The version reported in `capability.query`.
+    public var version: String
+    /// Whether a handler is set.
+    public var hasHandler: Bool
+    /// Whether the slot is enabled.
+    public var enabled: Bool
+    /// Whether the slot is reported supported.
+    public var supported: Bool
+    /// The permission state.
+    public var permissionState: PermissionState
+    /// The correlation id of the request holding the slot (BUSY), or `nil` when idle.
+    public var activeRequest: String?
+    /// The action of that request.
+    public var activeAction: String?
+    /// Since when, in milliseconds since 1970.
+    public var activeSince: Double?
+
+    /// Creates a slot state.
+    public init(
+        kind: CaptureCapability.Kind, capabilityId: String, action: String, version: String, hasHandler: Bool, enabled: Bool,
+        supported: Bool, permissionState: PermissionState, activeRequest: String?, activeAction: String?,
+        activeSince: Double?
+    ) {
+        self.kind = kind
+        self.capabilityId = capabilityId
+        self.action = action
+        self.version = version
+        self.hasHandler = hasHandler
+        self.enabled = enabled
+        self.supported = supported
+        self.permissionState = permissionState
+        self.activeRequest = activeRequest
+        self.activeAction = activeAction
+        self.activeSince = activeSince
+    }
+
+    /// The wire form of a core slot state.
+    public init(_ state: CaptureSlotState) {
+        self.init(
+            kind: state.kind, capabilityId: state.capabilityId, action: state.action, version: state.version,
+            hasHandler: state.hasHandler, enabled: state.isEnabled, supported: state.isSupported,
+            permissionState: state.permissionState, activeRequest: state.activeRequest?.correlationId,
+            activeAction: state.activeRequest?.payload.action,
+            activeSince: state.activeSince.map { $0.timeIntervalSince1970 * 1000 })
+    }
+}
+
+/// A custom capability.
+public struct WireCapability: Codable, Sendable, Hashable {
+    /// The capability id (and action).
+    public var id: String
+    /// Its version.
+    public var version: String
+    /// Whether a handler answers it (otherwise its requests go to pending).
+    public var hasHandler: Bool
+    /// Whether a typed slot with the same id takes precedence.
+    public var shadowedBySlot: Bool
+
+    /// Creates a description.
+    public init(id: String, version: String, hasHandler: Bool, shadowedBySlot: Bool) {
+        self.id = id
+        self.version = version
+        self.hasHandler = hasHandler
+        self.shadowedBySlot = shadowedBySlot
+    }
+
+    /// The wire form of a core capability.
+    public init(_ capability: CustomCapability) {
+        self.init(id: capability.id, version: capability.version, hasHandler: capability.hasHandler, shadowedBySlot: capability.isShadowedBySlot)
+    }
+}
+
+/// One value `lastError` took.
+public struct WireError: Codable, Sendable, Hashable {
+    /// The sequence number of the event that reported it.
+    public var seq: Int
+    /// When, in milliseconds since 1970.
+    public var time: Double
+    /// The text, or `nil` when it was cleared.
+    public var text: String?
+    /// The sequence number of the message or malformed input that caused it, when known.
+    public var cause: Int?
+
+    /// Creates an entry.
+    public init(seq: Int, time: Double, text: String?, cause: Int?) {
+        self.seq = seq
+        self.time = time
+        self.text = text
+        self.cause = cause
+    }
+}
+
+/// Running totals since the agent started.
+public struct WireCounts: Codable, Sendable, Hashable {
+    /// Messages received from the journey.
+    public var received: Int
+    /// Messages sent to the journey.
+    public var sent: Int
+    /// Malformed inputs.
+    public var malformed: Int
+    /// Messages dropped from the agent's log to keep it within its bounds.
+    public var evicted: Int
+
+    /// Creates totals.
+    public init(received: Int = 0, sent: Int = 0, malformed: Int = 0, evicted: Int = 0) {
+        self.received = received
+        self.sent = sent
+        self.malformed = malformed
+        self.evicted = evicted
+    }
+}
+
+/// The complete state in a snapshot.
+public struct WireState: Codable, Sendable {
+    /// Who the host is.
+    public var host: WireHostInfo
+    /// Whether a journey is attached.
+    public var journeyAttached: Bool
+    /// The current `lastError`.
+    public var lastError: WireError?
+    /// The recent values of `lastError`, oldest first (at most 100).
+    public var errorHistory: [WireError]
+    /// The message log, oldest first (bounded; see `counts.evicted`).
+    public var messages: [WireTraffic]
+    /// Recent malformed inputs, oldest first (at most 100).
+    public var malformed: [WireMalformed]
+    /// `pendingRequests`, oldest first.
+    public var pending: [WirePending]
+    /// The document and selfie slots.
+    public var slots: [WireSlot]
+    /// Custom capabilities.
+    public var customCapabilities: [WireCapability]
+    /// Totals.
+    public var counts: WireCounts
+}
+
+/// A change, carried by an `event` frame.
+public enum WireEvent: Sendable {
+    /// A message was received or sent.
+    case traffic(WireTraffic)
+    /// Input failed to decode.
+    case malformed(WireMalformed)
+    /// `lastError` changed.
+    case lastError(WireError)
+    /// A request joined `pendingRequests`.
+    case pendingAdded(WirePending)
+    /// A request left `pendingRequests`.
+    case pendingRemoved(correlationId: String)
+    /// A slot changed.
+    case slot(WireSlot)
+    /// Custom capabilities changed.
+    case customCapabilities([WireCapability])
+    /// The message log was cleared.
+    case logCleared
+    /// An event type this client does not know (from a newer agent); safe to ignore.
+    case unknown(type: String)
+}
+
+extension WireEvent: Decodable {
+    enum CodingKeys: String, CodingKey { case type, record, correlationId, slot, capabilities }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try container.decode(String.self, forKey: .type)
+        switch type {
+        case "traffic": self = .traffic(try container.decode(WireTraffic.self, forKey: .record))
+        case "malformed": self = .malformed(try container.decode(WireMalformed.self, forKey: .record))
+        case "lastError": self = .lastError(try container.decode(WireError.self, forKey: .record))
+        case "pendingAdded": self = .pendingAdded(try container.decode(WirePending.self, forKey: .record))
+        case "pendingRemoved": self = .pendingRemoved(correlationId: try container.decode(String.self, forKey: .correlationId))
+        case "slot": self = .slot(try container.decode(WireSlot.self, forKey: .slot))
+        case "customCapabilities": self = .customCapabilities(try container.decode([WireCapability].self, forKey: .capabilities))
+        case "logCleared": self = .logCleared
+        default: self = .unknown(type: type)
+        }
+    }
+}
