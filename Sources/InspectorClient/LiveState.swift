@@ -1,0 +1,193 @@
+import BridgeCore
+import Foundation
+import InspectorProtocol
+
+/// What an inspector knows about a host: built from the agent's snapshot and events, and kept
+/// across disconnects so nothing already shown is ever lost.
+///
+/// Feed it every frame a session delivers; read the log, pending requests, slots and errors:
+///
+/// ```swift
+/// var state = LiveState()
+/// for frame in try session.readAvailableFrames() { state.apply(frame) }
+/// state.pending.first?.action
+/// ```
+///
+/// When the connection drops, call ``markDisconnected(at:)``; when a new session is attached
+/// (same socket, perhaps a restarted host), its snapshot is merged: the log keeps everything
+/// and a marker shows where the interruption was.
+public struct LiveState: Sendable {
+    /// The state of the connection to the host.
+    public enum Connection: Sendable, Equatable {
+        /// No snapshot yet.
+        case connecting
+        /// Attached and receiving.
+        case connected
+        /// The host went away at this time (milliseconds since 1970).
+        case disconnected(since: Double)
+    }
+
+    /// Who the host is (from the last snapshot).
+    public private(set) var host: WireHostInfo?
+    /// The connection state.
+    public private(set) var connection: Connection = .connecting
+    /// The message log, oldest first, with markers for interruptions.
+    public private(set) var log: [LogEntry] = []
+    /// `pendingRequests`, oldest first.
+    public private(set) var pending: [WirePending] = []
+    /// The capture slots, document first.
+    public private(set) var slots: [WireSlot] = []
+    /// The current `lastError`.
+    public private(set) var lastError: WireError?
+    /// The values `lastError` took, oldest first (including `nil` clears).
+    public private(set) var errorHistory: [WireError] = []
+    /// Custom capabilities.
+    public private(set) var customCapabilities: [WireCapability] = []
+    /// The agent's running totals.
+    public private(set) var counts = WireCounts()
+    /// Whether a journey is attached to the host.
+    public private(set) var journeyAttached = false
+    /// The sequence number of the last frame applied.
+    public private(set) var seq = 0
+    /// Gaps reported by the agent, in order.
+    public private(set) var gaps: [ClosedRange<Int>] = []
+
+    /// Unanswered requests in the log, by correlation id, to thread responses to them.
+    private var openRequests: [String: Int] = [:]
+    /// The log index of the message with each sequence number, for "jump to cause".
+    private var indexBySeq: [Int: Int] = [:]
+
+    /// An empty state.
+    public init() {}
+
+    /// The number of `lastError` values that were errors (not clears).
+    public var errorCount: Int { errorHistory.filter { $0.text != nil }.count }
+
+    /// The log index of the row with sequence number `seq`, if it is in the log.
+    public func logIndex(ofSeq seq: Int) -> Int? { indexBySeq[seq] }
+
+    /// Applies one frame from the agent.
+    public mutating func apply(_ frame: AgentFrame, json: Data? = nil) {
+        switch frame {
+        case .hello:
+            break
+        case .snapshot(let seq, let state):
+            merge(snapshot: state, seq: seq)
+        case .event(let seq, let event):
+            self.seq = max(self.seq, seq)
+            apply(event, json: json)
+        case .gap(let from, let to):
+            gaps.append(from...to)
+            log.append(.marker(.gap(from: from, to: to), time: Date().timeIntervalSince1970 * 1000))
+        case .reply:
+            break
+        }
+    }
+
+    /// Notes that the connection was lost; everything shown stays.
+    public mutating func markDisconnected(at time: Double = Date().timeIntervalSince1970 * 1000) {
+        guard !isDisconnected else { return }
+        connection = .disconnected(since: time)
+        log.append(.marker(.disconnected, time: time))
+    }
+
+    /// Whether the state is disconnected.
+    public var isDisconnected: Bool {
+        if case .disconnected = connection { return true }
+        return false
+    }
+
+    private mutating func apply(_ event: WireEvent, json: Data?) {
+        switch event {
+        case .traffic(let traffic):
+            appendTraffic(traffic, json: json)
+        case .malformed(let malformed):
+            indexBySeq[malformed.seq] = log.count
+            log.append(LogEntry(malformed))
+            counts.malformed += 1
+        case .lastError(let error):
+            lastError = error.text == nil ? nil : error
+            errorHistory.append(error)
+        case .pendingAdded(let request):
+            pending.append(request)
+        case .pendingRemoved(let correlationId):
+            pending.removeAll { $0.correlationId == correlationId }
+        case .slot(let slot):
+            if let index = slots.firstIndex(where: { $0.kind == slot.kind }) { slots[index] = slot } else { slots.append(slot) }
+            slots.sort { $0.kind.rawValue < $1.kind.rawValue }
+        case .customCapabilities(let list):
+            customCapabilities = list
+        case .logCleared:
+            // The host's log was cleared; the inspector keeps what it has shown.
+            break
+        case .unknown:
+            break
+        }
+    }
+
+    private mutating func appendTraffic(_ traffic: WireTraffic, json: Data?) {
+        var entry = LogEntry(traffic, json: json)
+        let index = log.count
+        if traffic.direction == .received { counts.received += 1 } else { counts.sent += 1 }
+        switch traffic.message.type {
+        case .request where traffic.direction == .received:
+            openRequests[traffic.message.correlationId] = index
+        case .response:
+            if let requestIndex = openRequests.removeValue(forKey: traffic.message.correlationId) {
+                entry.partner = requestIndex
+                entry.latencyMs = max(0, traffic.time - log[requestIndex].time)
+                log[requestIndex].partner = index
+            }
+        default:
+            break
+        }
+        indexBySeq[traffic.seq] = index
+        log.append(entry)
+    }
+
+    private mutating func merge(snapshot state: WireState, seq: Int) {
+        let sameAgent = host.map { $0.pid == state.host.pid && $0.startedAt == state.host.startedAt } ?? false
+        let wasDisconnected = isDisconnected
+        let hadHost = host != nil
+        if hadHost && (wasDisconnected || !sameAgent) {
+            log.append(.marker(.reattached(hostRestarted: !sameAgent), time: Date().timeIntervalSince1970 * 1000))
+        }
+        if !sameAgent {
+            openRequests.removeAll()
+            indexBySeq.removeAll()
+        }
+        let known = sameAgent ? self.seq : 0
+        var items: [(seq: Int, entry: Either)] = []
+        for traffic in state.messages where traffic.seq > known { items.append((traffic.seq, .traffic(traffic))) }
+        for malformed in state.malformed where malformed.seq > known { items.append((malformed.seq, .malformed(malformed))) }
+        items.sort { $0.seq < $1.seq }
+        for item in items {
+            switch item.entry {
+            case .traffic(let traffic): appendTraffic(traffic, json: nil)
+            case .malformed(let malformed):
+                indexBySeq[malformed.seq] = log.count
+                log.append(LogEntry(malformed))
+            }
+        }
+        if sameAgent {
+            let newErrors = state.errorHistory.filter { $0.seq > known }
+            errorHistory.append(contentsOf: newErrors)
+        } else {
+            errorHistory.append(contentsOf: state.errorHistory)
+        }
+        host = state.host
+        journeyAttached = state.journeyAttached
+        lastError = state.lastError
+        pending = state.pending
+        slots = state.slots.sorted { $0.kind.rawValue < $1.kind.rawValue }
+        customCapabilities = state.customCapabilities
+        counts = state.counts
+        self.seq = seq
+        connection = .connected
+    }
+
+    private enum Either {
+        case traffic(WireTraffic)
+        case malformed(WireMalformed)
+    }
+}

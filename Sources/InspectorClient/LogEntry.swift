@@ -1,0 +1,119 @@
+import BridgeCore
+import Foundation
+import InspectorProtocol
+
+/// One row of the inspector's message log: a message, malformed input, or a marker that says
+/// the stream was interrupted.
+///
+/// Rows are compact (a few small fields plus the message's JSON bytes), so a long session of a
+/// million messages stays within memory; the full message is decoded only when asked for.
+public struct LogEntry: Sendable {
+    /// What the row is.
+    public enum Kind: Sendable, Equatable {
+        /// A message that crossed the bridge.
+        case message
+        /// Input from the journey that failed to decode; `summary` holds the reason.
+        case malformed
+        /// Events `from...to` were missed (the client fell behind); the state was resynchronised.
+        case gap(from: Int, to: Int)
+        /// The connection to the host was lost.
+        case disconnected
+        /// The inspector attached again; `hostRestarted` when it is a new host process or agent.
+        case reattached(hostRestarted: Bool)
+    }
+
+    /// What the row is.
+    public var kind: Kind
+    /// The agent's sequence number for the row (0 for markers).
+    public var seq: Int
+    /// When it happened, in milliseconds since 1970.
+    public var time: Double
+    /// Received or sent (messages only).
+    public var direction: TrafficRecord.Direction?
+    /// Request, response or event (messages only).
+    public var type: MessageType?
+    /// `payload.action`, or the reason for malformed input.
+    public var summary: String
+    /// The correlation id (messages only).
+    public var correlationId: String
+    /// The status of a response.
+    public var status: BridgeResponseStatus?
+    /// The error code of a response that carried an error.
+    public var errorCode: String?
+    /// Who made the message.
+    public var origin: MessageOrigin?
+    /// For inspector-made messages: the command that made them.
+    public var command: String?
+    /// Why a sent message was not delivered.
+    public var deliveryError: String?
+    /// For a response: milliseconds since its request arrived.
+    public var latencyMs: Double?
+    /// For a request or response: the index of its partner row in the log.
+    public var partner: Int?
+    /// Whether a reply rule answered it (set by the inspector).
+    public var answeredByRule: Bool = false
+    /// The message's JSON (or the malformed text), exactly as it crossed the bridge.
+    public var json: Data
+    /// The size of the message when it crossed the bridge, in bytes.
+    public var bytes: Int
+
+    /// The decoded message, decoded on demand (`nil` for markers and malformed input).
+    public var message: BridgeMessage? {
+        guard kind == .message else { return nil }
+        return try? JSONDecoder().decode(BridgeMessage.self, from: json)
+    }
+
+    /// A marker row.
+    public static func marker(_ kind: Kind, time: Double) -> LogEntry {
+        LogEntry(
+            kind: kind, seq: 0, time: time, direction: nil, type: nil, summary: "", correlationId: "", status: nil,
+            errorCode: nil, origin: nil, command: nil, deliveryError: nil, latencyMs: nil, partner: nil, json: Data(), bytes: 0)
+    }
+
+    /// The row for a traffic record; `json` is the message's bytes when the caller has them.
+    public init(_ traffic: WireTraffic, json: Data? = nil) {
+        self.init(
+            kind: .message, seq: traffic.seq, time: traffic.time, direction: traffic.direction, type: traffic.message.type,
+            summary: traffic.message.payload.action, correlationId: traffic.message.correlationId,
+            status: traffic.message.payload.status, errorCode: traffic.message.payload.error?.code, origin: traffic.origin,
+            command: traffic.command, deliveryError: traffic.deliveryError, latencyMs: nil, partner: nil,
+            json: json ?? ((try? LogEntry.encoder.encode(traffic.message)) ?? Data()), bytes: traffic.bytes)
+    }
+
+    /// The row for malformed input.
+    public init(_ malformed: WireMalformed) {
+        self.init(
+            kind: .malformed, seq: malformed.seq, time: malformed.time, direction: .received, type: nil,
+            summary: malformed.reason, correlationId: "", status: nil, errorCode: nil, origin: .journey, command: nil,
+            deliveryError: nil, latencyMs: nil, partner: nil, json: Data(malformed.raw.utf8), bytes: malformed.bytes)
+    }
+
+    init(
+        kind: Kind, seq: Int, time: Double, direction: TrafficRecord.Direction?, type: MessageType?, summary: String,
+        correlationId: String, status: BridgeResponseStatus?, errorCode: String?, origin: MessageOrigin?, command: String?,
+        deliveryError: String?, latencyMs: Double?, partner: Int?, json: Data, bytes: Int
+    ) {
+        self.kind = kind
+        self.seq = seq
+        self.time = time
+        self.direction = direction
+        self.type = type
+        self.summary = summary
+        self.correlationId = correlationId
+        self.status = status
+        self.errorCode = errorCode
+        self.origin = origin
+        self.command = command
+        self.deliveryError = deliveryError
+        self.latencyMs = latencyMs
+        self.partner = partner
+        self.json = json
+        self.bytes = bytes
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+}

@@ -1,0 +1,76 @@
+import BridgeCore
+import Foundation
+import TerminalUI
+
+/// Shared drawing for the dialogs' labelled fields and wire-message previews.
+enum FormDrawing {
+    static let labelWidth = 16
+
+    /// Draws `label: [input]` on one row; returns the row below.
+    @discardableResult
+    static func textField(
+        _ label: String, _ input: TextInput, focused: Bool, placeholder: String = "", into buffer: inout Buffer, at y: Int, in rect: Rect
+    ) -> Int {
+        guard y < rect.maxY else { return y + 1 }
+        buffer.write(TextWidth.pad(label, to: labelWidth), at: Point(x: rect.x, y: y), style: focused ? Theme.paneTitleFocused : Theme.paneTitle, maxWidth: labelWidth)
+        let field = Rect(x: rect.x + labelWidth, y: y, width: max(1, rect.width - labelWidth), height: 1)
+        _ = input.draw(into: &buffer, in: field, style: focused ? Theme.dialogFieldFocused : Theme.dialogField, focused: focused, placeholder: placeholder)
+        return y + 1
+    }
+
+    /// Draws `label: ‹ value ›` for a choice; returns the row below.
+    @discardableResult
+    static func choice(_ label: String, _ value: String, focused: Bool, hint: String, into buffer: inout Buffer, at y: Int, in rect: Rect) -> Int {
+        guard y < rect.maxY else { return y + 1 }
+        buffer.write(TextWidth.pad(label, to: labelWidth), at: Point(x: rect.x, y: y), style: focused ? Theme.paneTitleFocused : Theme.paneTitle, maxWidth: labelWidth)
+        var x = rect.x + labelWidth
+        x += buffer.write("‹ \(value) ›", at: Point(x: x, y: y), style: focused ? Theme.dialogFieldFocused : Theme.dialogField, maxWidth: rect.maxX - x)
+        if focused { buffer.write("  " + hint, at: Point(x: x, y: y), style: Theme.dim, maxWidth: rect.maxX - x) }
+        return y + 1
+    }
+
+    /// Draws a one-line note; returns the row below.
+    @discardableResult
+    static func note(_ text: String, style: Style, into buffer: inout Buffer, at y: Int, in rect: Rect) -> Int {
+        guard y < rect.maxY else { return y + 1 }
+        buffer.write(text, at: Point(x: rect.x, y: y), style: style, maxWidth: rect.width)
+        return y + 1
+    }
+
+    /// Draws the exact wire message that will be sent, pretty-printed, in the rows left.
+    static func preview(_ json: Data?, title: String, into buffer: inout Buffer, from y: Int, in rect: Rect) {
+        guard y < rect.maxY else { return }
+        let line = "── \(title) " + String(repeating: "─", count: max(0, rect.width - TextWidth.width(of: title) - 4))
+        buffer.write(line, at: Point(x: rect.x, y: y), style: Theme.border, maxWidth: rect.width)
+        let area = Rect(x: rect.x, y: y + 1, width: rect.width, height: max(0, rect.maxY - y - 1))
+        guard let json else {
+            buffer.write("(fix the fields above to see the message)", at: area.origin, style: Theme.dim, maxWidth: area.width)
+            return
+        }
+        let pretty = PrettyJSON.format(json, maxLines: max(1, area.height), maxStringLength: max(20, rect.width - 30))
+        DialogFrame.drawLines(pretty.lines, first: 0, into: &buffer, rect: area)
+    }
+}
+
+/// Parses the data field of a response or event: empty means no data; otherwise a JSON object.
+enum DataField {
+    /// The data, or a sentence saying where the JSON goes wrong.
+    static func parse(_ text: String) -> Result<[String: JSONValue]?, DataFieldError> {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { return .success(nil) }
+        if let problem = JSONSyntaxCheck.firstProblem(in: trimmed) {
+            return .failure(DataFieldError(message: "JSON \(problem)"))
+        }
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(trimmed.utf8)),
+            case .object(let object) = value
+        else {
+            return .failure(DataFieldError(message: "data must be a JSON object, like {\"key\": \"value\"}"))
+        }
+        return .success(object)
+    }
+}
+
+/// Why a data field is not usable.
+struct DataFieldError: Error, Equatable {
+    var message: String
+}

@@ -1,0 +1,70 @@
+import TerminalUI
+
+/// Every key, grouped by where it works. `?` opens it; Esc closes it.
+public struct HelpView: Sendable {
+    var offset = 0
+
+    static let sections: [(title: String, keys: [(String, String)])] = [
+        ("Everywhere", [
+            ("?  F1", "this help"), ("q", "quit (in a view: back)"), ("Esc", "back out of a view, a prompt, the search or the filter"),
+            ("Ctrl-C", "quit at once"), ("Tab / Shift-Tab", "next / previous pane"),
+        ]),
+        ("Moving", [
+            ("j k  ↓ ↑", "down / up"), ("g G  Home End", "first / last row"), ("PgDn PgUp  Ctrl-F Ctrl-B", "page down / up"),
+            ("Enter", "open: message detail, respond to a pending request, complete a slot"),
+        ]),
+        ("Messages", [
+            ("f", "filter: show only matching rows (empty to clear)"), ("/", "search: highlight matches"),
+            ("n N", "next / previous search match"), ("space  p", "pause / resume the display (messages are still collected)"),
+            ("F", "follow: jump to the newest row and stay there"), ("L", "clear the host's message log (asks first)"),
+            ("A", "the action log: everything this inspector did for you"),
+        ]),
+        ("Answering and events", [
+            ("r", "respond to the selected pending request"), ("e", "fire a host event (↑ ↓ recall earlier ones)"),
+        ]),
+        ("Capture slots (Slots pane, or the only busy slot)", [
+            ("c", "complete the slot's request: image, error or cancellation"), ("x", "cancel the slot's request (asks first)"),
+            ("t", "enable / disable the slot (disable asks first)"), ("P", "cycle the slot's permission state"),
+        ]),
+        ("lastError", [
+            ("E", "history of lastError"), ("J", "jump to the message that caused lastError"), ("C", "clear lastError (asks first)"),
+        ]),
+        ("Filter language (f and /)", [
+            ("type:request|response|event", "by type"), ("dir:in|out", "from / to the journey"),
+            ("action:camera.*", "by action, * matches anything"), ("status:error  code:BUSY", "by response status or error code"),
+            ("id:a1b2", "part of a correlation id"), ("is:pending|error|malformed|manual|rule", "by state"),
+            ("body:text", "text anywhere in the JSON"), ("!term", "negate a term; terms combine with AND"),
+            ("anything else", "text in the action, id or reason"),
+        ]),
+        ("Markers in the log", [
+            ("IN / OUT", "received from / sent to the journey"), ("✎", "made by an inspector, not by the app"),
+            ("R", "answered by a reply rule"), ("┄┄ gap / disconnected / reattached ┄┄", "where the stream was interrupted"),
+        ]),
+    ]
+
+    var lines: [[Span]] {
+        var lines: [[Span]] = []
+        for section in Self.sections {
+            lines.append([Span(section.title, Theme.paneTitleFocused)])
+            for (key, meaning) in section.keys {
+                lines.append([Span("  " + TextWidth.pad(key, to: 36), Theme.paneTitle), Span(meaning, .plain)])
+            }
+            lines.append([])
+        }
+        return lines
+    }
+
+    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+        switch key {
+        case .escape, .char("q"), .char("?"), .function(1): return .close
+        default:
+            if let next = DialogFrame.scroll(offset, key: key, count: lines.count, page: max(1, model.size.height - 6)) { offset = next }
+            return .none
+        }
+    }
+
+    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
+        let inner = DialogFrame.centered(&buffer, area: area, width: 96, height: area.height, title: "Help: keys")
+        DialogFrame.drawLines(lines, first: offset, into: &buffer, rect: inner)
+    }
+}

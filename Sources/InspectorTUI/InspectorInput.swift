@@ -1,0 +1,44 @@
+import Foundation
+import InspectorProtocol
+import TerminalUI
+
+/// Everything that can happen to the inspector: the only way its state changes.
+///
+/// The runner turns keys, resizes, socket frames and clock ticks into inputs and feeds them to
+/// ``InspectorModel/handle(_:)``; tests feed them directly.
+public enum InspectorInput: Sendable {
+    /// A key was pressed.
+    case key(Key)
+    /// The terminal has a new size.
+    case resize(Size)
+    /// The agent sent a frame.
+    case frame(AgentFrame)
+    /// The connection to the host was lost.
+    case disconnected
+    /// The clock moved on (milliseconds since 1970); ages and rates are recomputed.
+    case tick(Double)
+    /// A command asked for by ``InspectorEffect/send(_:label:)`` went out with this id.
+    case commandSent(id: String, label: String)
+    /// Sending a command failed before it reached the host.
+    case commandFailed(label: String, error: String)
+    /// `$EDITOR` finished: its text, or `nil` when it failed or was cancelled.
+    case editorFinished(purpose: EditorPurpose, text: String?)
+}
+
+/// What the runner must do on the inspector's behalf after an input.
+public enum InspectorEffect: Sendable, Equatable {
+    /// Send a command to the agent, then report `commandSent` (or `commandFailed`).
+    case send(InspectorCommand, label: String)
+    /// Suspend the screen, open `$EDITOR` on `text`, then report `editorFinished`.
+    case openEditor(text: String, purpose: EditorPurpose)
+    /// Leave the inspector.
+    case quit
+}
+
+/// Which field an `$EDITOR` session edits.
+public enum EditorPurpose: String, Sendable, Equatable {
+    /// The data JSON of a response.
+    case responseData
+    /// The data JSON of an event.
+    case eventData
+}

@@ -1,0 +1,259 @@
+import BridgeCore
+import Foundation
+import InspectorClient
+import InspectorProtocol
+import TerminalUI
+
+extension InspectorModel {
+    /// Draws the whole screen into a buffer of the current size.
+    public func render() -> Buffer {
+        var buffer = Buffer(size: size)
+        let layout = layout
+        if layout.isTooSmall {
+            renderTooSmall(into: &buffer)
+            return buffer
+        }
+        renderStatus(into: &buffer, area: layout.status)
+        renderErrorBanner(into: &buffer, area: layout.errorBanner)
+        renderMessages(into: &buffer, area: layout.messages)
+        renderPending(into: &buffer, area: layout.pending)
+        renderSlots(into: &buffer, area: layout.slots)
+        let body = Rect(x: 0, y: layout.status.maxY, width: size.width, height: layout.footer.y - layout.status.maxY)
+        for overlay in overlays { overlay.render(into: &buffer, area: body, model: self) }
+        renderFooter(into: &buffer, area: layout.footer)
+        return buffer
+    }
+
+    private func renderTooSmall(into buffer: inout Buffer) {
+        let minimum = MainLayout.minimumSize
+        let lines = [
+            "Terminal too small",
+            "\(size.width)x\(size.height); needs \(minimum.width)x\(minimum.height)",
+            "Enlarge the window, or press q to quit",
+        ]
+        for (offset, line) in lines.enumerated() {
+            let y = max(0, size.height / 2 - 1) + offset
+            let x = max(0, (size.width - TextWidth.width(of: line)) / 2)
+            buffer.write(line, at: Point(x: x, y: y), style: offset == 0 ? Theme.warning : .plain, maxWidth: size.width)
+        }
+    }
+
+    // MARK: Status line
+
+    private func renderStatus(into buffer: inout Buffer, area: Rect) {
+        let disconnected = live.isDisconnected
+        let style = disconnected ? Theme.statusBarDisconnected : Theme.statusBar
+        buffer.fill(area, style: style)
+        var parts: [String] = [" bridge-inspector"]
+        if let host = live.host {
+            parts.append("\(host.name) (pid \(host.pid)) v\(host.hostVersion) \(host.environment)")
+        } else {
+            parts.append(socketPath)
+        }
+        switch live.connection {
+        case .connecting: parts.append("○ connecting")
+        case .connected: parts.append(readOnly ? "▣ recording (read-only)" : "● connected")
+        case .disconnected(let since): parts.append("✗ DISCONNECTED \(TimeFormat.duration(ms: now - since)) ago, reattaching…")
+        }
+        parts.append(String(format: "%.1f msg/s", messageRate))
+        if !filter.isEmpty { parts.append("filter: \(filter.source)") }
+        if let search { parts.append("search: \(search.source)") }
+        if pausedAt != nil { parts.append("⏸ PAUSED") }
+        buffer.write(parts.joined(separator: " │ "), at: area.origin, style: style, maxWidth: area.width)
+    }
+
+    // MARK: lastError
+
+    private func renderErrorBanner(into buffer: inout Buffer, area: Rect) {
+        let count = live.errorCount
+        guard let error = live.lastError, let text = error.text else {
+            buffer.fill(area)
+            let history = count > 0 ? " (\(count) earlier, E for history)" : ""
+            buffer.write(" lastError: none\(history)", at: area.origin, style: Theme.noErrorBanner, maxWidth: area.width)
+            return
+        }
+        buffer.fill(area, style: Theme.errorBanner)
+        let jump = error.cause != nil ? " J:jump" : ""
+        let keys = " [E:history\(jump) C:clear]"
+        let prefix = " ⚠ lastError (\(count)) \(timeFormat.clock(error.time)) "
+        let available = max(0, area.width - TextWidth.width(of: prefix) - TextWidth.width(of: keys))
+        let line = prefix + TextWidth.fit(text, to: available) + keys
+        buffer.write(line, at: area.origin, style: Theme.errorBanner, maxWidth: area.width)
+    }
+
+    // MARK: Messages
+
+    private func paneBox(_ buffer: inout Buffer, _ area: Rect, _ title: String, _ pane: Pane) -> Rect {
+        let focused = focus == pane && overlays.isEmpty
+        return buffer.box(
+            area, style: focused ? Theme.borderFocused : Theme.border, title: (focused ? "▶ " : "") + title,
+            titleStyle: focused ? Theme.paneTitleFocused : Theme.paneTitle)
+    }
+
+    private func renderMessages(into buffer: inout Buffer, area: Rect) {
+        var title = "Messages \(visible.count)"
+        if visible.count != live.log.count { title += "/\(live.log.count)" }
+        if let pausedAt, live.log.count > pausedAt { title += " (+\(live.log.count - pausedAt) new)" }
+        title += following ? " · follow" : " · reading"
+        let inner = paneBox(&buffer, area, title, .messages)
+        guard !inner.isEmpty else { return }
+        if visible.isEmpty {
+            let hint = live.log.isEmpty ? "waiting for traffic…" : "no message matches the filter (Esc clears it)"
+            buffer.write(hint, at: inner.origin, style: Theme.dim, maxWidth: inner.width)
+            return
+        }
+        let pending = search == nil ? Set<String>() : pendingIds
+        for row in 0..<inner.height {
+            let index = scroll + row
+            guard index < visible.count else { break }
+            let entry = live.log[visible[index]]
+            let y = inner.y + row
+            let selected = index == cursor
+            let matched = search?.matches(entry, pending: pending) ?? false
+            MessageRow.draw(
+                entry, into: &buffer, at: Point(x: inner.x, y: y), width: inner.width, selected: selected,
+                highlighted: matched, timeFormat: timeFormat)
+        }
+    }
+
+    // MARK: Pending
+
+    private func renderPending(into buffer: inout Buffer, area: Rect) {
+        let inner = paneBox(&buffer, area, "Pending \(live.pending.count)", .pending)
+        guard !inner.isEmpty else { return }
+        if live.pending.isEmpty {
+            buffer.write("no request is waiting", at: inner.origin, style: Theme.dim, maxWidth: inner.width)
+            return
+        }
+        let rows = inner.height
+        let first = min(max(0, pendingCursor - rows + 1), max(0, live.pending.count - rows))
+        for row in 0..<rows {
+            let index = first + row
+            guard index < live.pending.count else { break }
+            let request = live.pending[index]
+            let age = now - request.since
+            let timeout = PendingTimeout.forAction(request.action)
+            let ageStyle: Style
+            let mark: String
+            if age >= timeout {
+                ageStyle = Theme.danger
+                mark = "✗"
+            } else if age >= timeout / 2 {
+                ageStyle = Theme.warning
+                mark = "!"
+            } else {
+                ageStyle = Theme.success
+                mark = " "
+            }
+            let selected = focus == .pending && index == pendingCursor
+            let y = inner.y + row
+            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: Theme.selection) }
+            let ageText = mark + TimeFormat.duration(ms: age)
+            let ageWidth = 8
+            let idWidth = 9
+            let actionWidth = max(4, inner.width - ageWidth - idWidth - 2)
+            var x = inner.x
+            x += buffer.write(TextWidth.fit(request.action, to: actionWidth), at: Point(x: x, y: y), style: selected ? Theme.selection : .plain, maxWidth: actionWidth) + 1
+            x = inner.x + actionWidth + 1
+            buffer.write(TextWidth.fit(MessageRow.shortId(request.correlationId), to: idWidth - 1), at: Point(x: x, y: y), style: selected ? Theme.selection : Theme.dim, maxWidth: idWidth)
+            x = inner.x + actionWidth + 1 + idWidth
+            buffer.write(TextWidth.fit(ageText, to: ageWidth, alignment: .right), at: Point(x: x, y: y), style: selected ? Theme.selection : ageStyle, maxWidth: inner.maxX - x)
+        }
+    }
+
+    // MARK: Slots
+
+    private func renderSlots(into buffer: inout Buffer, area: Rect) {
+        let inner = paneBox(&buffer, area, "Capture slots", .slots)
+        guard !inner.isEmpty else { return }
+        for (index, slot) in live.slots.enumerated() where index < inner.height {
+            let y = inner.y + index
+            let selected = focus == .slots && index == slotCursor
+            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: Theme.selection) }
+            var x = inner.x
+            let base: Style = selected ? Theme.selection : .plain
+            x += buffer.write(TextWidth.pad(slot.kind.rawValue, to: 9), at: Point(x: x, y: y), style: base.bolded, maxWidth: inner.maxX - x)
+            if let active = slot.activeRequest {
+                let age = slot.activeSince.map { TimeFormat.duration(ms: now - $0) } ?? ""
+                x += buffer.write("BUSY ", at: Point(x: x, y: y), style: selected ? base : Theme.danger, maxWidth: inner.maxX - x)
+                x += buffer.write("\(MessageRow.shortId(active)) \(age) ", at: Point(x: x, y: y), style: base, maxWidth: inner.maxX - x)
+            } else {
+                x += buffer.write("idle ", at: Point(x: x, y: y), style: selected ? base : Theme.success, maxWidth: inner.maxX - x)
+            }
+            var flags: [String] = []
+            flags.append(slot.enabled ? "on" : "OFF")
+            flags.append(slot.supported ? "supported" : (slot.hasHandler ? "unsupported" : "no handler"))
+            flags.append(slot.permissionState.rawValue)
+            buffer.write(flags.joined(separator: " "), at: Point(x: x, y: y), style: selected ? base : Theme.dim, maxWidth: inner.maxX - x)
+        }
+    }
+
+    // MARK: Footer
+
+    private func renderFooter(into buffer: inout Buffer, area: Rect) {
+        if let prompt {
+            buffer.fill(area)
+            let label = prompt.kind == .filter ? "filter: " : "search: "
+            let x = buffer.write(label, at: area.origin, style: Theme.paneTitleFocused, maxWidth: area.width)
+            let inputWidth = max(1, area.width - x - (prompt.error == nil ? 0 : min(50, area.width / 2)))
+            _ = prompt.input.draw(into: &buffer, in: Rect(x: x, y: area.y, width: inputWidth, height: 1), placeholder: "type:request action:camera.* is:pending text…")
+            if let error = prompt.error {
+                buffer.write(" " + error, at: Point(x: x + inputWidth, y: area.y), style: Theme.danger, maxWidth: area.maxX - x - inputWidth)
+            }
+            return
+        }
+        if let flash {
+            buffer.fill(area, style: flash.isError ? Theme.flashError : Theme.flashInfo)
+            buffer.write(" " + flash.text, at: area.origin, style: flash.isError ? Theme.flashError : Theme.flashInfo, maxWidth: area.width)
+            return
+        }
+        buffer.fill(area, style: Theme.footer)
+        var x = area.x + 1
+        for (key, label) in footerKeys {
+            let width = TextWidth.width(of: key) + TextWidth.width(of: label) + 3
+            guard x + width <= area.maxX else { break }
+            x += buffer.write(key, at: Point(x: x, y: area.y), style: Theme.footerKey)
+            x += buffer.write(" " + label + "  ", at: Point(x: x, y: area.y), style: Theme.footer)
+        }
+    }
+
+    /// The keys that matter now.
+    var footerKeys: [(key: String, label: String)] {
+        if let overlay = overlays.last { return overlay.footerKeys }
+        var keys: [(String, String)] = [("?", "help")]
+        switch focus {
+        case .messages:
+            keys += [("Enter", "detail"), ("f", "filter"), ("/", "search")]
+            if !live.pending.isEmpty { keys.append(("r", "respond")) }
+        case .pending:
+            keys += [("Enter", "respond"), ("j/k", "select")]
+        case .slots:
+            keys += [("c", "complete"), ("x", "cancel"), ("t", "on/off"), ("P", "permission")]
+        }
+        keys += [("e", "event"), ("Tab", "pane"), ("space", pausedAt == nil ? "pause" : "resume")]
+        if live.lastError != nil { keys.append(("E", "errors")) }
+        keys.append(("q", "quit"))
+        return keys
+    }
+}
+
+/// How long the web SDK waits before it gives up on a request (from its documented defaults).
+public enum PendingTimeout {
+    /// `discoverCapabilities()` gives up after 5 s.
+    public static let capabilityQueryMs = 5_000.0
+    /// `request()` gives up after 30 s.
+    public static let requestMs = 30_000.0
+
+    /// The journey's timeout for a request with `action`.
+    public static func forAction(_ action: String) -> Double {
+        action == CapabilityQueryHandler.action ? capabilityQueryMs : requestMs
+    }
+}
+
+extension Style {
+    var bolded: Style {
+        var copy = self
+        copy.bold = true
+        return copy
+    }
+}

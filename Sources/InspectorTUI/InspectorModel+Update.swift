@@ -1,0 +1,473 @@
+import BridgeCore
+import Foundation
+import InspectorClient
+import InspectorProtocol
+import TerminalUI
+
+extension InspectorModel {
+    /// Applies one input and returns what the runner must do.
+    @discardableResult
+    public mutating func handle(_ input: InspectorInput) -> [InspectorEffect] {
+        switch input {
+        case .key(let key):
+            return handleKey(key)
+        case .resize(let newSize):
+            size = newSize
+            clampCursors()
+        case .frame(let frame):
+            apply(frame)
+        case .disconnected:
+            live.markDisconnected(at: now)
+            refreshVisible()
+        case .tick(let time):
+            now = time
+            if let flash, flash.until <= now { self.flash = nil }
+        case .commandSent(let id, let label):
+            if let index = actions.lastIndex(where: { $0.label == label && $0.commandId == nil }) {
+                actions[index].commandId = id
+                inFlight[id] = index
+            }
+        case .commandFailed(let label, let error):
+            if let index = actions.lastIndex(where: { $0.label == label && $0.commandId == nil }) {
+                actions[index].outcome = .refused(error)
+            }
+            showFlash("\(label): \(error)", isError: true)
+        case .editorFinished(let purpose, let text):
+            guard let text else {
+                showFlash("the editor did not save; nothing changed", isError: true)
+                return []
+            }
+            for index in overlays.indices.reversed() {
+                switch overlays[index] {
+                case .respond(var dialog) where purpose == .responseData:
+                    dialog.setData(text)
+                    overlays[index] = .respond(dialog)
+                    return []
+                case .event(var dialog) where purpose == .eventData:
+                    dialog.setData(text)
+                    overlays[index] = .event(dialog)
+                    return []
+                default:
+                    continue
+                }
+            }
+        }
+        return []
+    }
+
+    // MARK: Frames
+
+    mutating func apply(_ frame: AgentFrame) {
+        if case .reply(let id, let result, _) = frame, let id {
+            settle(commandId: id, result: result)
+            return
+        }
+        if case .reply(nil, .failure(let error), _) = frame {
+            showFlash("host: \(error.message)", isError: true)
+            return
+        }
+        let before = live.log.count
+        live.apply(frame)
+        for entry in live.log[before...] where entry.kind == .message || entry.kind == .malformed {
+            recentArrivals.append(entry.time)
+        }
+        if recentArrivals.count > 4096 { recentArrivals.removeFirst(recentArrivals.count - 2048) }
+        refreshVisible()
+        clampCursors()
+    }
+
+    private mutating func settle(commandId: String, result: Result<JSONValue, InspectorError>) {
+        guard let index = inFlight.removeValue(forKey: commandId), actions.indices.contains(index) else { return }
+        switch result {
+        case .success:
+            actions[index].outcome = .done
+            showFlash("✓ \(actions[index].label)", isError: false)
+        case .failure(let error):
+            actions[index].outcome = .refused(error.message)
+            showFlash("✗ \(actions[index].label): \(error.message)", isError: true)
+        }
+    }
+
+    mutating func showFlash(_ text: String, isError: Bool) {
+        flash = Flash(text: text, isError: isError, until: now + (isError ? 8000 : 4000))
+    }
+
+    /// Records an action and returns the effect that sends it.
+    mutating func send(_ command: InspectorCommand, label: String) -> [InspectorEffect] {
+        guard !readOnly else {
+            showFlash("this is a recording: nothing can be sent", isError: true)
+            return []
+        }
+        guard !live.isDisconnected else {
+            showFlash("not connected to the host: \(label) was not sent", isError: true)
+            return []
+        }
+        actions.append(ActionRecord(time: now, label: label, commandId: nil, outcome: nil))
+        if case .sendEvent(let args) = command {
+            let text = args.data.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) } ?? "{}"
+            let draft = EventDraft(name: args.name, dataText: text)
+            eventHistory.removeAll { $0 == draft }
+            eventHistory.append(draft)
+        }
+        return [.send(command, label: label)]
+    }
+
+    // MARK: The visible rows
+
+    /// Brings ``visible`` up to date with the log (incrementally when only rows were added).
+    mutating func refreshVisible(rebuild: Bool = false) {
+        if rebuild || examined > live.log.count {
+            visible.removeAll(keepingCapacity: true)
+            examined = 0
+        }
+        let limit = pausedAt.map { min($0, live.log.count) } ?? live.log.count
+        guard examined < limit else { return }
+        let wasAtEnd = following
+        let pending = filter.terms.contains { $0.predicate == .pending } ? pendingIds : []
+        for index in examined..<limit where filter.matches(live.log[index], pending: pending) {
+            visible.append(index)
+        }
+        examined = limit
+        if wasAtEnd { cursor = max(0, visible.count - 1) }
+        scrollToCursor()
+    }
+
+    mutating func clampCursors() {
+        cursor = min(max(0, cursor), max(0, visible.count - 1))
+        pendingCursor = min(max(0, pendingCursor), max(0, live.pending.count - 1))
+        slotCursor = min(max(0, slotCursor), max(0, live.slots.count - 1))
+        scrollToCursor()
+    }
+
+    mutating func scrollToCursor() {
+        let rows = max(1, layout.messageRows)
+        if cursor < scroll { scroll = cursor }
+        if cursor >= scroll + rows { scroll = cursor - rows + 1 }
+        scroll = min(max(0, scroll), max(0, visible.count - rows))
+        if cursor < scroll { scroll = cursor }
+    }
+
+    mutating func moveCursor(to index: Int) {
+        cursor = min(max(0, index), max(0, visible.count - 1))
+        following = pausedAt == nil && cursor >= visible.count - 1
+        scrollToCursor()
+    }
+
+    /// Selects the log row with sequence number `seq`, clearing a filter that hides it.
+    mutating func jump(toSeq seq: Int) {
+        guard let logIndex = live.logIndex(ofSeq: seq) else {
+            showFlash("that message is no longer in the log", isError: true)
+            return
+        }
+        if !visible.contains(logIndex) {
+            filter = .all
+            refreshVisible(rebuild: true)
+            showFlash("filter cleared to show the message", isError: false)
+        }
+        if let row = visible.firstIndex(of: logIndex) {
+            focus = .messages
+            moveCursor(to: row)
+        }
+    }
+
+    // MARK: Keys
+
+    private mutating func handleKey(_ key: Key) -> [InspectorEffect] {
+        if layout.isTooSmall, key != .char("q"), key != .ctrl("c") { return [] }
+        if key == .ctrl("c") {
+            quitting = true
+            return [.quit]
+        }
+        if prompt != nil { return handlePromptKey(key) }
+        if var overlay = overlays.popLast() {
+            let action = overlay.handle(key, model: self)
+            overlays.append(overlay)
+            return perform(action)
+        }
+        return handleMainKey(key)
+    }
+
+    private mutating func perform(_ action: OverlayAction) -> [InspectorEffect] {
+        switch action {
+        case .none:
+            return []
+        case .close:
+            overlays.removeLast()
+            return []
+        case .send(let command, let label):
+            overlays.removeLast()
+            return send(command, label: label)
+        case .sendAndStay(let command, let label):
+            return send(command, label: label)
+        case .push(let overlay):
+            overlays.append(overlay)
+            return []
+        case .openEditor(let text, let purpose):
+            return [.openEditor(text: text, purpose: purpose)]
+        case .jumpToSeq(let seq):
+            overlays.removeAll()
+            jump(toSeq: seq)
+            return []
+        case .flash(let text, let isError):
+            showFlash(text, isError: isError)
+            return []
+        }
+    }
+
+    private mutating func handlePromptKey(_ key: Key) -> [InspectorEffect] {
+        guard var current = prompt else { return [] }
+        switch key {
+        case .escape:
+            prompt = nil
+            return []
+        case .enter:
+            prompt = nil
+            let text = current.input.submit()
+            do {
+                let parsed = try LogFilter.parse(text)
+                switch current.kind {
+                case .filter:
+                    filter = parsed
+                    refreshVisible(rebuild: true)
+                    moveCursor(to: visible.count - 1)
+                    showFlash(parsed.isEmpty ? "filter cleared" : "filter: \(parsed.source) (\(visible.count) rows)", isError: false)
+                case .search:
+                    search = parsed.isEmpty ? nil : parsed
+                    if search != nil { jumpToMatch(forward: true, includeCurrent: true) }
+                }
+            } catch {
+                showFlash("filter \(error)", isError: true)
+            }
+            return []
+        default:
+            _ = current.input.handle(key)
+            do {
+                _ = try LogFilter.parse(current.input.text)
+                current.error = nil
+            } catch {
+                current.error = error.description
+            }
+            prompt = current
+            return []
+        }
+    }
+
+    /// Moves to the next (or previous) row that matches the search.
+    mutating func jumpToMatch(forward: Bool, includeCurrent: Bool = false) {
+        guard let search else {
+            showFlash("no search: press / to search", isError: true)
+            return
+        }
+        let pending = pendingIds
+        let count = visible.count
+        guard count > 0 else { return }
+        for step in (includeCurrent ? 0 : 1)...count {
+            let row = ((cursor + (forward ? step : -step)) % count + count) % count
+            if search.matches(live.log[visible[row]], pending: pending), live.log[visible[row]].kind == .message || live.log[visible[row]].kind == .malformed {
+                moveCursor(to: row)
+                return
+            }
+        }
+        showFlash("no match for \(search.source)", isError: true)
+    }
+
+    private mutating func handleMainKey(_ key: Key) -> [InspectorEffect] {
+        switch key {
+        case .char("q"):
+            quitting = true
+            return [.quit]
+        case .char("?"), .function(1):
+            overlays.append(.help(HelpView()))
+        case .tab:
+            focus = focus.next
+        case .backTab:
+            focus = focus.previous
+        case .char("/"):
+            prompt = Prompt(kind: .search, input: TextInput(text: search?.source ?? ""), error: nil)
+        case .char("f"):
+            prompt = Prompt(kind: .filter, input: TextInput(text: filter.source), error: nil)
+        case .char("n"):
+            jumpToMatch(forward: true)
+        case .char("N"):
+            jumpToMatch(forward: false)
+        case .escape:
+            if search != nil {
+                search = nil
+            } else if !filter.isEmpty {
+                filter = .all
+                refreshVisible(rebuild: true)
+                showFlash("filter cleared", isError: false)
+            }
+        case .char(" "), .char("p"):
+            togglePause()
+        case .char("F"):
+            if pausedAt != nil { togglePause() }
+            moveCursor(to: visible.count - 1)
+        case .char("e"):
+            overlays.append(.event(EventDialog(history: eventHistory)))
+        case .char("E"):
+            overlays.append(.errors(ErrorHistoryView(model: self)))
+        case .char("J"):
+            if let cause = live.lastError?.cause { jump(toSeq: cause) } else { showFlash("lastError has no message to jump to", isError: true) }
+        case .char("C"):
+            guard live.lastError != nil else {
+                showFlash("lastError is already clear", isError: false)
+                return []
+            }
+            overlays.append(.confirm(ConfirmDialog(question: "Clear lastError on the host?", command: .clearError, label: "clear lastError")))
+        case .char("L"):
+            overlays.append(
+                .confirm(
+                    ConfirmDialog(
+                        question: "Clear the host's message log (receivedMessages)? The inspector keeps what it shows.",
+                        command: .clearLog, label: "clear the host's message log")))
+        case .char("A"):
+            overlays.append(.actions(ActionLogView()))
+        case .char("r"):
+            openRespond()
+        case .char("c"):
+            openSlot(action: .complete)
+        case .char("x"):
+            openSlot(action: .cancel)
+        case .char("t"):
+            return toggleSlotEnabled()
+        case .char("P"):
+            return cyclePermission()
+        case .enter:
+            switch focus {
+            case .messages:
+                if let entry = selectedEntry, entry.kind == .message || entry.kind == .malformed, let index = visible[safe: cursor] {
+                    overlays.append(.detail(DetailView(logIndex: index, model: self)))
+                }
+            case .pending:
+                openRespond()
+            case .slots:
+                openSlot(action: .complete)
+            }
+        default:
+            moveSelection(key)
+        }
+        return []
+    }
+
+    private mutating func togglePause() {
+        if pausedAt == nil {
+            pausedAt = live.log.count
+            following = false
+            showFlash("paused: new messages are kept but not shown (space to resume)", isError: false)
+        } else {
+            pausedAt = nil
+            refreshVisible()
+            showFlash("resumed", isError: false)
+        }
+    }
+
+    private mutating func moveSelection(_ key: Key) {
+        switch focus {
+        case .messages:
+            let page = max(1, layout.messageRows - 1)
+            switch key {
+            case .char("j"), .down: moveCursor(to: cursor + 1)
+            case .char("k"), .up: moveCursor(to: cursor - 1)
+            case .char("g"), .home: moveCursor(to: 0)
+            case .char("G"), .end: moveCursor(to: visible.count - 1)
+            case .pageDown, .ctrl("f"): moveCursor(to: cursor + page)
+            case .pageUp, .ctrl("b"): moveCursor(to: cursor - page)
+            default: break
+            }
+        case .pending:
+            switch key {
+            case .char("j"), .down: pendingCursor += 1
+            case .char("k"), .up: pendingCursor -= 1
+            case .char("g"), .home: pendingCursor = 0
+            case .char("G"), .end: pendingCursor = live.pending.count - 1
+            default: break
+            }
+            clampCursors()
+        case .slots:
+            switch key {
+            case .char("j"), .down: slotCursor += 1
+            case .char("k"), .up: slotCursor -= 1
+            default: break
+            }
+            clampCursors()
+        }
+    }
+
+    /// The pending request to answer: the selected pending one, or the selected log row if it is pending.
+    private var respondTarget: WirePending? {
+        if focus == .messages, let entry = selectedEntry, entry.type == .request {
+            return live.pending.first { $0.correlationId == entry.correlationId }
+        }
+        return selectedPending ?? (live.pending.count == 1 ? live.pending.first : nil)
+    }
+
+    private mutating func openRespond() {
+        guard let target = respondTarget else {
+            showFlash(
+                live.pending.isEmpty ? "no pending request to answer" : "select a pending request first (Tab to the Pending pane)",
+                isError: true)
+            return
+        }
+        overlays.append(.respond(RespondDialog(request: target)))
+    }
+
+    /// The slot to act on: the selected one in the Slots pane, else the only busy one.
+    private var slotTarget: WireSlot? {
+        if focus == .slots { return selectedSlot }
+        let busy = live.slots.filter { $0.activeRequest != nil }
+        return busy.count == 1 ? busy[0] : selectedSlot
+    }
+
+    private mutating func openSlot(action: SlotDialog.Action) {
+        guard let slot = slotTarget else {
+            showFlash("no capture slot selected (Tab to the Slots pane)", isError: true)
+            return
+        }
+        guard slot.activeRequest != nil else {
+            showFlash("the \(slot.kind.rawValue) slot is idle: no request to \(action == .complete ? "complete" : "cancel")", isError: true)
+            return
+        }
+        if action == .cancel {
+            overlays.append(
+                .confirm(
+                    ConfirmDialog(
+                        question: "Cancel the \(slot.kind.rawValue) capture \(slot.activeRequest ?? "")? The journey receives status cancelled.",
+                        command: .cancelSlot(.init(slot: slot.kind, reason: "Cancelled from the inspector")),
+                        label: "cancel the \(slot.kind.rawValue) capture")))
+        } else {
+            overlays.append(.slot(SlotDialog(slot: slot)))
+        }
+    }
+
+    private mutating func toggleSlotEnabled() -> [InspectorEffect] {
+        guard let slot = slotTarget ?? selectedSlot else { return [] }
+        let enable = !slot.enabled
+        let command = InspectorCommand.setSlotEnabled(.init(slot: slot.kind, enabled: enable))
+        let label = "\(enable ? "enable" : "disable") the \(slot.kind.rawValue) slot"
+        if enable {
+            return send(command, label: label)
+        } else {
+            overlays.append(
+                .confirm(
+                    ConfirmDialog(
+                        question: "Disable the \(slot.kind.rawValue) slot? Its requests will go to pendingRequests and it is reported unsupported.",
+                        command: command, label: label)))
+            return []
+        }
+    }
+
+    private mutating func cyclePermission() -> [InspectorEffect] {
+        guard let slot = slotTarget ?? selectedSlot else { return [] }
+        let all = PermissionState.allCases
+        let next = all[((all.firstIndex(of: slot.permissionState) ?? 0) + 1) % all.count]
+        let label = "set the \(slot.kind.rawValue) slot's permission to \(next.rawValue)"
+        return send(.setSlotPermission(.init(slot: slot.kind, permissionState: next)), label: label)
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? {
+        indices.contains(index) ? self[index] : nil
+    }
+}

@@ -1,0 +1,166 @@
+import BridgeCore
+import Foundation
+import InspectorClient
+import InspectorProtocol
+import TerminalUI
+
+/// The whole state of the interactive inspector: what the host told us, plus what the person is
+/// doing with it (focus, cursor, filter, dialogs). Changed only by ``handle(_:)``; drawn by
+/// ``render()``. No curses, no sockets: tests drive it with inputs and read the screen as text.
+///
+/// ```swift
+/// var model = InspectorModel(size: Size(width: 120, height: 40), socketPath: path)
+/// model.handle(.frame(snapshotFrame))
+/// let effects = model.handle(.key(.char("r")))
+/// print(model.render().rendered())
+/// ```
+public struct InspectorModel: Sendable {
+    /// What the host told us, merged across reconnects.
+    public internal(set) var live = LiveState()
+    /// The terminal size.
+    public internal(set) var size: Size
+    /// The socket this inspector attaches to (shown in the status line).
+    public let socketPath: String
+    /// Now, in milliseconds since 1970 (advanced by ticks; injectable for tests).
+    public internal(set) var now: Double
+    /// How times are shown.
+    public var timeFormat = TimeFormat()
+    /// A recording opened offline: nothing can be sent.
+    public var readOnly = false
+
+    /// The focused pane.
+    public internal(set) var focus: Pane = .messages
+    /// The active filter.
+    public internal(set) var filter: LogFilter = .all
+    /// The active search (highlighted, `n`/`N` jump between matches).
+    public internal(set) var search: LogFilter?
+    /// Indices into `live.log` of the rows the filter lets through, in order.
+    public internal(set) var visible: [Int] = []
+    /// How much of `live.log` `visible` has examined.
+    var examined = 0
+    /// The selected row, an index into ``visible``.
+    public internal(set) var cursor = 0
+    /// The first row shown, an index into ``visible``.
+    public internal(set) var scroll = 0
+    /// Follow mode: the cursor stays on the newest row as rows arrive. On whenever the cursor is
+    /// on the newest row; off as soon as the person moves up to read.
+    public internal(set) var following = true
+    /// While paused, new rows are collected but not shown (the count is).
+    public internal(set) var pausedAt: Int?
+    /// The selected pending request.
+    public internal(set) var pendingCursor = 0
+    /// The selected slot (0 document, 1 selfie).
+    public internal(set) var slotCursor = 0
+
+    /// Modal views on top of the main screen, innermost last.
+    public internal(set) var overlays: [Overlay] = []
+    /// The filter or search prompt, when open.
+    public internal(set) var prompt: Prompt?
+    /// A brief message: the result of the last action.
+    public internal(set) var flash: Flash?
+    /// Everything the inspector did on the person's behalf, oldest first (an audit log).
+    public internal(set) var actions: [ActionRecord] = []
+    /// Commands sent and not yet answered, by id.
+    var inFlight: [String: Int] = [:]
+    /// Events fired from this inspector, newest last, for recall in the event dialog.
+    public internal(set) var eventHistory: [EventDraft] = []
+    /// Arrival times of recent messages, for the rate in the status line.
+    var recentArrivals: [Double] = []
+    /// Set when the person asked to quit.
+    public internal(set) var quitting = false
+
+    /// Creates a model for a screen of `size`.
+    public init(size: Size, socketPath: String, now: Double = Date().timeIntervalSince1970 * 1000) {
+        self.size = size
+        self.socketPath = socketPath
+        self.now = now
+    }
+
+    var layout: MainLayout { MainLayout(size: size) }
+
+    /// The correlation ids waiting in pendingRequests.
+    var pendingIds: Set<String> { Set(live.pending.map(\.correlationId)) }
+
+    /// The selected log row, if any.
+    public var selectedEntry: LogEntry? {
+        guard visible.indices.contains(cursor) else { return nil }
+        return live.log[visible[cursor]]
+    }
+
+    /// The selected pending request, if any.
+    public var selectedPending: WirePending? {
+        live.pending.indices.contains(pendingCursor) ? live.pending[pendingCursor] : nil
+    }
+
+    /// The selected slot, if any.
+    public var selectedSlot: WireSlot? {
+        live.slots.indices.contains(slotCursor) ? live.slots[slotCursor] : nil
+    }
+
+    /// Messages per second over the last five seconds.
+    public var messageRate: Double {
+        let window = 5000.0
+        let count = recentArrivals.reversed().prefix { now - $0 <= window }.count
+        return Double(count) / (window / 1000)
+    }
+}
+
+/// A brief message shown above the footer.
+public struct Flash: Sendable, Equatable {
+    /// The text (host errors verbatim).
+    public var text: String
+    /// Whether it reports a failure.
+    public var isError: Bool
+    /// When it disappears (milliseconds since 1970).
+    public var until: Double
+}
+
+/// One action the inspector took on the person's behalf.
+public struct ActionRecord: Sendable, Equatable {
+    /// When it was asked for.
+    public var time: Double
+    /// What it was, for a person: "respond success to req-1".
+    public var label: String
+    /// The command id, once sent.
+    public var commandId: String?
+    /// The outcome: `nil` while waiting, then the result or the host's error.
+    public var outcome: Outcome?
+
+    /// How an action ended.
+    public enum Outcome: Sendable, Equatable {
+        /// The host did it.
+        case done
+        /// The host refused, with its message.
+        case refused(String)
+    }
+}
+
+/// A remembered event, for the event dialog's history.
+public struct EventDraft: Sendable, Equatable {
+    /// The event name.
+    public var name: String
+    /// Its data as JSON text.
+    public var dataText: String
+
+    /// Creates a draft.
+    public init(name: String, dataText: String) {
+        self.name = name
+        self.dataText = dataText
+    }
+}
+
+/// The bottom-line prompt for a filter or a search.
+public struct Prompt: Sendable, Equatable {
+    /// Filter narrows the log; search highlights and jumps.
+    public enum Kind: Sendable, Equatable {
+        case filter
+        case search
+    }
+
+    /// Which prompt.
+    public var kind: Kind
+    /// What has been typed.
+    public var input: TextInput
+    /// The parse error of what has been typed, shown as you type.
+    public var error: String?
+}

@@ -1,0 +1,49 @@
+import TerminalUI
+
+/// Where each part of the main screen goes, for a terminal size. Update and render both use it,
+/// so scrolling and drawing always agree.
+///
+/// Wide terminals put pending requests and slots in a column to the right of the messages;
+/// narrow ones stack them below. Anything smaller than ``minimumSize`` shows a "too small" notice.
+struct MainLayout: Equatable {
+    static let minimumSize = Size(width: 60, height: 16)
+
+    let size: Size
+    let status: Rect
+    let errorBanner: Rect
+    let messages: Rect
+    let pending: Rect
+    let slots: Rect
+    let footer: Rect
+
+    var isTooSmall: Bool { size.width < Self.minimumSize.width || size.height < Self.minimumSize.height }
+
+    /// Rows of messages visible inside the Messages box.
+    var messageRows: Int { max(0, messages.height - 2) }
+    /// Rows of pending requests visible inside the Pending box.
+    var pendingRows: Int { max(0, pending.height - 2) }
+
+    init(size: Size) {
+        self.size = size
+        let screen = Rect(x: 0, y: 0, width: size.width, height: size.height)
+        let rows = screen.rows(.fixed(1), .fixed(1), .min(0), .fixed(1))
+        status = rows[0]
+        errorBanner = rows[1]
+        footer = rows[3]
+        let body = rows[2]
+        let slotHeight = 4  // two slots plus the box
+        if size.width >= 110 {
+            let columns = body.columns(.min(0), .fixed(min(52, size.width / 3)))
+            messages = columns[0]
+            let side = columns[1].rows(.min(0), .fixed(slotHeight))
+            pending = side[0]
+            slots = side[1]
+        } else {
+            let pendingHeight = max(4, min(8, body.height / 4))
+            let stacked = body.rows(.min(0), .fixed(pendingHeight), .fixed(slotHeight))
+            messages = stacked[0]
+            pending = stacked[1]
+            slots = stacked[2]
+        }
+    }
+}

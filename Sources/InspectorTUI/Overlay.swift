@@ -1,0 +1,84 @@
+import InspectorProtocol
+import TerminalUI
+
+/// A modal view over the main screen. Esc backs out of the innermost one.
+public enum Overlay: Sendable {
+    /// Every key, by context.
+    case help(HelpView)
+    /// One message in full, threaded with its request or response.
+    case detail(DetailView)
+    /// Answer a pending request.
+    case respond(RespondDialog)
+    /// Fire a host event.
+    case event(EventDialog)
+    /// Complete or cancel a capture slot's request.
+    case slot(SlotDialog)
+    /// Yes or no before something destructive.
+    case confirm(ConfirmDialog)
+    /// The history of lastError.
+    case errors(ErrorHistoryView)
+    /// What the inspector did on your behalf.
+    case actions(ActionLogView)
+
+    /// Lets the overlay handle a key.
+    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+        switch self {
+        case .help(var view): defer { self = .help(view) }; return view.handle(key, model: model)
+        case .detail(var view): defer { self = .detail(view) }; return view.handle(key, model: model)
+        case .respond(var view): defer { self = .respond(view) }; return view.handle(key, model: model)
+        case .event(var view): defer { self = .event(view) }; return view.handle(key, model: model)
+        case .slot(var view): defer { self = .slot(view) }; return view.handle(key, model: model)
+        case .confirm(var view): defer { self = .confirm(view) }; return view.handle(key, model: model)
+        case .errors(var view): defer { self = .errors(view) }; return view.handle(key, model: model)
+        case .actions(var view): defer { self = .actions(view) }; return view.handle(key, model: model)
+        }
+    }
+
+    /// Draws the overlay over `area`.
+    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
+        switch self {
+        case .help(let view): view.render(into: &buffer, area: area, model: model)
+        case .detail(let view): view.render(into: &buffer, area: area, model: model)
+        case .respond(let view): view.render(into: &buffer, area: area, model: model)
+        case .event(let view): view.render(into: &buffer, area: area, model: model)
+        case .slot(let view): view.render(into: &buffer, area: area, model: model)
+        case .confirm(let view): view.render(into: &buffer, area: area, model: model)
+        case .errors(let view): view.render(into: &buffer, area: area, model: model)
+        case .actions(let view): view.render(into: &buffer, area: area, model: model)
+        }
+    }
+
+    /// The keys that matter now, for the footer.
+    var footerKeys: [(key: String, label: String)] {
+        switch self {
+        case .help: return [("Esc", "back"), ("j/k", "scroll")]
+        case .detail: return [("Esc", "back"), ("j/k", "scroll"), ("m", "more"), ("Tab", "request/response"), ("r", "respond")]
+        case .respond(let view): return view.footerKeys
+        case .event(let view): return view.footerKeys
+        case .slot(let view): return view.footerKeys
+        case .confirm: return [("y", "yes"), ("n/Esc", "no")]
+        case .errors: return [("Esc", "back"), ("Enter", "jump to cause"), ("j/k", "move")]
+        case .actions: return [("Esc", "back"), ("j/k", "scroll")]
+        }
+    }
+}
+
+/// What an overlay wants after handling a key.
+public enum OverlayAction: Sendable {
+    /// Nothing beyond its own change.
+    case none
+    /// Close this overlay.
+    case close
+    /// Close this overlay and send a command (recorded in the action log).
+    case send(InspectorCommand, label: String)
+    /// Keep this overlay open and send a command.
+    case sendAndStay(InspectorCommand, label: String)
+    /// Open another overlay on top.
+    case push(Overlay)
+    /// Open `$EDITOR`.
+    case openEditor(text: String, purpose: EditorPurpose)
+    /// Close this overlay and select the log row with this sequence number.
+    case jumpToSeq(Int)
+    /// Show a brief message.
+    case flash(String, isError: Bool)
+}

@@ -1,0 +1,161 @@
+import BridgeCore
+import Foundation
+import InspectorProtocol
+import TerminalUI
+
+/// Answers a pending request by hand: status, data as JSON, and an error object, with templates
+/// for the common answers and the exact wire message shown before it is sent.
+///
+/// Tab moves between fields; ←/→ change the status; Ctrl-T (or F2) cycles templates; Ctrl-E
+/// edits the data in `$EDITOR`; Enter sends; Esc cancels. The data is validated as you type and
+/// a mistake is reported with its line and column.
+public struct RespondDialog: Sendable {
+    /// The request being answered.
+    public let request: WirePending
+    var status: BridgeResponseStatus = .success
+    var data = TextInput(text: "{}")
+    var errorCode = TextInput()
+    var errorMessage = TextInput()
+    var recoverable = false
+    var field = Field.status
+    var templateIndex = -1
+
+    enum Field: Int, CaseIterable {
+        case status, data, errorCode, errorMessage, recoverable
+    }
+
+    /// A ready-made answer.
+    struct Template: Sendable {
+        var name: String
+        var status: BridgeResponseStatus
+        var data: String
+        var error: BridgeErrorPayload?
+    }
+
+    init(request: WirePending) {
+        self.request = request
+    }
+
+    /// The templates offered for this request: success, a capture success for camera actions,
+    /// and each documented error code with the SDK's recoverable flag.
+    var templates: [Template] {
+        var list = [Template(name: "success, no data", status: .success, data: "{}", error: nil)]
+        if request.action.hasPrefix("camera.") {
+            let png = SyntheticImage.png(width: 32, height: 24).base64EncodedString()
+            list.append(
+                Template(
+                    name: "capture success (synthetic 32×24 PNG)", status: .success,
+                    data: "{\"imageBase64\": \"\(png)\", \"imageWidth\": 32, \"imageHeight\": 24, \"mimeType\": \"image/png\"}",
+                    error: nil))
+        }
+        list.append(Template(name: "unsupported", status: .unsupported, data: "", error: BridgeErrorCode.unsupported.payload(message: "Action '\(request.action)' is not supported")))
+        list.append(Template(name: "cancelled", status: .cancelled, data: "", error: BridgeErrorCode.cancelled.payload()))
+        for code in BridgeErrorCode.allCases where code != .unsupported && code != .cancelled {
+            list.append(Template(name: "error \(code.rawValue)", status: .error, data: "", error: code.payload()))
+        }
+        return list
+    }
+
+    mutating func setData(_ text: String) {
+        data = TextInput(text: text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    private mutating func apply(_ template: Template) {
+        status = template.status
+        setData(template.data)
+        errorCode = TextInput(text: template.error?.code ?? "")
+        errorMessage = TextInput(text: template.error?.message ?? "")
+        recoverable = template.error?.recoverable ?? false
+    }
+
+    /// The error object from the fields, or `nil` when the code is empty.
+    var errorPayload: BridgeErrorPayload? {
+        let code = errorCode.text.trimmingCharacters(in: .whitespaces)
+        guard !code.isEmpty else { return nil }
+        return BridgeErrorPayload(code: code, message: errorMessage.text, recoverable: recoverable)
+    }
+
+    /// The command this dialog sends, or why it cannot yet.
+    var command: Result<InspectorCommand, DataFieldError> {
+        switch DataField.parse(data.text) {
+        case .failure(let error): return .failure(error)
+        case .success(let object):
+            if status == .error && errorPayload == nil {
+                return .failure(DataFieldError(message: "an error response needs an error code (Ctrl-T for the documented codes)"))
+            }
+            return .success(.respond(.init(correlationId: request.correlationId, status: status, data: object, error: errorPayload)))
+        }
+    }
+
+    /// The wire message the journey will receive (its timestamp is set by the host when sent).
+    func wireMessage(now: Double) -> Data? {
+        guard case .success(.respond(let args)) = command else { return nil }
+        let message = BridgeMessage(
+            correlationId: args.correlationId, type: .response, timestamp: now,
+            payload: .init(action: request.action, data: args.data, status: args.status, error: args.error))
+        return try? BridgeMessageCodec().encode(message)
+    }
+
+    var footerKeys: [(key: String, label: String)] {
+        [("Enter", "send"), ("Tab", "field"), ("←→", "status"), ("Ctrl-T", "template"), ("Ctrl-E", "$EDITOR"), ("Esc", "cancel")]
+    }
+
+    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+        switch key {
+        case .escape:
+            return .close
+        case .tab:
+            field = Field(rawValue: (field.rawValue + 1) % Field.allCases.count) ?? .status
+        case .backTab:
+            field = Field(rawValue: (field.rawValue + Field.allCases.count - 1) % Field.allCases.count) ?? .status
+        case .ctrl("t"), .function(2):
+            let list = templates
+            templateIndex = (templateIndex + 1) % list.count
+            apply(list[templateIndex])
+        case .ctrl("e"):
+            return .openEditor(text: data.text.isEmpty ? "{}" : data.text, purpose: .responseData)
+        case .enter:
+            switch command {
+            case .success(let command):
+                return .send(command, label: "respond \(status.rawValue) to \(request.action) \(request.correlationId)")
+            case .failure(let error):
+                return .flash(error.message, isError: true)
+            }
+        default:
+            switch field {
+            case .status:
+                let all = BridgeResponseStatus.allCases
+                let index = all.firstIndex(of: status) ?? 0
+                if key == .right || key == .char(" ") || key == .char("l") { status = all[(index + 1) % all.count] }
+                if key == .left || key == .char("h") { status = all[(index + all.count - 1) % all.count] }
+            case .data: _ = data.handle(key)
+            case .errorCode: _ = errorCode.handle(key)
+            case .errorMessage: _ = errorMessage.handle(key)
+            case .recoverable:
+                if key == .char(" ") || key == .left || key == .right { recoverable.toggle() }
+            }
+        }
+        return .none
+    }
+
+    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
+        let inner = DialogFrame.centered(&buffer, area: area, width: 100, height: area.height, title: "Respond to \(request.action)")
+        var y = inner.y
+        y = FormDrawing.note(
+            "request \(request.correlationId), waiting \(TimeFormat.duration(ms: model.now - request.since))", style: Theme.dim,
+            into: &buffer, at: y, in: inner)
+        let template = templateIndex >= 0 ? templates[templateIndex].name : "none (Ctrl-T)"
+        y = FormDrawing.note("template: \(template)", style: Theme.dim, into: &buffer, at: y, in: inner)
+        y += 1
+        y = FormDrawing.choice("status", status.rawValue, focused: field == .status, hint: "←/→ to change", into: &buffer, at: y, in: inner)
+        y = FormDrawing.textField("data (JSON)", data, focused: field == .data, placeholder: "{} or empty for none", into: &buffer, at: y, in: inner)
+        y = FormDrawing.textField("error code", errorCode, focused: field == .errorCode, placeholder: "BUSY, PERMISSION_DENIED, … or empty", into: &buffer, at: y, in: inner)
+        y = FormDrawing.textField("error message", errorMessage, focused: field == .errorMessage, into: &buffer, at: y, in: inner)
+        y = FormDrawing.choice("recoverable", recoverable ? "yes" : "no", focused: field == .recoverable, hint: "space to toggle", into: &buffer, at: y, in: inner)
+        switch command {
+        case .failure(let error): y = FormDrawing.note("✗ " + error.message, style: Theme.danger, into: &buffer, at: y, in: inner)
+        case .success: y = FormDrawing.note("✓ ready: Enter sends", style: Theme.success, into: &buffer, at: y, in: inner)
+        }
+        FormDrawing.preview(wireMessage(now: model.now), title: "the journey will receive", into: &buffer, from: y + 1, in: inner)
+    }
+}
