@@ -14,7 +14,7 @@
 //   TerminalUI          cell buffer, text width, sanitising of untrusted text (pure, testable)
 //   CNcurses            the system ncursesw library with Swift-6-safe accessors
 //   CursesBackend       draws a TerminalUI buffer with ncurses and reads keys
-//   InspectorTUI        the inspector's state, update and rendering into a buffer
+//   InspectorTUI        the inspector's state, update and rendering into a buffer (no curses)
 //   BridgeInspectorCLI  the `bridge-inspector` command and its subcommands
 import PackageDescription
 
@@ -27,6 +27,8 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "BridgeCore", targets: ["BridgeCore"]),
+        .library(name: "InspectorAgent", targets: ["InspectorAgent"]),
+        .executable(name: "bridge-inspector", targets: ["BridgeInspectorCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -40,15 +42,56 @@ let package = Package(
         .target(name: "SocketSupport", dependencies: ["CSocketShims"], swiftSettings: strict),
         .testTarget(name: "SocketSupportTests", dependencies: ["SocketSupport"], swiftSettings: strict),
 
+        .target(name: "InspectorProtocol", dependencies: ["BridgeCore"], swiftSettings: strict),
+        .target(
+            name: "InspectorAgent",
+            dependencies: ["BridgeCore", "InspectorProtocol", "SocketSupport", .product(name: "DequeModule", package: "swift-collections")],
+            swiftSettings: strict),
+        .target(name: "InspectorClient", dependencies: ["BridgeCore", "InspectorProtocol", "SocketSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "InspectorAgentTests",
+            dependencies: ["InspectorAgent", "InspectorClient", "InspectorProtocol", "SocketSupport", "BridgeCore"],
+            swiftSettings: strict),
+
+        .target(name: "JourneySimulation", dependencies: ["BridgeCore"], swiftSettings: strict),
+        .testTarget(name: "JourneySimulationTests", dependencies: ["JourneySimulation", "BridgeCore"], swiftSettings: strict),
+
         .target(name: "TerminalUI", swiftSettings: strict),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"], swiftSettings: strict),
-        .systemLibrary(
-            name: "CNcurses",
-            pkgConfig: "ncursesw",
-            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
-        ),
-        .target(name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI"], swiftSettings: strict),
+        // No pkgConfig: SwiftPM would warn that it drops ncursesw's -D flags; the shim header
+        // defines what the wide-character API needs itself, and the library is linked below.
+        .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+        .target(
+            name: "CursesBackend",
+            dependencies: ["CNcurses", "TerminalUI"],
+            swiftSettings: strict,
+            linkerSettings: [
+                .linkedLibrary("ncursesw", .when(platforms: [.linux])),
+                .linkedLibrary("ncurses", .when(platforms: [.macOS])),
+            ]),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "TerminalUI"], swiftSettings: strict),
+
+        .target(
+            name: "InspectorTUI",
+            dependencies: ["BridgeCore", "InspectorProtocol", "InspectorClient", "TerminalUI"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "InspectorTUITests",
+            dependencies: ["InspectorTUI", "InspectorClient", "InspectorProtocol", "BridgeCore", "TerminalUI"],
+            swiftSettings: strict),
+
+        .executableTarget(
+            name: "BridgeInspectorCLI",
+            dependencies: [
+                "BridgeCore", "InspectorAgent", "InspectorClient", "InspectorProtocol", "JourneySimulation", "SocketSupport",
+                "InspectorTUI", "CursesBackend", "TerminalUI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["BridgeCore", "InspectorClient", "InspectorProtocol", "JourneySimulation", "SocketSupport"],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -20,7 +20,7 @@ public enum UnixSocketAddressError: Error, Sendable, Hashable, CustomStringConve
                 + "(sun_path holds \(limit + 1) bytes including the terminating NUL): \(path). "
                 + "Use a shorter path: set \(SocketEnvironment.runtimeDirectoryVariable) to a short directory, "
                 + "or name a short socket path explicitly with \(SocketEnvironment.socketVariable) "
-                + "(or the command's explicit socket option)."
+                + "or --socket PATH."
         }
     }
 }
