@@ -51,7 +51,12 @@ extension BridgeHost {
             )
             return
         }
-        if let slot = captureSlots.first(where: { $0.action == request.payload.action }) {
+        // A slot nobody gave a handler does not hide a handler registered for its action
+        // (Troubleshooting, "Handler Not Called for Requests": protocol-based handlers may use
+        // `camera.document.capture`); a slot with a handler takes precedence (FAQ).
+        if let slot = captureSlots.first(where: { $0.action == request.payload.action }),
+            slot.handler != nil || handlers[request.payload.action] == nil
+        {
             routeToSlot(slot, request: request, time: time)
         } else if let handler = handlers[request.payload.action] {
             outstanding[id] = request

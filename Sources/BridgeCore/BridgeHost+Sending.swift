@@ -57,6 +57,13 @@ extension BridgeHost {
         to correlationId: String, action: String, status: BridgeResponseStatus, data: [String: JSONValue]?,
         error: BridgeErrorPayload?
     ) {
+        let message = BridgeMessage(
+            correlationId: correlationId,
+            type: .response,
+            timestamp: now().timeIntervalSince1970 * 1000,
+            payload: .init(action: action, data: data, status: status, error: error))
+        // A response that cannot be encoded is not an answer: the request stays outstanding.
+        guard let json = encodeForDelivery(message) else { return }
         if outstanding.removeValue(forKey: correlationId) != nil {
             recentlyAnswered.insert(correlationId)
         }
@@ -65,12 +72,7 @@ extension BridgeHost {
             pendingSince.removeValue(forKey: correlationId)
             emit(.pendingRemoved(correlationId: correlationId))
         }
-        let message = BridgeMessage(
-            correlationId: correlationId,
-            type: .response,
-            timestamp: now().timeIntervalSince1970 * 1000,
-            payload: .init(action: action, data: data, status: status, error: error))
-        deliver(message)
+        deliver(message, json: json)
     }
 
     /// Encodes and sends the response for a capture result.
@@ -83,15 +85,24 @@ extension BridgeHost {
 
     /// Encodes one message and hands it to the transport; records the outcome.
     func deliver(_ message: BridgeMessage) {
-        let json: Data
+        guard let json = encodeForDelivery(message) else { return }
+        deliver(message, json: json)
+    }
+
+    /// Encodes a message, or records in `lastError` why it cannot be sent.
+    func encodeForDelivery(_ message: BridgeMessage) -> Data? {
         do {
-            json = try codec.encode(message)
+            return try codec.encode(message)
         } catch {
             setLastError(
                 "Failed to encode message '\(message.payload.action)' (\(message.correlationId)): \(error); it was not sent. JSON cannot carry NaN or infinite numbers"
             )
-            return
+            return nil
         }
+    }
+
+    /// Hands an encoded message to the transport; records the outcome.
+    func deliver(_ message: BridgeMessage, json: Data) {
         var deliveryError: String?
         if let transport {
             do {

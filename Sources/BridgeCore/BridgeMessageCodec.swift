@@ -57,6 +57,9 @@ public struct BridgeMessageCodec: Sendable {
             if path == "payload.action" { return "missing required field 'payload.action'" }
             return "missing required field '\(path)'"
         case .typeMismatch(let type, let context):
+            if context.codingPath.isEmpty {
+                return "a message must be a JSON object with the fields version, correlationId, type, timestamp and payload"
+            }
             return "field '\(fieldPath(context.codingPath))' must be \(typeName(type))"
         case .valueNotFound(let type, let context):
             return "field '\(fieldPath(context.codingPath))' must be \(typeName(type)), not null"
