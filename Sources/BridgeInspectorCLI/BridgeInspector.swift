@@ -1,0 +1,24 @@
+import ArgumentParser
+
+/// The `bridge-inspector` command. Each subcommand lives in its own file; this is the one place
+/// that lists them.
+@main
+struct BridgeInspector: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bridge-inspector",
+        abstract: "Debug GBGBridge hosts: run a simulated host and web journey, and inspect running hosts.",
+        discussion: """
+            GBGBridge carries messages between a native host app and a web journey running in a \
+            WebView. bridge-inspector runs a real bridge host with a simulated web journey, and \
+            lets you watch and steer any host that embeds the inspector agent: its traffic, its \
+            pending requests, its capture slots and its lastError.
+
+            New here? Run `bridge-inspector demo`: it starts a demo host in the background and \
+            attaches to it. Run `bridge-inspector help <subcommand>` for the details of each one.
+            """,
+        subcommands: [
+            HostCommand.self,
+            DemoCommand.self,
+        ]
+    )
+}

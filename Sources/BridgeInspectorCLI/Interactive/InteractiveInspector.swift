@@ -1,0 +1,127 @@
+import CursesBackend
+import Foundation
+import InspectorClient
+import InspectorProtocol
+import InspectorTUI
+import TerminalUI
+
+/// Runs the interactive inspector on the terminal: attaches to the host at `socketPath`, draws
+/// the model, feeds it keys, frames and ticks, carries out its effects, and reattaches to the
+/// same socket when the host goes away and comes back.
+///
+/// Everything here happens on one thread (curses is not thread-safe); the only waiting is the
+/// event loop's `poll` on the terminal and the socket, at most 100 ms at a time.
+struct InteractiveInspector {
+    let socketPath: String
+    var reconnectInterval: TimeInterval = 1
+
+    func run() throws {
+        var screen = try CursesScreen()
+        defer { screen.end() }
+        var loop = EventLoop(screen: screen)
+        var model = InspectorModel(size: screen.size, socketPath: socketPath)
+        var session: InspectorSession?
+        var lastAttempt = Date.distantPast
+
+        func attach() {
+            lastAttempt = Date()
+            guard let opened = try? InspectorSession(socketPath: socketPath, subscribe: true, clientName: "bridge-inspector tui", timeout: 2) else {
+                return
+            }
+            session = opened
+            loop.watch(opened.fileDescriptor)
+        }
+
+        func detach() {
+            if let current = session { loop.unwatch(current.fileDescriptor) }
+            session?.close()
+            session = nil
+            model.handle(.disconnected)
+        }
+
+        func perform(_ effects: [InspectorEffect]) {
+            for effect in effects {
+                switch effect {
+                case .quit:
+                    break
+                case .send(let command, let label):
+                    guard let current = session else {
+                        model.handle(.commandFailed(label: label, error: "not connected to the host"))
+                        continue
+                    }
+                    do {
+                        let id = try current.send(command)
+                        model.handle(.commandSent(id: id, label: label))
+                    } catch {
+                        model.handle(.commandFailed(label: label, error: "\(error)"))
+                    }
+                case .openEditor(let text, let purpose):
+                    screen.end()
+                    let edited = ExternalEditor.edit(text)
+                    if let reopened = try? CursesScreen() {
+                        screen = reopened
+                        loop = EventLoop(screen: screen)
+                        if let current = session { loop.watch(current.fileDescriptor) }
+                        model.handle(.resize(screen.size))
+                    }
+                    model.handle(.editorFinished(purpose: purpose, text: edited))
+                }
+            }
+        }
+
+        attach()
+        if session == nil { model.handle(.disconnected) }
+        while !model.quitting {
+            model.handle(.tick(Date().timeIntervalSince1970 * 1000))
+            screen.draw(model.render())
+            let tick = loop.next(timeout: .milliseconds(100))
+            for event in tick.events {
+                switch event {
+                case .key(let key): perform(model.handle(.key(key)))
+                case .resize(let size): model.handle(.resize(size))
+                case .mouse: break
+                }
+                if model.quitting { break }
+            }
+            if tick.inputClosed { break }
+            if let current = session, tick.isReady(current.fileDescriptor) {
+                do {
+                    for frame in try current.readAvailableFrames() { model.handle(.frame(frame)) }
+                    if current.isClosed { detach() }
+                } catch {
+                    detach()
+                }
+            }
+            if session == nil, Date().timeIntervalSince(lastAttempt) >= reconnectInterval { attach() }
+        }
+        session?.close()
+    }
+}
+
+/// Opens `$VISUAL` or `$EDITOR` (else `vi`) on a temporary file holding `text`, as git and
+/// mitmproxy do, and returns the saved text (`nil` when the editor failed).
+enum ExternalEditor {
+    static func edit(_ text: String) -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        let editor = environment["VISUAL"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["EDITOR"].flatMap { $0.isEmpty ? nil : $0 } ?? "vi"
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bridge-inspector-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        do {
+            try Data(text.utf8).write(to: file)
+        } catch {
+            return nil
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // The path is passed as an argument, never spliced into the command text.
+        process.arguments = ["-c", editor + " \"$1\"", "editor", file.path]
+        do {
+            try process.run()
+            process.waitUntilExit()
+        } catch {
+            return nil
+        }
+        guard process.terminationStatus == 0, let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

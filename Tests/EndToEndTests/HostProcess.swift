@@ -1,0 +1,184 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Running the real `bridge-inspector` binary from tests. Every wait is bounded.
+
+/// The built `bridge-inspector` executable: next to the test bundle, else in `.build/debug/`.
+func bridgeInspectorBinary() -> String? {
+    var candidates: [String] = []
+    if let first = CommandLine.arguments.first {
+        var directory = URL(fileURLWithPath: first).deletingLastPathComponent()
+        // On macOS the runner's argument can be inside the .xctest bundle.
+        while directory.path.contains(".xctest") { directory.deleteLastPathComponent() }
+        candidates.append(directory.appendingPathComponent("bridge-inspector").path)
+    }
+    for argument in CommandLine.arguments where argument.hasSuffix(".xctest") {
+        candidates.append(URL(fileURLWithPath: argument).deletingLastPathComponent().appendingPathComponent("bridge-inspector").path)
+    }
+    candidates.append(packageRoot.appendingPathComponent(".build/debug/bridge-inspector").path)
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
+/// The package's root directory (found from this file's path).
+let packageRoot: URL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// `examples/<relative>` as a path.
+func examplePath(_ relative: String) -> String {
+    packageRoot.appendingPathComponent("examples").appendingPathComponent(relative).path
+}
+
+/// A short, private temporary directory such as `/tmp/bi-e2e-Ab12` (socket paths must be short).
+final class TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        var template = Array("/tmp/bi-e2e-XXXXXX".utf8CString)
+        guard let result = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw POSIXError(.EIO)
+        }
+        path = String(cString: result)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
+
+/// A `bridge-inspector` process started by a test, with its output collected in the background.
+final class BinaryProcess: @unchecked Sendable {
+    let process = Process()
+    private let lock = NSLock()
+    private var stdoutData = Data()
+    private var stderrData = Data()
+    private var readersDone = 0
+    private let stdinPipe = Pipe()
+
+    /// Starts the binary with `arguments`.
+    init(_ arguments: [String], binary: String) throws {
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = stdinPipe
+        try process.run()
+        collect(out.fileHandleForReading, isError: false)
+        collect(err.fileHandleForReading, isError: true)
+    }
+
+    private func collect(_ handle: FileHandle, isError: Bool) {
+        let thread = Thread { [self] in
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                lock.lock()
+                if isError { stderrData.append(chunk) } else { stdoutData.append(chunk) }
+                lock.unlock()
+            }
+            lock.lock()
+            readersDone += 1
+            lock.unlock()
+        }
+        thread.start()
+    }
+
+    var standardOutput: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: stdoutData, as: UTF8.self)
+    }
+
+    var standardError: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: stderrData, as: UTF8.self)
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
+
+    /// Waits (bounded) for a stdout line starting with `prefix`; returns the rest of the line.
+    func waitForLine(prefix: String, timeout: Duration = .seconds(20)) async -> String? {
+        let found = await poll(timeout: timeout) {
+            self.standardOutput.split(separator: "\n").contains { $0.hasPrefix(prefix) } || !self.isRunning
+        }
+        guard found else { return nil }
+        return standardOutput.split(separator: "\n").first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+    }
+
+    /// Waits (bounded) for the process to exit and its output to be read; returns its status.
+    func waitForExit(timeout: Duration = .seconds(30)) async -> Int32? {
+        let exited = await poll(timeout: timeout) {
+            guard !self.isRunning else { return false }
+            self.lock.lock()
+            defer { self.lock.unlock() }
+            return self.readersDone == 2
+        }
+        return exited ? process.terminationStatus : nil
+    }
+
+    /// Whether the process ended because of a signal.
+    var diedFromSignal: Bool { process.terminationReason == .uncaughtSignal }
+
+    func signal(_ number: Int32) {
+        sendSignal(number, to: process.processIdentifier)
+    }
+
+    /// Makes sure the process is gone (for cleanup after a failed test).
+    func kill() {
+        if process.isRunning {
+            sendSignal(SIGKILL, to: process.processIdentifier)
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// Sends `signal` to process `pid`.
+func sendSignal(_ signal: Int32, to pid: Int32) {
+    _ = kill(pid, signal)
+}
+
+/// Polls `condition` every 10 ms until it holds or `timeout` passes.
+func poll(timeout: Duration, _ condition: @escaping () -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while clock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}
+
+/// Process ids of live `bridge-inspector host` processes whose command line mentions `text`
+/// (Linux: read from /proc).
+func hostProcesses(mentioning text: String) -> [Int32] {
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+    var found: [Int32] = []
+    for entry in entries {
+        guard let pid = Int32(entry),
+            let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"), !data.isEmpty
+        else { continue }
+        let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        if arguments.contains("host"), arguments.contains(text) { found.append(pid) }
+    }
+    return found
+}
+
+/// Parses a JSON Lines file into objects.
+func jsonLines(_ path: String) throws -> [[String: Any]] {
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    return try text.split(separator: "\n").map { line in
+        guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+            throw POSIXError(.EINVAL)
+        }
+        return object
+    }
+}

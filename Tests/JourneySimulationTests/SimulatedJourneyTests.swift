@@ -1,0 +1,352 @@
+import BridgeCore
+import Foundation
+@testable import JourneySimulation
+import Testing
+
+/// The simulated journey against a real, in-process BridgeHost: what the GBGBridge documentation
+/// says the web side should see.
+@MainActor
+@Suite("Simulated journey")
+struct SimulatedJourneyTests {
+    static let profileJSON = """
+        {
+          "name": "test",
+          "hostVersion": "9.9.9",
+          "slots": {
+            "document": {"handler": "manual", "permissionState": "granted"},
+            "selfie": {"handler": "none"}
+          },
+          "customCapabilities": [
+            {"id": "device.info", "delayMs": 5, "behaviour": {"respond": {"status": "success", "data": {"model": "T"}}}},
+            {"id": "nfc.read", "behaviour": "pending"},
+            {"id": "location.get", "behaviour": {"error": {"code": "PERMISSION_DENIED"}}}
+          ]
+        }
+        """
+
+    func makeJourney(profileJSON: String = profileJSON, log: JourneyLog? = nil) throws -> (BridgeHost, SimulatedJourney) {
+        let host = try profile(profileJSON).makeHost()
+        let journey = SimulatedJourney(host: host, log: log)
+        return (host, journey)
+    }
+
+    @Test("the capability.query answer arrives, through the JavaScript delivery path")
+    func capabilityAnswer() async throws {
+        let (host, journey) = try makeJourney()
+        #expect(host.isJourneyAttached)
+        let s = try scenario(steps("""
+            {"send": {"payload": {"action": "capability.query"}, "label": "caps"}},
+            {"awaitResponse": {"label": "caps"}}
+            """))
+        await journey.run(s)
+        let answer = try #require(journey.response(forLabel: "caps"))
+        #expect(answer.type == .response)
+        #expect(answer.payload.status == .success)
+        #expect(answer.payload.data?["environment"] == "ios")
+        #expect(answer.payload.data?["hostVersion"] == "9.9.9")
+        let capabilities = try #require(answer.payload.data?["capabilities"]?.objectValue)
+        #expect(capabilities["camera.document"] == ["supported": true, "version": "1.0", "permissionState": "granted"])
+        #expect(capabilities["camera.selfie"] == ["supported": false, "version": "1.0", "permissionState": "notDetermined"])
+        #expect(capabilities["nfc.read"] == ["supported": true, "version": "1.0"])
+        let received = try #require(journey.entries.first { $0.kind == .received })
+        #expect(received.label == "caps")
+        #expect(received.latencyMs != nil)
+        #expect(journey.notes.first == #"scenario "t" started"#)
+        #expect(journey.notes.last == #"scenario "t" finished"#)
+    }
+
+    @Test("a second document capture while the manual slot is held gets BUSY; the first stays active")
+    func busy() async throws {
+        let (host, journey) = try makeJourney()
+        let s = try scenario(steps("""
+            {"send": {"payload": {"action": "camera.document.capture", "data": {"side": "front"}}, "label": "first"}},
+            {"send": {"payload": {"action": "camera.document.capture", "data": {"side": "back"}}, "label": "second"}},
+            {"awaitResponse": {"label": "second", "timeoutMs": 2000}}
+            """))
+        await journey.run(s)
+        let busy = try #require(journey.response(forLabel: "second"))
+        #expect(busy.payload.status == .error)
+        #expect(busy.payload.error == BridgeErrorPayload(code: "BUSY", message: "Another native operation is in progress", recoverable: true))
+        let firstId = try #require(journey.correlationId(forLabel: "first"))
+        #expect(host.documentCapture.activeRequest?.correlationId == firstId)
+        #expect(journey.isWaiting(for: firstId))
+        // Completing the slot (as the inspector does) answers the first request.
+        host.documentCapture.complete(.document(DocumentCaptureResult(imageData: Data([1, 2]), width: 2, height: 1, mimeType: "image/png")))
+        let done = try #require(journey.response(forLabel: "first"))
+        #expect(done.payload.status == .success)
+        #expect(done.payload.data?["imageBase64"] == "AQI=")
+        #expect(!journey.isWaiting(for: firstId))
+    }
+
+    @Test("an auto slot answers by itself after its delay")
+    func autoSlot() async throws {
+        let (_, journey) = try makeJourney(profileJSON: #"{"name": "a", "hostVersion": "1", "slots": {"selfie": {"handler": "auto", "delayMs": 5, "width": 3, "height": 4, "imageBytes": 2}}}"#)
+        await journey.run(try scenario(steps("""
+            {"send": {"payload": {"action": "camera.selfie.capture"}, "label": "s"}},
+            {"awaitResponse": {"label": "s", "timeoutMs": 3000}}
+            """)))
+        let response = try #require(journey.response(forLabel: "s"))
+        #expect(response.payload.status == .success)
+        #expect(response.payload.data == ["imageBase64": "//8=", "imageWidth": 3, "imageHeight": 4, "mimeType": "image/jpeg"])
+    }
+
+    @Test("a selfie with no handler and a declared nfc.read go to pending and get no answer; an unknown action too")
+    func pending() async throws {
+        let (host, journey) = try makeJourney()
+        await journey.run(try scenario(steps("""
+            {"send": {"payload": {"action": "camera.selfie.capture"}, "label": "selfie"}},
+            {"send": {"payload": {"action": "nfc.read"}, "label": "nfc"}},
+            {"send": {"payload": {"action": "wallet.addPass"}, "label": "unknown"}},
+            {"wait": 20}
+            """)))
+        let ids = ["selfie", "nfc", "unknown"].compactMap { journey.correlationId(forLabel: $0) }
+        #expect(host.pendingRequests.map(\.correlationId) == ids)
+        #expect(host.pendingRequests.map(\.payload.action) == ["camera.selfie.capture", "nfc.read", "wallet.addPass"])
+        #expect(journey.receivedResponses.isEmpty)
+        #expect(ids.allSatisfy { journey.isWaiting(for: $0) })
+        #expect(journey.waitingRequests.map(\.correlationId) == ids)
+        // Answering by hand (as the inspector does) reaches the journey.
+        try host.respondToPendingRequest(ids[1], status: .success, data: ["uid": "04A2"])
+        #expect(journey.response(forLabel: "nfc")?.payload.data == ["uid": "04A2"])
+    }
+
+    @Test("malformed input sets lastError with the place of the mistake, and nothing reaches the journey")
+    func malformed() async throws {
+        let (host, journey) = try makeJourney()
+        await journey.run(try scenario(steps(#"{"sendRaw": "{\"version\": \"1.0\",}"}"#)))
+        #expect(host.lastError == "Failed to decode message: invalid JSON at line 1, column 19: expected '\"' to start an object key, found '}'")
+        #expect(host.receivedMessages.isEmpty)
+        let sent = try #require(journey.entries.first { $0.kind == .sent })
+        #expect(sent.raw == #"{"version": "1.0",}"#)
+        #expect(journey.receivedResponses.isEmpty)
+        await journey.run(try scenario(steps(#"{"sendRaw": {"version": "1.0", "type": "request", "timestamp": 1, "payload": {"action": "a"}}}"#)))
+        #expect(host.lastError == "Failed to decode message: missing required field 'correlationId'")
+    }
+
+    @Test("responses reach the journey in the order the host sent them")
+    func order() async throws {
+        let (host, journey) = try makeJourney()
+        var sentOrder: [String] = []
+        let collector = OrderCollector()
+        let token = host.addObserver { change in
+            if case .traffic(let record) = change, record.direction == .sent, record.message.type == .response {
+                collector.append(record.message.correlationId)
+            }
+        }
+        defer { host.removeObserver(token) }
+        await journey.run(try scenario(steps("""
+            {"send": {"payload": {"action": "device.info"}, "label": "d1"}},
+            {"send": {"payload": {"action": "capability.query"}, "label": "q"}},
+            {"send": {"payload": {"action": "camera.document.capture"}, "label": "c1"}},
+            {"send": {"payload": {"action": "camera.document.capture"}, "label": "c2"}},
+            {"send": {"payload": {"action": "location.get"}, "label": "l"}},
+            {"wait": 10},
+            {"send": {"payload": {"action": "device.info"}, "label": "d2"}},
+            {"awaitResponse": {"label": "d1"}},
+            {"awaitResponse": {"label": "q"}},
+            {"awaitResponse": {"label": "c2"}},
+            {"awaitResponse": {"label": "l"}},
+            {"awaitResponse": {"label": "d2"}}
+            """)))
+        sentOrder = collector.values
+        #expect(sentOrder.count == 5)
+        #expect(journey.receivedResponses.map(\.correlationId) == sentOrder)
+        // BUSY is answered at once, inside receive, before any handler has run.
+        #expect(sentOrder.first == journey.correlationId(forLabel: "c2"))
+        // Responses carry non-decreasing timestamps.
+        let stamps = journey.receivedResponses.map(\.timestamp)
+        #expect(stamps == stamps.sorted())
+    }
+
+    @Test("a request with no answer times out after its timeout, once; a late answer is noted")
+    func timeouts() async throws {
+        let (host, journey) = try makeJourney()
+        await journey.run(try scenario(steps("""
+            {"send": {"payload": {"action": "nfc.read"}, "label": "nfc", "timeoutMs": 30}},
+            {"awaitResponse": {"label": "nfc"}},
+            {"send": {"payload": {"action": "camera.selfie.capture"}, "label": "selfie"}},
+            {"awaitResponse": {"label": "selfie", "timeoutMs": 20}}
+            """)))
+        #expect(journey.timeouts.count == 2)
+        let nfc = try #require(journey.timeouts.first)
+        #expect(nfc.label == "nfc")
+        #expect(nfc.timeoutMs == 30)
+        #expect(nfc.message?.payload.action == "nfc.read")
+        #expect(nfc.text == "no response to nfc.read within the journey's 30 ms timeout")
+        let selfie = try #require(journey.timeouts.last)
+        #expect(selfie.label == "selfie")
+        #expect(selfie.timeoutMs == 20)
+        #expect(selfie.text == "awaitResponse gave up on camera.selfie.capture after 20 ms")
+        // Still pending on the host: the host does not know the journey gave up.
+        #expect(host.pendingRequests.count == 2)
+        let nfcId = try #require(journey.correlationId(forLabel: "nfc"))
+        try host.respondToPendingRequest(nfcId, status: .success)
+        #expect(journey.notes.contains { $0.hasPrefix("late response to nfc.read (\(nfcId))") })
+        #expect(journey.timeouts.count == 2)
+    }
+
+    @Test("a request that is never awaited still times out by itself")
+    func unawaitedTimeout() async throws {
+        let (_, journey) = try makeJourney()
+        journey.send(ScenarioMessage(action: "nfc.read", label: "n", timeoutMs: 10))
+        #expect(await until { journey.timeouts.count == 1 })
+        #expect(journey.timeouts.first?.label == "n")
+    }
+
+    @Test("events go both ways; host.ready carries the host version")
+    func events() async throws {
+        let (host, journey) = try makeJourney()
+        host.sendReadyEvent()
+        let ready = try #require(journey.entries.first { $0.kind == .received }?.message)
+        #expect(ready.type == .event)
+        #expect(ready.payload.action == "host.ready")
+        #expect(ready.correlationId.hasPrefix("ios-event-"))
+        #expect(ready.payload.data?["version"] == "9.9.9")
+        #expect(ready.payload.data?["timestamp"]?.numberValue != nil)
+        await journey.run(try scenario(steps(#"{"event": {"name": "journey.cancel", "data": {"reason": "Closed"}}}"#)))
+        let event = try #require(host.receivedMessages.last)
+        #expect(event.type == .event)
+        #expect(event.payload.action == "journey.cancel")
+        #expect(event.payload.data == ["reason": "Closed"])
+        #expect(event.correlationId.hasPrefix("web-event-"))
+        #expect(host.pendingRequests.isEmpty)
+    }
+
+    @Test("fixed fields of a send are used as written; generated ids are unique")
+    func sendFields() async throws {
+        let (host, journey) = try makeJourney()
+        await journey.run(try scenario(steps("""
+            {"send": {"payload": {"action": "device.info", "data": {"k": "v"}}, "correlationId": "fixed", "version": "0.9", "timestamp": 5}},
+            {"send": {"payload": {"action": "device.info"}}},
+            {"send": {"payload": {"action": "device.info"}}}
+            """)))
+        let received = host.receivedMessages
+        #expect(received.count == 3)
+        #expect(received[0] == BridgeMessage(
+            version: "0.9", correlationId: "fixed", type: .request, timestamp: 5,
+            payload: .init(action: "device.info", data: ["k": "v"])))
+        #expect(received[1].version == "1.0")
+        #expect(received[1].correlationId != received[2].correlationId)
+        #expect(received[1].correlationId.hasPrefix("web-"))
+        #expect(abs(received[1].timestamp - Date().timeIntervalSince1970 * 1000) < 60_000)
+    }
+
+    @Test("a message with characters JavaScript treats specially survives the delivery script")
+    func javaScriptEscapes() async throws {
+        let host = try profile(#"{"name": "e", "hostVersion": "1", "customCapabilities": [{"id": "echo", "behaviour": {"respond": {"status": "success", "data": {"text": "</script><!-- \u2028 \u2029 \"q\" \\ é"}}}}]}"#).makeHost()
+        let journey = SimulatedJourney(host: host)
+        journey.send(ScenarioMessage(action: "echo", label: "e"))
+        #expect(await until { journey.response(forLabel: "e") != nil })
+        #expect(journey.response(forLabel: "e")?.payload.data?["text"] == "</script><!-- \u{2028} \u{2029} \"q\" \\ é")
+    }
+
+    @Test("a delivery whose receive() argument is not a message is refused and noted")
+    func badScript() throws {
+        let (_, journey) = try makeJourney()
+        let message = BridgeMessage(correlationId: "x", type: .event, payload: .init(action: "a"))
+        #expect(throws: SimulatedJourneyError.self) {
+            try journey.deliver(JourneyDelivery(message: message, json: Data("not json".utf8)))
+        }
+        #expect(journey.notes.last?.hasPrefix("the journey could not decode a delivery") == true)
+    }
+
+    @Test("repeat runs its steps the given number of times")
+    func repeatSteps() async throws {
+        let (host, journey) = try makeJourney()
+        await journey.run(try scenario(steps(#"{"repeat": {"times": 3, "steps": [{"event": {"name": "analytics.track"}}, {"repeat": {"times": 2, "steps": [{"event": {"name": "inner"}}]}}]}}"#)))
+        #expect(host.receivedMessages.map(\.payload.action) == ["analytics.track", "inner", "inner", "analytics.track", "inner", "inner", "analytics.track", "inner", "inner"])
+    }
+
+    @Test("a looping scenario runs until its task is cancelled, and stops promptly")
+    func loopCancel() async throws {
+        let (host, journey) = try makeJourney()
+        let s = try scenario(steps(#"{"event": {"name": "tick"}}, {"wait": 100}"#, loop: true))
+        let task = Task { await journey.run(s) }
+        #expect(await until { host.receivedMessages.count >= 2 })
+        task.cancel()
+        await task.value
+        #expect(journey.notes.last == #"scenario "t" stopped"#)
+        #expect(journey.notes.contains(#"scenario "t" pass 2"#))
+    }
+
+    @Test("stop() ends a scenario waiting on a response and cancels request timers")
+    func stop() async throws {
+        let (_, journey) = try makeJourney()
+        let s = try scenario(steps(#"{"send": {"payload": {"action": "nfc.read"}, "label": "n", "timeoutMs": 60000}}, {"awaitResponse": {"label": "n"}}, {"event": {"name": "never"}}"#))
+        let task = Task { await journey.run(s) }
+        #expect(await until { journey.correlationId(forLabel: "n") != nil })
+        try? await Task.sleep(for: .milliseconds(10))
+        journey.stop()
+        await task.value
+        #expect(journey.notes.last == #"scenario "t" stopped"#)
+        #expect(!journey.entries.contains { $0.message?.payload.action == "never" })
+    }
+
+    @Test("the journey log is JSON Lines with time, kind and the message")
+    func logFile() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("journey-log-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("journey.jsonl").path
+        let log = try JourneyLog(path: path)
+        let (host, journey) = try makeJourney(log: log)
+        host.sendReadyEvent()
+        await journey.run(try scenario(steps("""
+            {"send": {"payload": {"action": "capability.query"}, "label": "caps"}},
+            {"awaitResponse": {"label": "caps"}},
+            {"sendRaw": "oops\\n\\"quoted\\""},
+            {"send": {"payload": {"action": "nfc.read"}, "label": "n", "timeoutMs": 5}},
+            {"awaitResponse": {"label": "n"}}
+            """)))
+        log.close()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.count == journey.entries.count)
+        var kinds: [String] = []
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let time = try #require(object["time"] as? String)
+            #expect(time.hasSuffix("Z") && time.contains("T") && time.contains("."))
+            kinds.append(try #require(object["kind"] as? String))
+        }
+        #expect(kinds == ["received", "note", "sent", "received", "sent", "sent", "timeout", "note"])
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(lines[3].utf8)) as? [String: Any])
+        #expect(answer["label"] as? String == "caps")
+        #expect(answer["action"] as? String == "capability.query")
+        #expect((answer["message"] as? [String: Any])?["type"] as? String == "response")
+        let raw = try #require(try JSONSerialization.jsonObject(with: Data(lines[4].utf8)) as? [String: Any])
+        #expect(raw["raw"] as? String == "oops\n\"quoted\"")
+        let timeout = try #require(try JSONSerialization.jsonObject(with: Data(lines[6].utf8)) as? [String: Any])
+        #expect(timeout["timeoutMs"] as? Int == 5)
+        #expect((timeout["message"] as? [String: Any])?["correlationId"] as? String == journey.correlationId(forLabel: "n"))
+    }
+
+    @Test("a journey log that cannot be created is an error naming the file")
+    func logFileError() {
+        #expect(throws: SimulationInputError.self) {
+            try JourneyLog(path: "/nonexistent-dir/journey.jsonl")
+        }
+        do {
+            _ = try JourneyLog(path: "/nonexistent-dir/journey.jsonl")
+        } catch {
+            #expect(error.description == "/nonexistent-dir/journey.jsonl: cannot create the journey log: No such file or directory")
+        }
+    }
+}
+
+/// Collects strings from a host observer (which runs on the main actor).
+final class OrderCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [String] = []
+
+    func append(_ value: String) {
+        lock.lock()
+        storage.append(value)
+        lock.unlock()
+    }
+
+    var values: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
+    }
+}
