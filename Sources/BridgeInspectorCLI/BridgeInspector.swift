@@ -17,8 +17,10 @@ struct BridgeInspector: AsyncParsableCommand {
             attaches to it. Run `bridge-inspector help <subcommand>` for the details of each one.
             """,
         subcommands: [
-            HostCommand.self,
+            InspectCommand.self,
             DemoCommand.self,
-        ]
+            HostCommand.self,
+        ],
+        defaultSubcommand: InspectCommand.self
     )
 }

@@ -13,6 +13,8 @@ import TerminalUI
 /// event loop's `poll` on the terminal and the socket, at most 100 ms at a time.
 struct InteractiveInspector {
     let socketPath: String
+    /// Checked every tick; `true` ends the inspector as if `q` was pressed.
+    var shouldStop: @Sendable () -> Bool = { false }
     var reconnectInterval: TimeInterval = 1
 
     func run() throws {
@@ -71,7 +73,7 @@ struct InteractiveInspector {
 
         attach()
         if session == nil { model.handle(.disconnected) }
-        while !model.quitting {
+        while !model.quitting, !shouldStop() {
             model.handle(.tick(Date().timeIntervalSince1970 * 1000))
             screen.draw(model.render())
             let tick = loop.next(timeout: .milliseconds(100))

@@ -1,0 +1,79 @@
+import ArgumentParser
+import CursesBackend
+import Foundation
+import InspectorClient
+import InspectorTUI
+import SocketSupport
+
+/// `bridge-inspector` with no subcommand: the interactive inspector.
+struct InspectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Attach the interactive inspector to a running host (the default command).",
+        discussion: """
+            Attaches to the host named by --socket (or BRIDGE_INSPECTOR_SOCKET), to the host named
+            by --host, or to the only running host; offers a choice when several are running.
+            Nothing running? Start one with `bridge-inspector demo` or `bridge-inspector host`.
+
+            Inside, press ? for every key and q to quit.
+            """)
+
+    @Option(name: .customLong("socket"), help: ArgumentHelp("The host's socket (default: $BRIDGE_INSPECTOR_SOCKET, or the only running host).", valueName: "path"))
+    var socket: String?
+
+    @Option(name: .customLong("host"), help: ArgumentHelp("Attach to the running host with this name (as `bridge-inspector hosts` lists).", valueName: "name"))
+    var host: String?
+
+    func run() async throws {
+        let directory = HostDirectory()
+        var socketPath: String
+        do {
+            socketPath = try directory.resolveSocket(option: socket, hostName: host)
+        } catch HostSelectionError.several {
+            guard TerminalCheck.isInteractive else {
+                StandardStreams.printError("error: \(HostSelectionError.several((try? directory.list(greet: false))?.filter(\.isLive).map { "\($0.name) (pid \($0.pid)): \($0.socketPath)" } ?? []))")
+                throw ExitCode(ExitCodes.usage)
+            }
+            guard let chosen = try Self.pick(from: directory.list().filter(\.isLive)) else { return }
+            socketPath = chosen
+        } catch {
+            StandardStreams.printError("error: \(error)")
+            throw ExitCode(ExitCodes.noHost)
+        }
+        guard TerminalCheck.isInteractive else {
+            StandardStreams.printError("error: the inspector needs a terminal; for scripts use `bridge-inspector tail`, `snapshot` or `respond`")
+            throw ExitCode(ExitCodes.usage)
+        }
+        let path = socketPath
+        try await Self.onUIThread { try InteractiveInspector(socketPath: path).run() }
+    }
+
+    /// Shows the host picker; returns the chosen socket, or `nil` when the person gave up.
+    static func pick(from hosts: [HostListing]) throws -> String? {
+        let screen = try CursesScreen()
+        defer { screen.end() }
+        let loop = EventLoop(screen: screen)
+        var picker = HostPicker(hosts: hosts)
+        while picker.chosen == nil, !picker.cancelled {
+            screen.draw(picker.render(size: screen.size))
+            for case .key(let key) in loop.next(timeout: .milliseconds(250)).events { picker.handle(key) }
+        }
+        return picker.chosen
+    }
+
+    /// Runs `body` on a thread of its own (curses wants one thread) and waits for it.
+    static func onUIThread(_ body: @escaping @Sendable () throws -> Void) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let thread = Thread {
+                do {
+                    try body()
+                    continuation.resume()
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+            thread.name = "bridge-inspector-ui"
+            thread.start()
+        }
+    }
+}

@@ -1,0 +1,17 @@
+/// The exit codes every subcommand keeps (documented in docs/cli.md).
+enum ExitCodes {
+    /// Done.
+    static let success: Int32 = 0
+    /// Something unexpected failed (a message on stderr says what).
+    static let failure: Int32 = 1
+    /// The host refused the command: not pending any more, slot idle, … (its message on stderr).
+    static let refused: Int32 = 2
+    /// No host was found, or it went away mid-command.
+    static let noHost: Int32 = 3
+    /// A wait (`wait-for`, `tail --until`) ended without what it waited for.
+    static let timeout: Int32 = 4
+    /// A recording was truncated or corrupt; what was readable was used.
+    static let badRecording: Int32 = 5
+    /// The command line was wrong: a bad option, malformed JSON in --data (ArgumentParser's own code).
+    static let usage: Int32 = 64
+}

@@ -1,0 +1,44 @@
+import Foundation
+import InspectorClient
+import InspectorTUI
+import TerminalUI
+
+/// One plain-text line per log row, for `tail`, `demo` without a terminal, and scripts.
+///
+/// Every string from the host or the journey goes through ``Sanitizer``, so a hostile action
+/// name or payload cannot move the cursor, recolour or clear the terminal it is printed to.
+struct LogLineFormatter {
+    var timeFormat = TimeFormat()
+
+    func line(for entry: LogEntry) -> String {
+        let time = timeFormat.clock(entry.time)
+        switch entry.kind {
+        case .gap(let from, let to):
+            return "\(time) -- gap: missed events \(from)-\(to); state resynchronised"
+        case .disconnected:
+            return "\(time) -- disconnected from the host"
+        case .reattached(let restarted):
+            return "\(time) -- reattached\(restarted ? " (the host restarted)" : "")"
+        case .malformed:
+            return "\(time) IN  BAD  malformed: \(Sanitizer.sanitize(entry.summary))"
+        case .message:
+            break
+        }
+        var parts = [time, entry.direction == .received ? "IN " : "OUT"]
+        switch entry.type {
+        case .request: parts.append("req ")
+        case .response: parts.append("resp")
+        case .event: parts.append("evt ")
+        case nil: parts.append("?   ")
+        }
+        var action = Sanitizer.sanitize(entry.summary)
+        if entry.origin == .inspector { action = "✎ " + action }
+        if entry.answeredByRule { action = "R " + action }
+        parts.append(action)
+        parts.append(Sanitizer.sanitize(entry.correlationId))
+        if let status = entry.status { parts.append(status.rawValue + (entry.errorCode.map { " " + Sanitizer.sanitize($0) } ?? "")) }
+        if let latency = entry.latencyMs { parts.append(TimeFormat.duration(ms: latency)) }
+        if entry.deliveryError != nil { parts.append("UNDELIVERED") }
+        return parts.joined(separator: "  ")
+    }
+}
