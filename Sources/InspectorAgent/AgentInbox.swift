@@ -14,6 +14,17 @@ final class AgentInbox: @unchecked Sendable {
     struct CommandTag: Sendable, Hashable {
         var client: Int
         var command: String
+        /// The reply rule the command applies, if any; not part of the command's identity.
+        var rule: String? = nil
+
+        static func == (left: CommandTag, right: CommandTag) -> Bool {
+            left.client == right.client && left.command == right.command
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(client)
+            hasher.combine(command)
+        }
     }
 
     enum Item: Sendable {

@@ -324,7 +324,7 @@ final class AgentLoop: @unchecked Sendable {
                         result: .failure(
                             InspectorError(
                                 .handshakeRequired,
-                                "no hello within \(Int(limits.handshakeSeconds)) seconds; closing the connection")),
+                                "no hello within \(Self.secondsText(limits.handshakeSeconds)) seconds; closing the connection")),
                         sent: []))
                 client.closeAfterFlush = true
             }
@@ -350,6 +350,11 @@ final class AgentLoop: @unchecked Sendable {
             }
             if client.closeAfterFlush, !client.wantsToWrite { drop(client) }
         }
+    }
+
+    /// `5` for 5.0, `0.5` for 0.5: a deadline below one second must not read "0 seconds".
+    static func secondsText(_ seconds: Double) -> String {
+        seconds == seconds.rounded() && abs(seconds) < 1e9 ? String(Int(seconds)) : String(seconds)
     }
 
     // MARK: Frames

@@ -76,7 +76,7 @@ struct AgentState {
             let origin: MessageOrigin = record.direction == .received ? .journey : (tag == nil ? .host : .inspector)
             if record.direction == .received { counts.received += 1 } else { counts.sent += 1 }
             if record.direction == .received { lastReceived = (record.message.correlationId, record.json) }
-            let json = encodeTraffic(seq: seq, record: record, origin: origin, command: tag?.command)
+            let json = encodeTraffic(seq: seq, record: record, origin: origin, command: tag?.command, rule: tag?.rule)
             appendMessage(json)
             lastCauseSeq = seq
             if tag != nil, record.direction == .sent { sent = record.json }
@@ -183,7 +183,7 @@ struct AgentState {
         }
     }
 
-    private func encodeTraffic(seq: Int, record: TrafficRecord, origin: MessageOrigin, command: String?) -> [UInt8] {
+    private func encodeTraffic(seq: Int, record: TrafficRecord, origin: MessageOrigin, command: String?, rule: String? = nil) -> [UInt8] {
         var writer = JSONWriter(capacity: record.json.count + 160)
         writer.objectStart()
         writer.key("seq"); writer.number(seq)
@@ -191,6 +191,7 @@ struct AgentState {
         writer.key("time"); writer.number(Self.ms(record.time))
         writer.key("origin"); writer.string(origin.rawValue)
         if let command { writer.key("command"); writer.string(command) }
+        if let rule { writer.key("rule"); writer.string(rule) }
         if let error = record.deliveryError { writer.key("deliveryError"); writer.string(error) }
         writer.key("bytes"); writer.number(record.json.count)
         if record.json.count > WireProtocol.maxAgentFrameBytes - 64 * 1024 {

@@ -18,6 +18,7 @@ final class CommandExecutor {
     func run(_ command: InspectorCommand, tag: AgentInbox.CommandTag) -> Result<JSONValue, InspectorError> {
         guard let host else { return .failure(InspectorError(.hostGone, "the host has stopped")) }
         current = tag
+        if case .respond(let args) = command { current?.rule = args.rule }
         defer { current = nil }
         switch command {
         case .respond(let args):

@@ -66,19 +66,20 @@ public struct LiveState: Sendable {
     /// The log index of the row with sequence number `seq`, if it is in the log.
     public func logIndex(ofSeq seq: Int) -> Int? { indexBySeq[seq] }
 
-    /// Applies one frame from the agent.
-    public mutating func apply(_ frame: AgentFrame, json: Data? = nil) {
+    /// Applies one frame from the agent; markers it adds (gap, reattached) are stamped with
+    /// `time` (milliseconds since 1970; a caller with its own clock passes it).
+    public mutating func apply(_ frame: AgentFrame, json: Data? = nil, at time: Double = Date().timeIntervalSince1970 * 1000) {
         switch frame {
         case .hello:
             break
         case .snapshot(let seq, let state):
-            merge(snapshot: state, seq: seq)
+            merge(snapshot: state, seq: seq, time: time)
         case .event(let seq, let event):
             self.seq = max(self.seq, seq)
             apply(event, json: json)
         case .gap(let from, let to):
             gaps.append(from...to)
-            log.append(.marker(.gap(from: from, to: to), time: Date().timeIntervalSince1970 * 1000))
+            log.append(.marker(.gap(from: from, to: to), time: time))
         case .reply:
             break
         }
@@ -145,12 +146,12 @@ public struct LiveState: Sendable {
         log.append(entry)
     }
 
-    private mutating func merge(snapshot state: WireState, seq: Int) {
+    private mutating func merge(snapshot state: WireState, seq: Int, time: Double) {
         let sameAgent = host.map { $0.pid == state.host.pid && $0.startedAt == state.host.startedAt } ?? false
         let wasDisconnected = isDisconnected
         let hadHost = host != nil
         if hadHost && (wasDisconnected || !sameAgent) {
-            log.append(.marker(.reattached(hostRestarted: !sameAgent), time: Date().timeIntervalSince1970 * 1000))
+            log.append(.marker(.reattached(hostRestarted: !sameAgent), time: time))
         }
         if !sameAgent {
             openRequests.removeAll()

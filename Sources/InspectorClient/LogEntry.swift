@@ -50,7 +50,7 @@ public struct LogEntry: Sendable {
     public var latencyMs: Double?
     /// For a request or response: the index of its partner row in the log.
     public var partner: Int?
-    /// Whether a reply rule answered it (set by the inspector).
+    /// Whether a reply rule answered it.
     public var answeredByRule: Bool = false
     /// The message's JSON (or the malformed text), exactly as it crossed the bridge.
     public var json: Data
@@ -78,6 +78,7 @@ public struct LogEntry: Sendable {
             status: traffic.message.payload.status, errorCode: traffic.message.payload.error?.code, origin: traffic.origin,
             command: traffic.command, deliveryError: traffic.deliveryError, latencyMs: nil, partner: nil,
             json: json ?? ((try? LogEntry.encoder.encode(traffic.message)) ?? Data()), bytes: traffic.bytes)
+        answeredByRule = traffic.rule != nil
     }
 
     /// The row for malformed input.

@@ -42,13 +42,20 @@ public enum InspectorCommand: Sendable, Hashable {
         public var data: [String: JSONValue]?
         /// Optional error object.
         public var error: BridgeErrorPayload?
+        /// The reply rule answering with this response, if any: the response is then marked in
+        /// everyone's log as answered by that rule.
+        public var rule: String?
 
         /// Creates the arguments.
-        public init(correlationId: String, status: BridgeResponseStatus, data: [String: JSONValue]? = nil, error: BridgeErrorPayload? = nil) {
+        public init(
+            correlationId: String, status: BridgeResponseStatus, data: [String: JSONValue]? = nil, error: BridgeErrorPayload? = nil,
+            rule: String? = nil
+        ) {
             self.correlationId = correlationId
             self.status = status
             self.data = data
             self.error = error
+            self.rule = rule
         }
     }
 

@@ -46,6 +46,8 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     public var origin: MessageOrigin
     /// For inspector-made messages: the id of the command that made it.
     public var command: String?
+    /// For responses made by a reply rule: the rule's name.
+    public var rule: String?
     /// For sent messages that were not delivered: why.
     public var deliveryError: String?
     /// The size of the message's JSON in bytes.
@@ -58,13 +60,14 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     /// Creates a record.
     public init(
         seq: Int, direction: TrafficRecord.Direction, time: Double, origin: MessageOrigin, command: String? = nil,
-        deliveryError: String? = nil, bytes: Int, truncated: Bool? = nil, message: BridgeMessage
+        rule: String? = nil, deliveryError: String? = nil, bytes: Int, truncated: Bool? = nil, message: BridgeMessage
     ) {
         self.seq = seq
         self.direction = direction
         self.time = time
         self.origin = origin
         self.command = command
+        self.rule = rule
         self.deliveryError = deliveryError
         self.bytes = bytes
         self.truncated = truncated

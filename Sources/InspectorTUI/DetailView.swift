@@ -74,7 +74,11 @@ public struct DetailView: Sendable {
 
     private func header(_ entry: LogEntry, model: InspectorModel, selected: Bool, relation: String?) -> [Span] {
         var spans: [Span] = [Span(selected ? "▶ " : "  ", Theme.paneTitleFocused)]
-        if let relation { spans.append(Span(relation.uppercased() + "  ", Theme.paneTitleFocused)) }
+        if let relation {
+            // Upper-case the first word only: "42ms" and "r to respond" must stay as they are.
+            let word = relation.prefix { $0.isLetter }
+            spans.append(Span(word.uppercased() + relation.dropFirst(word.count) + "  ", Theme.paneTitleFocused))
+        }
         let incoming = entry.direction == .received
         spans.append(Span(incoming ? "IN " : "OUT ", incoming ? Theme.incoming : Theme.outgoing))
         spans.append(Span((entry.type?.rawValue ?? "malformed") + " ", Theme.type))

@@ -28,6 +28,49 @@ enum DialogFrame {
         }
     }
 
+    /// Word-wraps styled text into lines of at most `width` columns, each line after the first
+    /// starting with `indent` spaces. A word longer than a line is broken, never cut: long host
+    /// messages and errors must be readable in full.
+    static func wrap(_ spans: [Span], width: Int, indent: Int = 0, indentStyle: Style = .plain) -> [[Span]] {
+        var lines: [[Span]] = [[]]
+        var used = 0
+        var limit = max(1, width)
+        func put(_ text: String, _ style: Style) {
+            if let last = lines[lines.count - 1].last, last.style == style {
+                lines[lines.count - 1][lines[lines.count - 1].count - 1].text += text
+            } else {
+                lines[lines.count - 1].append(Span(text, style))
+            }
+            used += TextWidth.width(of: text)
+        }
+        func newLine() {
+            lines.append(indent > 0 ? [Span(String(repeating: " ", count: indent), indentStyle)] : [])
+            used = 0
+            limit = max(1, width - indent)
+        }
+        for span in spans {
+            for (index, word) in span.text.split(separator: " ", omittingEmptySubsequences: false).enumerated() {
+                let space = index > 0 && used > 0
+                let wordWidth = TextWidth.width(of: word)
+                if used + (space ? 1 : 0) + wordWidth <= limit {
+                    put((space ? " " : "") + word, span.style)
+                    continue
+                }
+                if used > 0 && wordWidth <= limit {
+                    newLine()
+                    put(String(word), span.style)
+                    continue
+                }
+                if space { put(" ", span.style) }
+                for character in word {
+                    if used + TextWidth.width(of: character) > limit && used > 0 { newLine() }
+                    put(String(character), span.style)
+                }
+            }
+        }
+        return lines
+    }
+
     /// Scrolls `offset` for a key over `count` lines shown `page` at a time; `nil` when the key is not a scroll key.
     static func scroll(_ offset: Int, key: Key, count: Int, page: Int) -> Int? {
         let maxOffset = max(0, count - page)

@@ -34,19 +34,26 @@ public struct ErrorHistoryView: Sendable {
             buffer.write("lastError has not been set since the inspector attached", at: inner.origin, style: Theme.dim, maxWidth: inner.width)
             return
         }
-        let first = min(max(0, cursor - inner.height + 1), max(0, entries.count - inner.height))
-        for row in 0..<inner.height {
-            let index = first + row
-            guard let entry = entries[safe: index] else { break }
-            let y = inner.y + row
+        // Each entry wrapped in full (errors are often longer than a line), its lines kept together.
+        var rows: [(entry: Int, spans: [Span])] = []
+        for (index, entry) in entries.enumerated() {
             let selected = index == cursor
-            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: Theme.selection) }
-            var x = inner.x
-            x += buffer.write(model.timeFormat.clock(entry.time) + "  ", at: Point(x: x, y: y), style: selected ? Theme.selection : Theme.dim, maxWidth: inner.maxX - x)
-            let link = entry.cause != nil ? "→ " : "  "
-            x += buffer.write(link, at: Point(x: x, y: y), style: selected ? Theme.selection : Theme.paneTitle, maxWidth: inner.maxX - x)
-            let text = entry.text ?? "(cleared)"
-            buffer.write(text, at: Point(x: x, y: y), style: selected ? Theme.selection : (entry.text == nil ? Theme.dim : Theme.danger), maxWidth: inner.maxX - x)
+            let spans = [
+                Span(model.timeFormat.clock(entry.time) + "  ", selected ? Theme.selection : Theme.dim),
+                Span(entry.cause != nil ? "→ " : "  ", selected ? Theme.selection : Theme.paneTitle),
+                Span(entry.text ?? "(cleared)", selected ? Theme.selection : (entry.text == nil ? Theme.dim : Theme.danger)),
+            ]
+            let indentStyle = selected ? Theme.selection : .plain
+            for line in DialogFrame.wrap(spans, width: inner.width, indent: 16, indentStyle: indentStyle) { rows.append((index, line)) }
+        }
+        let firstOfCursor = rows.firstIndex { $0.entry == cursor } ?? 0
+        let lastOfCursor = rows.lastIndex { $0.entry == cursor } ?? 0
+        let top = lastOfCursor >= inner.height ? min(firstOfCursor, lastOfCursor - inner.height + 1) : 0
+        for row in 0..<inner.height {
+            guard let line = rows[safe: top + row] else { break }
+            let y = inner.y + row
+            if line.entry == cursor { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: Theme.selection) }
+            DialogFrame.drawLines([line.spans], first: 0, into: &buffer, rect: Rect(x: inner.x, y: y, width: inner.width, height: 1))
         }
     }
 }
@@ -59,9 +66,27 @@ public struct ActionLogView: Sendable {
         switch key {
         case .escape, .char("q"), .char("A"): return .close
         default:
-            if let next = DialogFrame.scroll(offset, key: key, count: model.actions.count, page: max(1, model.size.height - 6)) { offset = next }
+            let count = Self.lines(model: model, width: max(1, model.size.width - 2)).count
+            if let next = DialogFrame.scroll(offset, key: key, count: count, page: max(1, model.size.height - 6)) { offset = next }
             return .none
         }
+    }
+
+    /// Every action as wrapped lines: the host's refusal is shown in full.
+    static func lines(model: InspectorModel, width: Int) -> [[Span]] {
+        var lines: [[Span]] = []
+        for action in model.actions {
+            var spans = [Span(model.timeFormat.clock(action.time) + "  ", Theme.dim)]
+            switch action.outcome {
+            case nil: spans.append(Span("… ", Theme.warning))
+            case .done: spans.append(Span("✓ ", Theme.success))
+            case .refused: spans.append(Span("✗ ", Theme.danger))
+            }
+            spans.append(Span(action.label, .plain))
+            if case .refused(let message) = action.outcome { spans.append(Span(": " + message, Theme.danger)) }
+            lines += DialogFrame.wrap(spans, width: width, indent: 16)
+        }
+        return lines
     }
 
     func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
@@ -70,20 +95,6 @@ public struct ActionLogView: Sendable {
             buffer.write("nothing yet: responses, events and slot actions you make appear here", at: inner.origin, style: Theme.dim, maxWidth: inner.width)
             return
         }
-        for row in 0..<inner.height {
-            guard let action = model.actions[safe: offset + row] else { break }
-            let y = inner.y + row
-            var x = inner.x
-            x += buffer.write(model.timeFormat.clock(action.time) + "  ", at: Point(x: x, y: y), style: Theme.dim, maxWidth: inner.maxX - x)
-            switch action.outcome {
-            case nil: x += buffer.write("… ", at: Point(x: x, y: y), style: Theme.warning, maxWidth: inner.maxX - x)
-            case .done: x += buffer.write("✓ ", at: Point(x: x, y: y), style: Theme.success, maxWidth: inner.maxX - x)
-            case .refused: x += buffer.write("✗ ", at: Point(x: x, y: y), style: Theme.danger, maxWidth: inner.maxX - x)
-            }
-            x += buffer.write(action.label, at: Point(x: x, y: y), maxWidth: inner.maxX - x)
-            if case .refused(let message) = action.outcome {
-                buffer.write(": " + message, at: Point(x: x, y: y), style: Theme.danger, maxWidth: inner.maxX - x)
-            }
-        }
+        DialogFrame.drawLines(Self.lines(model: model, width: inner.width), first: offset, into: &buffer, rect: inner)
     }
 }

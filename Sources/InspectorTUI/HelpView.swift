@@ -20,7 +20,9 @@ public struct HelpView: Sendable {
             ("A", "the action log: everything this inspector did for you"),
         ]),
         ("Answering and events", [
-            ("r", "respond to the selected pending request"), ("e", "fire a host event (↑ ↓ recall earlier ones)"),
+            ("r", "respond to the selected pending request (\"remember\" makes a reply rule)"),
+            ("R", "reply rules: what answers requests automatically, with hit counts"),
+            ("e", "fire a host event (↑ ↓ recall earlier ones)"),
         ]),
         ("Capture slots (Slots pane, or the only busy slot)", [
             ("c", "complete the slot's request: image, error or cancellation"), ("x", "cancel the slot's request (asks first)"),

@@ -23,6 +23,8 @@ public enum InspectorInput: Sendable {
     case commandFailed(label: String, error: String)
     /// `$EDITOR` finished: its text, or `nil` when it failed or was cancelled.
     case editorFinished(purpose: EditorPurpose, text: String?)
+    /// Something the person should read, from outside the model (a recording that broke off).
+    case notice(String, isError: Bool)
 }
 
 /// What the runner must do on the inspector's behalf after an input.

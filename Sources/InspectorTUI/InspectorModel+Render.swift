@@ -31,10 +31,15 @@ extension InspectorModel {
             "\(size.width)x\(size.height); needs \(minimum.width)x\(minimum.height)",
             "Enlarge the window, or press q to quit",
         ]
+        // Wrapped to the width, so even a 10-column terminal reads "Terminal too small".
+        var rows: [(text: String, style: Style)] = []
         for (offset, line) in lines.enumerated() {
-            let y = max(0, size.height / 2 - 1) + offset
-            let x = max(0, (size.width - TextWidth.width(of: line)) / 2)
-            buffer.write(line, at: Point(x: x, y: y), style: offset == 0 ? Theme.warning : .plain, maxWidth: size.width)
+            for part in TextWrap.wrap(line, width: max(1, size.width)) { rows.append((part, offset == 0 ? Theme.warning : .plain)) }
+        }
+        let top = max(0, (size.height - rows.count) / 2)
+        for (index, row) in rows.enumerated() {
+            let x = max(0, (size.width - TextWidth.width(of: row.text)) / 2)
+            buffer.write(row.text, at: Point(x: x, y: top + index), style: row.style, maxWidth: size.width)
         }
     }
 
@@ -55,11 +60,14 @@ extension InspectorModel {
         case .connected: parts.append(readOnly ? "▣ recording (read-only)" : "● connected")
         case .disconnected(let since): parts.append("✗ DISCONNECTED \(TimeFormat.duration(ms: now - since)) ago, reattaching…")
         }
-        parts.append(String(format: "%.1f msg/s", messageRate))
+        // What changes what you see comes before the rate, so it survives a narrow terminal.
+        if pausedAt != nil { parts.append("⏸ PAUSED") }
         if !filter.isEmpty { parts.append("filter: \(filter.source)") }
         if let search { parts.append("search: \(search.source)") }
-        if pausedAt != nil { parts.append("⏸ PAUSED") }
-        buffer.write(parts.joined(separator: " │ "), at: area.origin, style: style, maxWidth: area.width)
+        parts.append(String(format: "%.1f msg/s", messageRate))
+        var line = parts.joined(separator: " │ ")
+        if TextWidth.width(of: line) > area.width { line = " " + parts.dropFirst().joined(separator: " │ ") }
+        buffer.write(line, at: area.origin, style: style, maxWidth: area.width)
     }
 
     // MARK: lastError
@@ -94,7 +102,7 @@ extension InspectorModel {
         var title = "Messages \(visible.count)"
         if visible.count != live.log.count { title += "/\(live.log.count)" }
         if let pausedAt, live.log.count > pausedAt { title += " (+\(live.log.count - pausedAt) new)" }
-        title += following ? " · follow" : " · reading"
+        title += pausedAt != nil ? " · PAUSED" : following ? " · follow" : " · reading"
         let inner = paneBox(&buffer, area, title, .messages)
         guard !inner.isEmpty else { return }
         if visible.isEmpty {
@@ -109,7 +117,8 @@ extension InspectorModel {
             let entry = live.log[visible[index]]
             let y = inner.y + row
             let selected = index == cursor
-            let matched = search?.matches(entry, pending: pending) ?? false
+            // Markers always pass a filter, but they are never search matches.
+            let matched = (entry.kind == .message || entry.kind == .malformed) && (search?.matches(entry, pending: pending) ?? false)
             MessageRow.draw(
                 entry, into: &buffer, at: Point(x: inner.x, y: y), width: inner.width, selected: selected,
                 highlighted: matched, timeFormat: timeFormat)
@@ -150,7 +159,7 @@ extension InspectorModel {
             if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: Theme.selection) }
             let ageText = mark + TimeFormat.duration(ms: age)
             let ageWidth = 8
-            let idWidth = 9
+            let idWidth = 13
             let actionWidth = max(4, inner.width - ageWidth - idWidth - 2)
             var x = inner.x
             x += buffer.write(TextWidth.fit(request.action, to: actionWidth), at: Point(x: x, y: y), style: selected ? Theme.selection : .plain, maxWidth: actionWidth) + 1
@@ -166,25 +175,26 @@ extension InspectorModel {
     private func renderSlots(into buffer: inout Buffer, area: Rect) {
         let inner = paneBox(&buffer, area, "Capture slots", .slots)
         guard !inner.isEmpty else { return }
-        for (index, slot) in live.slots.enumerated() where index < inner.height {
-            let y = inner.y + index
+        for (index, slot) in live.slots.enumerated() where index * 2 < inner.height {
+            let y = inner.y + index * 2
             let selected = focus == .slots && index == slotCursor
-            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: Theme.selection) }
-            var x = inner.x
             let base: Style = selected ? Theme.selection : .plain
+            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: min(2, inner.maxY - y)), style: Theme.selection) }
+            var x = inner.x
             x += buffer.write(TextWidth.pad(slot.kind.rawValue, to: 9), at: Point(x: x, y: y), style: base.bolded, maxWidth: inner.maxX - x)
             if let active = slot.activeRequest {
                 let age = slot.activeSince.map { TimeFormat.duration(ms: now - $0) } ?? ""
-                x += buffer.write("BUSY ", at: Point(x: x, y: y), style: selected ? base : Theme.danger, maxWidth: inner.maxX - x)
-                x += buffer.write("\(MessageRow.shortId(active)) \(age) ", at: Point(x: x, y: y), style: base, maxWidth: inner.maxX - x)
+                x += buffer.write("BUSY \(age) ", at: Point(x: x, y: y), style: selected ? base : Theme.danger, maxWidth: inner.maxX - x)
+                buffer.write("held by \(active)", at: Point(x: x, y: y), style: base, maxWidth: inner.maxX - x)
             } else {
-                x += buffer.write("idle ", at: Point(x: x, y: y), style: selected ? base : Theme.success, maxWidth: inner.maxX - x)
+                buffer.write("idle", at: Point(x: x, y: y), style: selected ? base : Theme.success, maxWidth: inner.maxX - x)
             }
+            guard y + 1 < inner.maxY else { continue }
             var flags: [String] = []
-            flags.append(slot.enabled ? "on" : "OFF")
-            flags.append(slot.supported ? "supported" : (slot.hasHandler ? "unsupported" : "no handler"))
-            flags.append(slot.permissionState.rawValue)
-            buffer.write(flags.joined(separator: " "), at: Point(x: x, y: y), style: selected ? base : Theme.dim, maxWidth: inner.maxX - x)
+            flags.append(slot.enabled ? "enabled" : "DISABLED")
+            flags.append(slot.supported ? "supported" : (slot.hasHandler ? "unsupported" : "no handler: requests go to pending"))
+            flags.append("permission " + slot.permissionState.rawValue)
+            buffer.write("         " + flags.joined(separator: " · "), at: Point(x: inner.x, y: y + 1), style: selected ? base : Theme.dim, maxWidth: inner.width)
         }
     }
 

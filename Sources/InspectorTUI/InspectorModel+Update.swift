@@ -16,12 +16,17 @@ extension InspectorModel {
             clampCursors()
         case .frame(let frame):
             apply(frame)
+            offerPendingToRules()
+            return dueReplies()
+        case .notice(let text, let isError):
+            showFlash(text, isError: isError)
         case .disconnected:
             live.markDisconnected(at: now)
             refreshVisible()
         case .tick(let time):
             now = time
             if let flash, flash.until <= now { self.flash = nil }
+            return dueReplies()
         case .commandSent(let id, let label):
             if let index = actions.lastIndex(where: { $0.label == label && $0.commandId == nil }) {
                 actions[index].commandId = id
@@ -67,13 +72,34 @@ extension InspectorModel {
             return
         }
         let before = live.log.count
-        live.apply(frame)
+        let selectedPendingId = selectedPending?.correlationId
+        let filterUsesPending = filter.terms.contains { $0.predicate == .pending }
+        let pendingBefore = filterUsesPending ? live.pending.map(\.correlationId) : []
+        live.apply(frame, at: now)
         for entry in live.log[before...] where entry.kind == .message || entry.kind == .malformed {
             recentArrivals.append(entry.time)
         }
         if recentArrivals.count > 4096 { recentArrivals.removeFirst(recentArrivals.count - 2048) }
-        refreshVisible()
+        if filterUsesPending && live.pending.map(\.correlationId) != pendingBefore {
+            // is:pending depends on pendingRequests, not only on the rows: look at every row again.
+            refreshVisibleKeepingSelection()
+        } else {
+            refreshVisible()
+        }
+        // The selection is a request, not a position: keep it when others come and go.
+        if let selectedPendingId, let index = live.pending.firstIndex(where: { $0.correlationId == selectedPendingId }) {
+            pendingCursor = index
+        }
         clampCursors()
+    }
+
+    /// Rebuilds ``visible`` from scratch, keeping the selected row selected (or the next one shown).
+    mutating func refreshVisibleKeepingSelection() {
+        let selected = visible[safe: cursor]
+        refreshVisible(rebuild: true)
+        guard !following, let selected else { return }
+        cursor = visible.firstIndex { $0 >= selected } ?? max(0, visible.count - 1)
+        scrollToCursor()
     }
 
     private mutating func settle(commandId: String, result: Result<JSONValue, InspectorError>) {
@@ -112,6 +138,30 @@ extension InspectorModel {
         return [.send(command, label: label)]
     }
 
+    // MARK: Reply rules
+
+    /// Offers every pending request not yet offered to the reply rules; matches are scheduled
+    /// after their rule's delay.
+    mutating func offerPendingToRules() {
+        guard !rules.isEmpty, !readOnly else { return }
+        for request in live.pending where !offeredToRules.contains(request.correlationId) {
+            offeredToRules.insert(request.correlationId)
+            guard let (rule, delay) = rules.match(request) else { continue }
+            scheduledReplies.append(
+                ScheduledReply(
+                    due: now + Double(delay), command: .respond(rule.command(answering: request.correlationId)),
+                    label: "rule \(rule.name): respond \(rule.response.status.rawValue) to \(request.action) \(request.correlationId)"))
+        }
+    }
+
+    /// Sends the rule answers whose delay has passed.
+    mutating func dueReplies() -> [InspectorEffect] {
+        guard !scheduledReplies.isEmpty else { return [] }
+        let due = scheduledReplies.filter { $0.due <= now }
+        scheduledReplies.removeAll { $0.due <= now }
+        return due.flatMap { send($0.command, label: $0.label) }
+    }
+
     // MARK: The visible rows
 
     /// Brings ``visible`` up to date with the log (incrementally when only rows were added).
@@ -124,9 +174,13 @@ extension InspectorModel {
         guard examined < limit else { return }
         let wasAtEnd = following
         let pending = filter.terms.contains { $0.predicate == .pending } ? pendingIds : []
-        for index in examined..<limit where filter.matches(live.log[index], pending: pending) {
-            visible.append(index)
+        // Borrow the rows instead of copying each one out (a copy retains its strings and JSON):
+        // a filter change looks at every row, a million in a long session.
+        let filter = filter
+        let matching = live.log.withUnsafeBufferPointer { log in
+            (examined..<limit).filter { filter.matches(at: log.baseAddress! + $0, pending: pending) }
         }
+        visible.append(contentsOf: matching)
         examined = limit
         if wasAtEnd { cursor = max(0, visible.count - 1) }
         scrollToCursor()
@@ -158,6 +212,12 @@ extension InspectorModel {
         guard let logIndex = live.logIndex(ofSeq: seq) else {
             showFlash("that message is no longer in the log", isError: true)
             return
+        }
+        if let pausedAt, logIndex >= pausedAt {
+            // The message arrived after the pause: resume, or it cannot be shown.
+            self.pausedAt = nil
+            refreshVisible()
+            showFlash("display resumed to show the message", isError: false)
         }
         if !visible.contains(logIndex) {
             filter = .all
@@ -211,6 +271,20 @@ extension InspectorModel {
         case .flash(let text, let isError):
             showFlash(text, isError: isError)
             return []
+        case .sendAndRemember(let command, let label, let rule):
+            overlays.removeLast()
+            let added = rules.add(rule)
+            // The request being answered now is not offered to the new rule again.
+            if case .respond(let args) = command { offeredToRules.insert(args.correlationId) }
+            showFlash("rule \(added.name) will answer \(added.times.map { "the next \($0)" } ?? "every") \(added.action) request", isError: false)
+            offerPendingToRules()
+            return send(command, label: label) + dueReplies()
+        case .removeRule(let id):
+            if let removed = rules.remove(id: id) { showFlash("rule \(removed.name) removed after \(removed.hits) hits", isError: false) }
+            return []
+        case .toggleRule(let id):
+            if let rule = rules.rule(id: id) { _ = rules.setEnabled(!rule.isEnabled, id: id) }
+            return []
         }
     }
 
@@ -221,22 +295,26 @@ extension InspectorModel {
             prompt = nil
             return []
         case .enter:
-            prompt = nil
-            let text = current.input.submit()
+            let parsed: LogFilter
             do {
-                let parsed = try LogFilter.parse(text)
-                switch current.kind {
-                case .filter:
-                    filter = parsed
-                    refreshVisible(rebuild: true)
-                    moveCursor(to: visible.count - 1)
-                    showFlash(parsed.isEmpty ? "filter cleared" : "filter: \(parsed.source) (\(visible.count) rows)", isError: false)
-                case .search:
-                    search = parsed.isEmpty ? nil : parsed
-                    if search != nil { jumpToMatch(forward: true, includeCurrent: true) }
-                }
+                parsed = try LogFilter.parse(current.input.text)
             } catch {
-                showFlash("filter \(error)", isError: true)
+                // Keep the prompt and what was typed (the error shows in it), so the mistake can be fixed.
+                current.error = error.description
+                prompt = current
+                return []
+            }
+            prompt = nil
+            _ = current.input.submit()
+            switch current.kind {
+            case .filter:
+                filter = parsed
+                refreshVisible(rebuild: true)
+                moveCursor(to: visible.count - 1)
+                showFlash(parsed.isEmpty ? "filter cleared" : "filter: \(parsed.source) (\(visible.count) rows)", isError: false)
+            case .search:
+                search = parsed.isEmpty ? nil : parsed
+                if search != nil { jumpToMatch(forward: true, includeCurrent: true) }
             }
             return []
         default:
@@ -323,6 +401,8 @@ extension InspectorModel {
                         command: .clearLog, label: "clear the host's message log")))
         case .char("A"):
             overlays.append(.actions(ActionLogView()))
+        case .char("R"):
+            overlays.append(.rules(RulesView()))
         case .char("r"):
             openRespond()
         case .char("c"):
@@ -357,6 +437,8 @@ extension InspectorModel {
             showFlash("paused: new messages are kept but not shown (space to resume)", isError: false)
         } else {
             pausedAt = nil
+            // Paused while on the newest row: follow again, so the rows kept meanwhile come into view.
+            following = cursor >= visible.count - 1
             refreshVisible()
             showFlash("resumed", isError: false)
         }

@@ -68,6 +68,12 @@ public struct InspectorModel: Sendable {
     var recentArrivals: [Double] = []
     /// Set when the person asked to quit.
     public internal(set) var quitting = false
+    /// The reply rules this inspector applies to new pending requests.
+    public internal(set) var rules = ReplyRuleBook()
+    /// Rule answers waiting for their delay, oldest first.
+    var scheduledReplies: [ScheduledReply] = []
+    /// Pending requests already offered to the rules (each is offered once).
+    var offeredToRules: Set<String> = []
 
     /// Creates a model for a screen of `size`.
     public init(size: Size, socketPath: String, now: Double = Date().timeIntervalSince1970 * 1000) {
@@ -103,6 +109,16 @@ public struct InspectorModel: Sendable {
         let count = recentArrivals.reversed().prefix { now - $0 <= window }.count
         return Double(count) / (window / 1000)
     }
+}
+
+/// A rule's answer waiting for its delay.
+struct ScheduledReply: Sendable, Equatable {
+    /// When to send it (milliseconds since 1970).
+    var due: Double
+    /// The respond command (naming the rule).
+    var command: InspectorCommand
+    /// The action log's label.
+    var label: String
 }
 
 /// A brief message shown above the footer.

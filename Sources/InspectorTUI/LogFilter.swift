@@ -138,7 +138,13 @@ public struct LogFilter: Sendable, Equatable {
     /// Whether `entry` matches; `pending` holds the correlation ids waiting in pendingRequests.
     /// Markers (gaps, disconnects) always show, so an interruption is never hidden.
     public func matches(_ entry: LogEntry, pending: Set<String>) -> Bool {
-        switch entry.kind {
+        withUnsafePointer(to: entry) { matches(at: $0, pending: pending) }
+    }
+
+    /// ``matches(_:pending:)`` for a row read where it is (the log's storage): only the fields a
+    /// term needs are read, so looking at a million rows does not copy (and retain) a million rows.
+    func matches(at entry: UnsafePointer<LogEntry>, pending: Set<String>) -> Bool {
+        switch entry.pointee.kind {
         case .gap, .disconnected, .reattached: return true
         case .message, .malformed: break
         }
@@ -148,30 +154,131 @@ public struct LogFilter: Sendable, Equatable {
         return true
     }
 
-    private static func test(_ predicate: Predicate, _ entry: LogEntry, _ pending: Set<String>) -> Bool {
+    private static func test(_ predicate: Predicate, _ entry: UnsafePointer<LogEntry>, _ pending: Set<String>) -> Bool {
         switch predicate {
-        case .type(let type): return entry.type == type
-        case .direction(let direction): return entry.direction == direction
-        case .action(let pattern): return entry.kind == .message && glob(pattern, entry.summary)
-        case .status(let status): return entry.status == status
-        case .code(let code): return entry.errorCode?.uppercased() == code
-        case .id(let text): return entry.correlationId.lowercased().contains(text)
-        case .pending: return entry.type == .request && entry.direction == .received && pending.contains(entry.correlationId)
+        case .type(let type): return entry.pointee.type == type
+        case .direction(let direction): return entry.pointee.direction == direction
+        case .action(let pattern): return entry.pointee.kind == .message && glob(pattern, entry.pointee.summary)
+        case .status(let status): return entry.pointee.status == status
+        case .code(let code): return entry.pointee.errorCode?.uppercased() == code
+        case .id(let text): return containsLowercased(entry.pointee.correlationId, text)
+        case .pending:
+            return entry.pointee.type == .request && entry.pointee.direction == .received && pending.contains(entry.pointee.correlationId)
         case .error:
-            return entry.kind == .malformed || entry.status == .error || entry.deliveryError != nil || entry.errorCode != nil
-        case .malformed: return entry.kind == .malformed
-        case .manual: return entry.origin == .inspector
-        case .rule: return entry.answeredByRule
+            return entry.pointee.kind == .malformed || entry.pointee.status == .error || entry.pointee.deliveryError != nil
+                || entry.pointee.errorCode != nil
+        case .malformed: return entry.pointee.kind == .malformed
+        case .manual: return entry.pointee.origin == .inspector
+        case .rule: return entry.pointee.answeredByRule
         case .body(let text):
-            return entry.json.range(of: Data(text.utf8)) != nil
+            return containsBytes(entry.pointee.json, text)
         case .text(let text):
-            return entry.summary.lowercased().contains(text) || entry.correlationId.lowercased().contains(text)
-                || (entry.errorCode?.lowercased().contains(text) ?? false)
+            return containsLowercased(entry.pointee.summary, text) || containsLowercased(entry.pointee.correlationId, text)
+                || (entry.pointee.errorCode.map { containsLowercased($0, text) } ?? false)
         }
+    }
+
+    // The tests above run once per row, for every row, whenever the filter changes (a million
+    // rows in a long session), so the common all-ASCII case is matched on the UTF-8 bytes
+    // without allocating; anything else takes the general (slower) path with the same result.
+
+    /// `haystack.lowercased().contains(needle)`, for a needle that is already lowercased.
+    static func containsLowercased(_ haystack: String, _ needle: String) -> Bool {
+        let fast = haystack.utf8.withContiguousStorageIfAvailable { hay in
+            needle.utf8.withContiguousStorageIfAvailable { pattern -> Bool? in
+                guard !pattern.isEmpty, isASCII(hay), isASCII(pattern) else { return nil }
+                return asciiFoldedIndex(of: pattern, in: hay) != nil
+            } ?? nil
+        } ?? nil
+        return fast ?? haystack.lowercased().contains(needle)
+    }
+
+    /// Whether the bytes of `text` occur in `data`.
+    static func containsBytes(_ data: Data, _ text: String) -> Bool {
+        let fast = data.withUnsafeBytes { raw in
+            text.utf8.withContiguousStorageIfAvailable { pattern -> Bool? in
+                guard !pattern.isEmpty else { return nil }
+                return byteIndex(of: pattern, in: raw.assumingMemoryBound(to: UInt8.self), from: 0) != nil
+            } ?? nil
+        }
+        return fast ?? (data.range(of: Data(text.utf8)) != nil)
+    }
+
+    /// Printable ASCII only: no multi-byte characters and no `\r\n` (one Swift character).
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+
+    /// The first index at or after `start` where `needle` occurs in `hay`.
+    private static func byteIndex(of needle: UnsafeBufferPointer<UInt8>, in hay: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard !needle.isEmpty else { return start <= hay.count ? start : nil }
+        guard let base = hay.baseAddress, let pattern = needle.baseAddress, hay.count - start >= needle.count else { return nil }
+        let first = Int32(needle[0])
+        var index = start
+        let last = hay.count - needle.count
+        while index <= last {
+            // Jump to the next occurrence of the first byte, then compare the rest.
+            guard let found = memchr(base + index, first, last - index + 1) else { return nil }
+            index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if memcmp(base + index, pattern, needle.count) == 0 { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The first index where `needle` (lowercase ASCII) occurs in `hay` (ASCII) ignoring case.
+    private static func asciiFoldedIndex(of needle: UnsafeBufferPointer<UInt8>, in hay: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard hay.count >= needle.count else { return nil }
+        @inline(__always) func lower(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte | 0x20 : byte }
+        for index in 0...(hay.count - needle.count) {
+            var offset = 0
+            while offset < needle.count, lower(hay[index + offset]) == needle[offset] { offset += 1 }
+            if offset == needle.count { return index }
+        }
+        return nil
     }
 
     /// `*` matches any run of characters; everything else literally (case-sensitive, like routing).
     static func glob(_ pattern: String, _ text: String) -> Bool {
+        let fast = pattern.utf8.withContiguousStorageIfAvailable { pattern in
+            text.utf8.withContiguousStorageIfAvailable { text -> Bool? in
+                guard isASCII(pattern), isASCII(text) else { return nil }
+                return asciiGlob(pattern, text)
+            } ?? nil
+        } ?? nil
+        return fast ?? unicodeGlob(pattern, text)
+    }
+
+    /// ``glob(_:_:)`` on ASCII bytes: the same first-prefix, leftmost-middle, last-suffix match.
+    private static func asciiGlob(_ pattern: UnsafeBufferPointer<UInt8>, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        let star = UInt8(ascii: "*")
+        guard pattern.contains(star) else { return pattern.elementsEqual(text) }
+        var partStart = 0
+        var position = 0
+        var isFirst = true
+        while true {
+            var partEnd = partStart
+            while partEnd < pattern.count, pattern[partEnd] != star { partEnd += 1 }
+            let part = UnsafeBufferPointer(rebasing: pattern[partStart..<partEnd])
+            if partEnd == pattern.count {
+                // The last part must end the text (after what the earlier parts took).
+                guard !part.isEmpty else { return true }
+                return text.count - position >= part.count && text[(text.count - part.count)...].elementsEqual(part)
+            }
+            if isFirst {
+                guard text.count >= part.count, text[0..<part.count].elementsEqual(part) else { return false }
+                position = part.count
+            } else if !part.isEmpty {
+                guard let found = byteIndex(of: part, in: text, from: position) else { return false }
+                position = found + part.count
+            }
+            isFirst = false
+            partStart = partEnd + 1
+        }
+    }
+
+    /// ``glob(_:_:)`` for text beyond ASCII, compared as Swift strings.
+    private static func unicodeGlob(_ pattern: String, _ text: String) -> Bool {
         if !pattern.contains("*") { return pattern == text }
         let parts = pattern.split(separator: "*", omittingEmptySubsequences: false)
         var rest = Substring(text)

@@ -31,7 +31,7 @@ struct MainLayout: Equatable {
         errorBanner = rows[1]
         footer = rows[3]
         let body = rows[2]
-        let slotHeight = 4  // two slots plus the box
+        let slotHeight = 6  // two slots of two lines each, plus the box
         if size.width >= 110 {
             let columns = body.columns(.min(0), .fixed(min(52, size.width / 3)))
             messages = columns[0]

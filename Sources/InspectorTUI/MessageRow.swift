@@ -6,7 +6,7 @@ import TerminalUI
 enum MessageRow {
     /// The first 8 characters of an id (the part people tell apart), or all of a short one.
     static func shortId(_ id: String) -> String {
-        if id.count <= 10 { return id }
+        if id.count <= 12 { return id }
         // Host event ids start with "<environment>-event-": show the random part.
         if let range = id.range(of: "-event-") { return String(id[range.upperBound...].prefix(8)) }
         return String(id.prefix(8))
@@ -60,10 +60,13 @@ enum MessageRow {
             x += buffer.write("R ", at: Point(x: x, y: origin.y), style: style(Theme.handMade), maxWidth: limit - x)
         }
         // Right-hand part: id, status, latency; the action takes what is left.
-        var tail = " " + TextWidth.pad(shortId(entry.correlationId), to: 8)
+        // Fitted, not just padded: an id or error code that is long, wide or full of escapes
+        // must not widen the tail and shift the columns.
+        var tail = " " + TextWidth.fit(shortId(entry.correlationId), to: 12)
         var tailStyle = Theme.dim
         if let status = entry.status {
-            tail += " " + TextWidth.pad(status.rawValue + (entry.errorCode.map { " " + $0 } ?? ""), to: 11)
+            let text = status.rawValue + (entry.errorCode.map { " " + $0 } ?? "")
+            tail += " " + TextWidth.pad(TextWidth.truncate(text, to: 24), to: 11)
             if status != .success { tailStyle = Theme.warning }
         }
         if let latency = entry.latencyMs { tail += " " + TextWidth.pad(TimeFormat.duration(ms: latency), to: 7, alignment: .right) }

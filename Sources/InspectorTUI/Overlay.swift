@@ -1,3 +1,4 @@
+import InspectorClient
 import InspectorProtocol
 import TerminalUI
 
@@ -19,6 +20,8 @@ public enum Overlay: Sendable {
     case errors(ErrorHistoryView)
     /// What the inspector did on your behalf.
     case actions(ActionLogView)
+    /// The reply rules and their hit counts.
+    case rules(RulesView)
 
     /// Lets the overlay handle a key.
     mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
@@ -31,6 +34,7 @@ public enum Overlay: Sendable {
         case .confirm(var view): defer { self = .confirm(view) }; return view.handle(key, model: model)
         case .errors(var view): defer { self = .errors(view) }; return view.handle(key, model: model)
         case .actions(var view): defer { self = .actions(view) }; return view.handle(key, model: model)
+        case .rules(var view): defer { self = .rules(view) }; return view.handle(key, model: model)
         }
     }
 
@@ -45,6 +49,7 @@ public enum Overlay: Sendable {
         case .confirm(let view): view.render(into: &buffer, area: area, model: model)
         case .errors(let view): view.render(into: &buffer, area: area, model: model)
         case .actions(let view): view.render(into: &buffer, area: area, model: model)
+        case .rules(let view): view.render(into: &buffer, area: area, model: model)
         }
     }
 
@@ -59,6 +64,7 @@ public enum Overlay: Sendable {
         case .confirm: return [("y", "yes"), ("n/Esc", "no")]
         case .errors: return [("Esc", "back"), ("Enter", "jump to cause"), ("j/k", "move")]
         case .actions: return [("Esc", "back"), ("j/k", "scroll")]
+        case .rules: return [("Esc", "back"), ("space", "pause/resume"), ("d", "remove"), ("j/k", "move")]
         }
     }
 }
@@ -81,4 +87,10 @@ public enum OverlayAction: Sendable {
     case jumpToSeq(Int)
     /// Show a brief message.
     case flash(String, isError: Bool)
+    /// Close this overlay, send a command, and keep answering like it with a new reply rule.
+    case sendAndRemember(InspectorCommand, label: String, rule: ReplyRule)
+    /// Remove the reply rule with this id.
+    case removeRule(Int)
+    /// Pause or resume the reply rule with this id.
+    case toggleRule(Int)
 }

@@ -1,5 +1,6 @@
 import BridgeCore
 import Foundation
+import InspectorClient
 import InspectorProtocol
 import TerminalUI
 
@@ -19,9 +20,28 @@ public struct RespondDialog: Sendable {
     var recoverable = false
     var field = Field.status
     var templateIndex = -1
+    /// Keep answering requests for this action the same way: how many more (nil: none; 0: every).
+    var remember = Remember.no
 
     enum Field: Int, CaseIterable {
-        case status, data, errorCode, errorMessage, recoverable
+        case status, data, errorCode, errorMessage, recoverable, remember
+    }
+
+    /// "Answer the next ones the same way", as cordova-simulate's "persist": makes a reply rule.
+    enum Remember: String, CaseIterable {
+        case no = "no, just this one"
+        case next1 = "and the next 1 like it"
+        case next5 = "and the next 5 like it"
+        case always = "and every later one like it"
+
+        var times: Int?? {
+            switch self {
+            case .no: return .none
+            case .next1: return .some(1)
+            case .next5: return .some(5)
+            case .always: return .some(nil)
+            }
+        }
     }
 
     /// A ready-made answer.
@@ -117,7 +137,11 @@ public struct RespondDialog: Sendable {
         case .enter:
             switch command {
             case .success(let command):
-                return .send(command, label: "respond \(status.rawValue) to \(request.action) \(request.correlationId)")
+                let label = "respond \(status.rawValue) to \(request.action) \(request.correlationId)"
+                guard case .some(let times) = remember.times, case .respond(let args) = command else { return .send(command, label: label) }
+                let rule = ReplyRule(
+                    action: request.action, times: times, response: .init(status: args.status, data: args.data, error: args.error))
+                return .sendAndRemember(command, label: label, rule: rule)
             case .failure(let error):
                 return .flash(error.message, isError: true)
             }
@@ -133,6 +157,11 @@ public struct RespondDialog: Sendable {
             case .errorMessage: _ = errorMessage.handle(key)
             case .recoverable:
                 if key == .char(" ") || key == .left || key == .right { recoverable.toggle() }
+            case .remember:
+                let all = Remember.allCases
+                let index = all.firstIndex(of: remember) ?? 0
+                if key == .right || key == .char(" ") { remember = all[(index + 1) % all.count] }
+                if key == .left { remember = all[(index + all.count - 1) % all.count] }
             }
         }
         return .none
@@ -152,6 +181,7 @@ public struct RespondDialog: Sendable {
         y = FormDrawing.textField("error code", errorCode, focused: field == .errorCode, placeholder: "BUSY, PERMISSION_DENIED, … or empty", into: &buffer, at: y, in: inner)
         y = FormDrawing.textField("error message", errorMessage, focused: field == .errorMessage, into: &buffer, at: y, in: inner)
         y = FormDrawing.choice("recoverable", recoverable ? "yes" : "no", focused: field == .recoverable, hint: "space to toggle", into: &buffer, at: y, in: inner)
+        y = FormDrawing.choice("remember", remember.rawValue, focused: field == .remember, hint: "←/→: make a reply rule (R lists rules)", into: &buffer, at: y, in: inner)
         switch command {
         case .failure(let error): y = FormDrawing.note("✗ " + error.message, style: Theme.danger, into: &buffer, at: y, in: inner)
         case .success: y = FormDrawing.note("✓ ready: Enter sends", style: Theme.success, into: &buffer, at: y, in: inner)

@@ -1,0 +1,62 @@
+import InspectorClient
+import TerminalUI
+
+/// The reply rules this inspector applies, with their hit counts: space pauses or resumes the
+/// selected rule, d removes it. Rules are made from the respond dialog ("remember").
+public struct RulesView: Sendable {
+    var cursor = 0
+
+    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+        let rules = model.rules.rules
+        switch key {
+        case .escape, .char("q"), .char("R"): return .close
+        case .char("j"), .down: cursor = min(cursor + 1, max(0, rules.count - 1))
+        case .char("k"), .up: cursor = max(0, cursor - 1)
+        case .char("d"), .delete:
+            guard let rule = rules[safe: cursor] else { return .none }
+            cursor = max(0, min(cursor, rules.count - 2))
+            return .removeRule(rule.id)
+        case .char(" "):
+            guard let rule = rules[safe: cursor] else { return .none }
+            return .toggleRule(rule.id)
+        default: break
+        }
+        return .none
+    }
+
+    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
+        let rules = model.rules.rules
+        let inner = DialogFrame.full(&buffer, area: area, title: "Reply rules: \(rules.count) (\(model.rules.totalHits) hits)")
+        if rules.isEmpty {
+            let lines = [
+                "No reply rules yet.",
+                "In the respond dialog (r), set \"remember\" to answer the next requests for that action the same way;",
+                "or run `bridge-inspector auto-respond` from a shell.",
+            ]
+            for (row, line) in lines.enumerated() {
+                buffer.write(line, at: Point(x: inner.x, y: inner.y + row), style: row == 0 ? Theme.paneTitle : Theme.dim, maxWidth: inner.width)
+            }
+            return
+        }
+        let header = TextWidth.pad("rule", to: 24) + TextWidth.pad("action", to: 28) + TextWidth.pad("answers", to: 12)
+            + TextWidth.pad("delay", to: 9) + TextWidth.pad("status", to: 13) + "hits"
+        buffer.write(header, at: inner.origin, style: Theme.paneTitle, maxWidth: inner.width)
+        for (index, rule) in rules.enumerated() where index + 1 < inner.height {
+            let y = inner.y + 1 + index
+            let selected = index == cursor
+            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: Theme.selection) }
+            let answers: String
+            if !rule.isEnabled {
+                answers = "paused"
+            } else if let remaining = rule.remaining {
+                answers = remaining == 0 ? "used up" : "next \(remaining)"
+            } else {
+                answers = "every"
+            }
+            let line = TextWidth.pad(TextWidth.fit(rule.name, to: 23), to: 24) + TextWidth.pad(TextWidth.fit(rule.action, to: 27), to: 28)
+                + TextWidth.pad(answers, to: 12) + TextWidth.pad(rule.delayMs > 0 ? "\(rule.delayMs)ms" : "-", to: 9)
+                + TextWidth.pad(rule.response.status.rawValue, to: 13) + "\(rule.hits)"
+            buffer.write(line, at: Point(x: inner.x, y: y), style: selected ? Theme.selection : (rule.isActive ? .plain : Theme.dim), maxWidth: inner.width)
+        }
+    }
+}
