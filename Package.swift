@@ -11,11 +11,13 @@
 //   InspectorAgent      embedded in a host: publishes state and traffic, carries out commands
 //   InspectorClient     attaches to an agent: handshake, snapshot, live state, commands
 //   JourneySimulation   host profiles, journey scenarios and the simulated web journey
+//   JourneyWebSocket    a real web journey in a browser: serves its files, injects the bridge bootstrap, WebSocket transport (SwiftNIO)
 //   TerminalUI          cell buffer, text width, sanitising of untrusted text (pure, testable)
 //   CNcurses            the system ncursesw library with Swift-6-safe accessors
 //   CursesBackend       draws a TerminalUI buffer with ncurses and reads keys
 //   InspectorTUI        the inspector's state, update and rendering into a buffer (no curses)
 //   BridgeInspectorCLI  the `bridge-inspector` command and its subcommands
+//   BridgeInspectorBenchmarks  `bridge-inspector-bench`: figures for docs/performance.md (not a test)
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -29,10 +31,13 @@ let package = Package(
         .library(name: "BridgeCore", targets: ["BridgeCore"]),
         .library(name: "InspectorAgent", targets: ["InspectorAgent"]),
         .executable(name: "bridge-inspector", targets: ["BridgeInspectorCLI"]),
+        .executable(name: "bridge-inspector-bench", targets: ["BridgeInspectorBenchmarks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(name: "BridgeCore", swiftSettings: strict),
@@ -55,6 +60,28 @@ let package = Package(
 
         .target(name: "JourneySimulation", dependencies: ["BridgeCore"], swiftSettings: strict),
         .testTarget(name: "JourneySimulationTests", dependencies: ["JourneySimulation", "BridgeCore"], swiftSettings: strict),
+
+        .target(
+            name: "JourneyWebSocket",
+            dependencies: [
+                "BridgeCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "JourneyWebSocketTests",
+            dependencies: [
+                "JourneyWebSocket", "BridgeCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: strict),
 
         .target(name: "TerminalUI", swiftSettings: strict),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"], swiftSettings: strict),
@@ -83,9 +110,16 @@ let package = Package(
         .executableTarget(
             name: "BridgeInspectorCLI",
             dependencies: [
-                "BridgeCore", "InspectorAgent", "InspectorClient", "InspectorProtocol", "JourneySimulation", "SocketSupport",
-                "InspectorTUI", "CursesBackend", "TerminalUI",
+                "BridgeCore", "InspectorAgent", "InspectorClient", "InspectorProtocol", "JourneySimulation", "JourneyWebSocket",
+                "SocketSupport", "InspectorTUI", "CursesBackend", "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "BridgeInspectorBenchmarks",
+            dependencies: [
+                "BridgeCore", "InspectorAgent", "InspectorClient", "InspectorProtocol", "InspectorTUI", "SocketSupport", "TerminalUI",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strict),
         .testTarget(

@@ -1,11 +1,11 @@
 import ArgumentParser
 
-/// `bridge-inspector host`: a real bridge host with a simulated web journey, serving the
-/// inspector on a Unix socket.
+/// `bridge-inspector host`: a real bridge host with a simulated web journey, or a real one in a
+/// browser (`--serve`), serving the inspector on a Unix socket.
 struct HostCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "host",
-        abstract: "Run a simulated GBGBridge host and web journey, and serve the inspector.",
+        abstract: "Run a GBGBridge host with a simulated web journey, or serve a real one to a browser, and serve the inspector.",
         discussion: """
             The host is a real BridgeHost, the same library an app embeds, set up from a host \
             profile (its capture slots and custom capabilities). The web journey is simulated \
@@ -22,11 +22,27 @@ struct HostCommand: AsyncParsableCommand {
             what was expected, and nothing is started. Both formats are described in \
             docs/scenarios.md.
 
+            With --serve DIR the journey is real instead: the host serves DIR on 127.0.0.1 \
+            (--port, default a free one) and injects the bridge bootstrap at document start of \
+            every HTML page, so the page in a desktop browser has \
+            window.webkit.messageHandlers.gbgBridge and window.GBGBridge as in a WKWebView; its \
+            messages travel over a WebSocket. The second line on standard output is its address:
+
+              serving: http://127.0.0.1:8787/
+
+            Each page load is a fresh bridge context and gets host.ready. Only pages of that \
+            origin may connect; a journey on its own dev server includes \
+            <script src="http://127.0.0.1:<port>/__gbgbridge/bootstrap.js"></script> as its first \
+            script and is allowed with --allow-origin (then --serve may be left out). See \
+            docs/web-journeys.md.
+
             Examples:
               bridge-inspector host
               bridge-inspector host --profile examples/profiles/minimal.json \\
                   --scenario examples/scenarios/capture-flow.json \\
                   --journey-log journey.jsonl --exit-when-done
+              bridge-inspector host --serve examples/web-journey --port 8787
+              bridge-inspector host --port 8787 --allow-origin http://localhost:5173
             """
     )
 
@@ -55,10 +71,41 @@ struct HostCommand: AsyncParsableCommand {
     @Flag(name: .customLong("exit-on-stdin-eof"), help: ArgumentHelp("Exit when standard input is closed (used by `demo` for its child host).", visibility: .hidden))
     var exitOnStdinEOF = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Serve the web journey in this directory to a browser on 127.0.0.1, with the bridge bootstrap injected into its pages, instead of simulating a journey.",
+        valueName: "dir"))
+    var serve: String?
+
+    @Option(name: .long, help: ArgumentHelp("The port for --serve or --allow-origin on 127.0.0.1; 0 picks a free one. Default: 0.", valueName: "port"))
+    var port: Int?
+
+    @Option(name: .customLong("allow-origin"), help: ArgumentHelp(
+        "Also let pages of this origin (scheme://host[:port], such as a dev server's http://localhost:5173) connect to the bridge. Repeatable.",
+        valueName: "origin"))
+    var allowOrigin: [String] = []
+
+    func validate() throws {
+        let web = serve != nil || !allowOrigin.isEmpty
+        if web, scenario != nil {
+            throw ValidationError("--scenario and --serve/--allow-origin cannot be used together: --scenario simulates the web journey, --serve runs a real one in a browser")
+        }
+        if web, exitWhenDone {
+            throw ValidationError("--exit-when-done needs a scenario that ends; a journey in a browser has no end, so stop the host with Ctrl-C")
+        }
+        if web, journeyLog != nil {
+            throw ValidationError("--journey-log records the simulated journey; with --serve, watch the traffic in the inspector (and the browser's developer tools)")
+        }
+        if let port {
+            guard web else { throw ValidationError("--port is for --serve or --allow-origin") }
+            guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 (a free port) or 1 to 65535, not \(port)") }
+        }
+    }
+
     func run() async throws {
         let options = HostOptions(
             profilePath: profile, scenarioPath: scenario, name: name, socketPath: socket, journeyLogPath: journeyLog,
-            exitWhenDone: exitWhenDone, exitOnStdinEOF: exitOnStdinEOF)
+            exitWhenDone: exitWhenDone, exitOnStdinEOF: exitOnStdinEOF, serveDirectory: serve, port: port,
+            allowedOrigins: allowOrigin)
         let status = await HostRunner(options: options).run()
         if status != 0 { throw ExitCode(status) }
     }

@@ -14,4 +14,13 @@ struct HostOptions: Sendable {
     var exitWhenDone: Bool
     /// `--exit-on-stdin-eof`.
     var exitOnStdinEOF: Bool
+    /// `--serve`: the directory of a real web journey to serve to a browser, or `nil`.
+    var serveDirectory: String? = nil
+    /// `--port`: the port for the web journey (0 picks a free one), or `nil` for 0.
+    var port: Int? = nil
+    /// `--allow-origin`: origins besides the served one whose pages may connect to the bridge.
+    var allowedOrigins: [String] = []
+
+    /// Whether a browser journey replaces the simulated one (`--serve` or `--allow-origin`).
+    var servesWebJourney: Bool { serveDirectory != nil || !allowedOrigins.isEmpty }
 }

@@ -2,6 +2,7 @@ import BridgeCore
 import Foundation
 import InspectorAgent
 import JourneySimulation
+import JourneyWebSocket
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -31,6 +32,8 @@ struct HostRunner {
         // Output may go to a pipe whose reader is gone (a `demo` parent that was killed): a
         // write must then fail, not kill the host before it removes its socket.
         signal(SIGPIPE, SIG_IGN)
+
+        if options.servesWebJourney { return await runWebJourney() }
 
         // 1. Validate everything before anything is visible from outside.
         let profile: HostProfile
@@ -122,6 +125,103 @@ struct HostRunner {
         log?.close()
         continuation.finish()
         return 0
+    }
+
+    /// Runs `host --serve DIR` (or `--allow-origin`): the journey is a real page in a browser,
+    /// connected over a WebSocket, instead of a simulated one.
+    private func runWebJourney() async -> Int32 {
+        // 1. Validate the profile and name before anything is visible from outside.
+        let profile: HostProfile
+        do {
+            profile = try options.profilePath.map { path throws(SimulationInputError) in try HostProfile.load(path: path) } ?? BuiltInDemo.profile
+        } catch {
+            StandardStreams.printError("error: \(error)")
+            return 1
+        }
+        let name = options.name ?? profile.name
+        if name.isEmpty {
+            StandardStreams.printError("error: --name must not be empty")
+            return 1
+        }
+        let host = profile.makeHost()
+
+        let (reasons, continuation) = AsyncStream<StopReason>.makeStream()
+        let signals = SignalWatcher { number in continuation.yield(.signal(number)) }
+        defer { signals.cancel() }
+
+        // 2. Serve the journey (this checks the directory, the origins and the port), then the inspector.
+        let configuration = WebJourneyConfiguration(
+            servedDirectory: options.serveDirectory, port: options.port ?? 0, allowedOrigins: options.allowedOrigins,
+            bootstrapScript: host.configuration?.bootstrapScript ?? BridgeConfiguration.defaultBootstrapScript)
+        let server: WebJourneyServer
+        do {
+            server = try await WebJourneyServer.start(host: host, configuration: configuration) { notice in
+                Self.report(notice, host: host)
+            }
+        } catch {
+            StandardStreams.printError("error: \(error)")
+            return 1
+        }
+        let agent: InspectorAgent
+        do {
+            agent = try host.startInspector(name: name, socketPath: options.socketPath)
+        } catch {
+            StandardStreams.printError("error: cannot serve the inspector: \(error)")
+            await server.stop()
+            return 1
+        }
+        StandardStreams.printOut("socket: \(agent.socketPath)")
+        StandardStreams.printOut("serving: \(server.url)")
+
+        if options.exitOnStdinEOF {
+            Self.watchStandardInput { continuation.yield(.standardInputClosed) }
+        }
+        let what = options.serveDirectory.map { "serving the web journey in \($0) at \(server.url)" }
+            ?? "waiting for pages that include \(server.url.dropLast())\(WebJourneyPaths.bootstrapScript)"
+        StandardStreams.printError(
+            "bridge-inspector host: host \"\(name)\" (hostVersion \(profile.hostVersion)) is \(what); open it in a browser, and stop the host with Ctrl-C.")
+
+        // 3. Run until stopped; every page that connects gets host.ready (see report(_:host:)).
+        waiting: for await reason in reasons {
+            switch reason {
+            case .scenarioFinished:
+                continue
+            case .signal(let number):
+                StandardStreams.printError("bridge-inspector host: \(SignalWatcher.name(number)) received, stopping.")
+            case .standardInputClosed:
+                StandardStreams.printError("bridge-inspector host: standard input closed, stopping.")
+            }
+            break waiting
+        }
+
+        // 4. Shut down: pages first (no more traffic), then the agent (removes the socket).
+        await server.stop()
+        agent.stop()
+        continuation.finish()
+        return 0
+    }
+
+    /// Tells the person running the host what happened to the browser journey; sends `host.ready`
+    /// to every page that attaches, as an app does once its journey is attached.
+    private static func report(_ notice: WebJourneyNotice, host: BridgeHost) {
+        switch notice {
+        case .attached(let page):
+            host.sendReadyEvent()
+            StandardStreams.printError("bridge-inspector host: \(page) attached (origin \(page.origin)); sent host.ready.")
+        case .superseded(let page, let newer):
+            StandardStreams.printError("bridge-inspector host: \(newer) took over from \(page), which was disconnected: one page at a time is the journey.")
+        case .detached(let page, let stillPending):
+            var line = "bridge-inspector host: \(page) went (reload, navigation or closed tab); its bridge context ended."
+            if !stillPending.isEmpty {
+                let list = stillPending.map { "\($0.payload.action) (\($0.correlationId))" }.joined(separator: ", ")
+                line += " \(stillPending.count) request(s) it sent are still pending: \(list). They stay in pendingRequests; an answer now reaches the next page, which never sent them."
+            }
+            StandardStreams.printError(line)
+        case .refused(let text):
+            StandardStreams.printError("bridge-inspector host: refused: \(text)")
+        case .protocolError(let page, let text):
+            StandardStreams.printError("bridge-inspector host: \(page): \(text)")
+        }
     }
 
     /// Calls `closed` once standard input reaches end of file (or fails), from a background thread.

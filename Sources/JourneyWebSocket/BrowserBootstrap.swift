@@ -1,0 +1,157 @@
+import BridgeCore
+
+/// The script that gives a page in a desktop browser the bridge a WKWebView gives it on iOS.
+///
+/// It runs at document start in the top-level frame only (in a frame it does nothing, as with
+/// `forMainFrameOnly: true`), and:
+/// - defines `window.webkit.messageHandlers.gbgBridge.postMessage(message)`, which sends the
+///   message to the host over a WebSocket on loopback. The connection opens once the document is
+///   parsed (`DOMContentLoaded`), so the page's own scripts have set up `receive` before the host
+///   sends anything. Messages posted before it is open wait in the page (at most
+///   ``maximumQueuedMessages``) and go out in order once it opens; if it never opens, or closes,
+///   they are dropped with a console error, as nothing can carry them;
+/// - runs the host's bootstrap script (by default GBGBridge's documented one, which defines the
+///   `window.GBGBridge` namespace and its no-op `receive`);
+/// - hands every host message to `window.GBGBridge.receive(...)`, looked up at the time of the
+///   call, exactly as the core's ``JavaScriptDelivery`` script does: the host sends that very
+///   script, `window.GBGBridge.receive(<json>);`, and the page, without `eval`, checks its form,
+///   parses the JSON argument and makes the call. An exception thrown by `receive` is reported to
+///   the host, which records `evaluateJavaScript failed: ...` in `lastError`, as on iOS.
+///
+/// The wire format, one JSON text frame per item:
+/// - page to host: `{"kind":"post","text":"<the message as posted, JSON text>"}` and
+///   `{"kind":"evaluateFailed","seq":<n>,"error":"<text>"}` (`seq` counts the host's frames from 1);
+/// - host to page: the delivery script itself.
+public enum BrowserBootstrap {
+    /// The whole script served at ``WebJourneyPaths/bootstrapScript``, with `bootstrapScript`
+    /// (default: GBGBridge's documented bootstrap) run after the shim in the top-level frame.
+    public static func script(bootstrapScript: String = BridgeConfiguration.defaultBootstrapScript) -> String {
+        shim + "\n" + bootstrapScript + "\n}\n"
+    }
+
+    /// The most messages a page keeps while its connection is opening.
+    public static let maximumQueuedMessages = 1000
+
+    /// The WebSocket close code the host uses when a newer page context takes over.
+    public static let supersededCloseCode = 4001
+
+    /// The shim, which opens the top-frame block that the bootstrap script and `}` close.
+    static let shim = #"""
+        /* GBGBridge for web journeys in a desktop browser, served by `bridge-inspector host`.
+           See docs/web-journeys.md. Top-level frame only, as WKWebView's forMainFrameOnly. */
+        if (window.top === window) {
+        (function () {
+          "use strict";
+          var existing = window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.gbgBridge;
+          if (existing) { return; }
+          var PREFIX = "\#(JavaScriptDelivery.receiveFunction)(";
+          var SUFFIX = ");";
+          var MAX_QUEUED = \#(maximumQueuedMessages);
+          var script = document.currentScript;
+          var url = new URL("\#(WebJourneyPaths.socket)", (script && script.src) || location.href);
+          url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+          url.search = "";
+          url.searchParams.set("page", location.pathname);
+          var state = "connecting";
+          var queue = [];
+          var received = 0;
+          var socket = null;
+          function dropQueued(why) {
+            if (queue.length > 0) {
+              console.error("[GBGBridge] " + queue.length + " message(s) posted before the connection to the host opened were dropped: " + why);
+              queue = [];
+            }
+          }
+          var gbgBridge = Object.freeze({
+            postMessage: function (message) {
+              var text = typeof message === "string" ? message : JSON.stringify(message);
+              if (typeof text !== "string") {
+                throw new TypeError("gbgBridge.postMessage: the message cannot be serialised");
+              }
+              var frame = JSON.stringify({ kind: "post", text: text });
+              if (state === "open") {
+                socket.send(frame);
+              } else if (state === "connecting") {
+                if (queue.length >= MAX_QUEUED) {
+                  console.error("[GBGBridge] message dropped: " + MAX_QUEUED + " messages are already waiting for the connection to the host to open");
+                  return;
+                }
+                queue.push(frame);
+              } else {
+                console.warn("[GBGBridge] message dropped: this page is not connected to the host any more; reload the page to attach again");
+              }
+            }
+          });
+          try {
+            window.webkit = window.webkit || {};
+            window.webkit.messageHandlers = window.webkit.messageHandlers || {};
+            Object.defineProperty(window.webkit.messageHandlers, "gbgBridge", { value: gbgBridge, enumerable: true });
+          } catch (error) {
+            console.error("[GBGBridge] cannot define window.webkit.messageHandlers.gbgBridge: " + error);
+            return;
+          }
+          function report(seq, error) {
+            console.error("[GBGBridge] delivery " + seq + " failed: " + error);
+            if (state === "open") {
+              socket.send(JSON.stringify({ kind: "evaluateFailed", seq: seq, error: String(error) }));
+            }
+          }
+          function deliver(text, seq) {
+            if (typeof text !== "string" || text.length < PREFIX.length + SUFFIX.length ||
+                text.slice(0, PREFIX.length) !== PREFIX || text.slice(text.length - SUFFIX.length) !== SUFFIX) {
+              report(seq, "SyntaxError: the host sent something other than a " + PREFIX + "...) call");
+              return;
+            }
+            var message;
+            try {
+              message = JSON.parse(text.slice(PREFIX.length, text.length - SUFFIX.length));
+            } catch (error) {
+              report(seq, error);
+              return;
+            }
+            try {
+              window.GBGBridge.receive(message);
+            } catch (error) {
+              report(seq, error);
+            }
+          }
+          function connect() {
+            try {
+              socket = new WebSocket(url.href);
+            } catch (error) {
+              state = "closed";
+              dropQueued("cannot connect to the host at " + url.href + ": " + error);
+              return;
+            }
+            socket.onopen = opened;
+            socket.onmessage = function (event) {
+              received += 1;
+              deliver(event.data, received);
+            };
+            socket.onclose = closed;
+          }
+          function opened() {
+            state = "open";
+            var waiting = queue;
+            queue = [];
+            for (var i = 0; i < waiting.length; i++) { socket.send(waiting[i]); }
+          }
+          function closed(event) {
+            var wasOpen = state === "open";
+            state = "closed";
+            dropQueued("the connection could not be opened (is `bridge-inspector host` running, and is this page's origin allowed?)");
+            if (wasOpen) {
+              console.warn("[GBGBridge] the host closed the bridge connection (" + event.code + (event.reason ? ": " + event.reason : "") + "); reload the page to attach again");
+            }
+          }
+          // The connection opens once the document is parsed, when the page's own scripts (classic,
+          // defer and module) have run and set up window.GBGBridge.receive; the host then sends
+          // host.ready. Messages posted before wait in `queue` and go out in order.
+          if (document.readyState === "loading") {
+            document.addEventListener("DOMContentLoaded", connect, { once: true });
+          } else {
+            connect();
+          }
+        })();
+        """#
+}

@@ -1,0 +1,295 @@
+import BridgeCore
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+
+/// Something the server wants the person running the host to know.
+public enum WebJourneyNotice: Sendable {
+    /// A page connected and is now the host's journey (send `host.ready` now).
+    case attached(WebPage)
+    /// A newer page took over from `page` (a second tab, or a reload racing the old page's close);
+    /// `page` was sent WebSocket close code ``BrowserBootstrap/supersededCloseCode``.
+    case superseded(WebPage, by: WebPage)
+    /// The page went (reload, navigation, closed tab). `stillPending` are the requests it sent that
+    /// still wait in `pendingRequests`: they stay there, and an answer to one goes to whichever page
+    /// is attached then (which never sent it), or fails with `WebView not attached`.
+    case detached(WebPage, stillPending: [BridgeMessage])
+    /// A request or WebSocket was refused (foreign origin, wrong `Host`, a path out of the served
+    /// directory); the text says which and why.
+    case refused(String)
+    /// A page sent something that is not part of the bridge's wire format (ignored).
+    case protocolError(WebPage, String)
+}
+
+/// Serves a web journey to a desktop browser on 127.0.0.1 and carries its bridge messages to a
+/// ``BridgeHost`` over a WebSocket: the browser stands in for the WKWebView.
+///
+/// - Files of ``WebJourneyConfiguration/servedDirectory`` are served; every top-level HTML page
+///   gets the bridge bootstrap injected at document start, before its own scripts (see
+///   ``BrowserBootstrap``). Paths cannot leave the directory (`..`, encoded or not, and symbolic
+///   links that point out are refused; hidden files are never served).
+/// - Each page that connects to ``WebJourneyPaths/socket`` is one page context, attached to the
+///   host with a ``WebSocketJourneyTransport``; the newest page is the journey. When it goes, the
+///   host is detached and its pending requests stay pending.
+/// - Only loopback is bound; requests must name the server as `Host`, and WebSockets are accepted
+///   only from pages of the served origin or of ``WebJourneyConfiguration/allowedOrigins``.
+///
+/// ```swift
+/// let server = try await WebJourneyServer.start(
+///     host: host, configuration: WebJourneyConfiguration(servedDirectory: "examples/web-journey")
+/// ) { notice in
+///     if case .attached = notice { host.sendReadyEvent() }
+/// }
+/// print("serving: \(server.url)")
+/// // ...
+/// await server.stop()
+/// ```
+///
+/// HTTP and WebSocket are SwiftNIO's (NIOHTTP1, NIOWebSocket); this type adds only the policy.
+public final class WebJourneyServer: Sendable {
+    /// The port the server listens on (the one picked when the configuration said 0).
+    public let port: Int
+    /// The configuration it was started with.
+    public let configuration: WebJourneyConfiguration
+
+    /// `http://127.0.0.1:<port>/`: the journey's address.
+    public var url: String { "http://\(WebJourneyConfiguration.bindAddress):\(port)/" }
+
+    private let group: MultiThreadedEventLoopGroup
+    private let context: ServerContext
+    private let listener: any Channel
+    private let pages: PageCoordinator
+
+    private init(port: Int, configuration: WebJourneyConfiguration, group: MultiThreadedEventLoopGroup, context: ServerContext, listener: any Channel, pages: PageCoordinator) {
+        self.port = port
+        self.configuration = configuration
+        self.group = group
+        self.context = context
+        self.listener = listener
+        self.pages = pages
+    }
+
+    /// Validates `configuration`, binds 127.0.0.1 and starts serving for `host`.
+    ///
+    /// `onNotice` is called on the main actor with everything worth telling (pages attached and
+    /// gone, refusals). Throws ``WebJourneyError`` when the directory, an origin or the port is
+    /// unusable, or the port is taken.
+    @MainActor
+    public static func start(
+        host: BridgeHost, configuration: WebJourneyConfiguration,
+        onNotice: @escaping @MainActor (WebJourneyNotice) -> Void = { _ in }
+    ) async throws(WebJourneyError) -> WebJourneyServer {
+        guard (0...65535).contains(configuration.port) else { throw .invalidPort(configuration.port) }
+        var origins = Set<String>()
+        for origin in configuration.allowedOrigins {
+            guard let normalized = WebJourneyConfiguration.normalizedOrigin(origin) else { throw .invalidOrigin(origin) }
+            origins.insert(normalized)
+        }
+        let directory = try configuration.servedDirectory.map { path throws(WebJourneyError) in try ServedDirectory(path: path) }
+
+        let pages = PageCoordinator(host: host, maximumPendingBytes: configuration.maximumPendingDeliveryBytes, onNotice: onNotice)
+        let threadPool = NIOThreadPool(numberOfThreads: 1)
+        threadPool.start()
+        let context = ServerContext(
+            configuration: configuration, directory: directory, extraOrigins: origins, threadPool: threadPool, pages: pages)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 64)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try context.configure(channel) }
+            }
+        let listener: any Channel
+        do {
+            listener = try await bootstrap.bind(host: WebJourneyConfiguration.bindAddress, port: configuration.port).get()
+        } catch {
+            try? await threadPool.shutdownGracefully()
+            try? await group.shutdownGracefully()
+            throw .cannotListen(port: configuration.port, detail: "\(error)")
+        }
+        let port = listener.localAddress?.port ?? configuration.port
+        context.setPort(port)
+        return WebJourneyServer(port: port, configuration: configuration, group: group, context: context, listener: listener, pages: pages)
+    }
+
+    /// Stops serving: no new connections, every page is sent WebSocket close code 1001 ("going
+    /// away") and the host is detached. Waits at most about two seconds for pages to answer.
+    @MainActor
+    public func stop() async {
+        try? await listener.close()
+        await pages.closeAll()
+        try? await context.threadPool.shutdownGracefully()
+        try? await group.shutdownGracefully()
+    }
+
+    /// The pages connected now, oldest first (for tests and diagnostics).
+    @MainActor
+    public var connectedPages: [WebPage] { pages.connectedPages }
+}
+
+/// What every connection's handlers share; safe to use from any thread.
+final class ServerContext: Sendable {
+    let configuration: WebJourneyConfiguration
+    let directory: ServedDirectory?
+    let threadPool: NIOThreadPool
+    let bootstrapScript: [UInt8]
+    let pages: PageCoordinator
+    private let policyBox: NIOLockedValueBox<RequestPolicy>
+
+    init(configuration: WebJourneyConfiguration, directory: ServedDirectory?, extraOrigins: Set<String>, threadPool: NIOThreadPool, pages: PageCoordinator) {
+        self.configuration = configuration
+        self.directory = directory
+        self.threadPool = threadPool
+        self.pages = pages
+        self.bootstrapScript = Array(BrowserBootstrap.script(bootstrapScript: configuration.bootstrapScript).utf8)
+        // Until the port is known (port 0), no Host matches and every request is refused.
+        self.policyBox = NIOLockedValueBox(RequestPolicy(port: -1, extraOrigins: extraOrigins))
+    }
+
+    /// The current policy.
+    var policy: RequestPolicy { policyBox.withLockedValue { $0 } }
+
+    func setPort(_ port: Int) {
+        policyBox.withLockedValue { $0 = RequestPolicy(port: port, extraOrigins: $0.extraOrigins) }
+    }
+
+    /// Tells the host about a refusal.
+    func refused(_ text: String) {
+        let pages = pages
+        Task { @MainActor in pages.notify(.refused(text)) }
+    }
+
+    /// Sets up a new connection's pipeline: HTTP with a WebSocket upgrade for the bridge socket.
+    func configure(_ channel: any Channel) throws {
+        let maximumMessageBytes = configuration.maximumMessageBytes
+        let upgrader = NIOWebSocketServerUpgrader(
+            maxFrameSize: max(1, min(maximumMessageBytes, Int(UInt32.max))),
+            automaticErrorHandling: true,
+            shouldUpgrade: { [self] channel, head in
+                let path = head.uri.prefix { $0 != "?" && $0 != "#" }
+                guard path == WebJourneyPaths.socket, policy.webSocketRefusal(head) == nil else {
+                    // Refused: the request goes on to HTTPRequestHandler, which answers 403 and says why.
+                    return channel.eventLoop.makeSucceededFuture(nil)
+                }
+                return channel.eventLoop.makeSucceededFuture(HTTPHeaders())
+            },
+            upgradePipelineHandler: { [self] channel, head in
+                channel.eventLoop.makeCompletedFuture {
+                    let (inputs, continuation) = AsyncStream.makeStream(of: PageInput.self)
+                    try channel.pipeline.syncOperations.addHandler(
+                        NIOWebSocketFrameAggregator(
+                            minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: 4096, maxAccumulatedFrameSize: maximumMessageBytes))
+                    try channel.pipeline.syncOperations.addHandler(WebSocketPageHandler(inputs: continuation))
+                    let origin = RequestPolicy.printable(head.headers["Origin"].first ?? "")
+                    let path = RequestPolicy.printable(Self.pagePath(fromSocketURI: head.uri))
+                    let pages = pages
+                    Task { @MainActor in await pages.run(channel: channel, origin: origin, path: path, inputs: inputs) }
+                }
+            })
+        try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+            withServerUpgrade: (
+                upgraders: [upgrader],
+                completionHandler: { context in
+                    context.pipeline.syncOperations.removeHandler(name: HTTPRequestHandler.name, promise: nil)
+                }
+            ),
+            withErrorHandling: true)
+        try channel.pipeline.syncOperations.addHandler(HTTPRequestHandler(server: self), name: HTTPRequestHandler.name)
+    }
+
+    /// The `page` query parameter the bootstrap puts on the socket URL (`/` when missing).
+    static func pagePath(fromSocketURI uri: String) -> String {
+        guard let query = uri.split(separator: "?", maxSplits: 1).dropFirst().first else { return "/" }
+        for pair in query.split(separator: "&") where pair.hasPrefix("page=") {
+            let value = pair.dropFirst(5).replacingOccurrences(of: "+", with: " ")
+            if let bytes = ServedDirectory.percentDecode(value), let text = String(validating: bytes, as: UTF8.self) {
+                return text
+            }
+        }
+        return "/"
+    }
+}
+
+/// The page contexts of one host, on the main actor: attaches the newest page, detaches a page
+/// that goes, and feeds each page's messages to the host in order.
+@MainActor
+final class PageCoordinator {
+    private let host: BridgeHost
+    private let maximumPendingBytes: Int
+    private let onNotice: @MainActor (WebJourneyNotice) -> Void
+    private var current: WebSocketJourneyTransport?
+    private var open: [Int: WebSocketJourneyTransport] = [:]
+    private var nextId = 1
+    private var stopped = false
+
+    init(host: BridgeHost, maximumPendingBytes: Int, onNotice: @escaping @MainActor (WebJourneyNotice) -> Void) {
+        self.host = host
+        self.maximumPendingBytes = maximumPendingBytes
+        self.onNotice = onNotice
+    }
+
+    var connectedPages: [WebPage] { open.values.map(\.page).sorted { $0.id < $1.id } }
+
+    func notify(_ notice: WebJourneyNotice) {
+        onNotice(notice)
+    }
+
+    /// Runs one page context from its connection to its end.
+    func run(channel: any Channel, origin: String, path: String, inputs: AsyncStream<PageInput>) async {
+        let page = WebPage(id: nextId, origin: origin, path: path)
+        nextId += 1
+        let transport = WebSocketJourneyTransport(page: page, channel: channel, host: host, maximumPendingBytes: maximumPendingBytes)
+        if stopped {
+            transport.close(code: .goingAway, reason: "the host is shutting down")
+            return
+        }
+        open[page.id] = transport
+        if let previous = current {
+            previous.close(code: .unknown(UInt16(BrowserBootstrap.supersededCloseCode)), reason: "another page attached to this host")
+            onNotice(.superseded(previous.page, by: page))
+        }
+        current = transport
+        host.attach(transport)
+        onNotice(.attached(page))
+
+        for await input in inputs {
+            switch input {
+            case .post(let data):
+                transport.received(data)
+            case .evaluateFailed(let seq, let error):
+                if !transport.evaluationFailed(seq: seq, error: error) {
+                    onNotice(.protocolError(page, "the page reported a failure of delivery \(seq), which this host does not remember: \(RequestPolicy.printable(error))"))
+                }
+            case .invalid(let what):
+                onNotice(.protocolError(page, "the page sent \(what); it was ignored"))
+            }
+        }
+
+        transport.markClosed()
+        open[page.id] = nil
+        if current === transport {
+            current = nil
+            host.detach()
+        }
+        onNotice(.detached(page, stillPending: transport.stillPending()))
+    }
+
+    /// Closes every page with 1001 "going away", detaches the host, and waits (bounded) for the pages to go.
+    func closeAll() async {
+        stopped = true
+        for transport in open.values {
+            transport.close(code: .goingAway, reason: "the host is shutting down")
+        }
+        let deadline = ContinuousClock.now + .seconds(2)
+        while !open.isEmpty, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        if current != nil {
+            current = nil
+            host.detach()
+        }
+    }
+}

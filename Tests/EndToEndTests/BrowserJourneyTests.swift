@@ -1,0 +1,503 @@
+import BridgeCore
+import Foundation
+import InspectorClient
+import InspectorProtocol
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `bridge-inspector host --serve examples/web-journey` with the example journey running in
+/// Debian's headless Chromium, driven over the DevTools protocol; the inspector side goes
+/// through the agent, as the inspector does.
+///
+/// Chromium is installed by `.ci/run`. Without it the browser test fails under CI (CI=true) and is
+/// skipped, with the reason printed, elsewhere; it never passes without running.
+@Suite("Web journey in a browser", .serialized)
+struct BrowserJourneyTests {
+    let binary: String
+
+    init() throws {
+        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+    }
+
+    /// A 2×1 PNG (red, blue), as a host's capture answer would carry it.
+    static let pngBase64 = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAADUlEQVR4nGP4zwAE/wEHAAH/4iOeWQAAAABJRU5ErkJggg=="
+
+    @Test(
+        "the example journey: capabilities, a capture answered through the agent, host events, a reload, frames and a foreign origin",
+        .enabled(if: HeadlessChromium.executable != nil || HeadlessChromium.underCI,
+            "Chromium is not installed (apt-get install chromium; .ci/run does it): the browser journey test cannot run here"))
+    func browserJourney() async throws {
+        guard let executable = HeadlessChromium.executable else {
+            Issue.record("CI=true but Chromium is not installed: .ci/run should have installed the Debian package chromium")
+            return
+        }
+        let directory = try TemporaryDirectory()
+        let socket = directory.file("h.sock")
+        let host = try BinaryProcess([
+            "host", "--serve", examplePath("web-journey"), "--profile", examplePath("web-journey/host-profile.json"),
+            "--socket", socket, "--port", "0",
+        ], binary: binary)
+        defer { host.kill() }
+        #expect(await host.waitForLine(prefix: "socket: ") == socket)
+        let served = try #require(await host.waitForLine(prefix: "serving: "), "stderr: \(host.standardError)")
+        #expect(served.hasPrefix("http://127.0.0.1:") && served.hasSuffix("/"))
+        let port = try #require(Int(served.dropFirst("http://127.0.0.1:".count).dropLast()))
+
+        let browser = try HeadlessChromium(executable: executable, directory: directory)
+        defer { browser.close() }
+        let tab = try browser.openPage()
+        try browser.navigate(tab, to: served)
+
+        let session = try InspectorSession(socketPath: socket, subscribe: false, clientName: "browser-journey-tests")
+        defer { session.close() }
+
+        // 1. The page asked for capabilities and then for a document capture, which waits in
+        //    pendingRequests (the profile's document slot has no handler).
+        var state = try await webSnapshot(session, until: { $0.pending.contains { $0.action == "camera.document.capture" } })
+        let capture = try #require(state.pending.first { $0.action == "camera.document.capture" })
+        #expect(state.pending.count == 1)
+        let received = state.messages.filter { $0.direction == .received }.map(\.message)
+        #expect(received.map(\.payload.action) == ["journey.started", "capability.query", "camera.document.capture"],
+            "journey.started was posted before the connection opened; it was queued and sent first")
+        #expect(received.first?.type == .event)
+        let sent = state.messages.filter { $0.direction == .sent }.map(\.message)
+        #expect(sent.map(\.payload.action) == ["host.ready", "capability.query"])
+        #expect(sent.allSatisfy { $0.correlationId.hasPrefix("ios-event-") || $0.type == .response })
+
+        var page = try await pageState(browser, tab) { ($0["capture"] as? [String: Any])?["status"] as? String == "waiting" }
+        #expect(page["bridge"] as? String == "present")
+        #expect((page["hostReady"] as? [String: Any])?["version"] as? String == "1.0.0")
+        let capabilities = try #require(page["capabilities"] as? [String: Any])
+        #expect(capabilities["status"] as? String == "success")
+        let reported = (capabilities["data"] as? [String: Any])?["capabilities"] as? [String: [String: Any]]
+        #expect(reported?["camera.document"]?["supported"] as? Bool == false)
+        #expect(reported?["device.info"]?["supported"] as? Bool == true)
+        #expect((page["capture"] as? [String: Any])?["correlationId"] as? String == capture.correlationId)
+
+        // 2. Answer the pending capture through the agent; the page shows the document.
+        let reply = try session.run(.respond(.init(
+            correlationId: capture.correlationId, status: .success,
+            data: ["imageBase64": .string(Self.pngBase64), "imageWidth": 2, "imageHeight": 1, "mimeType": "image/png"])))
+        #expect((try? reply.result.get()) != nil, "respond failed: \(reply.result)")
+        page = try await pageState(browser, tab) { ($0["capture"] as? [String: Any])?["status"] as? String != "waiting" }
+        let answer = try #require(page["capture"] as? [String: Any])
+        #expect(answer["status"] as? String == "success")
+        #expect((answer["data"] as? [String: Any])?["imageWidth"] as? Int == 2)
+        #expect(try browser.evaluate(tab, "document.getElementById('capture-status').textContent") as? String == "Document captured.")
+        #expect(try browser.evaluate(tab, "document.getElementById('capture-preview').naturalWidth") as? Int == 2,
+            "the base64 PNG the inspector sent is shown")
+        state = try await webSnapshot(session) { $0.pending.isEmpty }
+        #expect(state.pending.isEmpty)
+
+        // 3. A host event from the inspector: the page shows it and answers with journey.pong.
+        let ping = try session.run(.sendEvent(.init(name: "host.ping", data: ["from": "inspector"])))
+        #expect((try? ping.result.get()) != nil)
+        state = try await webSnapshot(session) { $0.messages.contains { $0.message.payload.action == "journey.pong" } }
+        page = try await pageState(browser, tab) { state in
+            (state["events"] as? [[String: Any]])?.contains { $0["action"] as? String == "host.ping" } == true
+        }
+        #expect((page["events"] as? [[String: Any]])?.map { $0["action"] as? String } == ["host.ready", "host.ping"])
+
+        // 4. Reload with a capture pending: the old request stays pending in the host, the new
+        //    page is a fresh bridge context (host.ready again), and an answer to the old request
+        //    reaches the new page, which ignores it as the web SDK does.
+        _ = try browser.evaluate(tab, "document.getElementById('capture-again').click()")
+        state = try await webSnapshot(session) { $0.pending.count == 1 }
+        let orphan = try #require(state.pending.first)
+        try browser.reload(tab)
+        state = try await webSnapshot(session) { $0.pending.count == 2 }
+        #expect(state.pending.first?.correlationId == orphan.correlationId, "the old page's request is still pending")
+        let fresh = try #require(state.pending.last)
+        #expect(fresh.correlationId != orphan.correlationId)
+        #expect(await poll(timeout: .seconds(10)) { host.standardError.contains("still pending: camera.document.capture (\(orphan.correlationId))") },
+            "stderr: \(host.standardError)")
+        page = try await pageState(browser, tab) { ($0["capture"] as? [String: Any])?["correlationId"] as? String == fresh.correlationId }
+        #expect((page["events"] as? [[String: Any]])?.map { $0["action"] as? String } == ["host.ready"])
+        let late = try session.run(.respond(.init(correlationId: orphan.correlationId, status: .cancelled,
+            error: BridgeErrorPayload(code: "CANCELLED", message: "late", recoverable: true))))
+        #expect((try? late.result.get()) != nil)
+        page = try await pageState(browser, tab) { ($0["ignored"] as? [[String: Any]])?.isEmpty == false }
+        #expect((page["ignored"] as? [[String: Any]])?.first?["correlationId"] as? String == orphan.correlationId)
+        #expect((page["capture"] as? [String: Any])?["status"] as? String == "waiting", "the new page's own capture still waits")
+
+        // 5. Frames never get the bridge: neither the served page in an iframe (not injected) nor
+        //    the bootstrap included by hand in a frame (it checks window.top).
+        let frames = try browser.evaluate(tab, """
+            new Promise(function (resolve) {
+              var served = document.createElement('iframe');
+              served.src = '/index.html';
+              var manual = document.createElement('iframe');
+              manual.srcdoc = '<script src="/__gbgbridge/bootstrap.js"><' + '/script><p>frame</p>';
+              var loaded = 0;
+              function done() {
+                if (++loaded < 2) return;
+                setTimeout(function () {
+                  resolve(JSON.stringify({
+                    servedWebkit: typeof served.contentWindow.webkit,
+                    servedBridge: JSON.parse(served.contentDocument.getElementById('journey-state').textContent).bridge,
+                    servedHTML: served.contentDocument.documentElement.outerHTML.indexOf('__gbgbridge') >= 0,
+                    manualWebkit: typeof manual.contentWindow.webkit,
+                    manualGBGBridge: typeof manual.contentWindow.GBGBridge
+                  }));
+                }, 300);
+              }
+              served.onload = done;
+              manual.onload = done;
+              document.body.appendChild(served);
+              document.body.appendChild(manual);
+            })
+            """)
+        let frameReport = try #require((frames as? String).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        #expect(frameReport["servedWebkit"] as? String == "undefined")
+        #expect(frameReport["servedBridge"] as? String == "absent")
+        #expect(frameReport["servedHTML"] as? Bool == false)
+        #expect(frameReport["manualWebkit"] as? String == "undefined")
+        #expect(frameReport["manualGBGBridge"] as? String == "undefined")
+
+        // 6. A page of another origin cannot open the bridge WebSocket. The other origin is a
+        //    second host on another loopback port (Chromium itself blocks pages of public or
+        //    opaque origins, such as data: URLs, from reaching loopback at all).
+        let other = try BinaryProcess([
+            "host", "--serve", examplePath("web-journey"), "--socket", directory.file("other.sock"),
+        ], binary: binary)
+        defer { other.kill() }
+        let otherURL = try #require(await other.waitForLine(prefix: "serving: "), "stderr: \(other.standardError)")
+        let foreignOrigin = String(otherURL.dropLast())
+        let foreign = try browser.openPage()
+        try browser.navigate(foreign, to: otherURL)
+        let attempt = try browser.evaluate(foreign, """
+            new Promise(function (resolve) {
+              var socket = new WebSocket('ws://127.0.0.1:\(port)/__gbgbridge/socket?page=%2Fforeign');
+              var outcome = [];
+              socket.onopen = function () { outcome.push('open'); };
+              socket.onerror = function () { outcome.push('error'); };
+              socket.onclose = function (event) { outcome.push('close ' + event.code); resolve(outcome.join(',')); };
+              setTimeout(function () { resolve(outcome.join(',') || 'nothing'); }, 5000);
+            })
+            """)
+        #expect(attempt as? String == "error,close 1006")
+        #expect(await poll(timeout: .seconds(5)) { host.standardError.contains(#"refused: WebSocket refused: origin "\#(foreignOrigin)" may not connect"#) },
+            "stderr: \(host.standardError)")
+        other.signal(SIGTERM)
+        #expect(await other.waitForExit() == 0)
+
+        // Only the two top-level pages ever attached (two host.ready events), and the foreign
+        // attempt and the frames changed nothing in the host.
+        state = try await webSnapshot(session) { _ in true }
+        #expect(state.messages.filter { $0.message.payload.action == "host.ready" }.count == 2)
+        #expect(state.pending.map(\.correlationId) == [fresh.correlationId])
+        #expect(state.lastError == nil || state.lastError?.text == nil, "lastError: \(state.lastError?.text ?? "")")
+
+        host.signal(SIGTERM)
+        #expect(await host.waitForExit() == 0, "stderr: \(host.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: socket))
+    }
+
+    @Test("the real binary refuses path traversal, other Host names and foreign WebSocket origins")
+    func refusals() async throws {
+        let directory = try TemporaryDirectory()
+        let socket = directory.file("h.sock")
+        let host = try BinaryProcess([
+            "host", "--serve", examplePath("web-journey"), "--socket", socket,
+        ], binary: binary)
+        defer { host.kill() }
+        let served = try #require(await host.waitForLine(prefix: "serving: "), "stderr: \(host.standardError)")
+        let port = try #require(Int(served.dropFirst("http://127.0.0.1:".count).dropLast()))
+
+        let index = try webTCPRequest(port: port, "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
+        #expect(index.hasPrefix("HTTP/1.1 200 OK"))
+        #expect(index.contains("<head><script src=\"/__gbgbridge/bootstrap.js\"></script>"))
+
+        for path in ["/../../Package.swift", "/%2e%2e/%2e%2e/Package.swift", "/..%2f..%2fPackage.swift", "/%2e%2e%2f%2e%2e%2f%2e%2e%2f%2e%2e%2fetc%2fpasswd"] {
+            let response = try webTCPRequest(port: port, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
+            #expect(response.hasPrefix("HTTP/1.1 403 Forbidden"), "\(path): \(response)")
+            #expect(!response.contains("swift-tools-version"))
+            #expect(!response.contains("root:"))
+        }
+        let rebinding = try webTCPRequest(port: port, "GET / HTTP/1.1\r\nHost: attacker.example:\(port)\r\nConnection: close\r\n\r\n")
+        #expect(rebinding.hasPrefix("HTTP/1.1 403 Forbidden"))
+        for origin in ["http://attacker.example", "http://127.0.0.1:\(port + 1)"] {
+            let handshake = try webTCPRequest(port: port, [
+                "GET /__gbgbridge/socket HTTP/1.1", "Host: 127.0.0.1:\(port)", "Upgrade: websocket", "Connection: Upgrade",
+                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13", "Origin: \(origin)", "", "",
+            ].joined(separator: "\r\n"))
+            #expect(handshake.hasPrefix("HTTP/1.1 403 Forbidden"), "\(origin): \(handshake)")
+        }
+        let session = try InspectorSession(socketPath: socket, subscribe: false, clientName: "browser-journey-tests")
+        defer { session.close() }
+        let state = try await webSnapshot(session) { _ in true }
+        #expect(state.messages.isEmpty, "nothing reached the host")
+        host.signal(SIGTERM)
+        #expect(await host.waitForExit() == 0)
+    }
+
+    @Test("--serve is a clear usage error with --scenario, and a missing directory is reported")
+    func usageErrors() async throws {
+        let both = try BinaryProcess(["host", "--serve", examplePath("web-journey"), "--scenario", examplePath("scenarios/demo.json")], binary: binary)
+        defer { both.kill() }
+        #expect(await both.waitForExit() == 64)
+        #expect(both.standardError.contains("--scenario and --serve/--allow-origin cannot be used together"))
+        let port = try BinaryProcess(["host", "--port", "8080"], binary: binary)
+        defer { port.kill() }
+        #expect(await port.waitForExit() == 64)
+        #expect(port.standardError.contains("--port is for --serve or --allow-origin"))
+        let missing = try BinaryProcess(["host", "--serve", "/nonexistent/journey"], binary: binary)
+        defer { missing.kill() }
+        #expect(await missing.waitForExit() == 1)
+        #expect(missing.standardError.contains("cannot serve /nonexistent/journey: it does not exist"))
+        #expect(missing.standardOutput.isEmpty, "nothing is announced when the journey cannot be served")
+    }
+}
+
+// MARK: - Helpers
+
+/// A snapshot of the host through the agent, polled (bounded) until `condition` holds.
+private func webSnapshot(_ session: InspectorSession, timeout: Duration = .seconds(20), until condition: (WireState) -> Bool) async throws -> WireState {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+        _ = try session.run(.snapshot)
+        var state: WireState?
+        while state == nil, let frame = try session.nextFrame(timeout: 5) {
+            if case .snapshot(_, let snapshot) = frame { state = snapshot }
+        }
+        let current = try #require(state, "the agent sent no snapshot")
+        if condition(current) || ContinuousClock.now >= deadline { return current }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+}
+
+/// The example page's `#journey-state` JSON, polled (bounded) until `condition` holds.
+private func pageState(
+    _ browser: HeadlessChromium, _ tab: String, timeout: Duration = .seconds(20), until condition: ([String: Any]) -> Bool
+) async throws -> [String: Any] {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+        let text = try browser.evaluate(tab, "(document.getElementById('journey-state') || {}).textContent || '{}'") as? String ?? "{}"
+        let state = (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:]
+        if condition(state) { return state }
+        if ContinuousClock.now >= deadline {
+            Issue.record("the page did not reach the expected state; it shows: \(text)")
+            return state
+        }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+}
+
+/// Sends `request` as is to 127.0.0.1:`port` and returns everything until the server closes (bounded).
+private func webTCPRequest(port: Int, _ request: String) throws -> String {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw POSIXError(.EIO) }
+    defer { close(descriptor) }
+    var time = timeval(tv_sec: 10, tv_usec: 0)
+    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+    let bytes = Array(request.utf8)
+    guard bytes.withUnsafeBytes({ send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else { throw POSIXError(.EIO) }
+    var received = [UInt8]()
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        if count <= 0 { break }
+        received.append(contentsOf: buffer[..<count])
+    }
+    return String(decoding: received, as: UTF8.self)
+}
+
+/// Debian's headless Chromium, driven over the DevTools protocol on a pipe
+/// (`--remote-debugging-pipe`: the browser reads commands on descriptor 3 and writes on 4,
+/// each message a JSON object ended by a NUL byte). Every wait is bounded.
+final class HeadlessChromium {
+    /// Whether the tests run under CI, where a missing Chromium is a failure.
+    static let underCI = ProcessInfo.processInfo.environment["CI"] == "true"
+
+    /// The Chromium executable on `PATH`, if any.
+    static let executable: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for name in ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"] {
+            for directory in path.split(separator: ":") {
+                let candidate = "\(directory)/\(name)"
+                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            }
+        }
+        return nil
+    }()
+
+    struct ProtocolError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private let pid: pid_t
+    private let commands: Int32
+    private let replies: Int32
+    private var buffer: [UInt8] = []
+    private var nextId = 0
+    private var closed = false
+    private let stderrPath: String
+
+    /// Starts the browser with a fresh profile under `directory`.
+    init(executable: String, directory: TemporaryDirectory) throws {
+        var toBrowser: [Int32] = [0, 0]
+        var fromBrowser: [Int32] = [0, 0]
+        guard pipe(&toBrowser) == 0, pipe(&fromBrowser) == 0 else { throw POSIXError(.EMFILE) }
+        for descriptor in toBrowser + fromBrowser { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        // The child's ends are moved above 4 first, so the dup2s below cannot clobber each other.
+        let childRead = fcntl(toBrowser[0], F_DUPFD_CLOEXEC, 10)
+        let childWrite = fcntl(fromBrowser[1], F_DUPFD_CLOEXEC, 10)
+        Glibc.close(toBrowser[0])
+        Glibc.close(fromBrowser[1])
+        stderrPath = directory.file("chromium.log")
+        let arguments = [
+            executable, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+            "--no-default-browser-check", "--disable-extensions", "--remote-debugging-pipe",
+            "--user-data-dir=\(directory.file("chromium-profile"))", "about:blank",
+        ]
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, childRead, 3)
+        posix_spawn_file_actions_adddup2(&actions, childWrite, 4)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = arguments.map { strdup($0) } + [nil]
+        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            environment.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, executable, &actions, nil, argv, environment)
+        Glibc.close(childRead)
+        Glibc.close(childWrite)
+        guard status == 0 else {
+            Glibc.close(toBrowser[1])
+            Glibc.close(fromBrowser[0])
+            throw ProtocolError(description: "cannot start \(executable): error \(status)")
+        }
+        pid = child
+        commands = toBrowser[1]
+        replies = fromBrowser[0]
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Sends a command and waits (bounded) for its result; throws the browser's error.
+    @discardableResult
+    func call(_ method: String, _ params: [String: Any] = [:], session: String? = nil, timeout: Double = 20) throws -> [String: Any] {
+        nextId += 1
+        let id = nextId
+        var message: [String: Any] = ["id": id, "method": method, "params": params]
+        if let session { message["sessionId"] = session }
+        var bytes = [UInt8](try JSONSerialization.data(withJSONObject: message))
+        bytes.append(0)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(commands, $0.baseAddress, $0.count) }
+            guard written > 0 else { throw ProtocolError(description: "the browser stopped reading commands (\(method)); its log: \(log)") }
+            offset += written
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            while let end = buffer.firstIndex(of: 0) {
+                let line = Data(buffer[..<end])
+                buffer.removeSubrange(...end)
+                guard let reply = try? JSONSerialization.jsonObject(with: line) as? [String: Any], reply["id"] as? Int == id else { continue }
+                if let error = reply["error"] as? [String: Any] {
+                    throw ProtocolError(description: "\(method): \(error["message"] ?? error)")
+                }
+                return reply["result"] as? [String: Any] ?? [:]
+            }
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { throw ProtocolError(description: "no answer to \(method) within \(timeout) s") }
+            var descriptor = pollfd(fd: replies, events: Int16(POLLIN), revents: 0)
+            guard Glibc.poll(&descriptor, 1, Int32(remaining * 1000)) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { read(replies, $0.baseAddress, $0.count) }
+            guard count > 0 else { throw ProtocolError(description: "the browser closed the protocol pipe (\(method)); its log: \(log)") }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// Opens a new page and returns the session id that drives it.
+    func openPage() throws -> String {
+        let target = try call("Target.createTarget", ["url": "about:blank"])
+        guard let targetId = target["targetId"] as? String else { throw ProtocolError(description: "no targetId") }
+        let attached = try call("Target.attachToTarget", ["targetId": targetId, "flatten": true])
+        guard let session = attached["sessionId"] as? String else { throw ProtocolError(description: "no sessionId") }
+        try call("Page.enable", session: session)
+        return session
+    }
+
+    /// Navigates the page and waits (bounded) until its document has loaded.
+    func navigate(_ session: String, to url: String) throws {
+        let result = try call("Page.navigate", ["url": url], session: session)
+        if let error = result["errorText"] as? String { throw ProtocolError(description: "cannot open \(url): \(error)") }
+        try waitForLoad(session)
+    }
+
+    /// Reloads the page and waits (bounded) until the new document has loaded.
+    func reload(_ session: String) throws {
+        let before = try evaluate(session, "window.__reloadMarker = Math.random(); window.__reloadMarker") as? Double
+        try call("Page.reload", session: session)
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            let marker = try? evaluate(session, "window.__reloadMarker === undefined ? null : window.__reloadMarker")
+            if !(marker is Double) || (marker as? Double) != before {
+                try waitForLoad(session)
+                return
+            }
+            usleep(50_000)
+        }
+        throw ProtocolError(description: "the page did not reload")
+    }
+
+    private func waitForLoad(_ session: String) throws {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if (try? evaluate(session, "document.readyState")) as? String == "complete" { return }
+            usleep(50_000)
+        }
+        throw ProtocolError(description: "the page did not finish loading")
+    }
+
+    /// Evaluates `expression` in the page (awaiting a promise) and returns its value.
+    func evaluate(_ session: String, _ expression: String) throws -> Any? {
+        let result = try call("Runtime.evaluate", ["expression": expression, "returnByValue": true, "awaitPromise": true], session: session)
+        if let exception = result["exceptionDetails"] as? [String: Any] {
+            throw ProtocolError(description: "the page threw: \(exception["text"] ?? exception)")
+        }
+        return (result["result"] as? [String: Any])?["value"]
+    }
+
+    /// The browser's standard error so far.
+    var log: String {
+        (try? String(contentsOfFile: stderrPath, encoding: .utf8))?.suffix(4000).description ?? ""
+    }
+
+    /// Closes the browser (bounded: killed if it does not exit within ten seconds).
+    func close() {
+        guard !closed else { return }
+        closed = true
+        _ = try? call("Browser.close", timeout: 5)
+        Glibc.close(commands)
+        Glibc.close(replies)
+        var status: Int32 = 0
+        for _ in 0..<200 {
+            if waitpid(pid, &status, WNOHANG) == pid { return }
+            usleep(50_000)
+        }
+        Glibc.kill(pid, SIGKILL)
+        waitpid(pid, &status, 0)
+    }
+}
