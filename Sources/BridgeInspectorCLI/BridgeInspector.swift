@@ -20,6 +20,16 @@ struct BridgeInspector: AsyncParsableCommand {
             InspectCommand.self,
             DemoCommand.self,
             HostCommand.self,
+            HostsCommand.self,
+            SnapshotCommand.self,
+            TailCommand.self,
+            WaitForCommand.self,
+            RespondCommand.self,
+            EventCommand.self,
+            SlotCommand.self,
+            AutoRespondCommand.self,
+            RecordCommand.self,
+            OpenCommand.self,
         ],
         defaultSubcommand: InspectCommand.self
     )

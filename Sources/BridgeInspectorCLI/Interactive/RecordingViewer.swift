@@ -1,0 +1,37 @@
+import CursesBackend
+import Foundation
+import InspectorClient
+import InspectorProtocol
+import InspectorTUI
+
+/// Shows a recorded session offline with the same panes, filters and detail view as a live
+/// one, read-only: nothing can be sent, and the clock stands at the end of the recording so
+/// ages read as they were when it ended.
+struct RecordingViewer {
+    let path: String
+    let frames: [AgentFrame]
+    /// Where the file broke, if it did: shown when the viewer opens.
+    let problem: String?
+
+    func run() throws {
+        let screen = try CursesScreen()
+        defer { screen.end() }
+        let loop = EventLoop(screen: screen)
+        var model = InspectorModel(size: screen.size, socketPath: path, now: 0)
+        model.readOnly = true
+        for frame in frames { model.handle(.frame(frame)) }
+        let end = model.live.log.last?.time ?? Date().timeIntervalSince1970 * 1000
+        model.handle(.tick(end))
+        if let problem { model.handle(.notice(problem, isError: true)) }
+        while !model.quitting {
+            screen.draw(model.render())
+            for event in loop.next(timeout: .milliseconds(250)).events {
+                switch event {
+                case .key(let key): _ = model.handle(.key(key))
+                case .resize(let size): model.handle(.resize(size))
+                case .mouse: break
+                }
+            }
+        }
+    }
+}

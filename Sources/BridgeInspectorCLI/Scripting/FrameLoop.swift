@@ -1,0 +1,84 @@
+import Foundation
+import InspectorClient
+import InspectorProtocol
+import InspectorTUI
+
+/// Reads a subscribed session's frames until the caller is done, a deadline passes, SIGINT or
+/// SIGTERM arrives, or the host goes away: the loop under `tail`, `wait-for` and `auto-respond`.
+///
+/// While it exists, SIGINT and SIGTERM do not kill the process; they end the loop (within a
+/// quarter of a second) so the command can finish cleanly (print its summary, exit 0).
+final class FrameLoop {
+    /// How the loop ended.
+    enum End: Equatable {
+        /// The step said it was done.
+        case finished
+        /// The timeout passed.
+        case timedOut
+        /// SIGINT or SIGTERM arrived.
+        case interrupted
+        /// The host closed the connection.
+        case hostGone
+    }
+
+    let session: InspectorSession
+    private let stop = StopRequest()
+    private var watcher: SignalWatcher?
+
+    init(session: InspectorSession) {
+        self.session = session
+        let stop = self.stop
+        watcher = SignalWatcher { _ in stop.set() }
+    }
+
+    deinit {
+        watcher?.cancel()
+    }
+
+    /// Stops watching signals (their default actions are restored).
+    func cancel() {
+        watcher?.cancel()
+        watcher = nil
+    }
+
+    /// Whether a signal asked to stop.
+    var isInterrupted: Bool { stop.isSet }
+
+    /// Calls `step` with each frame, and with `nil` whenever `nextWake()` seconds (at most a
+    /// quarter of a second) pass without one; `step` returns `true` when done. `timeout` (seconds)
+    /// bounds the whole loop.
+    func run(timeout: Double?, nextWake: () -> Double = { 0.25 }, step: (AgentFrame?) throws -> Bool) throws -> End {
+        let deadline = timeout.map { Date().addingTimeInterval($0) }
+        while true {
+            if stop.isSet { return .interrupted }
+            var wait = min(0.25, max(0.001, nextWake()))
+            if let deadline {
+                let remaining = deadline.timeIntervalSinceNow
+                if remaining <= 0 { return .timedOut }
+                wait = min(wait, remaining)
+            }
+            let frame: AgentFrame?
+            do {
+                frame = try session.nextFrame(timeout: wait)
+            } catch InspectorClientError.closed {
+                return .hostGone
+            }
+            if try step(frame) { return .finished }
+        }
+    }
+}
+
+/// Parsing filter expressions given on the command line.
+enum FilterArgument {
+    static let hint = "filter terms (all must match, ! negates): type:request|response|event dir:in|out action:camera.* status:error code:BUSY id:TEXT is:pending|error|malformed|manual|rule body:TEXT, or plain text"
+
+    /// The filter `text` holds (`nil` when not given); a usage failure (exit 64) naming the bad term.
+    static func parse(_ text: String?, option: String) throws -> LogFilter? {
+        guard let text else { return nil }
+        do {
+            return try LogFilter.parse(text)
+        } catch {
+            throw ScriptFailure.usage("\(option) \(error.description)", hint: hint)
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import BridgeCore
+import Foundation
+import InspectorClient
+import InspectorProtocol
+
+/// `--socket PATH` / `--host NAME`: which host a scripting subcommand talks to. Without either,
+/// `$BRIDGE_INSPECTOR_SOCKET`, else the only running host.
+struct HostSelection: ParsableArguments {
+    @Option(name: .customLong("socket"), help: ArgumentHelp(
+        "The host's socket. Default: $BRIDGE_INSPECTOR_SOCKET, else the only running host.", valueName: "path"))
+    var socket: String?
+
+    @Option(name: .customLong("host"), help: ArgumentHelp(
+        "The running host with this name, or NAME.PID (as `bridge-inspector hosts` lists them).", valueName: "name"))
+    var host: String?
+
+    /// How long to wait for the host to greet us.
+    static let connectTimeout = 5.0
+
+    /// The socket to use; throws ``ScriptFailure`` (exit 3, or 64 when several hosts run).
+    func socketPath() throws -> String {
+        do {
+            return try HostDirectory().resolveSocket(option: socket, hostName: host)
+        } catch {
+            throw Script.classify(error)
+        }
+    }
+
+    /// A session with the chosen host.
+    func session(subscribe: Bool, client: String) throws -> InspectorSession {
+        let path = try socketPath()
+        return try InspectorSession(socketPath: path, subscribe: subscribe, clientName: client, timeout: Self.connectTimeout)
+    }
+}
+
+extension InspectorSession {
+    /// Waits for the snapshot a subscribed session receives first (bounded).
+    func firstSnapshot(timeout: Double = 15) throws -> (seq: Int, state: WireState) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else {
+                throw ScriptFailure.timeout("the host at \(socketPath) sent no snapshot within \(Int(timeout)) seconds", hint: "is the host stuck? check it with `bridge-inspector hosts`")
+            }
+            if case .snapshot(let seq, let state)? = try nextFrame(timeout: remaining) { return (seq, state) }
+        }
+    }
+
+    /// Runs `command` and returns its reply's result and sent messages; a refusal becomes exit 2
+    /// with the host's message and `hint`.
+    func perform(_ command: InspectorCommand, hint: String?) throws -> (result: JSONValue, sent: [BridgeMessage]) {
+        let reply = try run(command)
+        switch reply.result {
+        case .success(let value): return (value, reply.sent)
+        case .failure(let error): throw ScriptFailure.refused(error, hint: hint)
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import ArgumentParser
+import Foundation
+import InspectorClient
+import InspectorProtocol
+import InspectorTUI
+
+/// `bridge-inspector open FILE`: a recording, offline.
+struct OpenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "open",
+        abstract: "Open a recording offline (read-only), or check it with --check.",
+        discussion: """
+            Opens a recording made by `bridge-inspector record` in the interactive inspector, \
+            with the same panes, filters and detail view as a live host, read-only (nothing can \
+            be sent). A recording that was cut off or damaged is opened up to the last line that \
+            could be read, and the place where it broke is shown.
+
+            --check reads the file without a terminal and prints a summary: the host, the \
+            frames and messages it holds, the requests still pending at its end, and where it \
+            broke. Exit status: 0 the whole file was read; 5 it is cut off or damaged (what \
+            was readable is summarised; the line where it broke is named on standard error).
+
+            Examples:
+              bridge-inspector open session.jsonl
+              bridge-inspector open --check session.jsonl
+            """)
+
+    @Argument(help: ArgumentHelp("The recording to open.", valueName: "file"))
+    var file: String
+
+    @Flag(help: "Only read and check the file, and print a summary (no terminal needed).")
+    var check = false
+
+    func run() throws {
+        try Script.run {
+            let contents = Recording.load(from: URL(fileURLWithPath: (file as NSString).expandingTildeInPath))
+            if contents.problem?.line == 0 || (contents.frames.isEmpty && contents.problem != nil) {
+                throw ScriptFailure(exitCode: ExitCodes.badRecording, message: "\(file): \(contents.problem?.description ?? "nothing readable")", hint: nil)
+            }
+            if check {
+                StandardStreams.printOut(RecordingSummary(contents: contents, path: file).render())
+                if let problem = contents.problem {
+                    throw ScriptFailure(
+                        exitCode: ExitCodes.badRecording, message: "\(file): \(problem)",
+                        hint: "the \(contents.frames.count) frame\(contents.frames.count == 1 ? "" : "s") before line \(problem.line) can be used; `bridge-inspector open \(file)` shows them")
+                }
+                return
+            }
+            let problem = contents.problem.map {
+                "\(file): \($0); showing the \(contents.frames.count) frame\(contents.frames.count == 1 ? "" : "s") before it"
+            }
+            if let problem { StandardStreams.printError("warning: \(problem)") }
+            try Self.runInteractive(frames: contents.frames, path: file, problem: problem)
+        }
+    }
+
+    /// Shows the recording's frames in the interactive inspector, offline and read-only;
+    /// `problem` says where the file broke, if it did (already checked and printed on stderr).
+    ///
+    /// The interactive side belongs to the inspector's UI and is wired there; this body only
+    /// refuses to run without a terminal and, on one, prints the summary.
+    static func runInteractive(frames: [AgentFrame], path: String, problem: String? = nil) throws {
+        guard TerminalCheck.isInteractive else {
+            throw ScriptFailure.usage(
+                "the interactive viewer needs a terminal",
+                hint: "to check a recording from a script use `bridge-inspector open --check \(path)`")
+        }
+        let contents = Recording.Contents(header: nil, frames: frames, problem: nil, linesRead: frames.count)
+        StandardStreams.printOut(RecordingSummary(contents: contents, path: path).render())
+    }
+}
+
+/// What `open --check` prints about a recording.
+struct RecordingSummary {
+    var contents: Recording.Contents
+    var path: String
+    var timeFormat = TimeFormat()
+
+    func render() -> String {
+        let safe = ScriptOutput.safe
+        var state = LiveState()
+        var kinds: [String: Int] = [:]
+        var host: WireHostInfo?
+        for frame in contents.frames {
+            switch frame {
+            case .hello(let hello): kinds["hello", default: 0] += 1; host = host ?? hello.host
+            case .snapshot: kinds["snapshot", default: 0] += 1
+            case .event: kinds["event", default: 0] += 1
+            case .gap: kinds["gap", default: 0] += 1
+            case .reply: kinds["reply", default: 0] += 1
+            }
+            state.apply(frame, at: 0)
+        }
+        host = state.host ?? host
+        var lines: [String] = []
+        lines.append("recording  \(safe(path))")
+        if let header = contents.header {
+            lines.append("recorded   from \(safe(header.socket)) at \(timeFormat.clock(header.startedAt)) by \(safe(header.client)) (format \(header.version))")
+        } else {
+            lines.append("recorded   (no header: the file starts directly with frames)")
+        }
+        if let host {
+            lines.append("host       \(safe(host.name)) (pid \(host.pid)), version \(safe(host.hostVersion))")
+        }
+        let frameKinds = ["hello", "snapshot", "event", "gap", "reply"].compactMap { kind in kinds[kind].map { "\($0) \(kind)\($0 == 1 ? "" : "s")" } }
+        lines.append("frames     \(contents.frames.count)\(frameKinds.isEmpty ? "" : " (" + frameKinds.joined(separator: ", ") + ")")")
+        let messages = state.log.filter { $0.kind == .message }
+        let requests = messages.filter { $0.type == .request }.count
+        let responses = messages.filter { $0.type == .response }.count
+        let events = messages.filter { $0.type == .event }.count
+        let malformed = state.log.filter { $0.kind == .malformed }.count
+        lines.append("messages   \(messages.count) (\(requests) requests, \(responses) responses, \(events) events), \(malformed) malformed")
+        if let first = messages.first?.time, let last = messages.last?.time {
+            lines.append("span       \(timeFormat.clock(first)) to \(timeFormat.clock(last)) (\(TimeFormat.duration(ms: last - first)))")
+        }
+        lines.append("pending    \(state.pending.count) at the end\(state.pending.isEmpty ? "" : ": " + state.pending.prefix(5).map { "\(safe($0.action)) \(safe($0.correlationId))" }.joined(separator: ", ") + (state.pending.count > 5 ? ", …" : ""))")
+        lines.append("lastError  \(state.lastError?.text.map(safe) ?? "none")")
+        if let problem = contents.problem {
+            lines.append("status     BROKEN at line \(problem.line): \(safe(problem.reason))")
+        } else {
+            lines.append("status     complete (\(contents.linesRead) lines read)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

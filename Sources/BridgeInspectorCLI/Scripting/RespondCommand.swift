@@ -1,0 +1,56 @@
+import ArgumentParser
+import BridgeCore
+import InspectorProtocol
+
+/// `bridge-inspector respond <correlation-id>`: answers a pending request.
+struct RespondCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "respond",
+        abstract: "Answer a pending request with a response.",
+        discussion: """
+            Answers a request waiting in the host's pendingRequests (a request no handler takes), \
+            exactly as the app would with respond(to:). The message the host sent is printed on \
+            standard output as one line of JSON.
+
+            --data is checked before anything is sent: malformed JSON is refused with its line \
+            and column (exit 64). If the host refuses (the request is not pending, was answered \
+            already, or belongs to a handler or capture slot), its message is printed on standard \
+            error and the exit status is 2.
+
+            Examples:
+              bridge-inspector respond web-3fa2-7 --data '{"uid":"04A2"}'
+              bridge-inspector respond web-3fa2-7 --data @answer.json
+              bridge-inspector respond web-3fa2-7 --status error --error-code PERMISSION_DENIED
+              id=$(bridge-inspector wait-for --filter action:nfc.read) && bridge-inspector respond "$id"
+            """)
+
+    @OptionGroup var selection: HostSelection
+
+    @Argument(help: ArgumentHelp("The pending request's correlation id (as `snapshot` and `wait-for` print it).", valueName: "correlation-id"))
+    var correlationId: String
+
+    @Option(help: ArgumentHelp("The response status.", valueName: "status"))
+    var status: StatusArgument = .success
+
+    @Option(help: ArgumentHelp("The response data: a JSON object, @FILE, or - for standard input.", valueName: "json"))
+    var data: String?
+
+    @OptionGroup var error: ErrorOptions
+
+    @Flag(name: .shortAndLong, help: "Print nothing on success.")
+    var quiet = false
+
+    static let refusalHint = "list pending requests with `bridge-inspector snapshot` (or wait for one with `bridge-inspector wait-for`)"
+
+    func run() throws {
+        try Script.run {
+            guard !correlationId.isEmpty else { throw ScriptFailure.usage("the correlation id must not be empty") }
+            let arguments = InspectorCommand.Respond(
+                correlationId: correlationId, status: status.status, data: try DataArgument.object(data), error: try error.payload())
+            let session = try selection.session(subscribe: false, client: "bridge-inspector respond")
+            defer { session.close() }
+            let (_, sent) = try session.perform(.respond(arguments), hint: Self.refusalHint)
+            if !quiet { try ScriptOutput.printSent(sent) }
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import ArgumentParser
+import Foundation
+import InspectorClient
+import InspectorProtocol
+import InspectorTUI
+
+/// `bridge-inspector tail`: the message log, one line per message, optionally followed live.
+struct TailCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tail",
+        abstract: "Print the message log, one line per message (--follow for live).",
+        discussion: """
+            Prints the messages the host holds now (oldest first) and exits; with --follow it \
+            then prints every new message as it crosses the bridge, until Ctrl-C, --count, \
+            --until or --timeout. --count and --until imply --follow.
+
+            Lines: time, IN (from the journey) or OUT (to it), req/resp/evt, the action (✎ marks \
+            a message an inspector made, R one a reply rule answered), the correlation id, the \
+            status and error code, and a response's latency. Markers show where the stream was \
+            interrupted. --json prints each message's record instead (the Traffic or Malformed \
+            object of docs/inspector-protocol.md, sorted keys), one per line (JSON Lines).
+
+            Filters (--filter, --until) use the interactive inspector's language: terms \
+            separated by spaces must all match, ! negates a term.
+              type:request|response|event    dir:in|out
+              action:camera.*  (* matches any run of characters)
+              status:success|error|cancelled|unsupported    code:BUSY
+              id:TEXT  (part of the correlation id)    body:TEXT  (in the JSON)
+              is:pending  is:error  is:malformed  is:manual  is:rule
+              any other word: text in the action, correlation id or error code
+
+            Exit status: 0 done (also when a plain --follow ends because the host stopped); 4 when \
+            --timeout passed before --count lines or an --until match; 3 when the host went away \
+            first.
+
+            Examples:
+              bridge-inspector tail --last 20
+              bridge-inspector tail --follow --filter 'type:request !action:capability.*'
+              bridge-inspector tail --json --filter is:error | jq .message.payload.error
+              bridge-inspector tail --last 0 --until 'action:journey.cancel' --timeout 60
+            """)
+
+    @OptionGroup var selection: HostSelection
+
+    @Option(help: ArgumentHelp("Print only messages that match this filter.", valueName: "expr"))
+    var filter: String?
+
+    @Flag(name: .shortAndLong, help: "Keep printing new messages as they arrive.")
+    var follow = false
+
+    @Option(help: ArgumentHelp("Of the messages held now, print only the last N (0: only new ones). Default: all.", valueName: "n"))
+    var last: Int?
+
+    @Option(help: ArgumentHelp("Stop after printing N lines (implies --follow).", valueName: "n"))
+    var count: Int?
+
+    @Option(help: ArgumentHelp("Stop after printing a message that matches this filter (implies --follow).", valueName: "expr"))
+    var until: String?
+
+    @Option(help: ArgumentHelp("Stop after this many seconds; exit 4 if --count or --until was not reached.", valueName: "seconds"))
+    var timeout: Double?
+
+    @Flag(help: "Print one JSON record per line (JSON Lines) instead of text.")
+    var json = false
+
+    func run() throws {
+        try Script.run {
+            let filter = try FilterArgument.parse(self.filter, option: "--filter") ?? .all
+            let until = try FilterArgument.parse(self.until, option: "--until")
+            if let count, count < 1 { throw ScriptFailure.usage("--count must be at least 1 (got \(count))") }
+            if let last, last < 0 { throw ScriptFailure.usage("--last must not be negative (got \(last))") }
+            try Seconds.check(timeout, option: "--timeout")
+            let waitsForSomething = count != nil || until != nil
+            let follows = follow || waitsForSomething
+
+            let session = try selection.session(subscribe: true, client: "bridge-inspector tail")
+            defer { session.close() }
+            var printer = TailPrinter(filter: filter, until: until, count: count, json: json)
+            var state = LiveState()
+            let loop = FrameLoop(session: session)
+            defer { loop.cancel() }
+
+            let snapshot = try session.firstSnapshot()
+            let frame = AgentFrame.snapshot(seq: snapshot.seq, state: snapshot.state)
+            state.apply(frame)
+            if try printer.print(state.log[...], state: state, records: TailPrinter.records(in: frame), last: last) { return }
+            guard follows else { return }
+
+            let end = try loop.run(timeout: timeout) { frame in
+                guard let frame else { return false }
+                let before = state.log.count
+                state.apply(frame)
+                return try printer.print(state.log[before...], state: state, records: TailPrinter.records(in: frame), last: nil)
+            }
+            switch end {
+            case .finished, .interrupted:
+                return
+            case .timedOut:
+                if waitsForSomething {
+                    let what = until != nil ? "no message matched --until '\(self.until ?? "")'" : "only \(printer.printed) of \(count ?? 0) lines were printed"
+                    throw ScriptFailure.timeout("\(what) within \(timeout ?? 0) seconds")
+                }
+            case .hostGone:
+                if waitsForSomething { throw ScriptFailure.hostWentAway(session.socketPath, while: "before --count or --until was reached") }
+                StandardStreams.printError("the host at \(session.socketPath) went away (it stopped or restarted); stopping")
+            }
+        }
+    }
+}
+
+/// Prints log rows for `tail`, counting them and watching for the `--until` match.
+struct TailPrinter {
+    let filter: LogFilter
+    let until: LogFilter?
+    let count: Int?
+    let json: Bool
+    var formatter = LogLineFormatter()
+    private(set) var printed = 0
+
+    init(filter: LogFilter, until: LogFilter?, count: Int?, json: Bool) {
+        self.filter = filter
+        self.until = until
+        self.count = count
+        self.json = json
+    }
+
+    /// A message's record as the agent sent it, for `--json`.
+    enum Record: Encodable {
+        case traffic(WireTraffic)
+        case malformed(WireMalformed)
+
+        func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .traffic(let record): try record.encode(to: encoder)
+            case .malformed(let record): try record.encode(to: encoder)
+            }
+        }
+    }
+
+    /// A marker (gap, disconnect) for `--json`.
+    struct Marker: Encodable {
+        var marker: String
+        var time: Double
+        var from: Int?
+        var to: Int?
+    }
+
+    /// The records a frame carries, by sequence number.
+    static func records(in frame: AgentFrame) -> [Int: Record] {
+        var records: [Int: Record] = [:]
+        switch frame {
+        case .snapshot(_, let state):
+            for record in state.messages { records[record.seq] = .traffic(record) }
+            for record in state.malformed { records[record.seq] = .malformed(record) }
+        case .event(_, .traffic(let record)):
+            records[record.seq] = .traffic(record)
+        case .event(_, .malformed(let record)):
+            records[record.seq] = .malformed(record)
+        default:
+            break
+        }
+        return records
+    }
+
+    /// Prints the rows of `rows` that pass the filter (only the last `last` of them when given);
+    /// `true` when `--count` or `--until` says to stop.
+    mutating func print(_ rows: ArraySlice<LogEntry>, state: LiveState, records: [Int: Record], last: Int?) throws -> Bool {
+        guard !rows.isEmpty else { return false }
+        let pending = Set(state.pending.map(\.correlationId))
+        var shown = rows.filter { filter.matches($0, pending: pending) }
+        if let last { shown = Array(shown.suffix(last)) }
+        for entry in shown {
+            StandardStreams.printOut(try line(for: entry, records: records))
+            printed += 1
+            if let count, printed >= count { return true }
+            if let until, entry.kind == .message || entry.kind == .malformed, until.matches(entry, pending: pending) { return true }
+        }
+        return false
+    }
+
+    private func line(for entry: LogEntry, records: [Int: Record]) throws -> String {
+        guard json else { return formatter.line(for: entry) }
+        switch entry.kind {
+        case .message, .malformed:
+            if let record = records[entry.seq] { return try ScriptOutput.json(record) }
+            return String(decoding: entry.json, as: UTF8.self)
+        case .gap(let from, let to):
+            return try ScriptOutput.json(Marker(marker: "gap", time: entry.time, from: from, to: to))
+        case .disconnected:
+            return try ScriptOutput.json(Marker(marker: "disconnected", time: entry.time))
+        case .reattached(let restarted):
+            return try ScriptOutput.json(Marker(marker: restarted ? "reattachedToRestartedHost" : "reattached", time: entry.time))
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import ArgumentParser
+import BridgeCore
+import Foundation
+import InspectorClient
+import InspectorProtocol
+import InspectorTUI
+
+/// `bridge-inspector wait-for`: blocks until a pending request (or a busy slot) appears.
+struct WaitForCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wait-for",
+        abstract: "Wait for a matching pending request (or a busy slot); print its id.",
+        discussion: """
+            Blocks until a request that matches --filter waits in the host's pendingRequests, then \
+            prints its correlation id, so a script can answer it with `bridge-inspector respond`. \
+            A request already pending counts (the oldest matching one is printed) unless --new is \
+            given. With --slot it waits instead until that capture slot is busy and prints the id \
+            of the request holding it (answer it with `bridge-inspector slot ... complete`).
+
+            The filter language is the one of `bridge-inspector tail`; action:, id: and body: are \
+            the useful terms here. --json prints the whole pending request (or slot) as JSON.
+
+            Exit status: 0 found; 4 --timeout passed first; 3 the host went away first.
+
+            Examples:
+              id=$(bridge-inspector wait-for --filter action:nfc.read --timeout 30)
+              bridge-inspector respond "$id" --data '{"uid":"04A2"}'
+
+              bridge-inspector wait-for --slot document && bridge-inspector slot document complete
+            """)
+
+    @OptionGroup var selection: HostSelection
+
+    @Option(help: ArgumentHelp("Wait for a pending request that matches this filter. Default: any.", valueName: "expr"))
+    var filter: String?
+
+    @Option(help: ArgumentHelp("Wait until this capture slot is busy instead.", valueName: "slot"))
+    var slot: SlotArgument?
+
+    @Flag(help: "Ignore requests already pending (or a slot already busy) when starting.")
+    var new = false
+
+    @Option(help: ArgumentHelp("Give up after this many seconds (exit 4). Default: wait as long as it takes.", valueName: "seconds"))
+    var timeout: Double?
+
+    @Flag(help: "Print the pending request (or the slot) as one JSON object instead of its id.")
+    var json = false
+
+    func run() throws {
+        try Script.run {
+            let filter = try FilterArgument.parse(self.filter, option: "--filter")
+            if filter != nil, slot != nil { throw ScriptFailure.usage("--filter and --slot cannot be used together", hint: "busy slots hold capture requests, which are never pending") }
+            try Seconds.check(timeout, option: "--timeout")
+
+            let session = try selection.session(subscribe: true, client: "bridge-inspector wait-for")
+            defer { session.close() }
+            let loop = FrameLoop(session: session)
+            defer { loop.cancel() }
+            let snapshot = try session.firstSnapshot()
+            var pendingIds = Set(snapshot.state.pending.map(\.correlationId))
+            let busyAtStart = slot.flatMap { kind in snapshot.state.slots.first { $0.kind == kind.kind }?.activeRequest }
+
+            func matching(_ pending: WirePending) -> Bool {
+                guard let filter else { return true }
+                let entry = LogEntry(WireTraffic(seq: 0, direction: .received, time: pending.since, origin: .journey, bytes: 0, message: pending.message))
+                return filter.matches(entry, pending: pendingIds)
+            }
+            func found(_ slotState: WireSlot) -> Bool {
+                guard let slot, slotState.kind == slot.kind, let active = slotState.activeRequest else { return false }
+                return !(new && active == busyAtStart)
+            }
+
+            var result: String?
+            if !new {
+                if slot != nil {
+                    if let busy = snapshot.state.slots.first(where: found) { result = try output(busy) }
+                } else if let request = snapshot.state.pending.first(where: matching) {
+                    result = try output(request)
+                }
+            }
+            if result == nil {
+                let end = try loop.run(timeout: timeout) { frame in
+                    switch frame {
+                    case .event(_, .pendingAdded(let request))?:
+                        pendingIds.insert(request.correlationId)
+                        if slot == nil, matching(request) { result = try output(request) }
+                    case .event(_, .pendingRemoved(let id))?:
+                        pendingIds.remove(id)
+                    case .event(_, .slot(let slotState))?:
+                        if found(slotState) { result = try output(slotState) }
+                    case .snapshot(_, let state)?:
+                        // After a gap: look again at everything pending now.
+                        pendingIds = Set(state.pending.map(\.correlationId))
+                        if slot != nil {
+                            if let busy = state.slots.first(where: found) { result = try output(busy) }
+                        } else if let request = state.pending.first(where: matching) {
+                            result = try output(request)
+                        }
+                    default:
+                        break
+                    }
+                    return result != nil
+                }
+                switch end {
+                case .finished: break
+                case .interrupted: throw ScriptFailure.timeout("interrupted before \(slot.map { "the \($0.rawValue) slot became busy" } ?? "a matching request became pending")")
+                case .timedOut:
+                    throw ScriptFailure.timeout(
+                        "\(slot.map { "the \($0.rawValue) slot did not become busy" } ?? "no matching request became pending") within \(timeout ?? 0) seconds")
+                case .hostGone:
+                    throw ScriptFailure.hostWentAway(session.socketPath, while: "while waiting")
+                }
+            }
+            if let result { StandardStreams.printOut(result) }
+        }
+    }
+
+    private func output(_ request: WirePending) throws -> String {
+        json ? try ScriptOutput.json(request) : ScriptOutput.value(request.correlationId)
+    }
+
+    private func output(_ slot: WireSlot) throws -> String {
+        json ? try ScriptOutput.json(slot) : ScriptOutput.value(slot.activeRequest ?? "")
+    }
+}

@@ -1,0 +1,414 @@
+import BridgeCore
+import Foundation
+import InspectorProtocol
+import SocketSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A recorded inspector session: what `bridge-inspector record` writes and `bridge-inspector
+/// open` reads.
+///
+/// The file is JSON Lines. The first line is a header,
+///
+/// ```json
+/// {"kind":"recording","version":1,"socket":"/run/user/1000/bridge-inspector/demo.4242.sock","startedAt":1795314691752,"client":"bridge-inspector record"}
+/// ```
+///
+/// and every later line is one frame exactly as the agent sent it (its bytes, unchanged): the
+/// `hello`, the `snapshot`, then every `event` and `gap` (docs/inspector-protocol.md). Feeding the
+/// frames to a ``LiveState`` in order rebuilds what a live inspector saw.
+///
+/// Reading is forgiving: everything up to the first line that cannot be read is loaded, and the
+/// ``Problem`` says where it broke (a recording cut off while it was written ends in a partial
+/// line; a damaged one has a line that is not a frame).
+///
+/// ```swift
+/// let (frames, problem) = Recording.read(from: URL(fileURLWithPath: "session.jsonl"))
+/// var state = LiveState()
+/// for frame in frames { state.apply(frame) }
+/// if let problem { print("line \(problem.line): \(problem.reason)") }
+/// ```
+public enum Recording {
+    /// The version of the format this code writes and reads.
+    public static let formatVersion = 1
+    /// The header's `kind`.
+    public static let headerKind = "recording"
+
+    /// The first line of a recording.
+    public struct Header: Sendable, Hashable {
+        /// The format version.
+        public var version: Int
+        /// The socket the session was recorded from.
+        public var socket: String
+        /// When recording started, in milliseconds since 1970.
+        public var startedAt: Double
+        /// The program that wrote it.
+        public var client: String
+
+        /// Creates a header.
+        public init(version: Int = Recording.formatVersion, socket: String, startedAt: Double, client: String = "bridge-inspector record") {
+            self.version = version
+            self.socket = socket
+            self.startedAt = startedAt
+            self.client = client
+        }
+
+        /// The header line (without its newline), keys in the documented order.
+        public var line: [UInt8] {
+            var writer = JSONWriter()
+            writer.objectStart()
+            writer.key("kind"); writer.string(Recording.headerKind)
+            writer.key("version"); writer.number(version)
+            writer.key("socket"); writer.string(socket)
+            writer.key("startedAt"); writer.number(startedAt)
+            writer.key("client"); writer.string(client)
+            writer.objectEnd()
+            return writer.bytes
+        }
+    }
+
+    /// Where a recording stopped being readable.
+    public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The 1-based line number in the file (0: the file itself could not be read).
+        public var line: Int
+        /// What is wrong there.
+        public var reason: String
+
+        /// Creates a problem.
+        public init(line: Int, reason: String) {
+            self.line = line
+            self.reason = reason
+        }
+
+        public var description: String { line > 0 ? "line \(line): \(reason)" : reason }
+    }
+
+    /// What could be read from a recording.
+    public struct Contents: Sendable {
+        /// The header (`nil` for a file that starts directly with frames, or an unreadable one).
+        public var header: Header?
+        /// The frames, in order, up to the first line that could not be read.
+        public var frames: [AgentFrame]
+        /// Where reading stopped early, or `nil` when the whole file was read.
+        public var problem: Problem?
+        /// The number of lines read successfully (header included).
+        public var linesRead: Int
+
+        /// Creates contents (for a caller that has frames from elsewhere).
+        public init(header: Header?, frames: [AgentFrame], problem: Problem?, linesRead: Int) {
+            self.header = header
+            self.frames = frames
+            self.problem = problem
+            self.linesRead = linesRead
+        }
+    }
+
+    /// The frames of the recording at `url`, and where it broke (`nil` when it was read entirely).
+    /// Never throws: a file that cannot be opened is a problem at line 0.
+    public static func read(from url: URL) -> (frames: [AgentFrame], problem: (line: Int, reason: String)?) {
+        let contents = load(from: url)
+        return (contents.frames, contents.problem.map { ($0.line, $0.reason) })
+    }
+
+    /// Everything readable in the recording at `url` (a file that cannot be opened is a problem
+    /// at line 0 with no frames).
+    public static func load(from url: URL) -> Contents {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            let reason: String
+            if !FileManager.default.fileExists(atPath: url.path) {
+                reason = "no such file (make a recording with `bridge-inspector record FILE`)"
+            } else {
+                reason = "cannot read the file (\((error as NSError).localizedDescription))"
+            }
+            return Contents(header: nil, frames: [], problem: Problem(line: 0, reason: reason), linesRead: 0)
+        }
+        return load(data: data)
+    }
+
+    /// Everything readable in a recording's bytes.
+    public static func load(data: Data) -> Contents {
+        var contents = Contents(header: nil, frames: [], problem: nil, linesRead: 0)
+        let bytes = [UInt8](data)
+        guard !bytes.isEmpty else {
+            contents.problem = Problem(line: 1, reason: "the file is empty: not a recording")
+            return contents
+        }
+        let endsWithNewline = bytes.last == 0x0A
+        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+        if endsWithNewline { lines.removeLast() }
+        var sawFirst = false
+        for (index, rawLine) in lines.enumerated() {
+            let number = index + 1
+            var line = rawLine
+            if line.last == 0x0D { line = line.dropLast() }
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+                contents.linesRead = number
+                continue
+            }
+            let isLast = index == lines.count - 1
+            let cutOff = isLast && !endsWithNewline
+            if !sawFirst {
+                sawFirst = true
+                switch header(in: line) {
+                case .header(let header):
+                    guard header.version <= formatVersion else {
+                        contents.problem = Problem(
+                            line: number,
+                            reason: "recording format version \(header.version) is newer than this bridge-inspector reads (\(formatVersion)); update bridge-inspector")
+                        return contents
+                    }
+                    contents.header = header
+                    contents.linesRead = number
+                    continue
+                case .frame:
+                    break
+                case .neither(let reason):
+                    contents.problem = Problem(line: number, reason: cutOff ? "the file is cut off in its first line" : "not a bridge-inspector recording: \(reason)")
+                    return contents
+                }
+            }
+            switch decodeFrame(line) {
+            case .success(let frame):
+                contents.frames.append(frame)
+                contents.linesRead = number
+            case .failure(let reason):
+                contents.problem = Problem(
+                    line: number,
+                    reason: cutOff
+                        ? "the last line is cut off (the recording stopped while it was being written); everything before it was loaded"
+                        : "not a readable frame (\(reason)); the lines before it were loaded")
+                return contents
+            }
+        }
+        if !sawFirst { contents.problem = Problem(line: 1, reason: "the file holds only blank lines: not a recording") }
+        return contents
+    }
+
+    private enum FirstLine {
+        case header(Header)
+        case frame
+        case neither(String)
+    }
+
+    private struct Probe: Decodable {
+        var kind: String?
+        var version: Int?
+        var socket: String?
+        var startedAt: Double?
+        var client: String?
+    }
+
+    private static func header(in line: ArraySlice<UInt8>) -> FirstLine {
+        if let problem = JSONSyntaxCheck.firstProblem(in: line) {
+            return .neither("the first line is not JSON (column \(problem.column): \(problem.reason))")
+        }
+        guard let probe = try? JSONDecoder().decode(Probe.self, from: Data(line)) else {
+            return .neither("the first line is not a JSON object with a \"kind\"")
+        }
+        switch probe.kind {
+        case headerKind?:
+            return .header(Header(version: probe.version ?? formatVersion, socket: probe.socket ?? "", startedAt: probe.startedAt ?? 0, client: probe.client ?? ""))
+        case "hello"?, "snapshot"?, "event"?, "gap"?, "reply"?:
+            return .frame
+        default:
+            return .neither("the first line should be {\"kind\":\"recording\",...}")
+        }
+    }
+
+    private static func decodeFrame(_ line: ArraySlice<UInt8>) -> Result<AgentFrame, FrameProblem> {
+        if let problem = JSONSyntaxCheck.firstProblem(in: line) {
+            return .failure(FrameProblem(description: "invalid JSON at column \(problem.column): \(problem.reason)"))
+        }
+        do {
+            return .success(try AgentFrame.decode(Data(line)))
+        } catch let error as DecodingError {
+            return .failure(FrameProblem(description: ReplyRuleFileError(error).description))
+        } catch {
+            return .failure(FrameProblem(description: "\(error)"))
+        }
+    }
+
+    private struct FrameProblem: Error, CustomStringConvertible {
+        var description: String
+    }
+}
+
+/// Writes a recording, one line at a time, straight to the file (nothing is held in a buffer,
+/// so a recording stopped in any way loses at most the line being written).
+public final class RecordingWriter {
+    private var descriptor: Int32
+    private let ownsDescriptor: Bool
+    /// Lines written so far, header included.
+    public private(set) var linesWritten = 0
+
+    /// Creates (or truncates) the file at `path` and writes `header`; `-` writes to standard output.
+    public init(path: String, header: Recording.Header) throws {
+        if path == "-" {
+            descriptor = STDOUT_FILENO
+            ownsDescriptor = false
+        } else {
+            descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw RecordingWriteError(path: path, code: errno) }
+            ownsDescriptor = true
+        }
+        self.path = path
+        try write(line: header.line)
+    }
+
+    private let path: String
+
+    deinit {
+        close()
+    }
+
+    /// Appends one line (a newline is added).
+    public func write(line: [UInt8]) throws {
+        var bytes = line
+        bytes.append(0x0A)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                #if canImport(Darwin)
+                Darwin.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                #else
+                Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                #endif
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw RecordingWriteError(path: path, code: errno)
+            }
+            offset += written
+        }
+        linesWritten += 1
+    }
+
+    /// Closes the file (idempotent).
+    public func close() {
+        if ownsDescriptor, descriptor >= 0 {
+            _ = {
+                #if canImport(Darwin)
+                Darwin.close(descriptor)
+                #else
+                Glibc.close(descriptor)
+                #endif
+            }()
+        }
+        descriptor = -1
+    }
+}
+
+/// A recording could not be written.
+public struct RecordingWriteError: Error, Sendable, CustomStringConvertible {
+    /// The file.
+    public var path: String
+    /// The `errno` value.
+    public var code: Int32
+
+    public var description: String {
+        "cannot write the recording \(path): \(String(cString: strerror(code)))"
+    }
+}
+
+/// A subscribed connection to an agent that hands out every frame together with its exact line,
+/// the agent's `hello` first: what `bridge-inspector record` needs to store frames verbatim.
+///
+/// The handshake and its errors are those of ``InspectorSession``.
+public final class RawFrameStream {
+    /// The agent's greeting.
+    public let hello: AgentHello
+    /// The socket this stream is connected to.
+    public let socketPath: String
+
+    private let connection: UnixConnection
+    private var framer = LineFramer(maximumLineLength: WireProtocol.maxAgentFrameBytes)
+    private var buffered: [(line: [UInt8], frame: AgentFrame)] = []
+
+    /// Connects, reads the agent's hello and subscribes, waiting at most `timeout` seconds.
+    public init(socketPath: String, clientName: String = "bridge-inspector record", timeout: Double = 5) throws {
+        self.socketPath = socketPath
+        do {
+            connection = try UnixConnection.connect(to: socketPath, timeoutMilliseconds: Int32(timeout * 1000))
+        } catch let error as SocketSystemError where error.code == ECONNREFUSED || error.code == ENOENT {
+            throw InspectorClientError.noHost(socketPath: socketPath, detail: error.description)
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        var hello: AgentHello?
+        while hello == nil {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { throw InspectorClientError.handshakeTimedOut(socketPath: socketPath) }
+            guard let bytes = try connection.read(upTo: 64 * 1024, timeoutMilliseconds: Int32(remaining * 1000)) else {
+                throw InspectorClientError.closed(socketPath: socketPath)
+            }
+            for piece in framer.feed(bytes) {
+                guard case .line(let line) = piece, let frame = try? AgentFrame.decode(Data(line)) else {
+                    throw InspectorClientError.notAnAgent(socketPath: socketPath)
+                }
+                if case .hello(let value) = frame, hello == nil {
+                    hello = value
+                } else if case .reply(_, .failure(let error), _) = frame {
+                    throw InspectorClientError.refused(error)
+                }
+                buffered.append((line, frame))
+            }
+        }
+        guard let hello else { throw InspectorClientError.notAnAgent(socketPath: socketPath) }
+        guard hello.protocol == WireProtocol.version else {
+            throw InspectorClientError.refused(
+                InspectorError(.protocolMismatch, "the host's agent speaks protocol \(hello.protocol); this bridge-inspector speaks \(WireProtocol.version)"))
+        }
+        self.hello = hello
+        try connection.writeAll(Array(ClientHello(client: clientName, subscribe: true).frame()), timeoutMilliseconds: Int32(timeout * 1000))
+    }
+
+    deinit {
+        connection.close()
+    }
+
+    /// The descriptor to poll for reading.
+    public var fileDescriptor: Int32 { connection.rawValue }
+
+    /// Closes the connection.
+    public func close() {
+        connection.close()
+    }
+
+    /// The next frame and its exact line, waiting at most `timeout` seconds; `nil` on timeout.
+    /// Throws ``InspectorClientError/closed(socketPath:)`` when the agent has gone, and
+    /// ``InspectorClientError/badFrame(detail:)`` for a line that is not a frame.
+    public func next(timeout: Double) throws -> (line: [UInt8], frame: AgentFrame)? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while buffered.isEmpty {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { return nil }
+            let bytes: [UInt8]?
+            do {
+                bytes = try connection.read(upTo: 256 * 1024, timeoutMilliseconds: Int32(max(1, remaining * 1000)))
+            } catch {
+                throw InspectorClientError.closed(socketPath: socketPath)
+            }
+            guard let bytes else { throw InspectorClientError.closed(socketPath: socketPath) }
+            for piece in framer.feed(bytes) {
+                switch piece {
+                case .line(let line):
+                    do {
+                        buffered.append((line, try AgentFrame.decode(Data(line))))
+                    } catch {
+                        throw InspectorClientError.badFrame(detail: "\(error)")
+                    }
+                case .oversized(let count):
+                    throw InspectorClientError.badFrame(detail: "a frame longer than \(count) bytes")
+                }
+            }
+        }
+        return buffered.removeFirst()
+    }
+}

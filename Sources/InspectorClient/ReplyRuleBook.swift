@@ -1,0 +1,216 @@
+import BridgeCore
+import Foundation
+import InspectorProtocol
+
+/// The reply rules in force, in order, with their hit counts: shared by `bridge-inspector
+/// auto-respond` and the interactive inspector.
+///
+/// Pure and value-typed: the caller owns the connection and sends what ``match(_:)`` says.
+///
+/// ```swift
+/// var book = ReplyRuleBook()
+/// book.add(ReplyRule(action: "nfc.read", times: 2, response: .init(status: .success, data: ["uid": "04A2"])))
+/// if let (rule, delayMs) = book.match(pending) {
+///     // after delayMs: session.send(.respond(rule.command(answering: pending.correlationId)))
+///     // if the host refuses (someone else answered first): book.giveBack(ruleID: rule.id)
+/// }
+/// ```
+///
+/// The first active rule (enabled, not used up) whose action matches answers a request: order
+/// rules from the most specific to the most general. Used-up rules stay in the book, so their
+/// hit counts can still be listed, until they are removed.
+///
+/// Saved as `{"rules": [...]}` (see ``ReplyRule`` for one rule); a bare array of rules is read too.
+public struct ReplyRuleBook: Sendable, Hashable {
+    /// The rules, in the order they are tried.
+    public private(set) var rules: [ReplyRule] = []
+    /// The id the next added rule gets.
+    public private(set) var nextID = 1
+
+    /// An empty book.
+    public init() {}
+
+    /// A book holding `rules`, in order (ids and default names are assigned as by ``add(_:)``).
+    public init(rules: [ReplyRule]) {
+        for rule in rules { add(rule) }
+    }
+
+    /// Whether the book holds no rule.
+    public var isEmpty: Bool { rules.isEmpty }
+
+    /// The rule with this id.
+    public func rule(id: Int) -> ReplyRule? { rules.first { $0.id == id } }
+
+    /// The first rule with this name.
+    public func rule(named name: String) -> ReplyRule? { rules.first { $0.name == name } }
+
+    /// Adds `rule` at the end and returns it as stored: it gets the next id unless it has an id
+    /// no other rule has, and, when its name is empty, the name `<action>#<id>`.
+    @discardableResult
+    public mutating func add(_ rule: ReplyRule) -> ReplyRule {
+        var rule = rule
+        if rule.id <= 0 || rules.contains(where: { $0.id == rule.id }) { rule.id = nextID }
+        nextID = max(nextID, rule.id + 1)
+        if rule.name.isEmpty { rule.name = "\(rule.action)#\(rule.id)" }
+        rules.append(rule)
+        return rule
+    }
+
+    /// Removes the rule with this id; returns it (with its final hit count), or `nil` if none.
+    @discardableResult
+    public mutating func remove(id: Int) -> ReplyRule? {
+        guard let index = rules.firstIndex(where: { $0.id == id }) else { return nil }
+        return rules.remove(at: index)
+    }
+
+    /// Removes every rule.
+    public mutating func removeAll() {
+        rules.removeAll()
+    }
+
+    /// Enables or disables the rule with this id; `false` if there is none.
+    @discardableResult
+    public mutating func setEnabled(_ enabled: Bool, id: Int) -> Bool {
+        guard let index = rules.firstIndex(where: { $0.id == id }) else { return false }
+        rules[index].isEnabled = enabled
+        return true
+    }
+
+    /// Sets every rule's hit count back to 0 (a fresh start for rules read from a file).
+    public mutating func resetHits() {
+        for index in rules.indices { rules[index].hits = 0 }
+    }
+
+    /// The rule that answers `pending`, if any: the first active rule whose action matches. Uses
+    /// it up by one (its hit count goes up) and returns it as it is after that, with its delay.
+    public mutating func match(_ pending: WirePending) -> (rule: ReplyRule, delayMs: Int)? {
+        guard let index = rules.firstIndex(where: { $0.isActive && $0.matches(action: pending.action) }) else { return nil }
+        rules[index].hits += 1
+        return (rules[index], rules[index].delayMs)
+    }
+
+    /// Undoes one hit of the rule with this id: the request it matched could not be answered (the
+    /// host refused: answered by someone else first, or no longer pending), so the rule still owes it.
+    public mutating func giveBack(ruleID: Int) {
+        guard let index = rules.firstIndex(where: { $0.id == ruleID }), rules[index].hits > 0 else { return }
+        rules[index].hits -= 1
+    }
+
+    /// Whether some enabled rule answers every request (so the rules never run out).
+    public var hasUnlimitedRule: Bool { rules.contains { $0.isEnabled && $0.times == nil } }
+
+    /// Whether every enabled rule with a count has used it up and no rule answers every request:
+    /// nothing more will be answered. `false` for a book without enabled rules.
+    public var isUsedUp: Bool {
+        let enabled = rules.filter(\.isEnabled)
+        return !enabled.isEmpty && enabled.allSatisfy(\.isUsedUp)
+    }
+
+    /// Requests answered by all rules together.
+    public var totalHits: Int { rules.reduce(0) { $0 + $1.hits } }
+}
+
+extension ReplyRuleBook: Codable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case version, rules }
+
+    /// The version of the saved form.
+    public static let formatVersion = 1
+
+    public init(from decoder: any Decoder) throws {
+        let list: [ReplyRule]
+        if var array = try? decoder.unkeyedContainer() {
+            var rules: [ReplyRule] = []
+            while !array.isAtEnd { rules.append(try array.decode(ReplyRule.self)) }
+            list = rules
+        } else {
+            try RuleKeys.refuseUnknown(in: decoder, known: CodingKeys.allCases.map(\.rawValue))
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if let version = try container.decodeIfPresent(Int.self, forKey: .version), version > Self.formatVersion {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .version, in: container,
+                    debugDescription: "rules format version \(version) is newer than this bridge-inspector reads (\(Self.formatVersion)); update bridge-inspector")
+            }
+            list = try container.decode([ReplyRule].self, forKey: .rules)
+        }
+        self.init(rules: list)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.formatVersion, forKey: .version)
+        try container.encode(rules, forKey: .rules)
+    }
+
+    /// Reads a rules file's contents; the error names the place (`rules[1].status`) and what is wrong.
+    public static func decode(_ data: Data) throws(ReplyRuleFileError) -> ReplyRuleBook {
+        if let problem = JSONSyntaxCheck.firstProblem(in: data) {
+            throw ReplyRuleFileError(place: "line \(problem.line), column \(problem.column)", reason: "invalid JSON: \(problem.reason)")
+        }
+        do {
+            return try JSONDecoder().decode(ReplyRuleBook.self, from: data)
+        } catch let error as DecodingError {
+            throw ReplyRuleFileError(error)
+        } catch {
+            throw ReplyRuleFileError(place: "(top level)", reason: "\(error)")
+        }
+    }
+
+    /// The book as a rules file: pretty-printed JSON with sorted keys.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+}
+
+/// What is wrong with a rules file, and where.
+public struct ReplyRuleFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A JSON path such as `rules[1].status`, `line 3, column 7`, or `(top level)`.
+    public var place: String
+    /// What is wrong and what would be right.
+    public var reason: String
+
+    public var description: String { "\(place): \(reason)" }
+
+    /// Creates an error.
+    public init(place: String, reason: String) {
+        self.place = place
+        self.reason = reason
+    }
+
+    init(_ error: DecodingError) {
+        func path(_ keys: [any CodingKey]) -> String {
+            var text = ""
+            for key in keys {
+                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+            }
+            return text.isEmpty ? "(top level)" : text
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            self.init(place: path(context.codingPath), reason: "missing field \"\(key.stringValue)\"")
+        case .typeMismatch(let type, let context):
+            self.init(place: path(context.codingPath), reason: "expected \(Self.describe(type))")
+        case .valueNotFound(let type, let context):
+            self.init(place: path(context.codingPath), reason: "expected \(Self.describe(type)), found null")
+        case .dataCorrupted(let context):
+            self.init(place: path(context.codingPath), reason: context.debugDescription)
+        @unknown default:
+            self.init(place: "(top level)", reason: "\(error)")
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "a string"
+        case is Int.Type: return "a whole number"
+        case is Bool.Type: return "true or false"
+        case is Double.Type: return "a number"
+        default:
+            let name = "\(type)"
+            if name.hasPrefix("Array") { return "an array" }
+            if name.hasPrefix("Dictionary") { return "an object" }
+            return "a value of type \(name)"
+        }
+    }
+}

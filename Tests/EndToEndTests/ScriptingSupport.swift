@@ -1,0 +1,242 @@
+import BridgeCore
+import Foundation
+import InspectorClient
+import InspectorProtocol
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Helpers for the scripting subcommands' end-to-end tests: the real `bridge-inspector` binary,
+// run with a chosen environment and standard input. Every wait is bounded.
+
+/// A `bridge-inspector` process with its own environment and (optionally) standard input.
+final class CLIProcess: @unchecked Sendable {
+    let process = Process()
+    private let lock = NSLock()
+    private var stdoutData = Data()
+    private var stderrData = Data()
+    private var readersDone = 0
+
+    /// Starts the binary with `arguments`; `environment` entries are added to (or, with `nil`,
+    /// removed from) this process's environment. `BRIDGE_INSPECTOR_SOCKET` is never inherited.
+    init(_ arguments: [String], binary: String, environment: [String: String?] = [:], stdin: String? = nil) throws {
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["BRIDGE_INSPECTOR_SOCKET"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        let input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try? input.fileHandleForWriting.close()
+        collect(out.fileHandleForReading, isError: false)
+        collect(err.fileHandleForReading, isError: true)
+    }
+
+    private func collect(_ handle: FileHandle, isError: Bool) {
+        let thread = Thread { [self] in
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                lock.lock()
+                if isError { stderrData.append(chunk) } else { stdoutData.append(chunk) }
+                lock.unlock()
+            }
+            lock.lock()
+            readersDone += 1
+            lock.unlock()
+        }
+        thread.start()
+    }
+
+    var standardOutput: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: stdoutData, as: UTF8.self)
+    }
+
+    var standardError: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: stderrData, as: UTF8.self)
+    }
+
+    var isRunning: Bool { process.isRunning }
+    var pid: Int32 { process.processIdentifier }
+
+    /// Waits (bounded) for the process to exit and its output to be read; its status, or nil.
+    func waitForExit(timeout: Duration = .seconds(30)) async -> Int32? {
+        let exited = await poll(timeout: timeout) {
+            guard !self.isRunning else { return false }
+            self.lock.lock()
+            defer { self.lock.unlock() }
+            return self.readersDone == 2
+        }
+        return exited ? process.terminationStatus : nil
+    }
+
+    func signal(_ number: Int32) {
+        sendSignal(number, to: process.processIdentifier)
+    }
+
+    /// Makes sure the process is gone (cleanup after a failed test).
+    func kill() {
+        if process.isRunning {
+            sendSignal(SIGKILL, to: process.processIdentifier)
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// How a finished command went.
+struct CLIResult: CustomStringConvertible {
+    var status: Int32?
+    var stdout: String
+    var stderr: String
+
+    var description: String { "status \(status.map(String.init) ?? "none (still running)")\nstdout: \(stdout)\nstderr: \(stderr)" }
+
+    /// Standard output's non-empty lines.
+    var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+}
+
+/// Runs `bridge-inspector` with `arguments` to the end (at most `timeout`).
+func runCLI(
+    _ arguments: [String], binary: String, environment: [String: String?] = [:], stdin: String? = nil, timeout: Duration = .seconds(30)
+) async throws -> CLIResult {
+    let process = try CLIProcess(arguments, binary: binary, environment: environment, stdin: stdin)
+    defer { process.kill() }
+    let status = await process.waitForExit(timeout: timeout)
+    return CLIResult(status: status, stdout: process.standardOutput, stderr: process.standardError)
+}
+
+/// A `bridge-inspector host` for a test: the demo profile (a manual document slot, nfc.read
+/// pending) or another, and a scenario written to a temporary file.
+final class ScriptedHost {
+    let directory: TemporaryDirectory
+    let socket: String
+    let journeyLog: String
+    let process: CLIProcess
+
+    init(binary: String, scenario: String, profile: String = examplePath("profiles/demo.json"), extra: [String] = []) async throws {
+        directory = try TemporaryDirectory()
+        socket = directory.file("h.sock")
+        journeyLog = directory.file("journey.jsonl")
+        let scenarioPath = directory.file("scenario.json")
+        try scenario.write(toFile: scenarioPath, atomically: true, encoding: .utf8)
+        process = try CLIProcess(
+            ["host", "--profile", profile, "--scenario", scenarioPath, "--socket", socket, "--journey-log", journeyLog] + extra, binary: binary)
+        let started = await poll(timeout: .seconds(20)) { self.process.standardOutput.hasPrefix("socket: ") || !self.process.isRunning }
+        guard started, process.isRunning || process.standardOutput.hasPrefix("socket: ") else {
+            process.kill()
+            throw HostStartFailure(description: "the host did not start: \(process.standardError)")
+        }
+    }
+
+    /// `bridge-inspector ARGS --socket <this host>`.
+    func run(_ arguments: [String], binary: String, stdin: String? = nil, timeout: Duration = .seconds(30)) async throws -> CLIResult {
+        try await runCLI(arguments + ["--socket", socket], binary: binary, stdin: stdin, timeout: timeout)
+    }
+
+    /// Starts `bridge-inspector ARGS --socket <this host>` in the background.
+    func start(_ arguments: [String], binary: String) throws -> CLIProcess {
+        try CLIProcess(arguments + ["--socket", socket], binary: binary)
+    }
+
+    /// The host's state now, through a session of the test's own.
+    func state() throws -> WireState {
+        let session = try InspectorSession(socketPath: socket, subscribe: false, clientName: "scripting-tests")
+        defer { session.close() }
+        _ = try session.run(.snapshot)
+        while let frame = try session.nextFrame(timeout: 10) {
+            if case .snapshot(_, let state) = frame { return state }
+        }
+        throw HostStartFailure(description: "no snapshot")
+    }
+
+    /// Waits until the ids pending on the host satisfy `condition`.
+    func waitForPending(timeout: Duration = .seconds(20), _ condition: @escaping ([String]) -> Bool) async -> Bool {
+        await poll(timeout: timeout) { ((try? self.state())?.pending.map(\.correlationId)).map(condition) ?? false }
+    }
+
+    /// The journey log's entries.
+    var journeyEntries: [[String: Any]] { (try? jsonLines(journeyLog)) ?? [] }
+
+    /// The response the journey received for `correlationId`, if any.
+    func receivedResponse(_ correlationId: String) -> [String: Any]? {
+        journeyEntries.first {
+            $0["kind"] as? String == "received" && $0["correlationId"] as? String == correlationId
+                && ($0["message"] as? [String: Any])?["type"] as? String == "response"
+        }
+    }
+
+    func stop() {
+        process.kill()
+    }
+}
+
+struct HostStartFailure: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Leaves a socket file at `path` that nobody serves, as a crashed host would.
+func scriptingStaleSocket(at path: String) throws {
+    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw POSIXError(.EIO) }
+    defer { close(descriptor) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+        for (index, byte) in bytes.enumerated() where index < buffer.count - 1 { buffer[index] = byte }
+    }
+    let result = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard result == 0 else { throw POSIXError(.EADDRINUSE) }
+}
+
+/// Parses one line of JSON into an object.
+func scriptingJSON(_ text: some StringProtocol) -> [String: Any]? {
+    (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+}
+
+/// What two states must share to count as the same: messages by seq, pending, slots, lastError.
+struct ScriptingStateDigest: Equatable, CustomStringConvertible {
+    var messages: [String]
+    var pending: [WirePending]
+    var slots: [WireSlot]
+    var lastError: WireError?
+    var host: WireHostInfo?
+
+    init(_ state: LiveState) {
+        messages = state.log.filter { $0.kind == .message || $0.kind == .malformed }.map {
+            "\($0.seq) \($0.direction?.rawValue ?? "-") \($0.type?.rawValue ?? "malformed") \($0.summary) \($0.correlationId) \($0.status?.rawValue ?? "")"
+        }
+        pending = state.pending
+        slots = state.slots
+        lastError = state.lastError
+        host = state.host
+    }
+
+    var description: String {
+        "\(messages.count) messages, pending \(pending.map(\.correlationId)), slots \(slots.map { "\($0.kind.rawValue):\($0.activeRequest ?? "idle")" })"
+    }
+}
+
+/// Runs `body` on a thread of its own (a session blocks while it waits) and returns its result.
+func scriptingOnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread {
+            continuation.resume(with: Result { try body() })
+        }
+        thread.start()
+    }
+}
