@@ -202,7 +202,7 @@ struct AgentState {
             writer.key("message")
             if let json = try? BridgeMessageCodec().encode(envelope) { writer.rawJSON(json) } else { writer.null() }
         } else {
-            writer.key("message"); writer.rawJSON(record.json)
+            writer.key("message"); Self.appendMessageJSON(record.json, to: &writer)
         }
         writer.objectEnd()
         return writer.bytes
@@ -220,9 +220,21 @@ struct AgentState {
         writer.key("correlationId"); writer.string(request.message.correlationId)
         writer.key("action"); writer.string(request.message.payload.action)
         writer.key("since"); writer.number(Self.ms(request.since))
-        writer.key("message"); writer.rawJSON(message)
+        writer.key("message"); Self.appendMessageJSON(message, to: &writer)
         writer.objectEnd()
         return writer.bytes
+    }
+
+    /// Splices a message's JSON into a frame. `JSONWriter.rawJSON` scans the bytes twice through
+    /// `Data`'s byte iterator to replace raw line breaks, which costs more than the rest of the
+    /// frame (about 60 ms for a 10 MB message); here `memchr` finds out first whether there is
+    /// any line break at all, which there almost never is (compact JSON has none).
+    static func appendMessageJSON(_ json: Data, to writer: inout JSONWriter) {
+        let hasLineBreak = json.withUnsafeBytes { raw -> Bool in
+            guard let base = raw.baseAddress else { return false }
+            return memchr(base, 0x0A, raw.count) != nil || memchr(base, 0x0D, raw.count) != nil
+        }
+        if hasLineBreak { writer.rawJSON(json) } else { writer.splice([UInt8](json)) }
     }
 
     static func ms(_ date: Date) -> Double {

@@ -1,0 +1,154 @@
+import BridgeCore
+import Foundation
+import InspectorAgent
+import InspectorClient
+import InspectorProtocol
+import Testing
+
+private let hostJSON = #"{"environment":"ios","hostVersion":"1.0","name":"rec","pid":7,"startedAt":1000}"#
+private let requestJSON = #"{"version":"1.0","correlationId":"r1","type":"request","timestamp":1,"payload":{"action":"nfc.read"}}"#
+private let headerLine = #"{"kind":"recording","version":1,"socket":"/tmp/x.sock","startedAt":2000,"client":"bridge-inspector record"}"#
+private let helloLine = #"{"kind":"hello","protocol":1,"agent":"a","host":\#(hostJSON),"features":[],"limits":{"maxFrameBytes":10,"maxClients":1}}"#
+private let snapshotLine = #"{"kind":"snapshot","seq":1,"state":{"host":\#(hostJSON),"journeyAttached":true,"lastError":null,"errorHistory":[],"messages":[{"seq":1,"direction":"received","time":5,"origin":"journey","bytes":10,"message":\#(requestJSON)}],"malformed":[],"pending":[{"correlationId":"r1","action":"nfc.read","since":5,"message":\#(requestJSON)}],"slots":[],"customCapabilities":[],"counts":{"evicted":0,"malformed":0,"received":1,"sent":0}}}"#
+private let eventLine = #"{"kind":"event","seq":2,"event":{"type":"pendingRemoved","correlationId":"r1"}}"#
+private let gapLine = #"{"kind":"gap","from":3,"to":4}"#
+
+private func load(_ lines: [String], trailingNewline: Bool = true) -> Recording.Contents {
+    Recording.load(data: Data((lines.joined(separator: "\n") + (trailingNewline ? "\n" : "")).utf8))
+}
+
+/// What two states must share to count as the same: messages by seq, pending, slots, lastError.
+private struct StateDigest: Equatable, CustomStringConvertible {
+    var messages: [String]
+    var pending: [WirePending]
+    var slots: [WireSlot]
+    var lastError: WireError?
+    var host: WireHostInfo?
+
+    init(_ state: LiveState) {
+        messages = state.log.filter { $0.kind == .message || $0.kind == .malformed }.map {
+            "\($0.seq) \($0.direction?.rawValue ?? "-") \($0.type?.rawValue ?? "malformed") \($0.summary) \($0.correlationId) \($0.status?.rawValue ?? "")"
+        }
+        pending = state.pending
+        slots = state.slots
+        lastError = state.lastError
+        host = state.host
+    }
+
+    var description: String { "\(messages.count) messages, pending \(pending.map(\.correlationId)), slots \(slots.map { "\($0.kind.rawValue):\($0.activeRequest ?? "idle")" })" }
+}
+
+@Suite("Recordings")
+struct RecordingTests {
+    @Test("a complete recording: the header is read and every frame is loaded")
+    func complete() {
+        let contents = load([headerLine, helloLine, snapshotLine, eventLine, gapLine])
+        #expect(contents.problem == nil)
+        #expect(contents.header == Recording.Header(socket: "/tmp/x.sock", startedAt: 2000))
+        #expect(contents.frames.count == 4)
+        #expect(contents.linesRead == 5)
+        var state = LiveState()
+        for frame in contents.frames { state.apply(frame, at: 0) }
+        #expect(state.host?.name == "rec")
+        #expect(state.pending.isEmpty, "the event removed the pending request")
+        #expect(state.log.filter { $0.kind == .message }.map(\.correlationId) == ["r1"])
+        #expect(state.gaps == [3...4])
+    }
+
+    @Test("the header line has the documented keys in the documented order")
+    func headerLineShape() {
+        let header = Recording.Header(socket: "/tmp/x.sock", startedAt: 2000)
+        #expect(String(decoding: header.line, as: UTF8.self) == headerLine)
+    }
+
+    @Test("a recording cut off while writing: everything before the partial line is loaded, and the line is named")
+    func truncated() {
+        let cut = String(eventLine.prefix(30))
+        let contents = load([headerLine, helloLine, snapshotLine, cut], trailingNewline: false)
+        #expect(contents.frames.count == 2)
+        #expect(contents.problem?.line == 4)
+        #expect(contents.problem?.reason.contains("cut off") == true)
+        #expect(Recording.read(from: URL(fileURLWithPath: "/nonexistent/x.jsonl")).problem?.line == 0)
+    }
+
+    @Test("a damaged line in the middle: the frames before it are loaded; the problem names the line and the JSON mistake")
+    func corrupt() {
+        let contents = load([headerLine, helloLine, #"{"kind":"event","seq":2,"event":{"type":"pendingRemoved",}}"#, eventLine])
+        #expect(contents.frames.count == 1)
+        #expect(contents.problem?.line == 3)
+        #expect(contents.problem?.reason.contains("invalid JSON at column") == true, "\(String(describing: contents.problem))")
+        let wrongShape = load([headerLine, helloLine, #"{"kind":"event","seq":"two"}"#])
+        #expect(wrongShape.problem?.line == 3)
+        #expect(wrongShape.frames.count == 1)
+    }
+
+    @Test("files that are not recordings say so, at line 1", arguments: [
+        ("", "empty"), ("\n\n", "only blank lines"), ("hello\n", "not JSON"), (#"{"kind":"nope"}"# + "\n", "should be"),
+        (#"{"kind":"recording","version":2}"# + "\n", "newer"),
+    ])
+    func notRecordings(text: String, reason: String) {
+        let contents = Recording.load(data: Data(text.utf8))
+        #expect(contents.frames.isEmpty)
+        #expect(contents.problem?.line == 1)
+        #expect(contents.problem?.reason.contains(reason) == true, "\(String(describing: contents.problem))")
+    }
+
+    @Test("tolerated: no header (frames captured by hand), CRLF line ends, blank lines, no final newline")
+    func tolerated() {
+        let contents = Recording.load(data: Data((helloLine + "\r\n\r\n" + snapshotLine + "\r\n" + eventLine).utf8))
+        #expect(contents.problem == nil)
+        #expect(contents.header == nil)
+        #expect(contents.frames.count == 3)
+    }
+
+    @MainActor
+    @Test("recording a live agent stores its frames byte for byte, and reopening gives the same state")
+    func liveRoundTrip() async throws {
+        // A request with the journey's own spacing and key order: a re-encoded copy would lose it.
+        let oddlySpaced = #"{"type": "request", "version": "1.0", "correlationId": "odd-1", "timestamp": 1, "payload": {"action": "nfc.read", "data": {"b": 1, "a": 2}}}"#
+        let fixture = try Fixture { host in
+            host.receive(text: messageText(action: "device.info", id: "early-1"))
+        }
+        defer { fixture.stop() }
+        fixture.makeSlotWaitForCompletion(.document)
+        let file = fixture.directory + "/session.jsonl"
+        let path = fixture.socketPath
+        let attached = Progress()
+        let reader = Task {
+            try await onThread { () -> LiveState in
+                let stream = try RawFrameStream(socketPath: path)
+                defer { stream.close() }
+                let writer = try RecordingWriter(path: file, header: Recording.Header(socket: path, startedAt: 1))
+                defer { writer.close() }
+                var live = LiveState()
+                var events = 0
+                while events < 9, let next = try stream.next(timeout: 20) {
+                    try writer.write(line: next.line)
+                    live.apply(next.frame, at: 0)
+                    if case .snapshot = next.frame { attached.set(1) }
+                    if case .event = next.frame { events += 1 }
+                }
+                return live
+            }
+        }
+        #expect(await eventually { attached.value == 1 })
+        fixture.receive(oddlySpaced)                                                      // traffic, pendingAdded
+        fixture.receive(messageText(action: "camera.document.capture", id: "cap-1"))     // traffic, slot
+        fixture.receive("{oops")                                                          // malformed, lastError
+        fixture.host.send(event: "host.ping", data: ["n": 1])                             // traffic
+        fixture.host.respond(to: "early-1", status: .success)                             // pendingRemoved, traffic
+        let live = try await reader.value
+
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.contains(oddlySpaced), "the journey's bytes are stored as they arrived")
+        let contents = Recording.load(from: URL(fileURLWithPath: file))
+        #expect(contents.problem == nil)
+        #expect(contents.header?.socket == path)
+        var reopened = LiveState()
+        for frame in contents.frames { reopened.apply(frame, at: 0) }
+        #expect(StateDigest(reopened) == StateDigest(live))
+        #expect(reopened.pending.map(\.correlationId) == ["odd-1"])
+        #expect(reopened.slots.first { $0.kind == .document }?.activeRequest == "cap-1")
+        #expect(reopened.log.count == live.log.count)
+    }
+}
