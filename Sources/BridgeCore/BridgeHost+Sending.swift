@@ -9,7 +9,7 @@ extension BridgeHost {
         let message = BridgeMessage(
             correlationId: "\(environment)-event-\(UUID().uuidString.lowercased())",
             type: .event,
-            timestamp: now().timeIntervalSince1970 * 1000,
+            timestamp: (now().timeIntervalSince1970 * 1000).rounded(),
             payload: .init(action: event, data: data))
         deliver(message)
     }
@@ -60,7 +60,7 @@ extension BridgeHost {
         let message = BridgeMessage(
             correlationId: correlationId,
             type: .response,
-            timestamp: now().timeIntervalSince1970 * 1000,
+            timestamp: (now().timeIntervalSince1970 * 1000).rounded(),
             payload: .init(action: action, data: data, status: status, error: error))
         // A response that cannot be encoded is not an answer: the request stays outstanding.
         guard let json = encodeForDelivery(message) else { return }

@@ -61,7 +61,7 @@ public struct BridgeMessage: Sendable, Hashable, Identifiable {
         version: String = BridgeMessage.protocolVersion,
         correlationId: String,
         type: MessageType,
-        timestamp: Double = Date().timeIntervalSince1970 * 1000,
+        timestamp: Double = (Date().timeIntervalSince1970 * 1000).rounded(),
         payload: Payload
     ) {
         self.version = version

@@ -44,7 +44,7 @@ public struct EventDialog: Sendable {
     func wireMessage(now: Double, environment: String) -> Data? {
         guard case .success(.sendEvent(let args)) = command else { return nil }
         let message = BridgeMessage(
-            correlationId: "\(environment)-event-<assigned by the host>", type: .event, timestamp: now,
+            correlationId: "\(environment)-event-<assigned by the host>", type: .event, timestamp: now.rounded(),
             payload: .init(action: args.name, data: args.data))
         return try? BridgeMessageCodec().encode(message)
     }

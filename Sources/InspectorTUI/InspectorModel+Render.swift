@@ -175,11 +175,13 @@ extension InspectorModel {
     private func renderSlots(into buffer: inout Buffer, area: Rect) {
         let inner = paneBox(&buffer, area, "Capture slots", .slots)
         guard !inner.isEmpty else { return }
-        for (index, slot) in live.slots.enumerated() where index * 2 < inner.height {
-            let y = inner.y + index * 2
+        // Two lines a slot when there is room, else one (the flags line is left out).
+        let linesPerSlot = inner.height >= 2 * live.slots.count ? 2 : 1
+        for (index, slot) in live.slots.enumerated() where index * linesPerSlot < inner.height {
+            let y = inner.y + index * linesPerSlot
             let selected = focus == .slots && index == slotCursor
             let base: Style = selected ? Theme.selection : .plain
-            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: min(2, inner.maxY - y)), style: Theme.selection) }
+            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: min(linesPerSlot, inner.maxY - y)), style: Theme.selection) }
             var x = inner.x
             x += buffer.write(TextWidth.pad(slot.kind.rawValue, to: 9), at: Point(x: x, y: y), style: base.bolded, maxWidth: inner.maxX - x)
             if let active = slot.activeRequest {
@@ -189,7 +191,7 @@ extension InspectorModel {
             } else {
                 buffer.write("idle", at: Point(x: x, y: y), style: selected ? base : Theme.success, maxWidth: inner.maxX - x)
             }
-            guard y + 1 < inner.maxY else { continue }
+            guard linesPerSlot == 2, y + 1 < inner.maxY else { continue }
             var flags: [String] = []
             flags.append(slot.enabled ? "enabled" : "DISABLED")
             flags.append(slot.supported ? "supported" : (slot.hasHandler ? "unsupported" : "no handler: requests go to pending"))

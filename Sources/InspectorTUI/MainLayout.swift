@@ -31,7 +31,9 @@ struct MainLayout: Equatable {
         errorBanner = rows[1]
         footer = rows[3]
         let body = rows[2]
-        let slotHeight = 6  // two slots of two lines each, plus the box
+        // Two slots of two lines each, plus the box; one line each when the screen is short,
+        // so the messages keep a few rows at the minimum size.
+        let slotHeight = body.height >= 20 || size.width >= 110 ? 6 : 4
         if size.width >= 110 {
             let columns = body.columns(.min(0), .fixed(min(52, size.width / 3)))
             messages = columns[0]

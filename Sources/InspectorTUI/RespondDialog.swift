@@ -111,7 +111,7 @@ public struct RespondDialog: Sendable {
     func wireMessage(now: Double) -> Data? {
         guard case .success(.respond(let args)) = command else { return nil }
         let message = BridgeMessage(
-            correlationId: args.correlationId, type: .response, timestamp: now,
+            correlationId: args.correlationId, type: .response, timestamp: now.rounded(),
             payload: .init(action: request.action, data: args.data, status: args.status, error: args.error))
         return try? BridgeMessageCodec().encode(message)
     }

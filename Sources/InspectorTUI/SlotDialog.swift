@@ -94,7 +94,7 @@ public struct SlotDialog: Sendable {
         }
         let response = capture.response
         let message = BridgeMessage(
-            correlationId: slot.activeRequest ?? "?", type: .response, timestamp: now,
+            correlationId: slot.activeRequest ?? "?", type: .response, timestamp: now.rounded(),
             payload: .init(action: slot.activeAction ?? slot.action, data: response.data, status: response.status, error: response.error))
         return try? BridgeMessageCodec().encode(message)
     }

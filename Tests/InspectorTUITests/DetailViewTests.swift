@@ -1,0 +1,231 @@
+import BridgeCore
+import Foundation
+import InspectorClient
+@testable import InspectorProtocol
+@testable import InspectorTUI
+import TerminalUI
+import Testing
+
+/// The text of PrettyJSON lines.
+func plain(_ lines: [[Span]]) -> [String] {
+    lines.map { $0.map(\.text).joined() }
+}
+
+/// The detail view on top, if any.
+func detailView(_ model: InspectorModel) -> DetailView? {
+    if case .detail(let view) = model.topOverlay { return view }
+    return nil
+}
+
+@Suite("Detail view")
+struct DetailViewTests {
+    @Test("PrettyJSON keeps the keys in their original order and indents nested values")
+    func originalOrder() {
+        let json = Data(#"{"zeta":1,"alpha":{"b":true,"a":[1,"x",null]},"empty":{},"list":[]}"#.utf8)
+        let output = PrettyJSON.format(json)
+        #expect(!output.truncated)
+        #expect(
+            plain(output.lines) == [
+                "{",
+                "  \"zeta\": 1,",
+                "  \"alpha\": {",
+                "    \"b\": true,",
+                "    \"a\": [",
+                "      1,",
+                "      \"x\",",
+                "      null",
+                "    ]",
+                "  },",
+                "  \"empty\": {},",
+                "  \"list\": []",
+                "}",
+            ])
+        // Keys, strings, numbers and literals are told apart by style.
+        let alphaLine = output.lines[2]
+        #expect(alphaLine.contains { $0.text == "\"alpha\"" && $0.style == Theme.jsonKey })
+        #expect(output.lines[1].contains { $0.text == "1" && $0.style == Theme.jsonNumber })
+        #expect(output.lines[3].contains { $0.text == "true" && $0.style == Theme.jsonLiteral })
+        #expect(output.lines[6].contains { $0.text == "\"x\"" && $0.style == Theme.jsonString })
+    }
+
+    @Test("Enter on a request opens it with its response threaded below and the latency")
+    func requestAndResponse() throws {
+        var model = journeyModel()
+        model.press(.char("g"), .char("j"), .enter)  // cap-1 request
+        let view = try #require(detailView(model))
+        #expect(model.live.log[view.logIndex].seq == 2)
+        let lines = plain(view.lines)
+        let request = try #require(lines.firstIndex { $0.contains("REQUEST") })
+        let response = try #require(lines.firstIndex { $0.contains("RESPONSE") })
+        #expect(request < response)
+        #expect(lines[request].hasPrefix("▶ REQUEST  IN request capability.query  id cap-1  22:13:11.000"))
+        #expect(lines[response].hasPrefix("  RESPONSE after 42ms  OUT response capability.query  id cap-1  22:13:11.042"))
+        #expect(lines[(request + 1)...].prefix(9).map { $0 } == [
+            "{",
+            "  \"correlationId\": \"cap-1\",",
+            "  \"payload\": {",
+            "    \"action\": \"capability.query\"",
+            "  },",
+            "  \"timestamp\": 1699999991000,",
+            "  \"type\": \"request\",",
+            "  \"version\": \"1.0\"",
+            "}",
+        ])
+        #expect(lines[response...].contains("    \"status\": \"success\""))
+        let screen = model.screen
+        #expect(screen[1].contains("Message detail"))
+        #expect(screen.contains { $0.contains("RESPONSE after 42ms") })
+        #expect(model.footer.contains("Esc back"))
+    }
+
+    @Test("Enter on a response shows its request first; Tab moves between the two")
+    func responseFirst() throws {
+        var model = journeyModel()
+        model.press(.char("k"), .enter)  // the INVALID_REQUEST response
+        var view = try #require(detailView(model))
+        var lines = plain(view.lines)
+        let request = try #require(lines.firstIndex { $0.contains("REQUEST") })
+        let response = try #require(lines.firstIndex { $0.contains("RESPONSE after 120ms") })
+        #expect(request < response)
+        #expect(lines[response].hasPrefix("▶"))
+        #expect(lines[request].hasPrefix("  "))
+        #expect(lines.contains("      \"code\": \"INVALID_REQUEST\","))
+        model.press(.tab)
+        view = try #require(detailView(model))
+        lines = plain(view.lines)
+        #expect(model.live.log[view.logIndex].type == .request)
+        #expect(lines.first { $0.hasPrefix("▶") }?.contains("REQUEST") == true)
+        model.press(.escape)
+        #expect(model.overlays.isEmpty)
+        #expect(model.selectedEntry?.seq == 9)
+    }
+
+    @Test("A pending request says so, and r in the detail view answers it")
+    func pendingRequest() throws {
+        var model = journeyModel()
+        model.press(.char("g"))
+        for _ in 0..<4 { model.press(.char("j")) }
+        model.press(.enter)
+        let lines = plain(try #require(detailView(model)).lines)
+        #expect(lines[0].contains("pending, no response yet (r to respond)"))
+        model.press(.char("r"))
+        guard case .respond(let dialog) = model.topOverlay else {
+            Issue.record("no respond dialog")
+            return
+        }
+        #expect(dialog.request.correlationId == "nfc-1")
+        #expect(model.overlays.count == 2)
+        model.press(.escape)
+        #expect(detailView(model) != nil)
+    }
+
+    @Test("r in the detail view of a message that is not pending says so")
+    func notPending() {
+        var model = journeyModel()
+        model.press(.char("g"), .enter, .char("r"))
+        #expect(model.overlays.count == 1)
+        #expect(model.footer.contains("not a pending request"))
+    }
+
+    @Test("Malformed input shows the reason and the raw text")
+    func malformed() throws {
+        var model = journeyModel()
+        model.press(.enter)
+        let lines = plain(try #require(detailView(model)).lines)
+        #expect(lines.contains("reason: missing required field 'payload.action'"))
+        #expect(lines.contains("{\"version\":\"1.0\"}"))
+        #expect(lines[0].contains("malformed"))
+    }
+
+    @Test("Markers do not open a detail view")
+    func markerHasNoDetail() {
+        var model = journeyModel()
+        model.handle(.frame(.gap(from: 12, to: 13)))
+        #expect(model.selectedEntry?.kind == .gap(from: 12, to: 13))
+        model.press(.enter)
+        #expect(model.overlays.isEmpty)
+    }
+
+    @Test("j/k, g/G scroll the detail view within its lines")
+    func scrolls() throws {
+        var model = journeyModel(width: 80, height: 24)
+        model.press(.char("g"), .char("j"), .enter)
+        let count = try #require(detailView(model)).lines.count
+        #expect(model.screen[1].contains("(1/\(count))"))
+        model.press(.char("j"), .char("j"))
+        #expect(model.screen[1].contains("(3/\(count))"))
+        model.press(.char("G"))
+        #expect(try #require(detailView(model)).offset == count - (24 - 6))
+        for _ in 0..<50 { model.press(.char("j")) }
+        #expect(try #require(detailView(model)).offset == count - (24 - 6))
+        model.press(.char("g"))
+        #expect(model.screen[1].contains("(1/\(count))"))
+    }
+
+    /// A message holding a 10 MB base64 string.
+    static func hugeModel() -> InspectorModel {
+        var model = journeyModel()
+        let base64 = String(repeating: "QUJD", count: 10 * 1024 * 1024 / 4)
+        let message = Fixture.message(
+            "big-1", .request, "camera.document.capture", at: Fixture.t0,
+            data: ["imageBase64": .string(base64), "imageWidth": 4000, "imageHeight": 3000, "mimeType": "image/jpeg"])
+        model.feed(12, .traffic(Fixture.traffic(seq: 12, .received, message, at: Fixture.t0)))
+        return model
+    }
+
+    @Test("A 10 MB payload opens in part: bounded lines and text, 'not shown' and 'm for more'")
+    func hugePayload() throws {
+        var model = Self.hugeModel()
+        #expect(model.messageLines[10].contains("camera.document.capture"))
+        model.press(.enter)
+        let view = try #require(detailView(model))
+        #expect(view.truncated)
+        #expect(view.lines.count < 40)
+        let characters = view.lines.reduce(0) { $0 + $1.reduce(0) { $0 + $1.text.count } }
+        #expect(characters < 3_000)
+        let lines = plain(view.lines)
+        #expect(lines.contains { $0.contains("\"imageBase64\": \"QUJD") && $0.contains("10.0 MB string") && $0.contains("not shown") })
+        #expect(lines.last?.contains("m for more") == true)
+        let screen = model.screenText
+        #expect(screen.contains("not shown"))
+        #expect(screen.contains("m for more"))
+        #expect(screen.contains("\"mimeType\": \"image/jpeg\""))
+
+        model.press(.char("m"))
+        let more = try #require(detailView(model))
+        let moreCharacters = more.lines.reduce(0) { $0 + $1.reduce(0) { $0 + $1.text.count } }
+        #expect(moreCharacters > characters)
+        #expect(moreCharacters < 20_000)
+        #expect(more.lines.count < 40)
+    }
+
+    @Test("PrettyJSON on 10 MB stays bounded: a long string, and many small values")
+    func prettyJSONBounded() {
+        let longString = Data(("{\"image\":\"" + String(repeating: "A", count: 10 * 1024 * 1024) + "\",\"after\":1}").utf8)
+        let one = PrettyJSON.format(longString)
+        #expect(one.truncated)
+        #expect(one.lines.count == 4)
+        let text = plain(one.lines).joined()
+        #expect(text.count < 1_000)
+        #expect(text.contains("10.0 MB string, \(10 * 1024 * 1024 - 400) characters not shown"))
+        #expect(plain(one.lines)[2] == "  \"after\": 1")
+
+        var many = "["
+        many += String(repeating: "123456789,", count: 1_048_576)
+        many += "0]"
+        let output = PrettyJSON.format(Data(many.utf8), maxLines: 500)
+        #expect(output.truncated)
+        #expect(output.lines.count == 500)
+        #expect(plain(output.lines).joined().count < 10_000)
+    }
+
+    @Test("Invalid JSON and odd bytes do not break the printer")
+    func oddInput() {
+        for text in ["", "{", "}", "]]]", "{\"a\":", "\"unterminated", "nul", "{\"a\" \"b\"}", "[1,,2]", "\u{1B}[2J"] {
+            let output = PrettyJSON.format(Data(text.utf8))
+            #expect(output.lines.count <= 10, "\(text)")
+        }
+        let bytes = Data([0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x3A, 0x31, 0x7D])
+        #expect(plain(PrettyJSON.format(bytes).lines).joined().contains("\u{FFFD}"))
+    }
+}

@@ -1,0 +1,105 @@
+import BridgeCore
+import Foundation
+import InspectorClient
+@testable import InspectorProtocol
+@testable import InspectorTUI
+import TerminalUI
+import Testing
+
+@Suite("Help")
+struct HelpTests {
+    /// Every key named in the help's key column.
+    static var documented: Set<String> {
+        var tokens = Set<String>()
+        for line in HelpView().lines where line.count == 2 {
+            for token in line[0].text.split(separator: " ") { tokens.insert(String(token)) }
+        }
+        return tokens
+    }
+
+    /// How the help names a key.
+    static func name(_ key: Key) -> String {
+        switch key {
+        case .char(" "): return "space"
+        case .char(let c): return String(c)
+        case .ctrl(let c): return "Ctrl-" + String(c).uppercased()
+        case .enter: return "Enter"
+        case .escape: return "Esc"
+        case .tab: return "Tab"
+        case .backTab: return "Shift-Tab"
+        case .up: return "↑"
+        case .down: return "↓"
+        case .home: return "Home"
+        case .end: return "End"
+        case .pageUp: return "PgUp"
+        case .pageDown: return "PgDn"
+        case .function(let n): return "F\(n)"
+        default: return key.description
+        }
+    }
+
+    @Test("? lists every key of the main screen")
+    func listsMainKeys() {
+        let keys = [
+            "?", "F1", "q", "Esc", "Ctrl-C", "Tab", "Shift-Tab", "j", "k", "↓", "↑", "g", "G", "Home", "End", "PgDn", "PgUp",
+            "Ctrl-F", "Ctrl-B", "Enter", "f", "/", "n", "N", "space", "p", "F", "L", "A", "r", "e", "c", "x", "t", "P", "E", "J", "C",
+        ]
+        let documented = Self.documented
+        for key in keys { #expect(documented.contains(key), "\(key) is not in the help") }
+    }
+
+    /// What a person can see of the model's state.
+    static func fingerprint(_ model: InspectorModel) -> String {
+        "\(model.overlays.count) \(String(describing: model.prompt?.kind)) \(model.flash?.text ?? "") \(model.focus) \(model.cursor) "
+            + "\(model.scroll) \(String(describing: model.pausedAt)) \(model.following) \(model.quitting) \(model.search?.source ?? "") \(model.filter.source)"
+    }
+
+    @Test("Every key that does something on the main screen is in the help")
+    func everyWorkingKeyIsDocumented() {
+        var candidates: [Key] = (0x20...0x7E).map { .char(Character(Unicode.Scalar(UInt8($0)))) }
+        candidates += "abcdefghijklmnopqrstuvwxyz".map { .ctrl($0) }
+        candidates += [.enter, .escape, .tab, .backTab, .up, .down, .left, .right, .home, .end, .pageUp, .pageDown, .delete, .insert, .backspace]
+        candidates += (1...12).map { .function($0) }
+        let documented = Self.documented
+        for pane in 0..<3 {
+            var base = journeyModel(width: 80, height: 24)
+            for _ in 0..<pane { base.press(.tab) }
+            base.press(.char("k"))
+            if pane == 1 { base.press(.char("j")) }
+            for key in candidates {
+                var model = base
+                let before = Self.fingerprint(model)
+                let effects = model.press(key)
+                if Self.fingerprint(model) != before || !effects.isEmpty {
+                    #expect(documented.contains(Self.name(key)), "\(Self.name(key)) works in pane \(pane) but the help does not name it")
+                }
+            }
+        }
+    }
+
+    @Test("The help opens over the screen and closes with Esc, q, ? or F1")
+    func opensAndCloses() {
+        for close: Key in [.escape, .char("q"), .char("?"), .function(1)] {
+            var model = journeyModel()
+            model.press(.char("?"))
+            #expect(model.screen[1].contains("Help: keys"))
+            #expect(model.footer.contains("Esc back"))
+            #expect(model.press(close).isEmpty)
+            #expect(model.overlays.isEmpty)
+            #expect(!model.quitting)
+        }
+        var model = journeyModel()
+        model.press(.function(1))
+        #expect(model.screen[1].contains("Help: keys"))
+    }
+
+    @Test("The help scrolls to its end on a small screen")
+    func scrolls() {
+        var model = journeyModel(width: 80, height: 24)
+        model.press(.char("?"))
+        #expect(!model.screenText.contains("Markers in the log"))
+        model.press(.char("G"))
+        #expect(model.screenText.contains("Markers in the log"))
+        #expect(model.screenText.contains("made by an inspector"))
+    }
+}
