@@ -1,0 +1,266 @@
+import Foundation
+import InspectorAgent
+import InspectorClient
+
+/// `bridge-inspector-bench`: the inspector's cost to the host, measured side by side with the
+/// physical limit (raw Unix-socket writes of the same bytes) and with today's habit (a delegate
+/// that prints every message). Figures and their meaning: `docs/performance.md`.
+///
+/// Build and run in release mode: `swift run -c release bridge-inspector-bench [--json]`.
+@main
+struct BridgeInspectorBench {
+    @MainActor
+    static func main() async {
+        let options: Options
+        do {
+            options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            exit("\(error)".hasPrefix("usage") ? 0 : 2)
+        }
+        do {
+            let (report, table) = try await run(options)
+            if options.json {
+                FileHandle.standardError.write(Data(table.rendered.utf8))
+                print(report.json())
+            } else {
+                print(table.rendered, terminator: "")
+            }
+        } catch {
+            FileHandle.standardError.write(Data("bridge-inspector-bench: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func progress(_ text: String) {
+        FileHandle.standardError.write(Data("· \(text)\n".utf8))
+    }
+
+    @MainActor
+    static func run(_ options: Options) async throws -> (Report, Table) {
+        #if DEBUG
+        progress("warning: this is a debug build; figures are only meaningful with -c release")
+        #endif
+        let machine = Machine.current()
+        let loadAtStart = loadAverage()
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+
+        // The documented defaults, except that a stalled client is kept (not disconnected after
+        // 10 s) so that its cost is measured for the whole run.
+        var limits = AgentLimits()
+        limits.stalledClientSeconds = 3600
+        let bench = HostBench(scratch: scratch, limits: limits)
+        let messages = Workload.messages(options.messages)
+        let averageBytes = Double(messages.reduce(0) { $0 + $1.count }) / Double(max(1, messages.count))
+
+        // Host throughput: every setup once to warm up, then alternated runs.
+        progress("machine: \(machine.summary)")
+        progress("warming up")
+        let warmup = Array(messages.prefix(min(messages.count, 20_000)))
+        for setup in HostSetup.allCases { _ = try await bench.run(setup, messages: warmup) }
+        var runs: [HostSetup: [HostRun]] = [:]
+        var rawRuns: [Double] = []
+        for round in 0..<options.runs {
+            let order = HostSetup.allCases.indices.map { HostSetup.allCases[($0 + round) % HostSetup.allCases.count] }
+            for setup in order {
+                progress("host throughput run \(round + 1)/\(options.runs): \(setup.rawValue)")
+                let result = try await bench.run(setup, messages: messages)
+                runs[setup, default: []].append(result)
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            progress("raw socket run \(round + 1)/\(options.runs)")
+            rawRuns.append(try RawSocketBench.throughput(messages))
+        }
+        func medianRate(_ setup: HostSetup) -> Double { median(runs[setup, default: []].map(\.messagesPerSecond)) }
+        let noAgent = medianRate(.noAgent)
+        let following = medianRate(.following)
+        let stalled = medianRate(.stalled)
+        let printing = medianRate(.printLogging)
+        let raw = median(rawRuns)
+        let clientSeconds = median(runs[.following, default: []].compactMap(\.clientSeconds))
+        let clientGaps = runs[.following, default: []].reduce(0) { $0 + $1.clientGaps }
+        func medianCPU(_ setup: HostSetup) -> Double { median(runs[setup, default: []].map(\.processCPUMicrosPerMessage)) }
+        let clientCPU = median(runs[.following, default: []].compactMap(\.clientCPUMicrosPerMessage))
+
+        progress("agent memory: \(options.longMessages) messages with a stalled client")
+        let memory = try await bench.stalledMemory(count: options.longMessages)
+
+        progress("latency: \(options.latencyMessages) messages at \(Int(options.latencyRate))/s")
+        let latency = try await bench.latency(
+            count: options.latencyMessages, rate: options.latencyRate, warmup: options.latencyWarmup)
+
+        progress("latency reference: the same pacing over a raw Unix socket")
+        let rawLatency = try await RawSocketBench.latency(
+            count: options.latencyMessages, rate: options.latencyRate, warmup: options.latencyWarmup)
+
+        progress("large payload: \(options.payloadBytes) bytes × \(options.payloadRuns)")
+        let large = try await bench.largePayload(bytes: options.payloadBytes, runs: options.payloadRuns)
+
+        progress("TUI: \(options.tuiMessages) messages")
+        let tui = try TUIBench.run(count: options.tuiMessages, renders: options.renders, filterRuns: options.filterRuns)
+
+        let loadAtEnd = loadAverage()
+
+        // MARK: JSON
+
+        var report = Report()
+        report.set("host_msgs_per_s_no_agent", noAgent)
+        report.set("host_msgs_per_s_following_client", following)
+        report.set("host_msgs_per_s_stalled_client", stalled)
+        report.set("ratio_following", following / noAgent)
+        report.set("ratio_stalled", stalled / noAgent)
+        report.set("client_msgs_per_s_following", Double(options.messages) / clientSeconds)
+        report.set("client_gaps_following", clientGaps)
+        report.set("cpu_us_per_msg_no_agent", medianCPU(.noAgent))
+        report.set("cpu_us_per_msg_following_client", medianCPU(.following))
+        report.set("cpu_us_per_msg_stalled_client", medianCPU(.stalled))
+        report.set("cpu_us_per_msg_print_logging", medianCPU(.printLogging))
+        report.set("client_cpu_us_per_msg_following", clientCPU)
+        report.set("agent_bytes_held_stalled_client", memory.heldBytes)
+        report.set("agent_bytes_held_stalled_client_max", memory.maxHeldBytes)
+        report.set("agent_bytes_bound", limits.maxLogBytes + limits.maxQueuedBytesPerClient)
+        report.set("agent_heap_growth_stalled_client_bytes", memory.heapGrowthBytes)
+        report.set("stalled_client_still_connected", memory.stillConnected)
+        report.set("stalled_long_run_messages", memory.messages)
+        report.set("latency_us_p50", latency.p50)
+        report.set("latency_us_p90", latency.p90)
+        report.set("latency_us_p99", latency.p99)
+        report.set("latency_us_p999", latency.p999)
+        report.set("latency_us_max", latency.max)
+        report.set("latency_samples", latency.samples)
+        report.set("latency_missing", latency.missing)
+        report.set("latency_rate_msgs_per_s", latency.rate)
+        report.set("raw_socket_latency_us_p50", rawLatency.p50)
+        report.set("raw_socket_latency_us_p99", rawLatency.p99)
+        report.set("raw_socket_latency_us_p999", rawLatency.p999)
+        report.set("raw_socket_latency_us_max", rawLatency.max)
+        report.set("raw_socket_msgs_per_s", raw)
+        report.set("print_logging_msgs_per_s", printing)
+        report.set("ratio_following_over_raw_socket", following / raw)
+        report.set("ratio_following_over_print_logging", following / printing)
+        report.set("large_payload_bytes", large.bytes)
+        report.set("large_payload_ms", large.endToEndMs)
+        report.set("large_payload_host_receive_ms", large.hostReceiveMs)
+        report.set("large_payload_raw_socket_ms", large.rawSocketMs)
+        report.set("tui_messages", tui.messages)
+        report.set("tui_frame_ms_1m", tui.frameMsAtEnd)
+        report.set("tui_frame_ms_1m_middle", tui.frameMsMiddle)
+        report.set("tui_frame_ms_1m_filtered", tui.frameMsFiltered)
+        report.set("tui_bytes_per_message_1m", tui.bytesPerMessageBeyondJSON)
+        report.set("tui_json_bytes_per_message_1m", tui.jsonBytesPerMessage)
+        report.set("tui_rss_bytes_per_message_1m", tui.rssBytesPerMessage)
+        report.set("tui_filter_ms_1m", tui.filterMs.map(\.ms).max() ?? 0)
+        for (index, filter) in tui.filterMs.enumerated() {
+            report.set("tui_filter_ms_1m_\(index + 1)", filter.ms)
+        }
+        report.set("tui_filter_clear_ms_1m", tui.clearFilterMs)
+        report.set("tui_ingest_msgs_per_s", tui.ingestMessagesPerSecond)
+        report.set("tui_log_entry_stride_bytes", MemoryLayout<LogEntry>.stride)
+        var filterNames = Report()
+        for (index, filter) in tui.filterMs.enumerated() { filterNames.set("tui_filter_ms_1m_\(index + 1)", filter.filter) }
+        report.set("tui_filters", filterNames)
+
+        var config = Report()
+        config.set("mode", options.mode.rawValue)
+        config.set("messages_per_run", options.messages)
+        config.set("runs_per_setup", options.runs)
+        config.set("average_message_bytes", averageBytes)
+        config.set("requests_per_message", 1.0 / Double(Workload.requestEvery))
+        config.set("max_queued_bytes_per_client", limits.maxQueuedBytesPerClient)
+        config.set("max_log_messages", limits.maxLogMessages)
+        config.set("max_log_bytes", limits.maxLogBytes)
+        config.set("stalled_client_seconds", limits.stalledClientSeconds)
+        #if DEBUG
+        config.set("build", "debug")
+        #else
+        config.set("build", "release")
+        #endif
+        report.set("config", config)
+
+        var machineReport = Report()
+        machineReport.set("cpu", machine.cpuModel)
+        machineReport.set("cores", machine.cores)
+        machineReport.set("memory_bytes", Int(machine.memoryBytes))
+        machineReport.set("os", machine.system)
+        machineReport.set("kernel", machine.kernel)
+        machineReport.set("load_average_1m_start", loadAtStart)
+        machineReport.set("load_average_1m_end", loadAtEnd)
+        report.set("machine", machineReport)
+
+        var allRuns = Report()
+        for setup in HostSetup.allCases {
+            allRuns.set(setup.rawValue, runs[setup, default: []].map { Format.count($0.messagesPerSecond) }.joined(separator: " "))
+        }
+        allRuns.set("raw socket", rawRuns.map { Format.count($0) }.joined(separator: " "))
+        report.set("runs_msgs_per_s", allRuns)
+
+        // MARK: Table
+
+        var table = Table()
+        table.text("bridge-inspector-bench (\(options.mode.rawValue)\(options.mode == .smoke ? ": figures mean nothing" : ""))")
+        table.text("machine: \(machine.summary)")
+        table.text(
+            "load average (1 min) at start \(Format.fixed(loadAtStart, 2)), at end \(Format.fixed(loadAtEnd, 2))"
+                + (max(loadAtStart, loadAtEnd) > 0.5 ? ": other work shared the cores; wall-clock figures are noisier" : ""))
+        table.text(
+            "workload: \(Format.count(Double(options.messages))) messages of ~\(Int(averageBytes)) bytes per run (1 in \(Workload.requestEvery) a request answered by a handler), \(options.runs) alternated runs per setup, median")
+
+        table.title("Host throughput: host.receive incl. routing and responses           msgs/s")
+        table.row("no agent", Format.count(noAgent))
+        table.row("agent + following client", Format.count(following),
+            "ratio \(Format.fixed(following / noAgent, 2))  " + Format.verdict(following / noAgent >= 0.9, ">= 0.9"))
+        table.row("  the client held everything after", Format.fixed(clientSeconds, 2) + " s",
+            "\(Format.count(Double(options.messages) / clientSeconds)) msgs/s, \(clientGaps) gaps over all runs")
+        table.row("agent + stalled client", Format.count(stalled),
+            "ratio \(Format.fixed(stalled / noAgent, 2))  " + Format.verdict(stalled / noAgent >= 0.9, ">= 0.9"))
+        table.title("CPU per message (all threads of the process, while the host worked)        µs")
+        table.row("no agent", Format.fixed(medianCPU(.noAgent), 1))
+        table.row("agent + following client", Format.fixed(medianCPU(.following), 1),
+            "of which the client thread \(Format.fixed(clientCPU, 1)) µs (until it held everything)")
+        table.row("agent + stalled client", Format.fixed(medianCPU(.stalled), 1))
+        table.row("print-logging delegate", Format.fixed(medianCPU(.printLogging), 1))
+
+        table.title("References")
+        table.row("raw Unix socket, same bytes, no JSON (the limit)", Format.count(raw),
+            "inspector at \(Format.fixed(following / raw * 100, 1)) % of it")
+        table.row("print-logging delegate (today's habit)", Format.count(printing),
+            "inspector at \(Format.fixed(following / printing, 2))×")
+
+        table.title("Agent memory, stalled client, \(Format.count(Double(memory.messages))) messages")
+        table.row("agent.heldBytes at the end", Format.megabytes(memory.heldBytes),
+            "max \(Format.megabytes(memory.maxHeldBytes)); bound \(Format.megabytes(limits.maxLogBytes + limits.maxQueuedBytesPerClient)) "
+                + (memory.heldBytes <= limits.maxLogBytes + limits.maxQueuedBytesPerClient ? "met" : "MISSED"))
+        table.row("process heap growth over the run", Format.megabytes(memory.heapGrowthBytes),
+            memory.stillConnected ? "client still connected" : "client was disconnected")
+
+        table.title("Latency host.receive -> client decoded, \(Format.count(latency.rate)) msg/s, \(Format.count(Double(latency.samples))) samples")
+        func ms(_ micros: Double) -> String { Format.fixed(micros / 1000, 3) + " ms" }
+        table.row("p50", ms(latency.p50), "raw socket, same pacing: \(ms(rawLatency.p50))")
+        table.row("p99", ms(latency.p99), Format.verdict(latency.p99 < 2000, "< 2 ms") + "; raw socket \(ms(rawLatency.p99))")
+        table.row("p99.9", ms(latency.p999), "raw socket \(ms(rawLatency.p999))")
+        table.row("max", ms(latency.max),
+            "raw socket \(ms(rawLatency.max))" + (latency.missing > 0 ? "; \(latency.missing) not received" : ""))
+
+        table.title("Large payload, \(Format.megabytes(large.bytes)), median of \(large.runs)")
+        table.row("journey -> client holds it decoded", Format.fixed(large.endToEndMs, 1) + " ms")
+        table.row("  of which host.receive (the host's own decoding)", Format.fixed(large.hostReceiveMs, 1) + " ms")
+        table.row("same bytes over a raw Unix socket", Format.fixed(large.rawSocketMs, 1) + " ms")
+
+        table.title("TUI with \(Format.count(Double(tui.messages))) messages (120x40)")
+        table.row("render(), cursor on the newest row", Format.fixed(tui.frameMsAtEnd, 3) + " ms", Format.verdict(tui.frameMsAtEnd < 5, "< 5 ms"))
+        table.row("render(), cursor in the middle", Format.fixed(tui.frameMsMiddle, 3) + " ms")
+        table.row("render(), filter type:request active", Format.fixed(tui.frameMsFiltered, 3) + " ms")
+        table.row("memory per message beyond its JSON", Format.fixed(tui.bytesPerMessageBeyondJSON, 0) + " B",
+            Format.verdict(tui.bytesPerMessageBeyondJSON < 500, "< 500 B") + "; JSON \(Format.fixed(tui.jsonBytesPerMessage, 0)) B")
+        for filter in tui.filterMs {
+            table.row("filter \"\(filter.filter)\" (f, type, Enter)", Format.fixed(filter.ms, 1) + " ms", "\(Format.count(Double(filter.rows))) rows")
+        }
+        table.row("clear the filter (Esc)", Format.fixed(tui.clearFilterMs, 1) + " ms")
+        let worstFilter = tui.filterMs.map(\.ms).max() ?? 0
+        table.row("slowest filter", Format.fixed(worstFilter, 1) + " ms", Format.verdict(worstFilter < 1000, "well under 1 s"))
+        table.row("ingest through handle(.frame)", Format.count(tui.ingestMessagesPerSecond) + "/s",
+            "a LogEntry is \(MemoryLayout<LogEntry>.stride) B inline")
+        return (report, table)
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import InspectorClient
+import InspectorProtocol
+
+/// An inspector client on its own thread that reads and decodes every frame the agent sends,
+/// as the interactive inspector does, and notes when chosen messages arrive.
+///
+/// `track` maps a correlation id to a slot in ``arrivals`` (or `nil` for messages not tracked);
+/// the arrival time is taken right after the frame carrying the message was decoded.
+final class FollowingClient: @unchecked Sendable {
+    struct Status {
+        var ready = false
+        var finished = false
+        var error: String?
+        var frames = 0
+        var events = 0
+        var gaps = 0
+        var snapshots = 0
+        /// When the `bench.done` event (or a snapshot holding it) arrived.
+        var doneAt: UInt64?
+        var doneMarkers = 0
+        /// The client thread's CPU time when it became ready and when the last `done` arrived.
+        var cpuAtReady: UInt64 = 0
+        var cpuAtDone: UInt64 = 0
+    }
+
+    /// The action of the event the host sends after a run; the client has everything when it holds it.
+    static let doneAction = "bench.done"
+
+    let status = Locked(Status())
+    let arrivals: Locked<[UInt64]>
+    private let stopRequested = Locked(false)
+    private let track: @Sendable (String) -> Int?
+
+    init(trackedCount: Int = 0, track: @escaping @Sendable (String) -> Int? = { _ in nil }) {
+        self.arrivals = Locked([UInt64](repeating: 0, count: trackedCount))
+        self.track = track
+    }
+
+    /// Connects from a new thread and reads until ``stop()`` or until the agent closes.
+    func start(socketPath: String) {
+        startThread("bench-following-client") { [self] in run(socketPath: socketPath) }
+    }
+
+    func stop() {
+        stopRequested.withValue { $0 = true }
+    }
+
+    /// Waits for the `done` marker number `count` (counting from 1).
+    @MainActor
+    func waitForDone(count: Int, timeout: Double) async -> Bool {
+        await waitUntil(timeout: timeout) { status.current.doneMarkers >= count || status.current.finished }
+    }
+
+    private func run(socketPath: String) {
+        defer { status.withValue { $0.finished = true } }
+        let session: InspectorSession
+        do {
+            session = try InspectorSession(socketPath: socketPath, subscribe: true, clientName: "bench-following")
+        } catch {
+            status.withValue { $0.error = "\(error)" }
+            return
+        }
+        defer { session.close() }
+        while !stopRequested.current {
+            let frame: AgentFrame?
+            do {
+                frame = try session.nextFrame(timeout: 0.2)
+            } catch {
+                if !stopRequested.current { status.withValue { $0.error = "\(error)" } }
+                return
+            }
+            guard let frame else { continue }
+            let now = monotonicNanoseconds()
+            switch frame {
+            case .snapshot(_, let state):
+                var done = 0
+                for traffic in state.messages {
+                    if traffic.message.payload.action == Self.doneAction { done += 1 }
+                    record(traffic.message.correlationId, at: now)
+                }
+                let cpu = threadCPUNanoseconds()
+                status.withValue {
+                    $0.frames += 1
+                    $0.snapshots += 1
+                    if !$0.ready { $0.cpuAtReady = cpu }
+                    $0.ready = true
+                    if done > $0.doneMarkers {
+                        $0.doneMarkers = done
+                        $0.doneAt = now
+                        $0.cpuAtDone = cpu
+                    }
+                }
+            case .event(_, let event):
+                var isDone = false
+                if case .traffic(let traffic) = event {
+                    isDone = traffic.message.payload.action == Self.doneAction
+                    record(traffic.message.correlationId, at: now)
+                }
+                let cpu = isDone ? threadCPUNanoseconds() : 0
+                status.withValue {
+                    $0.frames += 1
+                    $0.events += 1
+                    if isDone {
+                        $0.doneMarkers += 1
+                        $0.doneAt = now
+                        $0.cpuAtDone = cpu
+                    }
+                }
+            case .gap:
+                status.withValue {
+                    $0.frames += 1
+                    $0.gaps += 1
+                }
+            case .hello, .reply:
+                status.withValue { $0.frames += 1 }
+            }
+        }
+    }
+
+    private func record(_ correlationId: String, at time: UInt64) {
+        guard let slot = track(correlationId) else { return }
+        arrivals.withValue { times in
+            if times.indices.contains(slot), times[slot] == 0 { times[slot] = time }
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import BridgeCore
+import Foundation
+import InspectorAgent
+import InspectorClient
+
+/// How the host is set up for one throughput run.
+enum HostSetup: String, CaseIterable {
+    /// The host alone: no observer, no delegate.
+    case noAgent = "no agent"
+    /// The inspector agent with one client that reads and decodes everything.
+    case following = "agent + following client"
+    /// The inspector agent with one client that did the handshake and never reads.
+    case stalled = "agent + stalled client"
+    /// No agent; a delegate prints every message to a file (what developers do today).
+    case printLogging = "print-logging delegate"
+}
+
+/// The outcome of one throughput run.
+struct HostRun {
+    var setup: HostSetup
+    /// Messages per second through `host.receive`, until every response was delivered.
+    var messagesPerSecond: Double
+    /// Seconds until the host had processed everything.
+    var hostSeconds: Double
+    /// For a following client: seconds from the start until it held everything.
+    var clientSeconds: Double?
+    /// For a following client: gap markers it got (it fell behind and resynchronised).
+    var clientGaps = 0
+    /// For an agent: `heldBytes` at the end of the run.
+    var heldBytes: Int?
+    /// CPU time of the whole process per message while the host worked (all threads).
+    var processCPUMicrosPerMessage: Double = 0
+    /// For a following client: its thread's CPU time per message.
+    var clientCPUMicrosPerMessage: Double?
+}
+
+/// Feeds the host the same messages in each setup and times it.
+@MainActor
+struct HostBench {
+    let scratch: ScratchDirectory
+    let limits: AgentLimits
+    private static let runCounter = Locked(0)
+
+    /// One run of `messages` through a fresh host in `setup`.
+    func run(_ setup: HostSetup, messages: [Data]) async throws -> HostRun {
+        let run = Self.runCounter.withValue { value -> Int in
+            value += 1
+            return value
+        }
+        let transport = DiscardingTransport()
+        let host = makeBenchHost(transport: transport)
+        let expectedResponses = Workload.requestCount(messages.count)
+
+        var agent: InspectorAgent?
+        var follower: FollowingClient?
+        var stalled: InspectorSession?
+        var printer: PrintLoggingDelegate?
+        let socketPath = scratch.file("h\(run).sock")
+        defer {
+            agent?.stop()
+            follower?.stop()
+            stalled?.close()
+            printer?.close()
+            try? FileManager.default.removeItem(atPath: scratch.file("print-\(run).log"))
+        }
+
+        switch setup {
+        case .noAgent:
+            break
+        case .following:
+            agent = try host.startInspector(name: "bench", socketPath: socketPath, limits: limits)
+            let client = FollowingClient()
+            follower = client
+            client.start(socketPath: socketPath)
+            guard await waitUntil(timeout: 10, { client.status.current.ready || client.status.current.finished }),
+                client.status.current.ready
+            else {
+                throw BenchError("the following client did not attach: \(client.status.current.error ?? "timed out")")
+            }
+        case .stalled:
+            agent = try host.startInspector(name: "bench", socketPath: socketPath, limits: limits)
+            stalled = try InspectorSession(socketPath: socketPath, subscribe: true, clientName: "bench-stalled")
+            // Let the agent take the client's hello and queue its snapshot.
+            try? await Task.sleep(for: .milliseconds(50))
+        case .printLogging:
+            let delegate = try PrintLoggingDelegate(path: scratch.file("print-\(run).log"))
+            printer = delegate
+            host.delegate = delegate
+        }
+
+        let start = monotonicNanoseconds()
+        let cpuStart = processCPUNanoseconds()
+        try await feed(host, messages)
+        guard await waitUntil(timeout: 120, { transport.responses >= expectedResponses }) else {
+            throw BenchError("the host sent \(transport.responses) of \(expectedResponses) responses")
+        }
+        let hostEnd = monotonicNanoseconds()
+        let cpuEnd = processCPUNanoseconds()
+        var result = HostRun(
+            setup: setup, messagesPerSecond: Double(messages.count) / seconds(from: start, to: hostEnd),
+            hostSeconds: seconds(from: start, to: hostEnd))
+        result.processCPUMicrosPerMessage = Double(cpuEnd - cpuStart) / 1000 / Double(messages.count)
+
+        if let follower {
+            host.send(event: FollowingClient.doneAction)
+            guard await follower.waitForDone(count: 1, timeout: 600), let doneAt = follower.status.current.doneAt else {
+                throw BenchError("the following client did not receive everything: \(follower.status.current.error ?? "timed out")")
+            }
+            result.clientSeconds = seconds(from: start, to: doneAt)
+            result.clientGaps = follower.status.current.gaps
+            let status = follower.status.current
+            result.clientCPUMicrosPerMessage = Double(status.cpuAtDone &- status.cpuAtReady) / 1000 / Double(messages.count)
+        }
+        if let agent {
+            result.heldBytes = agent.heldBytes
+        }
+        return result
+    }
+
+    /// Hands the host every message, as the journey would post them, letting queued main-actor
+    /// work (handler responses) run every 64 messages.
+    func feed(_ host: BridgeHost, _ messages: [Data]) async throws {
+        for (index, message) in messages.enumerated() {
+            host.receive(message)
+            if index & 63 == 63 { await Task.yield() }
+        }
+    }
+}
+
+/// The agent's memory for a client that never reads, over a long run.
+struct StalledMemory {
+    var messages: Int
+    /// `agent.heldBytes` at the end.
+    var heldBytes: Int
+    /// The largest `heldBytes` seen while the run went on.
+    var maxHeldBytes: Int
+    /// The process's resident-memory growth over the run (after `malloc_trim`) (agent, host and everything else).
+    var heapGrowthBytes: Int
+    /// Whether the stalled client was still connected at the end.
+    var stillConnected: Bool
+    var messagesPerSecond: Double
+}
+
+extension HostBench {
+    /// Sends `count` messages (made as they go, so that only the agent holds them) with a
+    /// stalled client attached, sampling the agent's held bytes as it goes.
+    func stalledMemory(count: Int) async throws -> StalledMemory {
+        let transport = DiscardingTransport()
+        let host = makeBenchHost(transport: transport)
+        let heapBefore = MemoryUsage.settledResidentBytes()
+        let socketPath = scratch.file("long.sock")
+        let agent = try host.startInspector(name: "bench", socketPath: socketPath, limits: limits)
+        defer { agent.stop() }
+        let session = try InspectorSession(socketPath: socketPath, subscribe: true, clientName: "bench-stalled")
+        defer { session.close() }
+        try? await Task.sleep(for: .milliseconds(50))
+
+        var maxHeld = 0
+        let start = monotonicNanoseconds()
+        for index in 0..<count {
+            host.receive(Data(Workload.message(index, prefix: "long").utf8))
+            if index & 63 == 63 { await Task.yield() }
+            if index % 5000 == 0 { maxHeld = max(maxHeld, agent.heldBytes) }
+        }
+        let expected = Workload.requestCount(count)
+        _ = await waitUntil(timeout: 120) { transport.responses >= expected }
+        let end = monotonicNanoseconds()
+        // Let the agent take in what is still queued, until its figure stops moving.
+        var held = agent.heldBytes
+        for _ in 0..<50 {
+            try? await Task.sleep(for: .milliseconds(100))
+            let now = agent.heldBytes
+            if now == held { break }
+            held = now
+        }
+        maxHeld = max(maxHeld, held)
+        let heapAfter = MemoryUsage.settledResidentBytes()
+        return StalledMemory(
+            messages: count, heldBytes: held, maxHeldBytes: maxHeld, heapGrowthBytes: heapAfter - heapBefore,
+            stillConnected: agent.clientCount == 1, messagesPerSecond: Double(count) / seconds(from: start, to: end))
+    }
+}

@@ -1,0 +1,130 @@
+import BridgeCore
+import Foundation
+import Histogram
+import InspectorAgent
+
+/// Latency from the host receiving a message to a client holding it decoded.
+struct LatencyResult {
+    var samples: Int
+    var missing: Int
+    var rate: Double
+    var p50: Double
+    var p90: Double
+    var p99: Double
+    var p999: Double
+    var max: Double
+    var gaps: Int
+}
+
+extension LatencyResult {
+    /// Percentiles (in a histogram, microseconds) of `arrived - sent` for every message after
+    /// the first `warmup`; a message with no arrival time counts as missing.
+    static func from(sent: [UInt64], arrived: [UInt64], warmup: Int, rate: Double, gaps: Int) -> LatencyResult {
+        var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        var missing = 0
+        for index in warmup..<sent.count {
+            guard arrived[index] != 0 else {
+                missing += 1
+                continue
+            }
+            _ = histogram.record(Swift.max(1, (arrived[index] &- sent[index]) / 1000))
+        }
+        return LatencyResult(
+            samples: Int(histogram.totalCount), missing: missing, rate: rate,
+            p50: Double(histogram.valueAtPercentile(50)), p90: Double(histogram.valueAtPercentile(90)),
+            p99: Double(histogram.valueAtPercentile(99)), p999: Double(histogram.valueAtPercentile(99.9)),
+            max: Double(histogram.max), gaps: gaps)
+    }
+}
+
+/// A 10 MB message from the journey side until a client holds it.
+struct LargePayloadResult {
+    var bytes: Int
+    /// Median milliseconds from `host.receive` to the client holding the decoded frame.
+    var endToEndMs: Double
+    /// Median milliseconds the host's `receive` took (its own decoding; the host is busy meanwhile).
+    var hostReceiveMs: Double
+    /// Median milliseconds for the same bytes over a raw Unix socket.
+    var rawSocketMs: Double
+    var runs: Int
+}
+
+extension HostBench {
+    /// Sends `count` messages at `rate` per second to a host with an agent and a following
+    /// client, and records in a histogram the microseconds from the `host.receive` call to the
+    /// client having decoded the frame. The first `warmup` messages are not recorded.
+    func latency(count: Int, rate: Double, warmup: Int) async throws -> LatencyResult {
+        let transport = DiscardingTransport()
+        let host = makeBenchHost(transport: transport)
+        let socketPath = scratch.file("latency.sock")
+        let agent = try host.startInspector(name: "bench", socketPath: socketPath, limits: limits)
+        defer { agent.stop() }
+        let total = count + warmup
+        let client = FollowingClient(trackedCount: total) { id in
+            id.hasPrefix("lat-") ? Int(id.dropFirst(4)) : nil
+        }
+        client.start(socketPath: socketPath)
+        defer { client.stop() }
+        guard await waitUntil(timeout: 10, { client.status.current.ready || client.status.current.finished }),
+            client.status.current.ready
+        else {
+            throw BenchError("the latency client did not attach: \(client.status.current.error ?? "timed out")")
+        }
+        let messages = Workload.messages(total, prefix: "lat")
+        var sentAt = [UInt64](repeating: 0, count: total)
+        let interval = Duration.nanoseconds(Int64(1e9 / rate))
+        let clock = ContinuousClock()
+        let start = clock.now
+        for index in 0..<total {
+            let target = start + interval * index
+            if clock.now < target { try? await Task.sleep(until: target, tolerance: .microseconds(50), clock: clock) }
+            let now = monotonicNanoseconds()
+            host.receive(messages[index])
+            sentAt[index] = now
+        }
+        _ = await waitUntil(timeout: 30) { client.arrivals.current.suffix(from: warmup).allSatisfy { $0 != 0 } }
+        let arrivals = client.arrivals.current
+        return LatencyResult.from(
+            sent: sentAt, arrived: arrivals, warmup: warmup, rate: rate, gaps: client.status.current.gaps)
+    }
+
+    /// Sends `runs` messages of `bytes` bytes, one at a time, through a host with an agent and a
+    /// following client; also carries the same bytes over a raw socket.
+    func largePayload(bytes: Int, runs: Int) async throws -> LargePayloadResult {
+        let transport = DiscardingTransport()
+        let host = makeBenchHost(transport: transport)
+        let socketPath = scratch.file("large.sock")
+        let agent = try host.startInspector(name: "bench", socketPath: socketPath, limits: limits)
+        defer { agent.stop() }
+        let client = FollowingClient(trackedCount: runs) { id in
+            id.hasPrefix("big-") ? Int(id.dropFirst(4)) : nil
+        }
+        client.start(socketPath: socketPath)
+        defer { client.stop() }
+        guard await waitUntil(timeout: 10, { client.status.current.ready || client.status.current.finished }),
+            client.status.current.ready
+        else {
+            throw BenchError("the large-payload client did not attach: \(client.status.current.error ?? "timed out")")
+        }
+        var endToEnd: [Double] = []
+        var hostReceive: [Double] = []
+        var raw: [Double] = []
+        for run in 0..<runs {
+            let message = Workload.largeMessage(bytes: bytes, id: "big-\(run)")
+            raw.append(try RawSocketBench.largeMessageMilliseconds(message))
+            let start = monotonicNanoseconds()
+            host.receive(message)
+            let received = monotonicNanoseconds()
+            guard await waitUntil(timeout: 120, { client.arrivals.current[run] != 0 || client.status.current.finished }),
+                client.arrivals.current[run] != 0
+            else {
+                throw BenchError("the client did not receive the large message: \(client.status.current.error ?? "timed out")")
+            }
+            endToEnd.append(milliseconds(from: start, to: client.arrivals.current[run]))
+            hostReceive.append(milliseconds(from: start, to: received))
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return LargePayloadResult(
+            bytes: bytes, endToEndMs: median(endToEnd), hostReceiveMs: median(hostReceive), rawSocketMs: median(raw), runs: runs)
+    }
+}

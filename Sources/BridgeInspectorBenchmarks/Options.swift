@@ -1,0 +1,104 @@
+import Foundation
+
+/// What to run and how much of it; see `usage`.
+struct Options {
+    enum Mode: String {
+        case full, quick, smoke
+    }
+
+    var mode = Mode.full
+    var json = false
+    /// Messages per throughput run.
+    var messages = 100_000
+    /// Throughput runs per setup (alternated; the median is reported).
+    var runs = 5
+    /// Messages in the long stalled-client run.
+    var longMessages = 1_000_000
+    /// Messages in the latency run, and their rate.
+    var latencyMessages = 20_000
+    var latencyRate = 1_000.0
+    var latencyWarmup = 500
+    /// Bytes of the large message, and how many times it is sent.
+    var payloadBytes = 10 * 1024 * 1024
+    var payloadRuns = 3
+    /// Messages in the TUI's log, renders per figure, runs per filter.
+    var tuiMessages = 1_000_000
+    var renders = 50
+    var filterRuns = 3
+
+    static let usage = """
+        usage: bridge-inspector-bench [--json] [--quick | --smoke] [overrides]
+
+          --json                 print one JSON object on stdout (the table goes to stderr)
+          --quick                smaller counts (about a minute)
+          --smoke                a tiny workload (seconds), for the test suite; figures mean nothing
+          --messages N           messages per host-throughput run (default 100000)
+          --runs N               runs per setup, alternated, median reported (default 5)
+          --long-messages N      messages in the long stalled-client run (default 1000000)
+          --latency-messages N   paced messages in the latency run (default 20000)
+          --rate N               messages per second in the latency run (default 1000)
+          --payload-mb N         size of the large message in MiB (default 10)
+          --tui-messages N       messages in the TUI's log (default 1000000)
+          --help                 this text
+        """
+
+    static func parse(_ arguments: [String]) throws -> Options {
+        var options = Options()
+        // The mode first, so that explicit counts override it wherever they are given.
+        if arguments.contains("--smoke") { options.apply(.smoke) } else if arguments.contains("--quick") { options.apply(.quick) }
+        var index = 0
+        func value(_ name: String) throws -> Double {
+            index += 1
+            guard index < arguments.count, let number = Double(arguments[index]), number > 0 else {
+                throw BenchError("\(name) needs a positive number\n\n\(usage)")
+            }
+            return number
+        }
+        while index < arguments.count {
+            switch arguments[index] {
+            case "--json": options.json = true
+            case "--quick", "--smoke": break
+            case "--messages": options.messages = Int(try value("--messages"))
+            case "--runs": options.runs = Int(try value("--runs"))
+            case "--long-messages": options.longMessages = Int(try value("--long-messages"))
+            case "--latency-messages": options.latencyMessages = Int(try value("--latency-messages"))
+            case "--rate": options.latencyRate = try value("--rate")
+            case "--payload-mb": options.payloadBytes = Int(try value("--payload-mb") * 1024 * 1024)
+            case "--tui-messages": options.tuiMessages = Int(try value("--tui-messages"))
+            case "--help", "-h": throw BenchError(usage)
+            default: throw BenchError("unknown option \(arguments[index])\n\n\(usage)")
+            }
+            index += 1
+        }
+        return options
+    }
+
+    mutating func apply(_ mode: Mode) {
+        self.mode = mode
+        switch mode {
+        case .full:
+            break
+        case .quick:
+            messages = 50_000
+            runs = 3
+            longMessages = 200_000
+            latencyMessages = 5_000
+            latencyWarmup = 200
+            payloadRuns = 2
+            tuiMessages = 200_000
+            renders = 30
+            filterRuns = 2
+        case .smoke:
+            messages = 400
+            runs = 1
+            longMessages = 1_000
+            latencyMessages = 100
+            latencyWarmup = 10
+            payloadBytes = 64 * 1024
+            payloadRuns = 1
+            tuiMessages = 2_000
+            renders = 3
+            filterRuns = 1
+        }
+    }
+}

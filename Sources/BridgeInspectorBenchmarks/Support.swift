@@ -1,0 +1,165 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Small tools the benchmarks share: a monotonic clock, memory readings, statistics and a
+// lock-protected box for handing values between threads.
+
+/// Nanoseconds on the monotonic clock (comparable across threads).
+func monotonicNanoseconds() -> UInt64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+}
+
+/// Seconds between two monotonic readings.
+func seconds(from start: UInt64, to end: UInt64) -> Double {
+    Double(end &- start) / 1e9
+}
+
+/// Milliseconds between two monotonic readings.
+func milliseconds(from start: UInt64, to end: UInt64) -> Double {
+    Double(end &- start) / 1e6
+}
+
+/// The median of some values (0 when there are none).
+func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+/// A value shared between threads, guarded by a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withValue<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+
+    var current: Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+}
+
+/// Process memory as the kernel and the allocator see it.
+enum MemoryUsage {
+    /// Resident set size in bytes, from `/proc/self/statm` (0 where that file does not exist).
+    static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// Resident bytes after giving freed heap pages back to the kernel: what the process
+    /// really holds.
+    static func settledResidentBytes() -> Int {
+        trim()
+        return residentBytes()
+    }
+
+    /// Gives freed memory back to the kernel (glibc's `malloc_trim`, looked up at run time
+    /// because Swift's Glibc module does not import `malloc.h`).
+    static func trim() {
+        #if os(Linux)
+        typealias Trim = @convention(c) (Int) -> Int32
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+        #endif
+    }
+}
+
+/// A short private directory for sockets and files (socket paths must stay short).
+final class ScratchDirectory: @unchecked Sendable {
+    let path: String
+
+    init() throws {
+        var template = Array("/tmp/bib-XXXXXX".utf8CString)
+        guard let result = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw BenchError("cannot create a temporary directory in /tmp")
+        }
+        path = String(cString: result)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
+
+/// A benchmark that could not run, with the reason.
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs `body` on a new thread (named, 1 MiB stack) and returns at once.
+func startThread(_ name: String, _ body: @escaping @Sendable () -> Void) {
+    let thread = Thread(block: body)
+    thread.name = name
+    thread.stackSize = 1 << 20
+    thread.start()
+}
+
+/// Waits on the main actor, without blocking it, until `condition` holds or `timeout` passes.
+/// Returns whether the condition held.
+@MainActor
+func waitUntil(timeout: Double, pollMicroseconds: Int = 200, _ condition: () -> Bool) async -> Bool {
+    let deadline = monotonicNanoseconds() + UInt64(timeout * 1e9)
+    while !condition() {
+        if monotonicNanoseconds() > deadline { return false }
+        try? await Task.sleep(for: .microseconds(pollMicroseconds))
+    }
+    return true
+}
+
+/// Writes all of `bytes` to a blocking descriptor.
+func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    var offset = 0
+    while offset < bytes.count {
+        let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 {
+            if errno == EINTR { continue }
+            return false
+        }
+        offset += written
+    }
+    return true
+}
+
+/// Nanoseconds of CPU time the calling thread has used.
+func threadCPUNanoseconds() -> UInt64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+}
+
+/// Nanoseconds of CPU time the whole process has used (user + system, all threads).
+func processCPUNanoseconds() -> UInt64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+}
+
+/// The 1-minute load average (from `/proc/loadavg`), or -1 where it cannot be read.
+func loadAverage() -> Double {
+    guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8),
+        let first = text.split(separator: " ").first, let value = Double(first)
+    else { return -1 }
+    return value
+}

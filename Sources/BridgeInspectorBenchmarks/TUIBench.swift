@@ -1,0 +1,170 @@
+import BridgeCore
+import Foundation
+import InspectorClient
+import InspectorProtocol
+import InspectorTUI
+import TerminalUI
+
+/// The inspector's state and renderer with a long log.
+struct TUIResult {
+    var messages: Int
+    /// Messages per second into the model through `handle(.frame(...))`.
+    var ingestMessagesPerSecond: Double
+    /// Median `render()` time with the cursor on the newest row (follow mode).
+    var frameMsAtEnd: Double
+    /// Median `render()` time with the cursor in the middle of the log.
+    var frameMsMiddle: Double
+    /// Median `render()` time with a filter active.
+    var frameMsFiltered: Double
+    /// Resident bytes per message (after `malloc_trim`) beyond the message's own JSON bytes.
+    var bytesPerMessageBeyondJSON: Double
+    /// The messages' own JSON bytes per message (what is subtracted).
+    var jsonBytesPerMessage: Double
+    /// Resident-set growth per message, including the JSON.
+    var rssBytesPerMessage: Double
+    /// Filter expression -> median milliseconds to apply it through the `f` prompt.
+    var filterMs: [(filter: String, ms: Double, rows: Int)]
+    /// Milliseconds to clear a filter (Esc): every row back.
+    var clearFilterMs: Double
+}
+
+enum TUIBench {
+    static let size = Size(width: 120, height: 40)
+    static let startTime: Double = 1_732_240_000_000
+
+    /// Loads `count` traffic events into a fresh model and measures it.
+    static func run(count: Int, renders: Int, filterRuns: Int) throws -> TUIResult {
+        let templates = try Templates()
+        let rssBefore = MemoryUsage.settledResidentBytes()
+
+        var model = InspectorModel(size: size, socketPath: "/tmp/bench.sock", now: startTime)
+        model.handle(.frame(try snapshotFrame()))
+        let start = monotonicNanoseconds()
+        var seq = 1
+        var index = 0
+        while seq <= count {
+            let traffic = templates.traffic(workloadIndex: index, seq: seq, time: startTime + Double(seq))
+            model.handle(.frame(.event(seq: seq, event: .traffic(traffic))))
+            seq += 1
+            if Workload.isRequest(index), seq <= count {
+                let response = templates.response(workloadIndex: index, seq: seq, time: startTime + Double(seq))
+                model.handle(.frame(.event(seq: seq, event: .traffic(response))))
+                seq += 1
+            }
+            index += 1
+        }
+        let ingestSeconds = seconds(from: start, to: monotonicNanoseconds())
+        model.handle(.tick(startTime + Double(count) + 1000))
+
+        let rssAfter = MemoryUsage.settledResidentBytes()
+        let jsonBytes = model.live.log.reduce(0) { $0 + $1.json.count }
+        let logCount = model.live.log.count
+
+        let atEnd = renderMedian(model, renders)
+
+        // To the middle through the keys a person would press.
+        var middle = model
+        middle.handle(.key(.char("g")))
+        while middle.cursor < middle.visible.count / 2 { middle.handle(.key(.pageDown)) }
+        let inMiddle = renderMedian(middle, renders)
+
+        var filters: [(String, Double, Int)] = []
+        var clears: [Double] = []
+        var filtering = model
+        for expression in ["type:request", "device", "action:journey.*", "!dir:in", "body:selfie"] {
+            var times: [Double] = []
+            var rows = 0
+            for _ in 0..<max(1, filterRuns) {
+                filtering.handle(.key(.char("f")))
+                for character in expression { filtering.handle(.key(.char(character))) }
+                let begin = monotonicNanoseconds()
+                filtering.handle(.key(.enter))
+                times.append(milliseconds(from: begin, to: monotonicNanoseconds()))
+                rows = filtering.visible.count
+                let clearBegin = monotonicNanoseconds()
+                filtering.handle(.key(.escape))
+                clears.append(milliseconds(from: clearBegin, to: monotonicNanoseconds()))
+            }
+            filters.append((expression, median(times), rows))
+        }
+        // A model with the request filter applied, for the render figure.
+        var filtered = model
+        filtered.handle(.key(.char("f")))
+        for character in "type:request" { filtered.handle(.key(.char(character))) }
+        filtered.handle(.key(.enter))
+        let withFilter = renderMedian(filtered, renders)
+
+        return TUIResult(
+            messages: logCount, ingestMessagesPerSecond: Double(logCount) / ingestSeconds, frameMsAtEnd: atEnd,
+            frameMsMiddle: inMiddle, frameMsFiltered: withFilter,
+            bytesPerMessageBeyondJSON: Double(rssAfter - rssBefore - jsonBytes) / Double(max(1, logCount)),
+            jsonBytesPerMessage: Double(jsonBytes) / Double(max(1, logCount)),
+            rssBytesPerMessage: Double(rssAfter - rssBefore) / Double(max(1, logCount)),
+            filterMs: filters, clearFilterMs: median(clears))
+    }
+
+    /// The median of `count` renders of `model`, in milliseconds.
+    static func renderMedian(_ model: InspectorModel, _ count: Int) -> Double {
+        var times: [Double] = []
+        var cells = 0
+        for _ in 0..<max(1, count) {
+            let begin = monotonicNanoseconds()
+            let buffer = model.render()
+            times.append(milliseconds(from: begin, to: monotonicNanoseconds()))
+            cells &+= buffer.width
+        }
+        precondition(cells > 0)
+        return median(times)
+    }
+
+    /// A snapshot of a host with two slots and one custom capability, and an empty log.
+    static func snapshotFrame() throws -> AgentFrame {
+        func slot(_ kind: String) -> String {
+            #"{"kind":"\#(kind)","capabilityId":"camera.\#(kind)","action":"camera.\#(kind).capture","version":"1.0","hasHandler":true,"enabled":true,"supported":true,"permissionState":"granted"}"#
+        }
+        let text = #"{"kind":"snapshot","seq":0,"state":{"host":{"name":"bench","pid":1,"hostVersion":"1.0.0","environment":"ios","startedAt":\#(startTime)},"#
+            + #""journeyAttached":true,"lastError":null,"errorHistory":[],"messages":[],"malformed":[],"pending":[],"#
+            + #""slots":[\#(slot("document")),\#(slot("selfie"))],"customCapabilities":[{"id":"device.info","version":"1.0","hasHandler":true,"shadowedBySlot":false}],"#
+            + #""counts":{"received":0,"sent":0,"malformed":0,"evicted":0}}}"#
+        return try AgentFrame.decode(Data(text.utf8))
+    }
+
+    /// The workload's messages, decoded once, stamped with a new id and seq per frame.
+    struct Templates {
+        var received: [BridgeMessage] = []
+        var receivedBytes: [Int] = []
+        var response: BridgeMessage
+        var responseBytes: Int
+
+        init() throws {
+            let codec = BridgeMessageCodec()
+            for index in 0..<24 {
+                let data = Data(Workload.message(index).utf8)
+                received.append(try codec.decode(data).get())
+                receivedBytes.append(data.count)
+            }
+            response = BridgeMessage(
+                correlationId: "m-3", type: .response, timestamp: startTime,
+                payload: .init(
+                    action: Workload.requestAction,
+                    data: ["model": "Bench", "os": "Linux", "locale": "en-GB", "screen": "1170x2532"], status: .success))
+            responseBytes = try codec.encode(response).count
+        }
+
+        func traffic(workloadIndex index: Int, seq: Int, time: Double) -> WireTraffic {
+            var message = received[index % received.count]
+            message.correlationId = "m-\(index)"
+            message.timestamp = time
+            return WireTraffic(
+                seq: seq, direction: .received, time: time, origin: .journey, bytes: receivedBytes[index % received.count],
+                message: message)
+        }
+
+        func response(workloadIndex index: Int, seq: Int, time: Double) -> WireTraffic {
+            var message = response
+            message.correlationId = "m-\(index)"
+            message.timestamp = time
+            return WireTraffic(seq: seq, direction: .sent, time: time + 1, origin: .host, bytes: responseBytes, message: message)
+        }
+    }
+}
