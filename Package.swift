@@ -45,7 +45,9 @@ let package = Package(
 
         .target(name: "CSocketShims"),
         .target(name: "SocketSupport", dependencies: ["CSocketShims"], swiftSettings: strict),
-        .testTarget(name: "SocketSupportTests", dependencies: ["SocketSupport"], swiftSettings: strict),
+        .testTarget(name: "SocketSupportTests", dependencies: ["SocketSupport", "ProcessIsolation"], swiftSettings: strict),
+        // For the few tests that check process-wide state: runs one again in a process of its own.
+        .target(name: "ProcessIsolation", path: "Tests/ProcessIsolation", swiftSettings: strict),
 
         .target(name: "InspectorProtocol", dependencies: ["BridgeCore"], swiftSettings: strict),
         .target(
@@ -55,7 +57,7 @@ let package = Package(
         .target(name: "InspectorClient", dependencies: ["BridgeCore", "InspectorProtocol", "SocketSupport"], swiftSettings: strict),
         .testTarget(
             name: "InspectorAgentTests",
-            dependencies: ["InspectorAgent", "InspectorClient", "InspectorProtocol", "SocketSupport", "BridgeCore"],
+            dependencies: ["InspectorAgent", "InspectorClient", "InspectorProtocol", "SocketSupport", "BridgeCore", "ProcessIsolation"],
             swiftSettings: strict),
 
         .target(name: "JourneySimulation", dependencies: ["BridgeCore"], swiftSettings: strict),

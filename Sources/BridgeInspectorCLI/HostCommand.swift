@@ -68,6 +68,10 @@ struct HostCommand: AsyncParsableCommand {
     @Flag(name: .customLong("exit-when-done"), help: "Exit when the scenario ends (it must not loop). Without it the host keeps running until stopped.")
     var exitWhenDone = false
 
+    @Flag(name: .customLong("wait-for-inspector"), help: ArgumentHelp(
+        "Start the journey only once an inspector (the TUI, tail, record, ...) follows the host, so it sees every message from the first. Like node --inspect-brk."))
+    var waitForInspector = false
+
     @Flag(name: .customLong("exit-on-stdin-eof"), help: ArgumentHelp("Exit when standard input is closed (used by `demo` for its child host).", visibility: .hidden))
     var exitOnStdinEOF = false
 
@@ -95,6 +99,9 @@ struct HostCommand: AsyncParsableCommand {
         if web, journeyLog != nil {
             throw ValidationError("--journey-log records the simulated journey; with --serve, watch the traffic in the inspector (and the browser's developer tools)")
         }
+        if web, waitForInspector {
+            throw ValidationError("--wait-for-inspector holds back a simulated journey; with --serve the page is the journey: attach the inspector first, then open the page")
+        }
         if let port {
             guard web else { throw ValidationError("--port is for --serve or --allow-origin") }
             guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 (a free port) or 1 to 65535, not \(port)") }
@@ -104,7 +111,7 @@ struct HostCommand: AsyncParsableCommand {
     func run() async throws {
         let options = HostOptions(
             profilePath: profile, scenarioPath: scenario, name: name, socketPath: socket, journeyLogPath: journeyLog,
-            exitWhenDone: exitWhenDone, exitOnStdinEOF: exitOnStdinEOF, serveDirectory: serve, port: port,
+            exitWhenDone: exitWhenDone, exitOnStdinEOF: exitOnStdinEOF, waitForInspector: waitForInspector, serveDirectory: serve, port: port,
             allowedOrigins: allowOrigin)
         let status = await HostRunner(options: options).run()
         if status != 0 { throw ExitCode(status) }

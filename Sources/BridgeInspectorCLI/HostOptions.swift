@@ -14,6 +14,8 @@ struct HostOptions: Sendable {
     var exitWhenDone: Bool
     /// `--exit-on-stdin-eof`.
     var exitOnStdinEOF: Bool
+    /// Start the journey only once an inspector follows the host.
+    var waitForInspector = false
     /// `--serve`: the directory of a real web journey to serve to a browser, or `nil`.
     var serveDirectory: String? = nil
     /// `--port`: the port for the web journey (0 picks a free one), or `nil` for 0.

@@ -94,9 +94,19 @@ struct HostRunner {
             "bridge-inspector host: host \"\(name)\" (hostVersion \(profile.hostVersion)) is running the journey scenario \"\(scenario.name)\""
                 + (scenario.loop ? " in a loop" : "") + "; stop it with Ctrl-C.")
 
-        // 4. Run: the host announces itself, the journey starts.
-        host.sendReadyEvent()
+        // 4. Run: the host announces itself, the journey starts (once someone watches, when asked).
+        let waitForInspector = options.waitForInspector
+        if waitForInspector {
+            StandardStreams.printError(
+                "bridge-inspector host: waiting for an inspector to attach before the journey starts (bridge-inspector --socket \(agent.socketPath)).")
+        }
         let scenarioTask = Task { @MainActor in
+            if waitForInspector {
+                while agent.subscriberCount == 0, !Task.isCancelled { try? await Task.sleep(for: .milliseconds(20)) }
+                guard !Task.isCancelled else { return }
+                StandardStreams.printError("bridge-inspector host: an inspector is attached; the journey starts.")
+            }
+            host.sendReadyEvent()
             await journey.run(scenario)
             continuation.yield(.scenarioFinished)
         }

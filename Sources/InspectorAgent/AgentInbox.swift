@@ -6,9 +6,10 @@ import SocketSupport
 
 /// The hand-off between the host's main actor and the agent's thread.
 ///
-/// The host side only appends to a queue under a lock and, when the queue was empty, writes one
-/// byte to a wake pipe: no encoding, no socket I/O, no waiting on the agent. The agent thread
-/// takes everything queued at once.
+/// The host side only appends to a queue under a lock and, when the agent thread is parked in
+/// `poll`, writes one byte to a wake pipe: no encoding, no socket I/O, no waiting on the agent.
+/// While the agent is busy (or napping between batches) nothing is written at all: it looks at
+/// the queue before it parks again. The agent thread takes everything queued at once.
 final class AgentInbox: @unchecked Sendable {
     /// Identifies the command whose execution caused a change.
     struct CommandTag: Sendable, Hashable {
@@ -35,6 +36,8 @@ final class AgentInbox: @unchecked Sendable {
     private let lock = NSLock()
     private var items: Deque<Item> = []
     private var closed = false
+    /// The agent thread is blocked (or about to block) in `poll` and needs a wake byte.
+    private var agentParked = false
     let wakePipe: WakePipe
 
     init() throws {
@@ -48,10 +51,28 @@ final class AgentInbox: @unchecked Sendable {
             lock.unlock()
             return
         }
-        let wasEmpty = items.isEmpty
         items.append(item)
+        let wake = agentParked
+        agentParked = false
         lock.unlock()
-        if wasEmpty { wakePipe.wake() }
+        if wake { wakePipe.wake() }
+    }
+
+    /// Called on the agent thread right before it blocks in `poll`: `true` when it may block
+    /// (the queue is empty; the next push wakes it), `false` when items are already waiting.
+    func park() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard items.isEmpty else { return false }
+        agentParked = true
+        return true
+    }
+
+    /// Called on the agent thread when `poll` returned: pushes need not wake it now.
+    func unpark() {
+        lock.lock()
+        agentParked = false
+        lock.unlock()
     }
 
     /// Called on the agent thread: everything queued so far, oldest first.

@@ -25,6 +25,7 @@ final class AgentLoop: @unchecked Sendable {
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
     private var publishedClientCount = 0
+    private var publishedSubscriberCount = 0
     private var publishedHeldBytes = 0
 
     init(listener: UnixListener, inbox: AgentInbox, state: AgentState, executor: CommandExecutor, limits: AgentLimits) {
@@ -63,6 +64,12 @@ final class AgentLoop: @unchecked Sendable {
         return publishedClientCount
     }
 
+    var subscriberCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return publishedSubscriberCount
+    }
+
     var heldBytes: Int {
         lock.lock()
         defer { lock.unlock() }
@@ -98,10 +105,13 @@ final class AgentLoop: @unchecked Sendable {
                 order.append(client.id)
             }
             do {
-                _ = try Poll.wait(&descriptors, timeoutMilliseconds: 250)
+                // Block only when nothing is queued; a push wakes a parked loop.
+                _ = try Poll.wait(&descriptors, timeoutMilliseconds: inbox.park() ? 250 : 0)
             } catch {
+                inbox.unpark()
                 continue
             }
+            inbox.unpark()
             if isStopping { break }
             if !descriptors[1].returnedEvents.isEmpty { inbox.wakePipe.drain() }
             let processed = processInbox()
@@ -117,9 +127,10 @@ final class AgentLoop: @unchecked Sendable {
             flushAll()
             publish()
             // While the host is busy, let its changes gather for a moment before the next pass:
-            // every pass that finds the inbox empty costs the host a wake-up write (and a
-            // contended lock), so taking changes in batches keeps the host's cost per change low.
-            // An idle agent never naps, so the first change after a pause is handled at once.
+            // taking them in batches means fewer passes, fewer wake-ups (each costs the host a
+            // write to the wake pipe) and less contention on the inbox's lock, so the host's cost
+            // per change stays low. An idle agent never naps, so the first change after a pause
+            // is handled at once.
             if processed > 0 { usleep(Self.batchNapMicroseconds) }
         }
     }
@@ -132,6 +143,7 @@ final class AgentLoop: @unchecked Sendable {
         let held = state.heldBytes + clients.values.reduce(0) { $0 + $1.queuedBytes }
         lock.lock()
         publishedClientCount = clients.count
+        publishedSubscriberCount = clients.values.count { $0.isSubscribed }
         publishedHeldBytes = held
         lock.unlock()
     }

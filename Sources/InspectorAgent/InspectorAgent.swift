@@ -83,6 +83,12 @@ public final class InspectorAgent: Sendable {
     /// The number of connected clients (for tests and diagnostics).
     public var clientCount: Int { loop.clientCount }
 
+    /// The number of clients that have finished their handshake and follow the host's traffic
+    /// (they hold a snapshot and get every change after it). A host that must not start its
+    /// journey before someone watches, such as `bridge-inspector host --wait-for-inspector`,
+    /// waits for this to rise above zero.
+    public var subscriberCount: Int { loop.subscriberCount }
+
     /// Bytes the agent holds: its message log plus every client's queue (for benchmarks).
     public var heldBytes: Int { loop.heldBytes }
 }

@@ -47,8 +47,8 @@ struct BrowserJourneyTests {
 
         let browser = try HeadlessChromium(executable: executable, directory: directory)
         defer { browser.close() }
-        let tab = try browser.openPage()
-        try browser.navigate(tab, to: served)
+        let tab = try await browser.openPage()
+        try await browser.navigate(tab, to: served)
 
         let session = try InspectorSession(socketPath: socket, subscribe: false, clientName: "browser-journey-tests")
         defer { session.close() }
@@ -85,8 +85,8 @@ struct BrowserJourneyTests {
         let answer = try #require(page["capture"] as? [String: Any])
         #expect(answer["status"] as? String == "success")
         #expect((answer["data"] as? [String: Any])?["imageWidth"] as? Int == 2)
-        #expect(try browser.evaluate(tab, "document.getElementById('capture-status').textContent") as? String == "Document captured.")
-        #expect(try browser.evaluate(tab, "document.getElementById('capture-preview').naturalWidth") as? Int == 2,
+        #expect(try await browser.evaluate(tab, "document.getElementById('capture-status').textContent") as? String == "Document captured.")
+        #expect(try await browser.evaluate(tab, "document.getElementById('capture-preview').naturalWidth") as? Int == 2,
             "the base64 PNG the inspector sent is shown")
         state = try await webSnapshot(session) { $0.pending.isEmpty }
         #expect(state.pending.isEmpty)
@@ -103,10 +103,10 @@ struct BrowserJourneyTests {
         // 4. Reload with a capture pending: the old request stays pending in the host, the new
         //    page is a fresh bridge context (host.ready again), and an answer to the old request
         //    reaches the new page, which ignores it as the web SDK does.
-        _ = try browser.evaluate(tab, "document.getElementById('capture-again').click()")
+        _ = try await browser.evaluate(tab, "document.getElementById('capture-again').click()")
         state = try await webSnapshot(session) { $0.pending.count == 1 }
         let orphan = try #require(state.pending.first)
-        try browser.reload(tab)
+        try await browser.reload(tab)
         state = try await webSnapshot(session) { $0.pending.count == 2 }
         #expect(state.pending.first?.correlationId == orphan.correlationId, "the old page's request is still pending")
         let fresh = try #require(state.pending.last)
@@ -124,7 +124,7 @@ struct BrowserJourneyTests {
 
         // 5. Frames never get the bridge: neither the served page in an iframe (not injected) nor
         //    the bootstrap included by hand in a frame (it checks window.top).
-        let frames = try browser.evaluate(tab, """
+        let frames = try await browser.evaluate(tab, """
             new Promise(function (resolve) {
               var served = document.createElement('iframe');
               served.src = '/index.html';
@@ -165,9 +165,9 @@ struct BrowserJourneyTests {
         defer { other.kill() }
         let otherURL = try #require(await other.waitForLine(prefix: "serving: "), "stderr: \(other.standardError)")
         let foreignOrigin = String(otherURL.dropLast())
-        let foreign = try browser.openPage()
-        try browser.navigate(foreign, to: otherURL)
-        let attempt = try browser.evaluate(foreign, """
+        let foreign = try await browser.openPage()
+        try await browser.navigate(foreign, to: otherURL)
+        let attempt = try await browser.evaluate(foreign, """
             new Promise(function (resolve) {
               var socket = new WebSocket('ws://127.0.0.1:\(port)/__gbgbridge/socket?page=%2Fforeign');
               var outcome = [];
@@ -274,7 +274,7 @@ private func pageState(
 ) async throws -> [String: Any] {
     let deadline = ContinuousClock.now + timeout
     while true {
-        let text = try browser.evaluate(tab, "(document.getElementById('journey-state') || {}).textContent || '{}'") as? String ?? "{}"
+        let text = try await browser.evaluate(tab, "(document.getElementById('journey-state') || {}).textContent || '{}'") as? String ?? "{}"
         let state = (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:]
         if condition(state) { return state }
         if ContinuousClock.now >= deadline {
@@ -310,6 +310,42 @@ private func webTCPRequest(port: Int, _ request: String) throws -> String {
         received.append(contentsOf: buffer[..<count])
     }
     return String(decoding: received, as: UTF8.self)
+}
+
+/// A value handed to a thread of its own; the test awaits that thread before it touches the
+/// value again, so there is never more than one user at a time.
+private struct HandedOver<Value>: @unchecked Sendable {
+    let value: Value
+}
+
+extension HeadlessChromium {
+    // The DevTools calls block while the browser works (seconds, when it starts or loads a
+    // page), so they run on a thread of their own: a test that blocks the cooperative pool
+    // holds up every other test in the run.
+    private func offPool<T>(_ body: @escaping (HeadlessChromium) throws -> T) async throws -> T {
+        let work = HandedOver(value: (self, body))
+        return try await scriptingOnThread { HandedOver(value: try work.value.1(work.value.0)) }.value
+    }
+
+    /// Opens a new page and returns the session id that drives it.
+    func openPage() async throws -> String {
+        try await offPool { try $0.openPageBlocking() }
+    }
+
+    /// Navigates the page and waits (bounded) until its document has loaded.
+    func navigate(_ session: String, to url: String) async throws {
+        try await offPool { try $0.navigateBlocking(session, to: url) }
+    }
+
+    /// Reloads the page and waits (bounded) until the new document has loaded.
+    func reload(_ session: String) async throws {
+        try await offPool { try $0.reloadBlocking(session) }
+    }
+
+    /// Evaluates `expression` in the page (awaiting a promise) and returns its value.
+    func evaluate(_ session: String, _ expression: String) async throws -> Any? {
+        try await offPool { try $0.evaluateBlocking(session, expression) }
+    }
 }
 
 /// Debian's headless Chromium, driven over the DevTools protocol on a pipe
@@ -430,7 +466,7 @@ final class HeadlessChromium {
     }
 
     /// Opens a new page and returns the session id that drives it.
-    func openPage() throws -> String {
+    func openPageBlocking() throws -> String {
         let target = try call("Target.createTarget", ["url": "about:blank"])
         guard let targetId = target["targetId"] as? String else { throw ProtocolError(description: "no targetId") }
         let attached = try call("Target.attachToTarget", ["targetId": targetId, "flatten": true])
@@ -440,19 +476,19 @@ final class HeadlessChromium {
     }
 
     /// Navigates the page and waits (bounded) until its document has loaded.
-    func navigate(_ session: String, to url: String) throws {
+    func navigateBlocking(_ session: String, to url: String) throws {
         let result = try call("Page.navigate", ["url": url], session: session)
         if let error = result["errorText"] as? String { throw ProtocolError(description: "cannot open \(url): \(error)") }
         try waitForLoad(session)
     }
 
     /// Reloads the page and waits (bounded) until the new document has loaded.
-    func reload(_ session: String) throws {
-        let before = try evaluate(session, "window.__reloadMarker = Math.random(); window.__reloadMarker") as? Double
+    func reloadBlocking(_ session: String) throws {
+        let before = try evaluateBlocking(session, "window.__reloadMarker = Math.random(); window.__reloadMarker") as? Double
         try call("Page.reload", session: session)
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
-            let marker = try? evaluate(session, "window.__reloadMarker === undefined ? null : window.__reloadMarker")
+            let marker = try? evaluateBlocking(session, "window.__reloadMarker === undefined ? null : window.__reloadMarker")
             if !(marker is Double) || (marker as? Double) != before {
                 try waitForLoad(session)
                 return
@@ -465,14 +501,14 @@ final class HeadlessChromium {
     private func waitForLoad(_ session: String) throws {
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
-            if (try? evaluate(session, "document.readyState")) as? String == "complete" { return }
+            if (try? evaluateBlocking(session, "document.readyState")) as? String == "complete" { return }
             usleep(50_000)
         }
         throw ProtocolError(description: "the page did not finish loading")
     }
 
     /// Evaluates `expression` in the page (awaiting a promise) and returns its value.
-    func evaluate(_ session: String, _ expression: String) throws -> Any? {
+    func evaluateBlocking(_ session: String, _ expression: String) throws -> Any? {
         let result = try call("Runtime.evaluate", ["expression": expression, "returnByValue": true, "awaitPromise": true], session: session)
         if let exception = result["exceptionDetails"] as? [String: Any] {
             throw ProtocolError(description: "the page threw: \(exception["text"] ?? exception)")

@@ -6,18 +6,17 @@ import Testing
 import Glibc
 #endif
 
-/// A short journey that ends (with --exit-when-done the host then stops): a held capture, a
-/// pending request, a malformed message, an answered request and an event.
+/// A short journey, then a long wait: a held capture, a pending request, a malformed message,
+/// an answered request and an event. The test stops the host once the recorder has it all.
 private let recordedScenario = """
     {"name": "recorded", "steps": [
-      {"wait": 1500},
       {"send": {"payload": {"action": "camera.document.capture"}, "correlationId": "cap-1", "timeoutMs": 600000}},
       {"send": {"payload": {"action": "nfc.read"}, "correlationId": "nfc-1", "timeoutMs": 600000}},
       {"sendRaw": "{oops"},
       {"send": {"payload": {"action": "device.info"}, "correlationId": "dev-1", "label": "dev"}},
       {"awaitResponse": {"label": "dev"}},
       {"event": {"name": "journey.step", "data": {"step": "done"}}},
-      {"wait": 300}
+      {"wait": 600000}
     ]}
     """
 
@@ -31,15 +30,18 @@ struct ScriptingRecordingTests {
         binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
     }
 
-    @Test("a recording written and reopened gives the same state as a live inspector; open --check says it is complete", .disabled("flaky under the full parallel run: another test changes process-wide state or starves the host; see the closing note"))
+    @Test("a recording written and reopened gives the same state as a live inspector; open --check says it is complete")
     func recordAndReopen() async throws {
-        let host = try await ScriptedHost(binary: binary, scenario: recordedScenario, extra: ["--exit-when-done"])
+        // The journey waits for the recorder, so the recording holds its traffic as events.
+        let host = try await ScriptedHost(binary: binary, scenario: recordedScenario, extra: ["--wait-for-inspector"])
         defer { host.stop() }
         let file = host.directory.file("session.jsonl")
         let recorder = try host.start(["record", file], binary: binary)
         defer { recorder.kill() }
         let socket = host.socket
-        let live = try await scriptingOnThread { () -> LiveState in
+        // Whenever the recorder and the live session attach, before or during the journey, the
+        // snapshot they start from plus the events after it must give the same state.
+        let liveSession = Task { try await scriptingOnThread { () -> LiveState in
             let session = try InspectorSession(socketPath: socket, subscribe: true, clientName: "scripting-tests live")
             defer { session.close() }
             var state = LiveState()
@@ -52,13 +54,20 @@ struct ScriptingRecordingTests {
                 }
             }
             return state
-        }
+        } }
+        #expect(await poll(timeout: .seconds(30)) {
+            ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains("journey.step")
+        }, "the recorder never got the journey's last event: \(recorder.standardError)")
+        host.process.signal(SIGTERM)
+        let live = try await liveSession.value
         #expect(await host.process.waitForExit() == 0, "\(host.process.standardError)")
         #expect(await recorder.waitForExit() == 0, "\(recorder.standardError)")
         #expect(recorder.standardError.contains("the host stopped; recorded"), "\(recorder.standardError)")
 
         let text = try String(contentsOfFile: file, encoding: .utf8)
         let lines = text.split(separator: "\n")
+        try #require(lines.count > 5, "the recording holds the journey as events after its snapshot:\n\(text)")
+        #expect(host.process.standardError.contains("an inspector is attached; the journey starts"))
         let header = try #require(scriptingJSON(lines[0]))
         #expect(header["kind"] as? String == "recording")
         #expect(header["version"] as? Int == 1)

@@ -382,7 +382,7 @@ struct CommandTests {
         defer { removeDirectory(directory) }
         var host: BridgeHost? = BridgeHost(hostVersion: "1.0")
         weak let weakHost = host
-        let agent = try #require(host).startInspector(name: "gone", socketPath: directory + "/a.sock")
+        let agent = try #require(host).startInspector(name: "gone", socketPath: directory + "/a.sock", limits: Fixture.limits())
         defer { agent.stop() }
         let client = try RawClient.connect(agent.socketPath)
         _ = try await client.handshake(subscribe: false)
