@@ -11,9 +11,10 @@ struct InspectCommand: AsyncParsableCommand {
         commandName: "inspect",
         abstract: "Attach the interactive inspector to a running host (the default command).",
         discussion: """
-            Attaches to the host named by --socket (or BRIDGE_INSPECTOR_SOCKET), to the host named
-            by --host, or to the only running host; offers a choice when several are running.
-            Nothing running? Start one with `bridge-inspector demo` or `bridge-inspector host`.
+            Attaches to the host named by --socket (or BRIDGE_INSPECTOR_SOCKET), to the host \
+            named by --host, or to the only running host; offers a choice when several are \
+            running. Nothing running? Start one with `bridge-inspector demo` or \
+            `bridge-inspector host`.
 
             Inside, press ? for every key and q to quit.
             """)

@@ -57,9 +57,14 @@ public final class InspectorSession {
         while hello == nil {
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else { throw InspectorClientError.handshakeTimedOut(socketPath: socketPath) }
-            guard let bytes = try connection.read(upTo: 64 * 1024, timeoutMilliseconds: Int32(remaining * 1000)) else {
+            let read: [UInt8]?
+            do {
+                read = try connection.read(upTo: 64 * 1024, timeoutMilliseconds: Int32(remaining * 1000))
+            } catch let error as SocketSystemError where error.code == ECONNRESET {
+                // A host that stops while we attach resets the connection: it is gone, not broken.
                 throw InspectorClientError.closed(socketPath: socketPath)
             }
+            guard let bytes = read else { throw InspectorClientError.closed(socketPath: socketPath) }
             for frame in framer.feed(bytes) {
                 guard case .line(let line) = frame else { throw InspectorClientError.notAnAgent(socketPath: socketPath) }
                 let decoded: AgentFrame

@@ -349,7 +349,15 @@ extension InspectorModel {
         showFlash("no match for \(search.source)", isError: true)
     }
 
+    /// Keys that would send something to the host; a recording refuses them at once rather
+    /// than opening a dialog whose answer could never be sent.
+    private static let sendingKeys: Set<Key> = [.char("r"), .char("c"), .char("x"), .char("e"), .char("t"), .char("P"), .char("C"), .char("L")]
+
     private mutating func handleMainKey(_ key: Key) -> [InspectorEffect] {
+        if readOnly, Self.sendingKeys.contains(key) {
+            showFlash("this is a recording: nothing can be sent (it is read-only)", isError: true)
+            return []
+        }
         switch key {
         case .char("q"):
             quitting = true

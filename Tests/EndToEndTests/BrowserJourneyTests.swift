@@ -312,19 +312,13 @@ private func webTCPRequest(port: Int, _ request: String) throws -> String {
     return String(decoding: received, as: UTF8.self)
 }
 
-/// A value handed to a thread of its own; the test awaits that thread before it touches the
-/// value again, so there is never more than one user at a time.
-private struct HandedOver<Value>: @unchecked Sendable {
-    let value: Value
-}
-
 extension HeadlessChromium {
     // The DevTools calls block while the browser works (seconds, when it starts or loads a
     // page), so they run on a thread of their own: a test that blocks the cooperative pool
     // holds up every other test in the run.
     private func offPool<T>(_ body: @escaping (HeadlessChromium) throws -> T) async throws -> T {
-        let work = HandedOver(value: (self, body))
-        return try await scriptingOnThread { HandedOver(value: try work.value.1(work.value.0)) }.value
+        let work = ScriptingHandOver((self, body))
+        return try await scriptingOnThread { ScriptingHandOver(try work.value.1(work.value.0)) }.value
     }
 
     /// Opens a new page and returns the session id that drives it.

@@ -41,8 +41,14 @@ struct ScriptingRecordingTests {
         let socket = host.socket
         // Whenever the recorder and the live session attach, before or during the journey, the
         // snapshot they start from plus the events after it must give the same state.
+        // The recorder is the inspector the journey waits for; the live session attaches after
+        // it (its snapshot plus events must end in the same state) and before the host can be
+        // stopped. Only its reading waits on a thread of its own.
+        #expect(await poll(timeout: .seconds(20)) { host.process.standardError.contains("an inspector is attached; the journey starts") },
+            "\(host.process.standardError)")
+        let attached = ScriptingHandOver(try InspectorSession(socketPath: socket, subscribe: true, clientName: "scripting-tests live"))
         let liveSession = Task { try await scriptingOnThread { () -> LiveState in
-            let session = try InspectorSession(socketPath: socket, subscribe: true, clientName: "scripting-tests live")
+            let session = attached.value
             defer { session.close() }
             var state = LiveState()
             while true {
@@ -67,7 +73,6 @@ struct ScriptingRecordingTests {
         let text = try String(contentsOfFile: file, encoding: .utf8)
         let lines = text.split(separator: "\n")
         try #require(lines.count > 5, "the recording holds the journey as events after its snapshot:\n\(text)")
-        #expect(host.process.standardError.contains("an inspector is attached; the journey starts"))
         let header = try #require(scriptingJSON(lines[0]))
         #expect(header["kind"] as? String == "recording")
         #expect(header["version"] as? Int == 1)

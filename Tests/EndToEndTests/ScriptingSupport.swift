@@ -231,6 +231,13 @@ struct ScriptingStateDigest: Equatable, CustomStringConvertible {
     }
 }
 
+/// A value handed to a thread of its own: the test does not touch it again until that thread
+/// is done with it, so there is never more than one user at a time.
+struct ScriptingHandOver<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
 /// Runs `body` on a thread of its own (a session blocks while it waits) and returns its result.
 func scriptingOnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in

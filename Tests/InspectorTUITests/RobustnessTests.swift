@@ -302,4 +302,13 @@ struct RobustnessTests {
         #expect(model.actions.isEmpty)
         #expect(model.eventHistory.isEmpty)
     }
+
+    @Test("In a read-only model the sending keys say so at once instead of opening a dialog", arguments: ["r", "c", "x", "e", "t", "P", "C", "L"])
+    func readOnlyKeysOpenNothing(key: String) {
+        var model = journeyModel()
+        model.readOnly = true
+        _ = model.press(.char(Character(key)))
+        #expect(model.overlays.isEmpty, "\(key) opened \(model.overlays)")
+        #expect(model.footer.contains("this is a recording: nothing can be sent"))
+    }
 }

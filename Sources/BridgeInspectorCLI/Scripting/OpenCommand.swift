@@ -55,18 +55,15 @@ struct OpenCommand: ParsableCommand {
     }
 
     /// Shows the recording's frames in the interactive inspector, offline and read-only;
-    /// `problem` says where the file broke, if it did (already checked and printed on stderr).
-    ///
-    /// The interactive side belongs to the inspector's UI and is wired there; this body only
-    /// refuses to run without a terminal and, on one, prints the summary.
+    /// `problem` says where the file broke, if it did (also printed on stderr, and shown in
+    /// the viewer when it opens).
     static func runInteractive(frames: [AgentFrame], path: String, problem: String? = nil) throws {
         guard TerminalCheck.isInteractive else {
             throw ScriptFailure.usage(
                 "the interactive viewer needs a terminal",
                 hint: "to check a recording from a script use `bridge-inspector open --check \(path)`")
         }
-        let contents = Recording.Contents(header: nil, frames: frames, problem: nil, linesRead: frames.count)
-        StandardStreams.printOut(RecordingSummary(contents: contents, path: path).render())
+        try RecordingViewer(path: path, frames: frames, problem: problem).run()
     }
 }
 

@@ -1,0 +1,148 @@
+import Foundation
+import InspectorProtocol
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The interactive inspector in a real terminal (tmux) against a real `bridge-inspector host`:
+/// what a person sees, and what their keys make the host do.
+@Suite(
+    "The interactive inspector in a terminal",
+    .serialized,
+    .timeLimit(.minutes(3)),
+    .enabled(if: TmuxSession.executable != nil || TmuxSession.underCI,
+        "tmux is not installed (apt-get install tmux; .ci/run does it): the terminal tests cannot run here"))
+struct TerminalSessionTests {
+    let binary: String
+
+    init() throws {
+        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+    }
+
+    @Test("attached to a host: the panes show lastError, pending requests and the busy slot; keys answer a request, complete the slot and fire an event")
+    func attachAndAct() async throws {
+        let host = try await ScriptedHost(binary: binary, scenario: scriptingHeldScenario)
+        defer { host.stop() }
+        let terminal = try TmuxSession([binary, "--socket", host.socket])
+        defer { terminal.kill() }
+
+        let first = await terminal.waitFor("connected", "nfc-1", "Failed to decode message", "cap-1")
+        #expect(first?.contains("document") == true, "the slots pane names the busy document slot")
+
+        // Answer nfc-1: filter the log down to its request, then r, then Enter sends success.
+        try terminal.press("f")
+        try terminal.type("id:nfc-1 type:request")
+        try terminal.press("Enter")
+        try terminal.press("r")
+        await terminal.waitFor("Enter send", "nfc-1")
+        try terminal.press("Enter")
+        #expect(await host.waitForPending { !$0.contains("nfc-1") })
+        #expect(await poll(timeout: .seconds(10)) { host.receivedResponse("nfc-1") != nil })
+        let answer = (host.receivedResponse("nfc-1")?["message"] as? [String: Any])?["payload"] as? [String: Any]
+        #expect(answer?["status"] as? String == "success")
+        try terminal.press("Escape")
+
+        // Complete the busy document slot: c opens the dialog, Enter sends its first result.
+        try terminal.press("c")
+        await terminal.waitFor("cap-1", "Enter send")
+        try terminal.press("Enter")
+        #expect(await poll(timeout: .seconds(10)) { host.receivedResponse("cap-1") != nil })
+        #expect(try host.state().slots.first { $0.kind == .document }?.activeRequest == nil)
+
+        // Fire an event: e, a name, Enter. The journey receives it.
+        try terminal.press("e")
+        await terminal.waitFor("Enter send")
+        try terminal.press("C-u")
+        try terminal.type("host.ping")
+        try terminal.press("Enter")
+        #expect(await poll(timeout: .seconds(10)) {
+            host.journeyEntries.contains {
+                $0["kind"] as? String == "received"
+                    && (($0["message"] as? [String: Any])?["payload"] as? [String: Any])?["action"] as? String == "host.ping"
+            }
+        }, "journey log: \(host.journeyEntries)")
+
+        // The action log lists all three, and q quits with status 0 leaving the host running.
+        try terminal.press("A")
+        await terminal.waitFor("host.ping", "nfc-1", "cap-1")
+        try terminal.press("Escape", "q")
+        #expect(await terminal.exitStatus() == 0, "\(terminal.screen())")
+        #expect(host.process.isRunning)
+    }
+
+    @Test("x cancels a BUSY slot after asking; the screen redraws to a new size; untrusted text is shown inert")
+    func cancelSlotAndResize() async throws {
+        let host = try await ScriptedHost(binary: binary, scenario: """
+            {"name": "hostile", "steps": [
+              {"send": {"payload": {"action": "camera.document.capture"}, "correlationId": "cap-1", "timeoutMs": 600000}},
+              {"send": {"payload": {"action": "evil\\u001b[2J\\u001b]0;pwned\\u0007.action"}, "correlationId": "evil-1", "timeoutMs": 600000}},
+              {"wait": 600000}
+            ]}
+            """)
+        defer { host.stop() }
+        let terminal = try TmuxSession([binary, "--socket", host.socket], width: 120, height: 36)
+        defer { terminal.kill() }
+        let screen = try #require(await terminal.waitFor("connected", "cap-1", "evil-1"))
+        // The escape sequences arrive as visible placeholders, never as terminal control.
+        #expect(screen.contains("connected"), "the screen was not cleared by the journey's text")
+        #expect(!screen.contains("\u{1B}"))
+
+        try terminal.press("x")
+        await terminal.waitFor("Cancel the document capture cap-1")
+        try terminal.press("y")
+        #expect(await poll(timeout: .seconds(10)) { host.receivedResponse("cap-1") != nil })
+        let payload = (host.receivedResponse("cap-1")?["message"] as? [String: Any])?["payload"] as? [String: Any]
+        #expect(payload?["status"] as? String == "cancelled")
+
+        try terminal.resize(width: 80, height: 24)
+        let small = try #require(await terminal.waitFor("the 80-column layout") { screen in
+            let rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return rows.count >= 24 && screen.contains("connected") && rows.allSatisfy { $0.count <= 80 }
+        })
+        #expect(small.contains("evil-1"))
+        try terminal.resize(width: 160, height: 40)
+        await terminal.waitFor("the 160-column layout") { $0.split(separator: "\n").contains { $0.count > 120 } }
+        try terminal.press("q")
+        #expect(await terminal.exitStatus() == 0)
+    }
+
+    @Test("when the host goes away the inspector says so and reattaches to a new host on the same socket")
+    func hostRestart() async throws {
+        let first = try await ScriptedHost(binary: binary, scenario: scriptingHeldScenario)
+        defer { first.stop() }
+        let terminal = try TmuxSession([binary, "--socket", first.socket])
+        defer { terminal.kill() }
+        await terminal.waitFor("connected", "nfc-1")
+
+        first.process.signal(SIGTERM)
+        #expect(await first.process.waitForExit() == 0)
+        await terminal.waitFor("DISCONNECTED")
+
+        let second = try CLIProcess(
+            ["host", "--profile", examplePath("profiles/demo.json"), "--scenario", examplePath("scenarios/demo.json"), "--socket", first.socket],
+            binary: binary)
+        defer { second.kill() }
+        let back = await terminal.waitFor("the reattached host", timeout: .seconds(30)) { $0.contains("connected") && !$0.contains("DISCONNECTED") }
+        #expect(back?.contains("pid \(second.pid)") == true || back?.contains("\(second.pid)") == true, "\(back ?? "")")
+        try terminal.press("q")
+        #expect(await terminal.exitStatus() == 0)
+    }
+
+    @Test("open shows a recording read-only in the same panes; sending is refused with a message")
+    func openRecording() async throws {
+        let host = try await ScriptedHost(binary: binary, scenario: scriptingHeldScenario)
+        defer { host.stop() }
+        let file = host.directory.file("session.jsonl")
+        let recorded = try await host.run(["record", file, "--duration", "2"], binary: binary)
+        #expect(recorded.status == 0, "\(recorded)")
+
+        let terminal = try TmuxSession([binary, "open", file])
+        defer { terminal.kill() }
+        await terminal.waitFor("recording (read-only)", "nfc-1", "cap-1", "Failed to decode message")
+        try terminal.press("r")
+        await terminal.waitFor("nothing can be sent")
+        try terminal.press("q")
+        #expect(await terminal.exitStatus() == 0)
+    }
+}

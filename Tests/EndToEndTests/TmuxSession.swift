@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real terminal for the interactive inspector: a detached tmux session of a chosen size,
+/// driven with `send-keys` and read with `capture-pane`, the way a person would use it.
+///
+/// Each session has a tmux server of its own (`-L`), started without any user configuration,
+/// so tests never see each other's windows or the developer's tmux. Every wait is bounded.
+final class TmuxSession: @unchecked Sendable {
+    /// Whether the tests run under CI, where a missing tmux is a failure (`.ci/run` installs it).
+    static let underCI = ProcessInfo.processInfo.environment["CI"] == "true"
+
+    /// tmux on `PATH`, if any.
+    static let executable: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/tmux" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private let tmux: String
+    private let server = "bi-test-\(getpid())-\(UUID().uuidString.prefix(8))"
+    private var killed = false
+
+    /// Starts `arguments` (the first is the program) in a `width`×`height` terminal. When the
+    /// program ends, the pane prints `[exited N]` and stays, so its exit status can be read.
+    init(_ arguments: [String], width: Int = 120, height: Int = 36, environment: [String: String] = [:]) throws {
+        guard let tmux = Self.executable else { throw Failure(description: "tmux is not installed (apt-get install tmux)") }
+        self.tmux = tmux
+        let command = arguments.map(Self.quote).joined(separator: " ")
+        let exports = environment.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
+        let script = "unset BRIDGE_INSPECTOR_SOCKET; \(exports.isEmpty ? "" : "export \(exports); ")\(command); echo \"[exited $?]\"; sleep 600"
+        try run(["-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "\(width)", "-y", "\(height)", "sh", "-c", script])
+    }
+
+    deinit { kill() }
+
+    /// What the terminal shows now, one string per row, trailing blanks trimmed.
+    func screen() -> String {
+        (try? run(["capture-pane", "-p", "-t", "main"])) ?? ""
+    }
+
+    /// Presses keys by tmux name (`Enter`, `Escape`, `Tab`, `C-c`, `Down`, ...), one per argument.
+    func press(_ keys: String...) throws {
+        for key in keys { try run(["send-keys", "-t", "main", key]) }
+    }
+
+    /// Types `text` literally.
+    func type(_ text: String) throws {
+        try run(["send-keys", "-t", "main", "-l", text])
+    }
+
+    /// Resizes the terminal, as a person dragging the window would.
+    func resize(width: Int, height: Int) throws {
+        try run(["resize-window", "-t", "main", "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    /// Waits (bounded) until the screen satisfies `condition`; returns the last screen seen,
+    /// or nil (after recording what it showed) when the time ran out.
+    @discardableResult
+    func waitFor(
+        _ what: String, timeout: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: (String) -> Bool
+    ) async -> String? {
+        let deadline = ContinuousClock.now + timeout
+        var last = ""
+        while ContinuousClock.now < deadline {
+            last = screen()
+            if condition(last) { return last }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("the terminal never showed \(what); it shows:\n\(last)", sourceLocation: sourceLocation)
+        return nil
+    }
+
+    /// Waits (bounded) until the screen contains every one of `texts`.
+    @discardableResult
+    func waitFor(_ texts: String..., timeout: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation) async -> String? {
+        await waitFor(texts.map { "“\($0)”" }.joined(separator: " and "), timeout: timeout, sourceLocation: sourceLocation) { screen in
+            texts.allSatisfy { screen.contains($0) }
+        }
+    }
+
+    /// The program's exit status once it has ended (bounded wait), else nil.
+    func exitStatus(timeout: Duration = .seconds(20)) async -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let range = screen().range(of: #"\[exited (\d+)\]"#, options: .regularExpression) {
+                let text = screen()[range].dropFirst("[exited ".count).dropLast()
+                return Int32(text)
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+
+    /// Ends the session and its tmux server.
+    func kill() {
+        guard !killed else { return }
+        killed = true
+        _ = try? run(["kill-server"])
+    }
+
+    /// Runs one tmux command and returns what it printed. posix_spawn and waitpid, not
+    /// Foundation's Process: the server that `new-session` leaves running inherits the
+    /// descriptors Process watches, and Process would wait for it to end.
+    @discardableResult
+    private func run(_ arguments: [String]) throws -> String {
+        let outputPath = NSTemporaryDirectory() + "\(server)-\(UUID().uuidString).out"
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMUX"] = nil
+        let argv = ([tmux, "-L", server] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, tmux, &actions, nil, argv, envp)
+        guard spawned == 0 else { throw Failure(description: "cannot start tmux: error \(spawned)") }
+        var status: Int32 = 0
+        let deadline = Date().addingTimeInterval(10)
+        while waitpid(child, &status, WNOHANG) == 0 {
+            guard Date() < deadline else {
+                Glibc.kill(child, SIGKILL)
+                waitpid(child, &status, 0)
+                throw Failure(description: "tmux \(arguments.joined(separator: " ")) did not finish within 10 s")
+            }
+            usleep(5_000)
+        }
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        guard status == 0 else {
+            throw Failure(description: "tmux \(arguments.joined(separator: " ")) failed (status \(status)): \(text)")
+        }
+        return text
+    }
+
+    private static func quote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+}
