@@ -43,6 +43,7 @@ struct BridgeInspectorBench {
         #endif
         let machine = Machine.current()
         let loadAtStart = loadAverage()
+        let ticksAtStart = CPUTicks.now()
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
 
@@ -77,6 +78,24 @@ struct BridgeInspectorBench {
         let following = medianRate(.following)
         let stalled = medianRate(.stalled)
         let printing = medianRate(.printLogging)
+        // Ratios are taken within each round (the setups ran back to back) and the median of
+        // those is reported: other work on the machine drifts over minutes, and pairing cancels
+        // most of that drift.
+        func pairedRatio(_ setup: HostSetup, over base: HostSetup) -> Double {
+            let top = runs[setup, default: []].map(\.messagesPerSecond)
+            let bottom = runs[base, default: []].map(\.messagesPerSecond)
+            return median(zip(top, bottom).map { $0 / $1 })
+        }
+        let ratioFollowing = pairedRatio(.following, over: .noAgent)
+        let ratioStalled = pairedRatio(.stalled, over: .noAgent)
+        let ratioFollowingOverPrint = pairedRatio(.following, over: .printLogging)
+        func medianReceiveCPU(_ setup: HostSetup) -> Double { median(runs[setup, default: []].map(\.receiveCPUMicrosPerMessage)) }
+        let receiveCPUNoAgent = medianReceiveCPU(.noAgent)
+        let receiveCPUFollowing = medianReceiveCPU(.following)
+        let receiveCPUStalled = medianReceiveCPU(.stalled)
+        let receiveCPUPrinting = medianReceiveCPU(.printLogging)
+        let receiveCPUBusy = medianReceiveCPU(.busyNeighbour)
+        let ratioBusy = pairedRatio(.busyNeighbour, over: .noAgent)
         let raw = median(rawRuns)
         let clientSeconds = median(runs[.following, default: []].compactMap(\.clientSeconds))
         let clientGaps = runs[.following, default: []].reduce(0) { $0 + $1.clientGaps }
@@ -101,6 +120,7 @@ struct BridgeInspectorBench {
         let tui = try TUIBench.run(count: options.tuiMessages, renders: options.renders, filterRuns: options.filterRuns)
 
         let loadAtEnd = loadAverage()
+        let cpuShares = ticksAtStart.percentages(until: CPUTicks.now())
 
         // MARK: JSON
 
@@ -108,8 +128,18 @@ struct BridgeInspectorBench {
         report.set("host_msgs_per_s_no_agent", noAgent)
         report.set("host_msgs_per_s_following_client", following)
         report.set("host_msgs_per_s_stalled_client", stalled)
-        report.set("ratio_following", following / noAgent)
-        report.set("ratio_stalled", stalled / noAgent)
+        report.set("ratio_following", ratioFollowing)
+        report.set("ratio_stalled", ratioStalled)
+        report.set("host_receive_cpu_us_per_msg_no_agent", receiveCPUNoAgent)
+        report.set("host_receive_cpu_us_per_msg_following_client", receiveCPUFollowing)
+        report.set("host_receive_cpu_us_per_msg_stalled_client", receiveCPUStalled)
+        report.set("host_receive_cpu_us_per_msg_print_logging", receiveCPUPrinting)
+        report.set("host_receive_cpu_us_per_msg_busy_neighbour", receiveCPUBusy)
+        report.set("host_msgs_per_s_busy_neighbour", medianRate(.busyNeighbour))
+        report.set("ratio_busy_neighbour", ratioBusy)
+        report.set("cpu_ratio_busy_neighbour", receiveCPUNoAgent / receiveCPUBusy)
+        report.set("cpu_ratio_following", receiveCPUNoAgent / receiveCPUFollowing)
+        report.set("cpu_ratio_stalled", receiveCPUNoAgent / receiveCPUStalled)
         report.set("client_msgs_per_s_following", Double(options.messages) / clientSeconds)
         report.set("client_gaps_following", clientGaps)
         report.set("cpu_us_per_msg_no_agent", medianCPU(.noAgent))
@@ -138,7 +168,7 @@ struct BridgeInspectorBench {
         report.set("raw_socket_msgs_per_s", raw)
         report.set("print_logging_msgs_per_s", printing)
         report.set("ratio_following_over_raw_socket", following / raw)
-        report.set("ratio_following_over_print_logging", following / printing)
+        report.set("ratio_following_over_print_logging", ratioFollowingOverPrint)
         report.set("large_payload_bytes", large.bytes)
         report.set("large_payload_ms", large.endToEndMs)
         report.set("large_payload_host_receive_ms", large.hostReceiveMs)
@@ -152,13 +182,13 @@ struct BridgeInspectorBench {
         report.set("tui_rss_bytes_per_message_1m", tui.rssBytesPerMessage)
         report.set("tui_filter_ms_1m", tui.filterMs.map(\.ms).max() ?? 0)
         for (index, filter) in tui.filterMs.enumerated() {
-            report.set("tui_filter_ms_1m_\(index + 1)", filter.ms)
+            report.set("tui_filter_ms_1m_\(TUIBench.filterExpressions[index].1)", filter.ms)
         }
         report.set("tui_filter_clear_ms_1m", tui.clearFilterMs)
         report.set("tui_ingest_msgs_per_s", tui.ingestMessagesPerSecond)
         report.set("tui_log_entry_stride_bytes", MemoryLayout<LogEntry>.stride)
         var filterNames = Report()
-        for (index, filter) in tui.filterMs.enumerated() { filterNames.set("tui_filter_ms_1m_\(index + 1)", filter.filter) }
+        for (expression, key) in TUIBench.filterExpressions { filterNames.set("tui_filter_ms_1m_\(key)", expression) }
         report.set("tui_filters", filterNames)
 
         var config = Report()
@@ -186,6 +216,8 @@ struct BridgeInspectorBench {
         machineReport.set("kernel", machine.kernel)
         machineReport.set("load_average_1m_start", loadAtStart)
         machineReport.set("load_average_1m_end", loadAtEnd)
+        machineReport.set("cpu_steal_percent", cpuShares.steal)
+        machineReport.set("cpu_idle_percent", cpuShares.idle)
         report.set("machine", machineReport)
 
         var allRuns = Report()
@@ -202,18 +234,30 @@ struct BridgeInspectorBench {
         table.text("machine: \(machine.summary)")
         table.text(
             "load average (1 min) at start \(Format.fixed(loadAtStart, 2)), at end \(Format.fixed(loadAtEnd, 2))"
-                + (max(loadAtStart, loadAtEnd) > 0.5 ? ": other work shared the cores; wall-clock figures are noisier" : ""))
+                + "; over the run the CPUs were \(Format.fixed(cpuShares.idle, 0)) % idle and \(Format.fixed(cpuShares.steal, 1)) % stolen by the hypervisor")
         table.text(
             "workload: \(Format.count(Double(options.messages))) messages of ~\(Int(averageBytes)) bytes per run (1 in \(Workload.requestEvery) a request answered by a handler), \(options.runs) alternated runs per setup, median")
 
         table.title("Host throughput: host.receive incl. routing and responses           msgs/s")
         table.row("no agent", Format.count(noAgent))
         table.row("agent + following client", Format.count(following),
-            "ratio \(Format.fixed(following / noAgent, 2))  " + Format.verdict(following / noAgent >= 0.9, ">= 0.9"))
+            "ratio \(Format.fixed(ratioFollowing, 2))  " + Format.verdict(ratioFollowing >= 0.9, ">= 0.9"))
         table.row("  the client held everything after", Format.fixed(clientSeconds, 2) + " s",
             "\(Format.count(Double(options.messages) / clientSeconds)) msgs/s, \(clientGaps) gaps over all runs")
         table.row("agent + stalled client", Format.count(stalled),
-            "ratio \(Format.fixed(stalled / noAgent, 2))  " + Format.verdict(stalled / noAgent >= 0.9, ">= 0.9"))
+            "ratio \(Format.fixed(ratioStalled, 2))  " + Format.verdict(ratioStalled >= 0.9, ">= 0.9"))
+        table.row("control: no agent, other core busy with arithmetic", Format.count(medianRate(.busyNeighbour)),
+            "ratio \(Format.fixed(ratioBusy, 2))")
+        table.text("  (ratios: median over rounds of each round's ratio; setups alternate within a round)")
+        table.title("Host thread CPU inside host.receive, per message                         µs")
+        table.row("no agent", Format.fixed(receiveCPUNoAgent, 1))
+        table.row("agent + following client", Format.fixed(receiveCPUFollowing, 1),
+            "as a speed ratio \(Format.fixed(receiveCPUNoAgent / receiveCPUFollowing, 2))")
+        table.row("agent + stalled client", Format.fixed(receiveCPUStalled, 1),
+            "as a speed ratio \(Format.fixed(receiveCPUNoAgent / receiveCPUStalled, 2))")
+        table.row("print-logging delegate", Format.fixed(receiveCPUPrinting, 1))
+        table.row("control: no agent, other core busy", Format.fixed(receiveCPUBusy, 1),
+            "as a speed ratio \(Format.fixed(receiveCPUNoAgent / receiveCPUBusy, 2))")
         table.title("CPU per message (all threads of the process, while the host worked)        µs")
         table.row("no agent", Format.fixed(medianCPU(.noAgent), 1))
         table.row("agent + following client", Format.fixed(medianCPU(.following), 1),
@@ -225,7 +269,7 @@ struct BridgeInspectorBench {
         table.row("raw Unix socket, same bytes, no JSON (the limit)", Format.count(raw),
             "inspector at \(Format.fixed(following / raw * 100, 1)) % of it")
         table.row("print-logging delegate (today's habit)", Format.count(printing),
-            "inspector at \(Format.fixed(following / printing, 2))×")
+            "inspector at \(Format.fixed(ratioFollowingOverPrint, 2))×")
 
         table.title("Agent memory, stalled client, \(Format.count(Double(memory.messages))) messages")
         table.row("agent.heldBytes at the end", Format.megabytes(memory.heldBytes),

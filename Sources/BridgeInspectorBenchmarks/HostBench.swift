@@ -13,6 +13,33 @@ enum HostSetup: String, CaseIterable {
     case stalled = "agent + stalled client"
     /// No agent; a delegate prints every message to a file (what developers do today).
     case printLogging = "print-logging delegate"
+    /// No agent, but a thread that only computes keeps the other core busy: a control that
+    /// shows what any concurrent work costs the host's thread on this machine (shared caches,
+    /// and virtual CPUs that may share a physical core), agent or not.
+    case busyNeighbour = "no agent, other core busy (control)"
+}
+
+/// A thread that spins on arithmetic (no memory traffic, no locks) until stopped.
+final class BusyNeighbour: @unchecked Sendable {
+    private let stopRequested = Locked(false)
+    private let finished = Locked(false)
+    private(set) var sink: UInt64 = 0
+
+    func start() {
+        startThread("bench-busy-neighbour") { [self] in
+            var x: UInt64 = 1
+            while !stopRequested.current {
+                for _ in 0..<200_000 { x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407 }
+            }
+            sink = x
+            finished.withValue { $0 = true }
+        }
+    }
+
+    func stop() {
+        stopRequested.withValue { $0 = true }
+        while !finished.current { usleep(100) }
+    }
 }
 
 /// The outcome of one throughput run.
@@ -28,6 +55,8 @@ struct HostRun {
     var clientGaps = 0
     /// For an agent: `heldBytes` at the end of the run.
     var heldBytes: Int?
+    /// CPU time of the host's thread inside `host.receive`, per message.
+    var receiveCPUMicrosPerMessage: Double = 0
     /// CPU time of the whole process per message while the host worked (all threads).
     var processCPUMicrosPerMessage: Double = 0
     /// For a following client: its thread's CPU time per message.
@@ -55,12 +84,16 @@ struct HostBench {
         var follower: FollowingClient?
         var stalled: InspectorSession?
         var printer: PrintLoggingDelegate?
+        var neighbour: BusyNeighbour?
+        var drainStop: Locked<Bool>?
         let socketPath = scratch.file("h\(run).sock")
         defer {
             agent?.stop()
             follower?.stop()
             stalled?.close()
             printer?.close()
+            neighbour?.stop()
+            drainStop?.withValue { $0 = true }
             try? FileManager.default.removeItem(atPath: scratch.file("print-\(run).log"))
         }
 
@@ -86,11 +119,32 @@ struct HostBench {
             let delegate = try PrintLoggingDelegate(path: scratch.file("print-\(run).log"))
             printer = delegate
             host.delegate = delegate
+        case .busyNeighbour:
+            let mode = ProcessInfo.processInfo.environment["XMODE"] ?? "busy"
+            if mode == "busy" {
+                let busy = BusyNeighbour()
+                neighbour = busy
+                busy.start()
+            } else if mode == "null" {
+                host.addObserver { _ in }
+            } else {
+                let queue = Locked<[BridgeChange]>([])
+                host.addObserver { change in queue.withValue { $0.append(change) } }
+                let stop = Locked(false)
+                startThread("drain") {
+                    while !stop.current {
+                        let items = queue.withValue { q -> [BridgeChange] in let t = q; q = []; return t }
+                        _ = items.count
+                        usleep(200)
+                    }
+                }
+                drainStop = stop
+            }
         }
 
         let start = monotonicNanoseconds()
         let cpuStart = processCPUNanoseconds()
-        try await feed(host, messages)
+        let receiveCPU = try await feed(host, messages)
         guard await waitUntil(timeout: 120, { transport.responses >= expectedResponses }) else {
             throw BenchError("the host sent \(transport.responses) of \(expectedResponses) responses")
         }
@@ -100,6 +154,7 @@ struct HostBench {
             setup: setup, messagesPerSecond: Double(messages.count) / seconds(from: start, to: hostEnd),
             hostSeconds: seconds(from: start, to: hostEnd))
         result.processCPUMicrosPerMessage = Double(cpuEnd - cpuStart) / 1000 / Double(messages.count)
+        result.receiveCPUMicrosPerMessage = Double(receiveCPU) / 1000 / Double(messages.count)
 
         if let follower {
             host.send(event: FollowingClient.doneAction)
@@ -119,11 +174,24 @@ struct HostBench {
 
     /// Hands the host every message, as the journey would post them, letting queued main-actor
     /// work (handler responses) run every 64 messages.
-    func feed(_ host: BridgeHost, _ messages: [Data]) async throws {
+    ///
+    /// Returns the CPU time the host's thread spent inside `receive` (decoding, routing, the
+    /// observers and delegate it calls), in nanoseconds: unlike wall time, it does not grow
+    /// when other processes take the cores, so it shows the host's own cost per message.
+    @discardableResult
+    func feed(_ host: BridgeHost, _ messages: [Data]) async throws -> UInt64 {
+        var cpu: UInt64 = 0
+        var batchStart = threadCPUNanoseconds()
         for (index, message) in messages.enumerated() {
             host.receive(message)
-            if index & 63 == 63 { await Task.yield() }
+            if index & 63 == 63 {
+                // Measured per batch on the thread that ran it (the main actor may move threads).
+                cpu += threadCPUNanoseconds() &- batchStart
+                await Task.yield()
+                batchStart = threadCPUNanoseconds()
+            }
         }
+        return cpu + (threadCPUNanoseconds() &- batchStart)
     }
 }
 

@@ -163,3 +163,28 @@ func loadAverage() -> Double {
     else { return -1 }
     return value
 }
+
+/// The machine-wide CPU counters of `/proc/stat` (in clock ticks): all time, and time stolen
+/// by the hypervisor (a virtual CPU that was ready to run but not running).
+struct CPUTicks {
+    var total: UInt64 = 0
+    var steal: UInt64 = 0
+    var idle: UInt64 = 0
+
+    static func now() -> CPUTicks {
+        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") })
+        else { return CPUTicks() }
+        let fields = line.split(separator: " ").dropFirst().compactMap { UInt64($0) }
+        guard fields.count >= 8 else { return CPUTicks() }
+        // user nice system idle iowait irq softirq steal (guest time is already in user).
+        return CPUTicks(total: fields[0..<8].reduce(0, +), steal: fields[7], idle: fields[3] + fields[4])
+    }
+
+    /// Percent of the time between `self` and `later` that was stolen, and that was idle.
+    func percentages(until later: CPUTicks) -> (steal: Double, idle: Double) {
+        let total = Double(later.total &- total)
+        guard total > 0 else { return (0, 0) }
+        return (Double(later.steal &- steal) / total * 100, Double(later.idle &- idle) / total * 100)
+    }
+}
