@@ -485,18 +485,26 @@ extension InspectorModel {
     }
 
     /// The pending request to answer: the selected pending one, or the selected log row if it is pending.
+    /// The request `r` answers: the selected row in the Pending pane, the selected request in
+    /// the Messages pane, else the only pending request. Never a selection the person cannot
+    /// see (the Pending pane's cursor while another pane has the focus).
     private var respondTarget: WirePending? {
+        if focus == .pending { return selectedPending }
         if focus == .messages, let entry = selectedEntry, entry.type == .request {
             return live.pending.first { $0.correlationId == entry.correlationId }
         }
-        return selectedPending ?? (live.pending.count == 1 ? live.pending.first : nil)
+        return live.pending.count == 1 ? live.pending.first : nil
     }
 
     private mutating func openRespond() {
         guard let target = respondTarget else {
-            showFlash(
-                live.pending.isEmpty ? "no pending request to answer" : "select a pending request first (Tab to the Pending pane)",
-                isError: true)
+            if live.pending.isEmpty {
+                showFlash("no pending request to answer", isError: true)
+            } else if focus == .messages, let entry = selectedEntry, entry.type == .request {
+                showFlash("\(entry.correlationId) is not pending (already answered, or a handler or slot holds it)", isError: true)
+            } else {
+                showFlash("\(live.pending.count) requests are pending: select one (a request row, or Tab to the Pending pane)", isError: true)
+            }
             return
         }
         overlays.append(.respond(RespondDialog(request: target)))
@@ -524,7 +532,7 @@ extension InspectorModel {
                     ConfirmDialog(
                         question: "Cancel the \(slot.kind.rawValue) capture \(slot.activeRequest ?? "")? The journey receives status cancelled.",
                         command: .cancelSlot(.init(slot: slot.kind, reason: "Cancelled from the inspector")),
-                        label: "cancel the \(slot.kind.rawValue) capture")))
+                        label: "cancel the \(slot.kind.rawValue) capture \(slot.activeRequest ?? "")")))
         } else {
             overlays.append(.slot(SlotDialog(slot: slot)))
         }

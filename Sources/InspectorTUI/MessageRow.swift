@@ -59,20 +59,30 @@ enum MessageRow {
         if entry.answeredByRule {
             x += buffer.write("R ", at: Point(x: x, y: origin.y), style: style(Theme.handMade), maxWidth: limit - x)
         }
-        // Right-hand part: id, status, latency; the action takes what is left.
-        // Fitted, not just padded: an id or error code that is long, wide or full of escapes
-        // must not widen the tail and shift the columns.
+        // Right-hand part: id, status, latency; the action takes what is left. In a wide pane
+        // they keep the same columns on every row (a request's id sits above its response's
+        // id); in a narrow one the action matters more, so a row without a status does not
+        // reserve room for one. Fitted, not just padded: an id or error code that is long,
+        // wide or full of escapes must not widen the tail and shift the columns.
+        let aligned = width >= 90
         var tail = " " + TextWidth.fit(shortId(entry.correlationId), to: 12)
         var tailStyle = Theme.dim
+        var statusText = ""
         if let status = entry.status {
-            let text = status.rawValue + (entry.errorCode.map { " " + $0 } ?? "")
-            tail += " " + TextWidth.pad(TextWidth.truncate(text, to: 24), to: 11)
+            statusText = status.rawValue + (entry.errorCode.map { " " + $0 } ?? "")
             if status != .success { tailStyle = Theme.warning }
         }
-        if let latency = entry.latencyMs { tail += " " + TextWidth.pad(TimeFormat.duration(ms: latency), to: 7, alignment: .right) }
         if entry.deliveryError != nil {
-            tail += " UNDELIVERED"
+            statusText = statusText.isEmpty ? "UNDELIVERED" : statusText + " UNDELIVERED"
             tailStyle = Theme.danger
+        }
+        let latency = entry.latencyMs.map { TimeFormat.duration(ms: $0) }
+        if aligned {
+            tail += " " + TextWidth.fit(statusText, to: width >= 110 ? 24 : 16)
+            tail += " " + TextWidth.pad(latency ?? "", to: 7, alignment: .right)
+        } else {
+            if !statusText.isEmpty { tail += " " + TextWidth.pad(TextWidth.truncate(statusText, to: 24), to: 11) }
+            if let latency { tail += " " + TextWidth.pad(latency, to: 7, alignment: .right) }
         }
         let tailWidth = TextWidth.width(of: tail)
         let actionWidth = max(1, limit - x - tailWidth)

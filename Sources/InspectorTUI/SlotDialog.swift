@@ -114,7 +114,7 @@ public struct SlotDialog: Sendable {
         case .enter:
             switch command {
             case .success(let command):
-                return .send(command, label: "complete the \(slot.kind.rawValue) capture with \(outcome.rawValue)")
+                return .send(command, label: "complete the \(slot.kind.rawValue) capture \(slot.activeRequest ?? "") with \(outcome.rawValue)")
             case .failure(let error):
                 return .flash(error.message, isError: true)
             }

@@ -161,7 +161,7 @@ struct SlotActionTests {
             effects == [
                 .send(
                     .completeSlot(.init(slot: .document, result: .success(imageBase64: nil, width: 640, height: 480, mimeType: "image/png"))),
-                    label: "complete the document capture with success")
+                    label: "complete the document capture doc-7 with success")
             ])
         #expect(model.overlays.isEmpty)
     }
@@ -188,7 +188,7 @@ struct SlotActionTests {
             effects == [
                 .send(
                     .completeSlot(.init(slot: .document, result: .error(BridgeErrorPayload(code: "PERMISSION_DENIED", message: "Permission was denied", recoverable: true)))),
-                    label: "complete the document capture with error")
+                    label: "complete the document capture doc-7 with error")
             ])
         model.press(.char("c"), .right, .tab, .ctrl("u"))
         model.type("CAMERA_DENIED")
@@ -198,7 +198,7 @@ struct SlotActionTests {
             effects == [
                 .send(
                     .completeSlot(.init(slot: .document, result: .error(BridgeErrorPayload(code: "CAMERA_DENIED", message: "Permission was denied", recoverable: false)))),
-                    label: "complete the document capture with error")
+                    label: "complete the document capture doc-7 with error")
             ])
     }
 
@@ -212,7 +212,7 @@ struct SlotActionTests {
         let effects = model.press(.enter)
         #expect(
             effects == [
-                .send(.completeSlot(.init(slot: .document, result: .cancelled(reason: "User closed the camera"))), label: "complete the document capture with cancelled")
+                .send(.completeSlot(.init(slot: .document, result: .cancelled(reason: "User closed the camera"))), label: "complete the document capture doc-7 with cancelled")
             ])
     }
 
@@ -233,7 +233,7 @@ struct SlotActionTests {
         #expect(model.actions.isEmpty)
         model.press(.char("x"))
         let effects = model.press(.char("y"))
-        #expect(effects == [.send(.cancelSlot(.init(slot: .document, reason: "Cancelled from the inspector")), label: "cancel the document capture")])
+        #expect(effects == [.send(.cancelSlot(.init(slot: .document, reason: "Cancelled from the inspector")), label: "cancel the document capture doc-7")])
         #expect(model.overlays.isEmpty)
     }
 

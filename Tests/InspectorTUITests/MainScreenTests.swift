@@ -132,6 +132,23 @@ struct MainScreenTests {
         #expect(idColumns.count == 1)
     }
 
+    @Test("In a wide pane every row keeps its id, status and latency in the same columns")
+    func messageRowsAlignedWhenWide() {
+        let model = journeyModel(width: 170, height: 40)
+        let rows = model.messageLines
+        #expect(model.layout.messages.width - 2 >= 110)
+        func column(_ row: Int, _ text: String) -> Int? {
+            rows[row].range(of: " " + text + " ").map { rows[row].distance(from: rows[row].startIndex, to: $0.lowerBound) }
+                ?? rows[row].range(of: " " + text).map { rows[row].distance(from: rows[row].startIndex, to: $0.lowerBound) }
+        }
+        // A request's id sits above its response's id, and responses' statuses line up.
+        let ids = [column(1, "cap-1"), column(2, "cap-1"), column(3, "doc-7"), column(7, "up-1"), column(8, "up-1")]
+        #expect(Set(ids.compactMap { $0 }).count == 1, "\(ids)\n\(rows.prefix(9).joined(separator: "\n"))")
+        #expect(ids.allSatisfy { $0 != nil })
+        #expect(column(2, "success") == column(8, "error INVALID_REQUEST"))
+        #expect(rows[2].hasSuffix(" 42ms") && rows[8].hasSuffix(" 120ms"))
+    }
+
     @Test("Rows at 80 columns keep every column and shorten the action")
     func messageRowsNarrow() {
         var model = journeyModel(width: 80, height: 24)

@@ -58,6 +58,22 @@ struct RespondDialogTests {
         #expect(try #require(respondDialog(model)).request.correlationId == "cap-2")
     }
 
+    @Test("r never answers a request the person cannot see selected: on an event row or an answered request it says why")
+    func noHiddenTarget() throws {
+        var model = journeyModel()
+        try #require(model.live.pending.count >= 2)
+        model.press(.char("g"))  // host.ready, an event
+        #expect(model.selectedEntry?.type == .event)
+        model.press(.char("r"))
+        #expect(model.overlays.isEmpty)
+        #expect(model.footer.contains("requests are pending: select one"))
+        model.press(.char("j"))  // cap-1, answered already
+        #expect(model.selectedEntry?.correlationId == "cap-1")
+        model.press(.char("r"))
+        #expect(model.overlays.isEmpty)
+        #expect(model.footer.contains("cap-1 is not pending"))
+    }
+
     @Test("r with nothing pending says so and opens nothing")
     func nothingPending() {
         var model = makeModel()
