@@ -78,7 +78,7 @@ enum MessageRow {
         }
         let latency = entry.latencyMs.map { TimeFormat.duration(ms: $0) }
         if aligned {
-            tail += " " + TextWidth.fit(statusText, to: width >= 110 ? 24 : 16)
+            tail += " " + TextWidth.fit(statusText, to: width >= 96 ? 24 : 16)
             tail += " " + TextWidth.pad(latency ?? "", to: 7, alignment: .right)
         } else {
             if !statusText.isEmpty { tail += " " + TextWidth.pad(TextWidth.truncate(statusText, to: 24), to: 11) }
