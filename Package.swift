@@ -45,9 +45,9 @@ let package = Package(
 
         .target(name: "CSocketShims"),
         .target(name: "SocketSupport", dependencies: ["CSocketShims"], swiftSettings: strict),
-        .testTarget(name: "SocketSupportTests", dependencies: ["SocketSupport", "ProcessIsolation"], swiftSettings: strict),
+        .testTarget(name: "SocketSupportTests", dependencies: ["SocketSupport", "TestProcessSupport"], swiftSettings: strict),
         // For the few tests that check process-wide state: runs one again in a process of its own.
-        .target(name: "ProcessIsolation", path: "Tests/ProcessIsolation", swiftSettings: strict),
+        .target(name: "TestProcessSupport", path: "Tests/TestProcessSupport", swiftSettings: strict),
 
         .target(name: "InspectorProtocol", dependencies: ["BridgeCore"], swiftSettings: strict),
         .target(
@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "InspectorClient", dependencies: ["BridgeCore", "InspectorProtocol", "SocketSupport"], swiftSettings: strict),
         .testTarget(
             name: "InspectorAgentTests",
-            dependencies: ["InspectorAgent", "InspectorClient", "InspectorProtocol", "SocketSupport", "BridgeCore", "ProcessIsolation"],
+            dependencies: ["InspectorAgent", "InspectorClient", "InspectorProtocol", "SocketSupport", "BridgeCore", "TestProcessSupport"],
             swiftSettings: strict),
 
         .target(name: "JourneySimulation", dependencies: ["BridgeCore"], swiftSettings: strict),
@@ -126,7 +126,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["BridgeCore", "InspectorClient", "InspectorProtocol", "JourneySimulation", "SocketSupport"],
+            dependencies: ["BridgeCore", "InspectorClient", "InspectorProtocol", "JourneySimulation", "SocketSupport", "TestProcessSupport"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -9,17 +9,22 @@ import Darwin
 
 /// The built `bridge-inspector` executable: next to the test bundle, else in `.build/debug/`.
 func bridgeInspectorBinary() -> String? {
+    builtProduct("bridge-inspector")
+}
+
+/// A built executable product of this package: next to the test bundle, else in `.build/debug/`.
+func builtProduct(_ name: String) -> String? {
     var candidates: [String] = []
     if let first = CommandLine.arguments.first {
         var directory = URL(fileURLWithPath: first).deletingLastPathComponent()
         // On macOS the runner's argument can be inside the .xctest bundle.
         while directory.path.contains(".xctest") { directory.deleteLastPathComponent() }
-        candidates.append(directory.appendingPathComponent("bridge-inspector").path)
+        candidates.append(directory.appendingPathComponent(name).path)
     }
     for argument in CommandLine.arguments where argument.hasSuffix(".xctest") {
-        candidates.append(URL(fileURLWithPath: argument).deletingLastPathComponent().appendingPathComponent("bridge-inspector").path)
+        candidates.append(URL(fileURLWithPath: argument).deletingLastPathComponent().appendingPathComponent(name).path)
     }
-    candidates.append(packageRoot.appendingPathComponent(".build/debug/bridge-inspector").path)
+    candidates.append(packageRoot.appendingPathComponent(".build/debug/\(name)").path)
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
 }
 

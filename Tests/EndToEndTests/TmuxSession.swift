@@ -1,8 +1,6 @@
 import Foundation
+import TestProcessSupport
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A real terminal for the interactive inspector: a detached tmux session of a chosen size,
 /// driven with `send-keys` and read with `capture-pane`, the way a person would use it.
@@ -106,45 +104,17 @@ final class TmuxSession: @unchecked Sendable {
         _ = try? run(["kill-server"])
     }
 
-    /// Runs one tmux command and returns what it printed. posix_spawn and waitpid, not
-    /// Foundation's Process: the server that `new-session` leaves running inherits the
-    /// descriptors Process watches, and Process would wait for it to end.
+    /// Runs one tmux command and returns what it printed (see ``SpawnedProcess`` for why not
+    /// Foundation's Process: the server `new-session` leaves running would hold it up).
     @discardableResult
     private func run(_ arguments: [String]) throws -> String {
-        let outputPath = NSTemporaryDirectory() + "\(server)-\(UUID().uuidString).out"
-        defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var environment = ProcessInfo.processInfo.environment
         environment["TMUX"] = nil
-        let argv = ([tmux, "-L", server] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+        let result = try SpawnedProcess.run([tmux, "-L", server] + arguments, environment: environment, timeout: 10)
+        guard result.status == 0 else {
+            throw Failure(description: "tmux \(arguments.joined(separator: " ")) failed (status \(result.status.map(String.init) ?? "none")): \(result.output)\(result.errors)")
         }
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, tmux, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw Failure(description: "cannot start tmux: error \(spawned)") }
-        var status: Int32 = 0
-        let deadline = Date().addingTimeInterval(10)
-        while waitpid(child, &status, WNOHANG) == 0 {
-            guard Date() < deadline else {
-                Glibc.kill(child, SIGKILL)
-                waitpid(child, &status, 0)
-                throw Failure(description: "tmux \(arguments.joined(separator: " ")) did not finish within 10 s")
-            }
-            usleep(5_000)
-        }
-        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        guard status == 0 else {
-            throw Failure(description: "tmux \(arguments.joined(separator: " ")) failed (status \(status)): \(text)")
-        }
-        return text
+        return result.output
     }
 
     private static func quote(_ text: String) -> String {

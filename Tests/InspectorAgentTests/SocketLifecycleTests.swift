@@ -7,7 +7,7 @@ import BridgeCore
 import Foundation
 @testable import InspectorAgent
 import SocketSupport
-import ProcessIsolation
+import TestProcessSupport
 import Testing
 
 /// Whether the tests run as root with the tools to act as another user.

@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Runs one test again in a test process of its own, for the few tests that check
 /// process-wide state.
@@ -52,61 +47,12 @@ public struct IsolatedTestRun: Sendable {
     }
 
     private static func run(bundle: String, filter: String, timeout: Double) throws -> IsolatedTestRun {
-        let outputPath = NSTemporaryDirectory() + "isolated-test-\(UUID().uuidString).log"
-        defer { try? FileManager.default.removeItem(atPath: outputPath) }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-
-        // Every signal back to its default disposition, and none blocked.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-        let arguments = [bundle, "--testing-library", "swift-testing", "--filter", filter]
         var environment = ProcessInfo.processInfo.environment
         environment[environmentVariable] = filter
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, bundle, &actions, &attributes, argv, envp)
-        guard spawned == 0 else {
-            throw IsolatedTestRunError(description: "cannot start \(bundle): \(String(cString: strerror(spawned)))")
-        }
-
-        let deadline = Date().addingTimeInterval(timeout)
-        var status: Int32 = 0
-        var finished = false
-        while Date() < deadline {
-            if waitpid(child, &status, WNOHANG) == child {
-                finished = true
-                break
-            }
-            usleep(20_000)
-        }
-        if !finished {
-            kill(child, SIGKILL)
-            waitpid(child, &status, 0)
-        }
-        // A normal exit has its status in bits 8-15 and nothing in the low seven bits.
-        let exited = finished && (status & 0x7f) == 0
-        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        return IsolatedTestRun(status: exited ? (status >> 8) & 0xff : nil, output: text)
+        let result = try SpawnedProcess.run(
+            [bundle, "--testing-library", "swift-testing", "--filter", filter], environment: environment, timeout: timeout,
+            defaultSignals: true)
+        return IsolatedTestRun(status: result.status, output: result.output + result.errors)
     }
 }
 

@@ -1,0 +1,105 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs a program to its end with `posix_spawn` and `waitpid`, its output in files, within
+/// a time limit.
+///
+/// Not Foundation's `Process`, for two reasons tests run into: a program that leaves a daemon
+/// behind (tmux starting its server) hands that daemon the descriptors `Process` watches, so
+/// `Process` waits for the daemon too; and `Process` cannot reset signal dispositions, so a
+/// child of a test process where SwiftNIO ignores SIGPIPE would ignore it as well.
+///
+/// ```swift
+/// let result = try SpawnedProcess.run(["/usr/bin/tmux", "-L", "t", "kill-server"], timeout: 10)
+/// #expect(result.status == 0, "\(result.errors)")
+/// ```
+public enum SpawnedProcess {
+    /// How a run ended.
+    public struct Result: Sendable {
+        /// The exit status; nil when the program was killed by a signal or after the time limit.
+        public var status: Int32?
+        /// Standard output.
+        public var output: String
+        /// Standard error.
+        public var errors: String
+    }
+
+    /// Runs `arguments` (the first is the program's path) with `environment`, standard input
+    /// from /dev/null, and waits at most `timeout` seconds (then kills it). With
+    /// `defaultSignals`, the child starts with every signal at its default disposition.
+    public static func run(
+        _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+        timeout: Double, defaultSignals: Bool = false
+    ) throws -> Result {
+        guard let program = arguments.first else { throw SpawnError(description: "nothing to run") }
+        let outputPath = NSTemporaryDirectory() + "spawned-\(UUID().uuidString).out"
+        let errorPath = outputPath + ".err"
+        defer {
+            try? FileManager.default.removeItem(atPath: outputPath)
+            try? FileManager.default.removeItem(atPath: errorPath)
+        }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        if defaultSignals {
+            var all = sigset_t()
+            sigfillset(&all)
+            posix_spawnattr_setsigdefault(&attributes, &all)
+            var none = sigset_t()
+            sigemptyset(&none)
+            posix_spawnattr_setsigmask(&attributes, &none)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        }
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, program, &actions, &attributes, argv, envp)
+        guard spawned == 0 else {
+            throw SpawnError(description: "cannot start \(program): \(String(cString: strerror(spawned)))")
+        }
+
+        let deadline = Date().addingTimeInterval(timeout)
+        var status: Int32 = 0
+        var finished = false
+        while Date() < deadline {
+            if waitpid(child, &status, WNOHANG) == child {
+                finished = true
+                break
+            }
+            usleep(5_000)
+        }
+        if !finished {
+            kill(child, SIGKILL)
+            waitpid(child, &status, 0)
+        }
+        // A normal exit has nothing in the low seven bits and its status in bits 8 to 15.
+        let exited = finished && (status & 0x7f) == 0
+        return Result(
+            status: exited ? (status >> 8) & 0xff : nil,
+            output: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
+            errors: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
+    }
+}
+
+/// Why a program could not be started.
+public struct SpawnError: Error, CustomStringConvertible {
+    /// What went wrong.
+    public var description: String
+}
