@@ -143,11 +143,13 @@ public final class BridgeHost {
     /// Attaches the transport that carries messages to the journey (held weakly, like the WebView).
     public func attach(_ transport: any JourneyTransport) {
         self.transport = transport
+        emit(.journeyAttachment(true))
     }
 
     /// Detaches the journey; later sends fail with `WebView not attached`.
     public func detach() {
         transport = nil
+        emit(.journeyAttachment(false))
     }
 
     /// Whether a journey transport is attached.

@@ -146,6 +146,9 @@ public enum BridgeChange: Sendable {
     case customCapabilities([CustomCapability])
     /// `receivedMessages` was cleared.
     case receivedMessagesCleared
+    /// A journey transport was attached (`true`) or detached (`false`): a WebView loaded the
+    /// journey, or a page connected or went away.
+    case journeyAttachment(Bool)
 }
 
 /// Everything the host's diagnostic surfaces hold at one moment.

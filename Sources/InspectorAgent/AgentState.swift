@@ -125,6 +125,10 @@ struct AgentState {
             messageBytes = 0
             malformed.removeAll()
             writer.key("type"); writer.string("logCleared")
+        case .journeyAttachment(let attached):
+            journeyAttached = attached
+            writer.key("type"); writer.string("journey")
+            writer.key("attached"); writer.bool(attached)
         }
         writer.objectEnd()
         writer.objectEnd()

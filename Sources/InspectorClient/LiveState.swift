@@ -121,6 +121,8 @@ public struct LiveState: Sendable {
         case .logCleared:
             // The host's log was cleared; the inspector keeps what it has shown.
             break
+        case .journey(let attached):
+            journeyAttached = attached
         case .unknown:
             break
         }

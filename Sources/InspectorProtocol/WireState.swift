@@ -280,12 +280,14 @@ public enum WireEvent: Sendable {
     case customCapabilities([WireCapability])
     /// The message log was cleared.
     case logCleared
+    /// A journey attached to the host (`true`) or went away (`false`).
+    case journey(attached: Bool)
     /// An event type this client does not know (from a newer agent); safe to ignore.
     case unknown(type: String)
 }
 
 extension WireEvent: Decodable {
-    enum CodingKeys: String, CodingKey { case type, record, correlationId, slot, capabilities }
+    enum CodingKeys: String, CodingKey { case type, record, correlationId, slot, capabilities, attached }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -299,6 +301,7 @@ extension WireEvent: Decodable {
         case "slot": self = .slot(try container.decode(WireSlot.self, forKey: .slot))
         case "customCapabilities": self = .customCapabilities(try container.decode([WireCapability].self, forKey: .capabilities))
         case "logCleared": self = .logCleared
+        case "journey": self = .journey(attached: try container.decode(Bool.self, forKey: .attached))
         default: self = .unknown(type: type)
         }
     }

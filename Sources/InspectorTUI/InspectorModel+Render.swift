@@ -57,7 +57,10 @@ extension InspectorModel {
         }
         switch live.connection {
         case .connecting: parts.append("○ connecting")
-        case .connected: parts.append(readOnly ? "▣ recording (read-only)" : "● connected")
+        case .connected:
+            parts.append(readOnly ? "▣ recording (read-only)" : "● connected")
+            // Sends fail with "WebView not attached" until a journey attaches: say so up front.
+            if !live.journeyAttached, live.host != nil { parts.append("no journey attached") }
         case .disconnected(let since): parts.append("✗ DISCONNECTED \(TimeFormat.duration(ms: now - since)) ago, reattaching…")
         }
         // What changes what you see comes before the rate, so it survives a narrow terminal.

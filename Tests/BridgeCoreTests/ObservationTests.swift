@@ -122,6 +122,22 @@ struct ObservationTests {
         #expect(custom == [CustomCapability(id: "device.info", version: "1.2", hasHandler: true, isShadowedBySlot: false)])
     }
 
+    // Troubleshooting, "Messages Not Being Received by the Web Journey" (is the WebView
+    // attached?): attaching and detaching the journey are reported, so an inspector never shows
+    // a stale answer.
+    @Test("Attaching and detaching the journey are reported (Troubleshooting: Messages Not Being Received by the Web Journey)")
+    func journeyAttachmentChanges() {
+        let (host, journey) = makeHost()
+        let recorder = ChangeRecorder()
+        _ = recorder.attach(to: host)
+        host.detach()
+        #expect(!host.isJourneyAttached)
+        #expect(!host.snapshot().isJourneyAttached)
+        host.attach(journey)
+        #expect(recorder.changes.map(kind(of:)) == ["journeyDetached", "journeyAttached"])
+        #expect(host.snapshot().isJourneyAttached)
+    }
+
     // FAQ, "How do I see what messages are being exchanged?": a removed observer sees nothing more.
     @Test("A removed observer is no longer called (FAQ: How do I see what messages are being exchanged?)")
     func removeObserver() {

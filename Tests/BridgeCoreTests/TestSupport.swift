@@ -149,6 +149,7 @@ func kind(of change: BridgeChange) -> String {
     case .slot: return "slot"
     case .customCapabilities: return "customCapabilities"
     case .receivedMessagesCleared: return "receivedMessagesCleared"
+    case .journeyAttachment(let attached): return attached ? "journeyAttached" : "journeyDetached"
     }
 }
 

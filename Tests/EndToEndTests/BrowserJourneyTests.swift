@@ -58,6 +58,7 @@ struct BrowserJourneyTests {
         var state = try await webSnapshot(session, until: { $0.pending.contains { $0.action == "camera.document.capture" } })
         let capture = try #require(state.pending.first { $0.action == "camera.document.capture" })
         #expect(state.pending.count == 1)
+        #expect(state.journeyAttached, "the connected page is the attached journey")
         let received = state.messages.filter { $0.direction == .received }.map(\.message)
         #expect(received.map(\.payload.action) == ["journey.started", "capability.query", "camera.document.capture"],
             "journey.started was posted before the connection opened; it was queued and sent first")

@@ -32,6 +32,24 @@ struct EventTests {
         #expect(seqs.count == count)
     }
 
+    @Test("the journey going away and coming back are journey events, and a later snapshot agrees")
+    func journeyAttachment() async throws {
+        let fixture = try Fixture()
+        defer { fixture.stop() }
+        let (client, _, snapshot) = try await fixture.client()
+        #expect(snapshot?.json["state"]?["journeyAttached"]?.boolValue == true)
+        fixture.host.detach()
+        let detached = try await client.next()
+        #expect(detached.eventType == "journey")
+        #expect(detached.json["event"]?["attached"]?.boolValue == false)
+        let (_, reply) = try await client.command("s1", "snapshot")
+        #expect(reply.json["ok"]?.boolValue == true)
+        #expect(try await client.next().json["state"]?["journeyAttached"]?.boolValue == false)
+        fixture.host.attach(fixture.journey)
+        let attached = try await client.next()
+        #expect(attached.eventType == "journey" && attached.json["event"]?["attached"]?.boolValue == true)
+    }
+
     @Test("a received message's exact bytes appear verbatim in the traffic frame (line breaks become spaces)")
     func rawBytesForwarded() async throws {
         let fixture = try Fixture()
@@ -88,6 +106,7 @@ struct EventTests {
         defer { fixture.stop() }
         let (client, _, _) = try await fixture.client()
         fixture.host.detach()
+        #expect(try await client.next().eventType == "journey")
         fixture.host.send(event: "host.ping")
         let traffic = try await client.next()
         #expect(traffic.eventType == "traffic")

@@ -72,6 +72,16 @@ struct MainScreenTests {
         #expect(!model.screen[0].contains("● connected"))
     }
 
+    @Test("The status line says when no journey is attached, and stops saying it when one attaches")
+    func journeyStatus() {
+        var model = journeyModel()
+        #expect(!model.screen[0].contains("no journey attached"))
+        model.feed(12, .journey(attached: false))
+        #expect(model.screen[0].contains("● connected │ no journey attached"))
+        model.feed(13, .journey(attached: true))
+        #expect(!model.screen[0].contains("no journey attached"))
+    }
+
     // MARK: lastError
 
     @Test("The lastError banner shows the count, the time, the text and the keys, J only with a cause")
