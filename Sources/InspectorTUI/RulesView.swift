@@ -26,7 +26,7 @@ public struct RulesView: Sendable {
 
     func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
         let rules = model.rules.rules
-        let inner = DialogFrame.full(&buffer, area: area, title: "Reply rules: \(rules.count) (\(model.rules.totalHits) hits)")
+        let inner = DialogFrame.full(&buffer, area: area, title: "Reply rules: \(rules.count) (\(model.rules.totalHits) \(model.rules.totalHits == 1 ? "hit" : "hits"))")
         if rules.isEmpty {
             let lines = [
                 "No reply rules yet.",

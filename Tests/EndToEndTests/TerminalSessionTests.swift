@@ -71,6 +71,41 @@ struct TerminalSessionTests {
         #expect(host.process.isRunning)
     }
 
+    @Test("\"remember\" in the respond dialog makes a reply rule that answers the next request by itself, marked R")
+    func rememberMakesARule() async throws {
+        let host = try await ScriptedHost(binary: binary, scenario: """
+            {"name": "twice", "steps": [
+              {"send": {"payload": {"action": "nfc.read"}, "correlationId": "nfc-1", "timeoutMs": 600000, "label": "first"}},
+              {"awaitResponse": {"label": "first"}},
+              {"wait": 300},
+              {"send": {"payload": {"action": "nfc.read"}, "correlationId": "nfc-2", "timeoutMs": 600000}},
+              {"wait": 600000}
+            ]}
+            """)
+        defer { host.stop() }
+        let terminal = try TmuxSession([binary, "--socket", host.socket])
+        defer { terminal.kill() }
+        await terminal.waitFor("connected", "nfc-1")
+
+        // r on the only pending request; Tab to "remember"; → once: "and the next 1 like it".
+        try terminal.press("r")
+        await terminal.waitFor("Respond to nfc.read", "no, just this one")
+        try terminal.press("Tab", "Tab", "Tab", "Tab", "Tab", "Right")
+        await terminal.waitFor("and the next 1 like it")
+        try terminal.press("Enter")
+
+        // nfc-2 comes only after nfc-1 is answered, and nobody presses a key for it.
+        #expect(await poll(timeout: .seconds(15)) { host.receivedResponse("nfc-2") != nil }, "\(terminal.screen())")
+        #expect(host.receivedResponse("nfc-1") != nil)
+        let ruled = try await host.run(["tail", "--json", "--filter", "is:rule"], binary: binary)
+        #expect(ruled.lines.count == 1, "\(ruled)")
+        #expect(ruled.lines.first?.contains("nfc-2") == true)
+        try terminal.press("R")
+        await terminal.waitFor("Reply rules: 1 (1 hit)", "nfc.read#1", "used up")
+        try terminal.press("Escape", "q")
+        #expect(await terminal.exitStatus() == 0)
+    }
+
     @Test("x cancels a BUSY slot after asking; the screen redraws to a new size; untrusted text is shown inert")
     func cancelSlotAndResize() async throws {
         let host = try await ScriptedHost(binary: binary, scenario: """

@@ -16,6 +16,8 @@ struct InteractiveInspector {
     /// Checked every tick; `true` ends the inspector as if `q` was pressed.
     var shouldStop: @Sendable () -> Bool = { false }
     var reconnectInterval: TimeInterval = 1
+    /// How often an idle screen is redrawn (for the ages and countdowns it shows).
+    static let idleRedrawInterval: TimeInterval = 0.25
 
     func run() throws {
         var screen = try CursesScreen()
@@ -73,10 +75,21 @@ struct InteractiveInspector {
 
         attach()
         if session == nil { model.handle(.disconnected) }
+        // Redraw at once after anything happened; while idle only as often as the ages and
+        // countdowns on screen need (four times a second), which keeps an idle inspector cheap.
+        var changed = true
+        var lastDrawn = Date.distantPast
         while !model.quitting, !shouldStop() {
-            model.handle(.tick(Date().timeIntervalSince1970 * 1000))
-            screen.draw(model.render())
+            let now = Date()
+            // A tick can make a reply rule's delayed answer due: carry out what it returns.
+            perform(model.handle(.tick(now.timeIntervalSince1970 * 1000)))
+            if changed || now.timeIntervalSince(lastDrawn) >= Self.idleRedrawInterval {
+                screen.draw(model.render())
+                lastDrawn = now
+                changed = false
+            }
             let tick = loop.next(timeout: .milliseconds(100))
+            if !tick.events.isEmpty { changed = true }
             for event in tick.events {
                 switch event {
                 case .key(let key): perform(model.handle(.key(key)))
@@ -87,14 +100,19 @@ struct InteractiveInspector {
             }
             if tick.inputClosed { break }
             if let current = session, tick.isReady(current.fileDescriptor) {
+                changed = true
                 do {
-                    for frame in try current.readAvailableFrames() { model.handle(.frame(frame)) }
+                    // A frame can bring a request a reply rule answers: carry out what it returns.
+                    for frame in try current.readAvailableFrames() { perform(model.handle(.frame(frame))) }
                     if current.isClosed { detach() }
                 } catch {
                     detach()
                 }
             }
-            if session == nil, Date().timeIntervalSince(lastAttempt) >= reconnectInterval { attach() }
+            if session == nil, Date().timeIntervalSince(lastAttempt) >= reconnectInterval {
+                attach()
+                changed = true
+            }
         }
         session?.close()
     }
