@@ -50,8 +50,7 @@ public struct IsolatedTestRun: Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment[environmentVariable] = filter
         let result = try SpawnedProcess.run(
-            [bundle, "--testing-library", "swift-testing", "--filter", filter], environment: environment, timeout: timeout,
-            defaultSignals: true)
+            [bundle, "--testing-library", "swift-testing", "--filter", filter], environment: environment, timeout: timeout)
         return IsolatedTestRun(status: result.status, output: result.output + result.errors)
     }
 }

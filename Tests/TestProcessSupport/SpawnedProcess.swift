@@ -6,12 +6,18 @@ import Darwin
 #endif
 
 /// Runs a program to its end with `posix_spawn` and `waitpid`, its output in files, within
-/// a time limit.
+/// a time limit, and starts it clean: no signals blocked or ignored, no descriptors but 0-2.
 ///
-/// Not Foundation's `Process`, for two reasons tests run into: a program that leaves a daemon
-/// behind (tmux starting its server) hands that daemon the descriptors `Process` watches, so
-/// `Process` waits for the daemon too; and `Process` cannot reset signal dispositions, so a
-/// child of a test process where SwiftNIO ignores SIGPIPE would ignore it as well.
+/// Not Foundation's `Process`, and not a bare `posix_spawn`, for what tests run into:
+/// - A program that leaves a daemon behind (tmux starting its server) hands that daemon every
+///   descriptor it inherited. `Process` watches some of its own, so it waits for the daemon
+///   too, and other tests' `Process` objects can hang the same way: descriptors above 2
+///   are closed in the child.
+/// - A child inherits the signal mask of the thread that starts it, and the test runner's
+///   threads block almost every signal: a tmux server started that way never sees SIGCHLD
+///   and cannot be stopped with `kill-server`. Signals are unblocked in the child.
+/// - SwiftNIO sets SIGPIPE to "ignore" in the test process, and an ignored signal stays
+///   ignored across exec: every signal gets its default disposition back.
 ///
 /// ```swift
 /// let result = try SpawnedProcess.run(["/usr/bin/tmux", "-L", "t", "kill-server"], timeout: 10)
@@ -29,11 +35,9 @@ public enum SpawnedProcess {
     }
 
     /// Runs `arguments` (the first is the program's path) with `environment`, standard input
-    /// from /dev/null, and waits at most `timeout` seconds (then kills it). With
-    /// `defaultSignals`, the child starts with every signal at its default disposition.
+    /// from /dev/null, and waits at most `timeout` seconds (then kills it).
     public static func run(
-        _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
-        timeout: Double, defaultSignals: Bool = false
+        _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment, timeout: Double
     ) throws -> Result {
         guard let program = arguments.first else { throw SpawnError(description: "nothing to run") }
         let outputPath = NSTemporaryDirectory() + "spawned-\(UUID().uuidString).out"
@@ -53,15 +57,21 @@ public enum SpawnedProcess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        if defaultSignals {
-            var all = sigset_t()
-            sigfillset(&all)
-            posix_spawnattr_setsigdefault(&attributes, &all)
-            var none = sigset_t()
-            sigemptyset(&none)
-            posix_spawnattr_setsigmask(&attributes, &none)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        }
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        #if os(Linux)
+        // Every descriptor above 2 that is open now (one closed meanwhile is skipped: glibc
+        // ignores EBADF for close actions).
+        let inherited = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int32($0) }
+        for descriptor in inherited where descriptor > 2 { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        #else
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_CLOEXEC_DEFAULT))
+        #endif
 
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
