@@ -399,6 +399,10 @@ final class HeadlessChromium {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // Nothing else of the test runner's: a browser holding the descriptors Foundation's
+        // Process watches would keep other tests' waitUntilExit waiting (see SpawnedProcess).
+        let inherited = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int32($0) }
+        for descriptor in inherited where descriptor > 4 { posix_spawn_file_actions_addclose(&actions, descriptor) }
         let argv = arguments.map { strdup($0) } + [nil]
         let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
