@@ -50,6 +50,22 @@ struct LargePayloadResult {
 }
 
 extension HostBench {
+    /// A following client attached to the agent at `socketPath`, tracking the messages whose
+    /// correlation ids are `<prefix>-<index>`; stop it when done.
+    static func attachedClient(socketPath: String, trackedCount: Int, prefix: String, purpose: String) async throws -> FollowingClient {
+        let client = FollowingClient(trackedCount: trackedCount) { id in
+            id.hasPrefix(prefix + "-") ? Int(id.dropFirst(prefix.count + 1)) : nil
+        }
+        client.start(socketPath: socketPath)
+        guard await waitUntil(timeout: 10, { client.status.current.ready || client.status.current.finished }),
+            client.status.current.ready
+        else {
+            client.stop()
+            throw BenchError("the \(purpose) client did not attach: \(client.status.current.error ?? "timed out")")
+        }
+        return client
+    }
+
     /// Sends `count` messages at `rate` per second to a host with an agent and a following
     /// client, and records in a histogram the microseconds from the `host.receive` call to the
     /// client having decoded the frame. The first `warmup` messages are not recorded.
@@ -60,28 +76,10 @@ extension HostBench {
         let agent = try host.startInspector(name: "bench", socketPath: socketPath, limits: limits)
         defer { agent.stop() }
         let total = count + warmup
-        let client = FollowingClient(trackedCount: total) { id in
-            id.hasPrefix("lat-") ? Int(id.dropFirst(4)) : nil
-        }
-        client.start(socketPath: socketPath)
+        let client = try await Self.attachedClient(socketPath: socketPath, trackedCount: total, prefix: "lat", purpose: "latency")
         defer { client.stop() }
-        guard await waitUntil(timeout: 10, { client.status.current.ready || client.status.current.finished }),
-            client.status.current.ready
-        else {
-            throw BenchError("the latency client did not attach: \(client.status.current.error ?? "timed out")")
-        }
         let messages = Workload.messages(total, prefix: "lat")
-        var sentAt = [UInt64](repeating: 0, count: total)
-        let interval = Duration.nanoseconds(Int64(1e9 / rate))
-        let clock = ContinuousClock()
-        let start = clock.now
-        for index in 0..<total {
-            let target = start + interval * index
-            if clock.now < target { try? await Task.sleep(until: target, tolerance: .microseconds(50), clock: clock) }
-            let now = monotonicNanoseconds()
-            host.receive(messages[index])
-            sentAt[index] = now
-        }
+        let sentAt = await paced(total, rate: rate) { host.receive(messages[$0]) }
         _ = await waitUntil(timeout: 30) { client.arrivals.current.suffix(from: warmup).allSatisfy { $0 != 0 } }
         let arrivals = client.arrivals.current
         return LatencyResult.from(
@@ -96,16 +94,8 @@ extension HostBench {
         let socketPath = scratch.file("large.sock")
         let agent = try host.startInspector(name: "bench", socketPath: socketPath, limits: limits)
         defer { agent.stop() }
-        let client = FollowingClient(trackedCount: runs) { id in
-            id.hasPrefix("big-") ? Int(id.dropFirst(4)) : nil
-        }
-        client.start(socketPath: socketPath)
+        let client = try await Self.attachedClient(socketPath: socketPath, trackedCount: runs, prefix: "big", purpose: "large-payload")
         defer { client.stop() }
-        guard await waitUntil(timeout: 10, { client.status.current.ready || client.status.current.finished }),
-            client.status.current.ready
-        else {
-            throw BenchError("the large-payload client did not attach: \(client.status.current.error ?? "timed out")")
-        }
         var endToEnd: [Double] = []
         var hostReceive: [Double] = []
         var raw: [Double] = []

@@ -130,16 +130,8 @@ extension RawSocketBench {
             }
             finished.withValue { $0 = true }
         }
-        var sentAt = [UInt64](repeating: 0, count: total)
-        let interval = Duration.nanoseconds(Int64(1e9 / rate))
-        let clock = ContinuousClock()
-        let start = clock.now
-        for index in 0..<total {
-            let target = start + interval * index
-            if clock.now < target { try? await Task.sleep(until: target, tolerance: .microseconds(50), clock: clock) }
-            let now = monotonicNanoseconds()
+        let sentAt = try await paced(total, rate: rate) { index in
             guard framed[index].withUnsafeBytes({ writeAll(writer, $0) }) else { throw BenchError("raw socket write failed") }
-            sentAt[index] = now
         }
         _ = await waitUntil(timeout: 30) { finished.current }
         return LatencyResult.from(sent: sentAt, arrived: arrivals.current, warmup: warmup, rate: rate, gaps: 0)

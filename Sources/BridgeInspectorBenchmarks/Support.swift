@@ -188,3 +188,22 @@ struct CPUTicks {
         return (Double(later.steal &- steal) / total * 100, Double(later.idle &- idle) / total * 100)
     }
 }
+
+/// Calls `send(index)` for `count` messages spaced evenly at `rate` per second and returns
+/// when each was sent (``monotonicNanoseconds()`` taken just before the call), so that the
+/// inspector and the raw-socket reference are paced exactly alike.
+@MainActor
+func paced(_ count: Int, rate: Double, _ send: (Int) throws -> Void) async rethrows -> [UInt64] {
+    var sentAt = [UInt64](repeating: 0, count: count)
+    let interval = Duration.nanoseconds(Int64(1e9 / rate))
+    let clock = ContinuousClock()
+    let start = clock.now
+    for index in 0..<count {
+        let target = start + interval * index
+        if clock.now < target { try? await Task.sleep(until: target, tolerance: .microseconds(50), clock: clock) }
+        let now = monotonicNanoseconds()
+        try send(index)
+        sentAt[index] = now
+    }
+    return sentAt
+}

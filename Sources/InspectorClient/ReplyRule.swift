@@ -84,7 +84,7 @@ public struct ReplyRule: Sendable, Hashable, Identifiable {
 
     /// Whether it is meant for requests with this action (regardless of its counts).
     public func matches(action requestAction: String) -> Bool {
-        Self.glob(action, requestAction)
+        ActionPattern.matches(action, requestAction)
     }
 
     /// The `respond` command that answers the request `correlationId` with this rule's response,
@@ -102,26 +102,6 @@ public struct ReplyRule: Sendable, Hashable, Identifiable {
         if !(0...Self.maxDelayMs).contains(delayMs) { return "delayMs must be from 0 to \(Self.maxDelayMs)" }
         if hits < 0 { return "hits must not be negative" }
         return nil
-    }
-
-    /// `*` matches any run of characters; everything else literally, case-sensitively (the same
-    /// rule as the filter language's `action:`).
-    static func glob(_ pattern: String, _ text: String) -> Bool {
-        if !pattern.contains("*") { return pattern == text }
-        let parts = pattern.split(separator: "*", omittingEmptySubsequences: false)
-        var rest = Substring(text)
-        for (index, part) in parts.enumerated() {
-            if index == 0 {
-                guard rest.hasPrefix(part) else { return false }
-                rest = rest.dropFirst(part.count)
-            } else if index == parts.count - 1 {
-                return part.isEmpty || rest.hasSuffix(part)
-            } else if !part.isEmpty {
-                guard let range = rest.range(of: part) else { return false }
-                rest = rest[range.upperBound...]
-            }
-        }
-        return true
     }
 }
 

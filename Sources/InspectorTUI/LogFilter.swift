@@ -238,7 +238,8 @@ public struct LogFilter: Sendable, Equatable {
         return nil
     }
 
-    /// `*` matches any run of characters; everything else literally (case-sensitive, like routing).
+    /// ``ActionPattern/matches(_:_:)``, with a byte-level fast path for ASCII (the common case,
+    /// run once per row when a million rows are filtered).
     static func glob(_ pattern: String, _ text: String) -> Bool {
         let fast = pattern.utf8.withContiguousStorageIfAvailable { pattern in
             text.utf8.withContiguousStorageIfAvailable { text -> Bool? in
@@ -246,7 +247,7 @@ public struct LogFilter: Sendable, Equatable {
                 return asciiGlob(pattern, text)
             } ?? nil
         } ?? nil
-        return fast ?? unicodeGlob(pattern, text)
+        return fast ?? ActionPattern.matches(pattern, text)
     }
 
     /// ``glob(_:_:)`` on ASCII bytes: the same first-prefix, leftmost-middle, last-suffix match.
@@ -275,24 +276,5 @@ public struct LogFilter: Sendable, Equatable {
             isFirst = false
             partStart = partEnd + 1
         }
-    }
-
-    /// ``glob(_:_:)`` for text beyond ASCII, compared as Swift strings.
-    private static func unicodeGlob(_ pattern: String, _ text: String) -> Bool {
-        if !pattern.contains("*") { return pattern == text }
-        let parts = pattern.split(separator: "*", omittingEmptySubsequences: false)
-        var rest = Substring(text)
-        for (index, part) in parts.enumerated() {
-            if index == 0 {
-                guard rest.hasPrefix(part) else { return false }
-                rest = rest.dropFirst(part.count)
-            } else if index == parts.count - 1 {
-                return part.isEmpty || rest.hasSuffix(part)
-            } else if !part.isEmpty {
-                guard let range = rest.range(of: part) else { return false }
-                rest = rest[range.upperBound...]
-            }
-        }
-        return true
     }
 }

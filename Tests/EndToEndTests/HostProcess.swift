@@ -58,6 +58,16 @@ final class TemporaryDirectory {
 
 /// A `bridge-inspector` process started by a test, with its output collected in the background.
 final class BinaryProcess: @unchecked Sendable {
+    /// What the process reads on standard input.
+    enum StandardInput {
+        /// A pipe the test keeps open and never writes (the process sees no end of input).
+        case open
+        /// End of input at once.
+        case closed
+        /// This text, then end of input.
+        case text(String)
+    }
+
     let process = Process()
     private let lock = NSLock()
     private var stdoutData = Data()
@@ -65,16 +75,28 @@ final class BinaryProcess: @unchecked Sendable {
     private var readersDone = 0
     private let stdinPipe = Pipe()
 
-    /// Starts the binary with `arguments`.
-    init(_ arguments: [String], binary: String) throws {
+    /// Starts the binary with `arguments`; `environment` entries are added to (or, with `nil`,
+    /// removed from) this process's environment. `BRIDGE_INSPECTOR_SOCKET` is never inherited.
+    init(_ arguments: [String], binary: String, environment: [String: String?] = [:], stdin: StandardInput = .open) throws {
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["BRIDGE_INSPECTOR_SOCKET"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = stdinPipe
         try process.run()
+        switch stdin {
+        case .open: break
+        case .closed: try? stdinPipe.fileHandleForWriting.close()
+        case .text(let text):
+            stdinPipe.fileHandleForWriting.write(Data(text.utf8))
+            try? stdinPipe.fileHandleForWriting.close()
+        }
         collect(out.fileHandleForReading, isError: false)
         collect(err.fileHandleForReading, isError: true)
     }

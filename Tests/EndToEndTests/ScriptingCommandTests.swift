@@ -56,7 +56,7 @@ struct ScriptingCommandTests {
         let scenario = try TemporaryDirectory()
         let scenarioPath = scenario.file("s.json")
         try scriptingHeldScenario.write(toFile: scenarioPath, atomically: true, encoding: .utf8)
-        let alpha = try CLIProcess(["host", "--profile", examplePath("profiles/demo.json"), "--scenario", scenarioPath, "--name", "alpha"], binary: binary, environment: environment)
+        let alpha = try BinaryProcess(["host", "--profile", examplePath("profiles/demo.json"), "--scenario", scenarioPath, "--name", "alpha"], binary: binary, environment: environment, stdin: .closed)
         defer { alpha.kill() }
         #expect(await poll(timeout: .seconds(20)) { alpha.standardOutput.hasPrefix("socket: ") })
         let directory = runtime.path + "/bridge-inspector"
@@ -100,7 +100,7 @@ struct ScriptingCommandTests {
         #expect(liveSocket.lines.last?.hasPrefix("alpha") == true)
 
         // Two live hosts: the script must choose (usage, 64).
-        let beta = try CLIProcess(["host", "--profile", examplePath("profiles/minimal.json"), "--scenario", scenarioPath, "--name", "beta"], binary: binary, environment: environment)
+        let beta = try BinaryProcess(["host", "--profile", examplePath("profiles/minimal.json"), "--scenario", scenarioPath, "--name", "beta"], binary: binary, environment: environment, stdin: .closed)
         defer { beta.kill() }
         #expect(await poll(timeout: .seconds(20)) { beta.standardOutput.hasPrefix("socket: ") })
         let several = try await cli(["respond", "nfc-1"])

@@ -10,91 +10,6 @@ import Glibc
 // Helpers for the scripting subcommands' end-to-end tests: the real `bridge-inspector` binary,
 // run with a chosen environment and standard input. Every wait is bounded.
 
-/// A `bridge-inspector` process with its own environment and (optionally) standard input.
-final class CLIProcess: @unchecked Sendable {
-    let process = Process()
-    private let lock = NSLock()
-    private var stdoutData = Data()
-    private var stderrData = Data()
-    private var readersDone = 0
-
-    /// Starts the binary with `arguments`; `environment` entries are added to (or, with `nil`,
-    /// removed from) this process's environment. `BRIDGE_INSPECTOR_SOCKET` is never inherited.
-    init(_ arguments: [String], binary: String, environment: [String: String?] = [:], stdin: String? = nil) throws {
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["BRIDGE_INSPECTOR_SOCKET"] = nil
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try? input.fileHandleForWriting.close()
-        collect(out.fileHandleForReading, isError: false)
-        collect(err.fileHandleForReading, isError: true)
-    }
-
-    private func collect(_ handle: FileHandle, isError: Bool) {
-        let thread = Thread { [self] in
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                lock.lock()
-                if isError { stderrData.append(chunk) } else { stdoutData.append(chunk) }
-                lock.unlock()
-            }
-            lock.lock()
-            readersDone += 1
-            lock.unlock()
-        }
-        thread.start()
-    }
-
-    var standardOutput: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: stdoutData, as: UTF8.self)
-    }
-
-    var standardError: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: stderrData, as: UTF8.self)
-    }
-
-    var isRunning: Bool { process.isRunning }
-    var pid: Int32 { process.processIdentifier }
-
-    /// Waits (bounded) for the process to exit and its output to be read; its status, or nil.
-    func waitForExit(timeout: Duration = .seconds(30)) async -> Int32? {
-        let exited = await poll(timeout: timeout) {
-            guard !self.isRunning else { return false }
-            self.lock.lock()
-            defer { self.lock.unlock() }
-            return self.readersDone == 2
-        }
-        return exited ? process.terminationStatus : nil
-    }
-
-    func signal(_ number: Int32) {
-        sendSignal(number, to: process.processIdentifier)
-    }
-
-    /// Makes sure the process is gone (cleanup after a failed test).
-    func kill() {
-        if process.isRunning {
-            sendSignal(SIGKILL, to: process.processIdentifier)
-            process.waitUntilExit()
-        }
-    }
-}
-
 /// How a finished command went.
 struct CLIResult: CustomStringConvertible {
     var status: Int32?
@@ -111,7 +26,7 @@ struct CLIResult: CustomStringConvertible {
 func runCLI(
     _ arguments: [String], binary: String, environment: [String: String?] = [:], stdin: String? = nil, timeout: Duration = .seconds(30)
 ) async throws -> CLIResult {
-    let process = try CLIProcess(arguments, binary: binary, environment: environment, stdin: stdin)
+    let process = try BinaryProcess(arguments, binary: binary, environment: environment, stdin: stdin.map { .text($0) } ?? .closed)
     defer { process.kill() }
     let status = await process.waitForExit(timeout: timeout)
     return CLIResult(status: status, stdout: process.standardOutput, stderr: process.standardError)
@@ -123,7 +38,7 @@ final class ScriptedHost {
     let directory: TemporaryDirectory
     let socket: String
     let journeyLog: String
-    let process: CLIProcess
+    let process: BinaryProcess
 
     init(binary: String, scenario: String, profile: String = examplePath("profiles/demo.json"), extra: [String] = []) async throws {
         directory = try TemporaryDirectory()
@@ -131,8 +46,8 @@ final class ScriptedHost {
         journeyLog = directory.file("journey.jsonl")
         let scenarioPath = directory.file("scenario.json")
         try scenario.write(toFile: scenarioPath, atomically: true, encoding: .utf8)
-        process = try CLIProcess(
-            ["host", "--profile", profile, "--scenario", scenarioPath, "--socket", socket, "--journey-log", journeyLog] + extra, binary: binary)
+        process = try BinaryProcess(
+            ["host", "--profile", profile, "--scenario", scenarioPath, "--socket", socket, "--journey-log", journeyLog] + extra, binary: binary, stdin: .closed)
         let started = await poll(timeout: .seconds(20)) { self.process.standardOutput.hasPrefix("socket: ") || !self.process.isRunning }
         guard started, process.isRunning || process.standardOutput.hasPrefix("socket: ") else {
             process.kill()
@@ -146,8 +61,8 @@ final class ScriptedHost {
     }
 
     /// Starts `bridge-inspector ARGS --socket <this host>` in the background.
-    func start(_ arguments: [String], binary: String) throws -> CLIProcess {
-        try CLIProcess(arguments + ["--socket", socket], binary: binary)
+    func start(_ arguments: [String], binary: String) throws -> BinaryProcess {
+        try BinaryProcess(arguments + ["--socket", socket], binary: binary, stdin: .closed)
     }
 
     /// The host's state now, through a session of the test's own.

@@ -154,9 +154,9 @@ struct TerminalSessionTests {
         #expect(await first.process.waitForExit() == 0)
         await terminal.waitFor("DISCONNECTED")
 
-        let second = try CLIProcess(
+        let second = try BinaryProcess(
             ["host", "--profile", examplePath("profiles/demo.json"), "--scenario", examplePath("scenarios/demo.json"), "--socket", first.socket],
-            binary: binary)
+            binary: binary, stdin: .closed)
         defer { second.kill() }
         let back = await terminal.waitFor("the reattached host", timeout: .seconds(30)) { $0.contains("connected") && !$0.contains("DISCONNECTED") }
         #expect(back?.contains("pid \(second.pid)") == true || back?.contains("\(second.pid)") == true, "\(back ?? "")")

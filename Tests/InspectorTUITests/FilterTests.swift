@@ -8,6 +8,16 @@ import Testing
 
 @Suite("Filter and search on screen")
 struct FilterScreenTests {
+    @Test("action: patterns mean what reply rules' patterns mean, on ASCII and beyond", arguments: [
+        ("camera.*", "camera.document.capture", true), ("*.capture", "camera.selfie.capture", true),
+        ("camera.*.capture", "camera.document.capture", true), ("*", "", true), ("a*a", "a", false),
+        ("nfc.read", "NFC.read", false), ("nfc.read", "nfc.read", true), ("*é*", "caméra", true), ("cam*ü", "camera", false),
+    ])
+    func actionPatternAgreesWithRules(pattern: String, text: String, expected: Bool) {
+        #expect(LogFilter.glob(pattern, text) == expected)
+        #expect(ActionPattern.matches(pattern, text) == expected)
+    }
+
     @Test("f, a filter and Enter narrow the rows; the title counts shown/total")
     func filterNarrows() {
         var model = journeyModel()
