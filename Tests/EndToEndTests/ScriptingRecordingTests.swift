@@ -47,6 +47,10 @@ struct ScriptingRecordingTests {
         #expect(await poll(timeout: .seconds(20)) { host.process.standardError.contains("an inspector is attached; the journey starts") },
             "\(host.process.standardError)")
         let attached = ScriptingHandOver(try InspectorSession(socketPath: socket, subscribe: true, clientName: "scripting-tests live"))
+        // The journey may be over before the live session is attached; the host is stopped only
+        // once the agent has answered the live session's hello with its snapshot, or the
+        // session would see the connection close before it holds any state.
+        let snapshotApplied = ScriptingFlag()
         let liveSession = Task { try await scriptingOnThread { () -> LiveState in
             let session = attached.value
             defer { session.close() }
@@ -55,6 +59,7 @@ struct ScriptingRecordingTests {
                 do {
                     guard let frame = try session.nextFrame(timeout: 30) else { break }
                     state.apply(frame, at: 0)
+                    if case .snapshot = frame { snapshotApplied.set() }
                 } catch InspectorClientError.closed {
                     break
                 }
@@ -64,6 +69,7 @@ struct ScriptingRecordingTests {
         #expect(await poll(timeout: .seconds(30)) {
             ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains("journey.step")
         }, "the recorder never got the journey's last event: \(recorder.standardError)")
+        #expect(await poll(timeout: .seconds(30)) { snapshotApplied.isSet }, "the live session never got its snapshot")
         host.process.signal(SIGTERM)
         let live = try await liveSession.value
         #expect(await host.process.waitForExit() == 0, "\(host.process.standardError)")

@@ -153,6 +153,15 @@ struct ScriptingHandOver<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
+/// A flag one thread sets and another polls.
+final class ScriptingFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
+}
+
 /// Runs `body` on a thread of its own (a session blocks while it waits) and returns its result.
 func scriptingOnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
