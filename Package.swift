@@ -54,7 +54,10 @@ let package = Package(
             name: "InspectorAgent",
             dependencies: ["BridgeCore", "InspectorProtocol", "SocketSupport", .product(name: "DequeModule", package: "swift-collections")],
             swiftSettings: strict),
-        .target(name: "InspectorClient", dependencies: ["BridgeCore", "InspectorProtocol", "SocketSupport"], swiftSettings: strict),
+        .target(
+            name: "InspectorClient",
+            dependencies: ["BridgeCore", "InspectorProtocol", "SocketSupport", .product(name: "DequeModule", package: "swift-collections")],
+            swiftSettings: strict),
         .testTarget(
             name: "InspectorAgentTests",
             dependencies: ["InspectorAgent", "InspectorClient", "InspectorProtocol", "SocketSupport", "BridgeCore", "TestProcessSupport"],

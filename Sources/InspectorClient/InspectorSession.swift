@@ -1,4 +1,5 @@
 import BridgeCore
+import DequeModule
 import Foundation
 import InspectorProtocol
 import SocketSupport
@@ -24,7 +25,9 @@ public final class InspectorSession {
 
     private let connection: UnixConnection
     private var framer = LineFramer(maximumLineLength: WireProtocol.maxAgentFrameBytes)
-    private var buffered: [AgentFrame] = []
+    /// Frames read and not yet handed out, oldest first. A deque: one read can bring hundreds of
+    /// frames, and ``nextFrame(timeout:)`` takes them from the front one at a time.
+    private var buffered: Deque<AgentFrame> = []
     private var nextCommand = 0
     private var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
 
@@ -89,7 +92,7 @@ public final class InspectorSession {
         }
         self.hello = hello
         self.framer = framer
-        self.buffered = early
+        self.buffered = Deque(early)
         try connection.writeAll(Array(ClientHello(client: clientName, subscribe: subscribe).frame()), timeoutMilliseconds: Int32(timeout * 1000))
     }
 
@@ -163,7 +166,7 @@ public final class InspectorSession {
                 break
             }
         }
-        let frames = buffered
+        let frames = Array(buffered)
         buffered.removeAll()
         if frames.isEmpty, !open { throw InspectorClientError.closed(socketPath: socketPath) }
         if !open { pendingClose = true }
