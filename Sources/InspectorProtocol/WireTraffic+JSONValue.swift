@@ -1,0 +1,47 @@
+import BridgeCore
+
+extension WireTraffic {
+    /// The record a parsed JSON value holds, or `nil` when it is not one.
+    ///
+    /// Accepts exactly what the `Decodable` conformance accepts (unknown fields are ignored,
+    /// optional fields may be missing or `null`), without saying why a value is refused: it is
+    /// the fast path ``AgentFrame/decode(_:)`` takes for the frame it sees most, and anything it
+    /// refuses is decoded again by `JSONDecoder`.
+    public init?(validating value: JSONValue) {
+        guard case .object(let fields) = value,
+            let seq = fields["seq"].flatMap(Self.integer),
+            case .string(let rawDirection)? = fields["direction"], let direction = TrafficRecord.Direction(rawValue: rawDirection),
+            case .number(let time)? = fields["time"],
+            case .string(let rawOrigin)? = fields["origin"], let origin = MessageOrigin(rawValue: rawOrigin),
+            let bytes = fields["bytes"].flatMap(Self.integer),
+            let message = fields["message"].flatMap(BridgeMessage.init(validating:)),
+            let command = Self.optionalString(fields["command"]),
+            let rule = Self.optionalString(fields["rule"]),
+            let deliveryError = Self.optionalString(fields["deliveryError"])
+        else { return nil }
+        let truncated: Bool?
+        switch fields["truncated"] {
+        case nil, .null?: truncated = nil
+        case .bool(let flag)?: truncated = flag
+        default: return nil
+        }
+        self.init(
+            seq: seq, direction: direction, time: time, origin: origin, command: command, rule: rule,
+            deliveryError: deliveryError, bytes: bytes, truncated: truncated, message: message)
+    }
+
+    /// An integral number that fits an `Int` exactly, as `JSONDecoder` decodes `Int`.
+    static func integer(_ value: JSONValue) -> Int? {
+        guard case .number(let number) = value, number.rounded() == number, abs(number) < 9_007_199_254_740_992 else { return nil }
+        return Int(number)
+    }
+
+    /// `.some(nil)` for a missing or `null` field, `.some(text)` for a string, `nil` for anything else.
+    private static func optionalString(_ value: JSONValue?) -> String?? {
+        switch value {
+        case nil, .null?: return .some(nil)
+        case .string(let text)?: return .some(text)
+        default: return nil
+        }
+    }
+}
