@@ -12,6 +12,11 @@ public enum WireProtocol {
     /// answered with a `frame_too_large` error and skipped.
     public static let maxClientFrameBytes = 16 * 1024 * 1024
 
+    /// The deepest nesting of objects and arrays a client frame may have. A message's data may
+    /// nest up to the bridge's own limit (`JSONSyntaxCheck.defaultMaxDepth`, 100); a command
+    /// wraps it a few levels deeper. Deeper frames are answered with `malformed_frame`.
+    public static let maxClientFrameDepth = 128
+
     /// The largest frame the agent sends. A message whose frame would be larger is sent with its
     /// payload left out and `"truncated": true`.
     public static let maxAgentFrameBytes = 64 * 1024 * 1024

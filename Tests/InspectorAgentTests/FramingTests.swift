@@ -41,6 +41,28 @@ struct FramingTests {
         #expect(try await client.command("ok", "ping").reply.ok == true)
     }
 
+    @Test("a deeply nested frame is a malformed_frame, not a crash; nesting a command needs still works")
+    func deeplyNestedFrame() async throws {
+        let fixture = try Fixture()
+        defer { fixture.stop() }
+        let (client, _, _) = try await fixture.client(subscribe: false)
+        // A few hundred levels in under 10 KiB once overflowed the agent thread's stack inside
+        // JSONDecoder and took the host down.
+        let depth = 5000
+        try client.send(#"{"kind":"command","id":"deep","command":"ping","args":{"x":"# + String(repeating: "[", count: depth)
+            + String(repeating: "]", count: depth) + "}}")
+        let refused = try await client.next()
+        #expect(refused.errorCode == "malformed_frame")
+        #expect(refused.errorMessage?.contains("nest") == true, "\(refused)")
+
+        // Data nested as deep as the bridge itself allows (100 levels) still gets through.
+        fixture.receive(messageText(action: "nfc.read", id: "nested"))
+        let data = #"{"v":"# + String(repeating: "[", count: 99) + String(repeating: "]", count: 99) + "}"
+        let answer = try await client.command("r1", "respond", args: #"{"correlationId":"nested","status":"success","data":\#(data)}"#)
+        #expect(answer.reply.ok == true, "\(answer.reply)")
+        #expect(try await client.command("ok", "ping").reply.ok == true)
+    }
+
     @Test("repeated bad frames close the connection with too_many_errors")
     func repeatedAbuse() async throws {
         var limits = Fixture.limits()
