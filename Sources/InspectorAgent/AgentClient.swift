@@ -24,6 +24,9 @@ final class AgentClient {
     var protocolErrors = 0
     var closeAfterFlush = false
 
+    /// Lines read from the client and not yet handled: the agent stops handling them while the
+    /// client leaves too many of its frames unread (see ``acceptsInput(limit:)``).
+    var unhandledLines: Deque<[UInt8]> = []
     private(set) var queue: Deque<[UInt8]> = []
     private var headOffset = 0
     private(set) var queuedBytes = 0
@@ -46,6 +49,11 @@ final class AgentClient {
 
     var wantsToWrite: Bool { !queue.isEmpty }
 
+    /// Whether the agent should read (and so answer) more of this client's frames: not while the
+    /// client leaves at least `limit` bytes of replies unread, so a client that sends commands
+    /// and never reads cannot make the host's memory grow.
+    func acceptsInput(limit: Int) -> Bool { queuedBytes < limit }
+
     /// Queues a frame that must not be dropped (hello, replies, snapshots, gap markers).
     func enqueue(_ frame: [UInt8]) {
         if queue.isEmpty { lastProgress = Date() }
@@ -63,8 +71,14 @@ final class AgentClient {
             return
         }
         if !queue.isEmpty, queuedBytes + frame.count > limit {
-            gap = seq...seq
-            return
+            // Before dropping anything, hand the socket what it takes now: a reader that keeps
+            // up must not miss events only because a burst arrived between two of the agent's
+            // passes. A failed write is noticed (and the client dropped) by the next flush.
+            _ = flush()
+            if !queue.isEmpty, queuedBytes + frame.count > limit {
+                gap = seq...seq
+                return
+            }
         }
         enqueue(frame)
     }

@@ -99,7 +99,10 @@ final class AgentLoop: @unchecked Sendable {
             descriptors.append(PollDescriptor(descriptor: listener.rawValue, events: .readable))
             descriptors.append(PollDescriptor(descriptor: inbox.wakePipe.readDescriptor, events: .readable))
             for client in clients.values {
-                var events: PollEvents = .readable
+                // A hang-up or error is reported whatever is asked for, so a client whose input
+                // is paused is still noticed when it goes.
+                let readsMore = client.unhandledLines.isEmpty && client.acceptsInput(limit: limits.maxQueuedBytesPerClient)
+                var events: PollEvents = readsMore ? .readable : []
                 if client.wantsToWrite { events.insert(.writable) }
                 descriptors.append(PollDescriptor(descriptor: client.connection.rawValue, events: events))
                 order.append(client.id)
@@ -125,6 +128,10 @@ final class AgentLoop: @unchecked Sendable {
             if !descriptors[0].returnedEvents.isEmpty { acceptClients() }
             housekeeping()
             flushAll()
+            // Lines held back while a client was behind, now that it may have caught up.
+            for client in Array(clients.values) where !client.unhandledLines.isEmpty {
+                handleUnhandledLines(of: client)
+            }
             publish()
             // While the host is busy, let its changes gather for a moment before the next pass:
             // taking them in batches means fewer passes, fewer wake-ups (each costs the host a
@@ -214,6 +221,7 @@ final class AgentLoop: @unchecked Sendable {
     private func readFrom(_ client: AgentClient) {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         for _ in 0..<16 {  // bounded per pass, so one busy client cannot starve the others
+            guard client.unhandledLines.isEmpty, client.acceptsInput(limit: limits.maxQueuedBytesPerClient) else { return }
             let result: UnixConnection.ReadResult
             do {
                 result = try buffer.withUnsafeMutableBytes { try client.connection.read(into: $0) }
@@ -230,10 +238,9 @@ final class AgentLoop: @unchecked Sendable {
             case .bytes(let count):
                 let frames = buffer.withUnsafeBytes { client.framer.feed(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
                 for frame in frames {
-                    guard clients[client.id] != nil else { return }
                     switch frame {
                     case .line(let line):
-                        handleLine(line, from: client)
+                        client.unhandledLines.append(line)
                     case .oversized(let byteCount):
                         protocolError(
                             client, id: nil,
@@ -242,12 +249,30 @@ final class AgentLoop: @unchecked Sendable {
                                 "frame of more than \(byteCount - 1) bytes is over the \(limits.maxClientFrameBytes)-byte cap; it was skipped"))
                     }
                 }
+                handleUnhandledLines(of: client)
+                guard clients[client.id] != nil else { return }
             }
+        }
+    }
+
+    /// Handles the lines already read from `client`, in order, until its queue of unread frames
+    /// reaches the limit; the rest wait for the client to read (back-pressure on input).
+    private func handleUnhandledLines(of client: AgentClient) {
+        while clients[client.id] != nil, client.acceptsInput(limit: limits.maxQueuedBytesPerClient),
+            let line = client.unhandledLines.popFirst()
+        {
+            handleLine(line, from: client)
         }
     }
 
     private func handleLine(_ line: [UInt8], from client: AgentClient) {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }  // blank lines are ignored
+        // Depth first: JSONDecoder recurses once per level, and a few hundred levels in a
+        // frame of a few hundred bytes would overflow the agent thread's stack inside the host.
+        if let problem = JSONSyntaxCheck.firstProblem(in: line, maxDepth: WireProtocol.maxClientFrameDepth) {
+            protocolError(client, id: nil, InspectorError(.malformedFrame, "bad frame: invalid JSON at \(problem)"))
+            return
+        }
         let frame: IncomingFrame
         do {
             frame = try IncomingFrame.decoder.decode(IncomingFrame.self, from: Data(line))

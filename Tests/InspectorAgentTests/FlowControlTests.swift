@@ -134,6 +134,41 @@ struct FlowControlTests {
         #expect(problems == [])
     }
 
+    @Test("a client that sends commands and never reads cannot grow the host's memory; every command is answered once it reads")
+    func commandsWithoutReading() async throws {
+        var limits = Fixture.limits()
+        limits.maxQueuedBytesPerClient = 64 * 1024
+        let fixture = try Fixture(limits: limits)
+        defer { fixture.stop() }
+        for index in 0..<20 { fixture.receive(padded("m-\(index)")) }
+        let (client, _, _) = try await fixture.client(subscribe: false)
+        let (probe, _, _) = try await fixture.client(subscribe: false)
+        try await probe.command("s", "snapshot")
+        let snapshotBytes = try await probe.next().raw.count
+        // Each `snapshot` command queues a whole snapshot; without back-pressure 2,000 of them
+        // held 2,000 snapshots in the host (1.3 GB in one report).
+        let count = 2000
+        let frames = (0..<count).map { #"{"kind":"command","id":"s\#($0)","command":"snapshot"}"# }.joined(separator: "\n") + "\n"
+        let writer = Task { try await onThread { try client.write(frames) } }
+        var largest = 0
+        for _ in 0..<50 {
+            largest = max(largest, fixture.agent.heldBytes)
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let bound = 256 * 1024 + limits.maxQueuedBytesPerClient + 2 * snapshotBytes
+        #expect(largest <= bound, "held \(largest) bytes, bound \(bound)")
+        #expect(try await probe.command("p", "ping").reply.ok == true, "other clients are still served")
+
+        // Once it reads, every command is answered, in order.
+        var answered: [String] = []
+        while answered.count < count {
+            let frame = try await client.next()
+            if frame.isReply, let id = frame.id { answered.append(id) }
+        }
+        #expect(answered == (0..<count).map { "s\($0)" })
+        try await writer.value
+    }
+
     @Test("a client that never reads is disconnected; the host keeps working and the agent's memory stays bounded; a reader that keeps up misses nothing")
     func stalledClient() async throws {
         var limits = Fixture.limits()
@@ -171,9 +206,10 @@ struct FlowControlTests {
         // The host works on: receives and sends, in batches paced by the reader that keeps up.
         let bound = limits.maxLogBytes + 2 * limits.maxQueuedBytesPerClient + 64 * 1024
         var largestHeld = 0
-        // A batch (about 24 KiB of frames) fits in the reader's 64 KiB queue: the agent takes in a
-        // whole batch before it writes, so a larger burst would overflow even a fast reader.
-        let batchSize = 10
+        // A batch (about 100 KiB of frames) is larger than the reader's 64 KiB queue: the agent
+        // writes to the reader's socket before it would drop anything, so a reader that keeps up
+        // misses nothing even when a burst arrives between two of the agent's passes.
+        let batchSize = 50
         for batch in 0..<(rounds / batchSize) {
             for index in (batch * batchSize)..<((batch + 1) * batchSize) {
                 fixture.receive(padded("in-\(index)"))
