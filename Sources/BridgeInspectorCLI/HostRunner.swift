@@ -3,6 +3,7 @@ import Foundation
 import InspectorAgent
 import JourneySimulation
 import JourneyWebSocket
+import TerminalUI
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -56,18 +57,8 @@ struct HostRunner {
             return 1
         }
 
-        // 2. Build the host and the journey (nothing is visible yet).
+        // 2. Build the host (nothing is visible yet).
         let host = profile.makeHost()
-        var log: JourneyLog?
-        if let path = options.journeyLogPath {
-            do {
-                log = try JourneyLog(path: path)
-            } catch {
-                StandardStreams.printError("error: \(error)")
-                return 1
-            }
-        }
-        let journey = SimulatedJourney(host: host, log: log)
 
         // Signals are watched from before the socket exists, so a SIGTERM that arrives while
         // the host starts still ends in a clean shutdown that removes the socket.
@@ -81,10 +72,21 @@ struct HostRunner {
             agent = try host.startInspector(name: name, socketPath: options.socketPath)
         } catch {
             StandardStreams.printError("error: cannot serve the inspector: \(error)")
-            log?.close()
-            if let path = options.journeyLogPath { try? FileManager.default.removeItem(atPath: path) }
             return 1
         }
+        // The journey log is opened (and emptied) only now: a second host refused above must
+        // not touch the log of the host that already serves this socket.
+        var log: JourneyLog?
+        if let path = options.journeyLogPath {
+            do {
+                log = try JourneyLog(path: path)
+            } catch {
+                StandardStreams.printError("error: \(error)")
+                agent.stop()
+                return 1
+            }
+        }
+        let journey = SimulatedJourney(host: host, log: log)
         StandardStreams.printOut("socket: \(agent.socketPath)")
 
         if options.exitOnStdinEOF {
@@ -214,23 +216,25 @@ struct HostRunner {
     /// Tells the person running the host what happened to the browser journey; sends `host.ready`
     /// to every page that attaches, as an app does once its journey is attached.
     private static func report(_ notice: WebJourneyNotice, host: BridgeHost) {
+        // Actions, ids and origins come from the browser page: untrusted text.
+        let printError = { (line: String) in StandardStreams.printError(Sanitizer.sanitize(line)) }
         switch notice {
         case .attached(let page):
             host.sendReadyEvent()
-            StandardStreams.printError("bridge-inspector host: \(page) attached (origin \(page.origin)); sent host.ready.")
+            printError("bridge-inspector host: \(page) attached (origin \(page.origin)); sent host.ready.")
         case .superseded(let page, let newer):
-            StandardStreams.printError("bridge-inspector host: \(newer) took over from \(page), which was disconnected: one page at a time is the journey.")
+            printError("bridge-inspector host: \(newer) took over from \(page), which was disconnected: one page at a time is the journey.")
         case .detached(let page, let stillPending):
             var line = "bridge-inspector host: \(page) went (reload, navigation or closed tab); its bridge context ended."
             if !stillPending.isEmpty {
                 let list = stillPending.map { "\($0.payload.action) (\($0.correlationId))" }.joined(separator: ", ")
                 line += " \(stillPending.count) request(s) it sent are still pending: \(list). They stay in pendingRequests; an answer now reaches the next page, which never sent them."
             }
-            StandardStreams.printError(line)
+            printError(line)
         case .refused(let text):
-            StandardStreams.printError("bridge-inspector host: refused: \(text)")
+            printError("bridge-inspector host: refused: \(text)")
         case .protocolError(let page, let text):
-            StandardStreams.printError("bridge-inspector host: \(page): \(text)")
+            printError("bridge-inspector host: \(page): \(text)")
         }
     }
 

@@ -181,19 +181,27 @@ struct HostCommandTests {
     func secondHostOnSameSocket() async throws {
         let directory = try TemporaryDirectory()
         let socket = directory.file("h.sock")
-        let first = try BinaryProcess(["host", "--profile", examplePath("profiles/minimal.json"), "--socket", socket], binary: binary)
+        let journeyLog = directory.file("journey.jsonl")
+        let first = try BinaryProcess(
+            ["host", "--profile", examplePath("profiles/minimal.json"), "--socket", socket, "--journey-log", journeyLog], binary: binary)
         defer { first.kill() }
         #expect(await first.waitForLine(prefix: "socket: ") == socket)
+        #expect(await poll(timeout: .seconds(10)) { ((try? Data(contentsOf: URL(fileURLWithPath: journeyLog)))?.count ?? 0) > 0 })
+        let logBefore = try Data(contentsOf: URL(fileURLWithPath: journeyLog))
 
-        let second = try BinaryProcess(["host", "--socket", socket], binary: binary)
+        // The same journey log too: the refused host must not empty or remove the first one's.
+        let second = try BinaryProcess(["host", "--socket", socket, "--journey-log", journeyLog], binary: binary)
         defer { second.kill() }
         #expect(await second.waitForExit() == 1)
         #expect(second.standardError ==
             "error: cannot serve the inspector: a live host is already serving \(socket); it was left untouched. Stop that host first, or serve on another socket path.\n")
         #expect(second.standardOutput.isEmpty)
 
-        // The first host is untouched: still running, its socket still there and answering.
+        // The first host is untouched: still running, its journey log kept, its socket still
+        // there and answering.
         #expect(first.isRunning)
+        let logAfter = try Data(contentsOf: URL(fileURLWithPath: journeyLog))
+        #expect(logAfter.starts(with: logBefore), "the first host's journey log was emptied or replaced")
         #expect(FileManager.default.fileExists(atPath: socket))
         let hello = try helloFrame(from: socket)
         #expect(hello["kind"] as? String == "hello")
