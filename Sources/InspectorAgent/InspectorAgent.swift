@@ -76,8 +76,10 @@ public final class InspectorAgent: Sendable {
         }
     }
 
+    /// An agent nobody holds any more stops as ``stop()`` does: socket removed, clients
+    /// disconnected, and the host no longer observed.
     deinit {
-        loop.stop()
+        stop()
     }
 
     /// The number of connected clients (for tests and diagnostics).
@@ -103,7 +105,7 @@ extension BridgeHost {
     ///
     /// Throws a readable error when the socket cannot be served: a live host already serves that
     /// path, the path is too long for a Unix socket, or the directory is unsafe.
-    @discardableResult
+    /// The result is not discardable on purpose: an agent nobody keeps stops at once.
     public func startInspector(name: String, socketPath: String? = nil, limits: AgentLimits = AgentLimits()) throws -> InspectorAgent {
         try InspectorAgent(host: self, name: name, location: SocketLocation.resolve(option: socketPath), limits: limits)
     }

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import BridgeCore
+@testable import BridgeCore
 import Foundation
 @testable import InspectorAgent
 import SocketSupport
@@ -33,6 +33,23 @@ struct SocketLifecycleTests {
         #expect(try await client.readUntilClosed().isEmpty)
         #expect(throws: SocketSystemError.self) { _ = try RawClient.connect(fixture.socketPath) }
         fixture.agent.stop()  // a second stop does nothing
+    }
+
+    @Test("an agent nobody keeps stops as stop() does: socket removed, host no longer observed")
+    func droppedAgentStops() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let host = BridgeHost(hostVersion: "1.0.0")
+        let observersBefore = host.observers.count
+        let path = directory + "/dropped.sock"
+        do {
+            let agent = try host.startInspector(name: "dropped", socketPath: path)
+            #expect(isSocketFile(agent.socketPath))
+            #expect(host.observers.count == observersBefore + 1)
+        }
+        #expect(linkStatus(path) == nil)
+        // Off the main thread the observer is removed on the main actor's next turn.
+        #expect(await eventually { host.observers.count == observersBefore })
     }
 
     @Test("a stale socket left by a crashed host is cleaned up and served")
