@@ -59,6 +59,19 @@ public enum InspectorCommand: Sendable, Hashable {
         }
     }
 
+    /// Why a response with `status` and `error` would confuse the journey, or `nil` when they
+    /// agree: an `error` response must say what went wrong (an error code), and a `success`
+    /// response carries no error. `cancelled` and `unsupported` may carry one or not.
+    ///
+    /// The scripting commands refuse such a response before anything is sent.
+    public static func statusErrorMismatch(status: BridgeResponseStatus, error: BridgeErrorPayload?) -> String? {
+        switch (status, error) {
+        case (.error, nil): return "an error response needs an error code (for example --error-code PERMISSION_DENIED)"
+        case (.success, .some): return "a success response carries no error; leave out the --error options or use --status error"
+        default: return nil
+        }
+    }
+
     /// Arguments of `sendEvent`.
     public struct SendEvent: Codable, Sendable, Hashable {
         /// The event's action, such as `host.ping`.

@@ -167,6 +167,14 @@ struct ScriptingCommandTests {
         #expect(unknownCode.stderr.contains("needs --error-message"))
         let badStatus = try await host.run(["respond", "nfc-1", "--status", "fine"], binary: binary)
         #expect(badStatus.status == 64)
+        // Status and error must agree: the journey cannot act on an error without a code, nor
+        // on a success that carries an error.
+        let errorWithoutCode = try await host.run(["respond", "nfc-1", "--status", "error"], binary: binary)
+        #expect(errorWithoutCode.status == 64, "\(errorWithoutCode)")
+        #expect(errorWithoutCode.stderr.contains("an error response needs an error code"), "\(errorWithoutCode)")
+        let successWithError = try await host.run(["respond", "nfc-1", "--error-code", "BUSY"], binary: binary)
+        #expect(successWithError.status == 64, "\(successWithError)")
+        #expect(successWithError.stderr.contains("a success response carries no error"), "\(successWithError)")
         #expect(try host.state().pending.map(\.correlationId) == ["nfc-1", "nfc-2"], "nothing was sent")
 
         // Success: the exact message sent is printed.

@@ -13,7 +13,8 @@ struct RespondCommand: ParsableCommand {
             standard output as one line of JSON.
 
             --data is checked before anything is sent: malformed JSON is refused with its line \
-            and column (exit 64). If the host refuses (the request is not pending, was answered \
+            and column (exit 64), and so are --status error without --error-code and --status \
+            success with one. If the host refuses (the request is not pending, was answered \
             already, or belongs to a handler or capture slot), its message is printed on standard \
             error and the exit status is 2.
 
@@ -45,8 +46,12 @@ struct RespondCommand: ParsableCommand {
     func run() throws {
         try Script.run {
             guard !correlationId.isEmpty else { throw ScriptFailure.usage("the correlation id must not be empty") }
+            let payload = try error.payload()
+            if let mismatch = InspectorCommand.statusErrorMismatch(status: status.status, error: payload) {
+                throw ScriptFailure.usage(mismatch)
+            }
             let arguments = InspectorCommand.Respond(
-                correlationId: correlationId, status: status.status, data: try DataArgument.object(data), error: try error.payload())
+                correlationId: correlationId, status: status.status, data: try DataArgument.object(data), error: payload)
             let session = try selection.session(subscribe: false, client: "bridge-inspector respond")
             defer { session.close() }
             let (_, sent) = try session.perform(.respond(arguments), hint: Self.refusalHint)
