@@ -45,6 +45,17 @@ struct InspectCommand: AsyncParsableCommand {
             StandardStreams.printError("error: the inspector needs a terminal; for scripts use `bridge-inspector tail`, `snapshot` or `respond`")
             throw ExitCode(ExitCodes.usage)
         }
+        // Once attached, the inspector waits for a host that goes away to come back; a socket
+        // nobody serves at the start is a mistake to say, not a host to wait for.
+        do {
+            try InspectorSession(socketPath: socketPath, subscribe: false, clientName: "bridge-inspector probe", timeout: 5).close()
+        } catch let error as InspectorClientError {
+            if case .noHost = error {
+                StandardStreams.printError("error: \(error)")
+                throw ExitCode(ExitCodes.noHost)
+            }
+            // Anything else (a busy host, too many clients) the inspector shows and retries.
+        }
         let path = socketPath
         try await Self.onUIThread { try InteractiveInspector(socketPath: path).run() }
     }

@@ -20,6 +20,16 @@ struct TerminalSessionTests {
         binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
     }
 
+    @Test("a socket nobody serves: the inspector says so and how to start a host, and exits 3")
+    func noHostAtStart() async throws {
+        let directory = try TemporaryDirectory()
+        let terminal = try TmuxSession([binary, "--socket", directory.file("nobody.sock")])
+        defer { terminal.kill() }
+        let screen = await terminal.waitFor("[exited 3]")
+        #expect(screen?.contains("no host is serving") == true, "\(screen ?? "")")
+        #expect(screen?.contains("bridge-inspector demo") == true, "\(screen ?? "")")
+    }
+
     @Test("attached to a host: the panes show lastError, pending requests and the busy slot; keys answer a request, complete the slot and fire an event")
     func attachAndAct() async throws {
         let host = try await ScriptedHost(binary: binary, scenario: scriptingHeldScenario)
