@@ -86,6 +86,10 @@ final class AgentLoop: @unchecked Sendable {
 
     private func run() {
         defer {
+            // The host's last changes still reach the clients, as far as their sockets take
+            // them without waiting: a recording ends with everything up to the stop.
+            _ = processInbox()
+            flushAll()
             for client in clients.values { client.connection.close() }
             clients.removeAll()
             publish()

@@ -1,4 +1,5 @@
 import Foundation
+import InspectorClient
 import SocketSupport
 import Testing
 #if canImport(Glibc)
@@ -23,10 +24,27 @@ struct HostCommandTests {
         let logPath = directory.file("journey.jsonl")
         let host = try BinaryProcess([
             "host", "--profile", examplePath("profiles/minimal.json"), "--scenario", examplePath("scenarios/capture-flow.json"),
-            "--socket", socket, "--journey-log", logPath, "--exit-when-done",
+            "--socket", socket, "--journey-log", logPath, "--exit-when-done", "--wait-for-inspector",
         ], binary: binary)
         defer { host.kill() }
         #expect(await host.waitForLine(prefix: "socket: ") == socket)
+        // The host's side, as an inspector sees it over the socket, from before the journey
+        // starts until the host exits.
+        let attached = ScriptingHandOver(try InspectorSession(socketPath: socket, subscribe: true, clientName: "host-command-tests"))
+        let watching = Task { try await scriptingOnThread { () -> LiveState in
+            let session = attached.value
+            defer { session.close() }
+            var state = LiveState()
+            while true {
+                do {
+                    guard let frame = try session.nextFrame(timeout: 30) else { break }
+                    state.apply(frame, at: 0)
+                } catch InspectorClientError.closed {
+                    break
+                }
+            }
+            return state
+        } }
         let status = await host.waitForExit()
         #expect(status == 0, "stderr: \(host.standardError)")
         #expect(host.standardOutput == "socket: \(socket)\n")
@@ -111,6 +129,21 @@ struct HostCommandTests {
         // The malformed message was sent as written; the scenario ended.
         #expect(entries("sent").contains { ($0["raw"] as? String)?.contains("\"type\": \"request\"") == true })
         #expect(log.last?["text"] as? String == "scenario \"capture-flow\" finished")
+
+        // What the host held at the end, seen through its agent: the two unanswered requests in
+        // pendingRequests (FAQ: an unregistered action waits there), the document slot idle
+        // again, the malformed message in lastError (Troubleshooting: Message Decoding Failures),
+        // and the BUSY answer among the messages it sent.
+        let state = try await watching.value
+        #expect(state.pending.map(\.action) == ["camera.selfie.capture", "nfc.read"])
+        #expect(state.slots.first { $0.kind == .document }?.activeRequest == nil)
+        #expect(state.slots.first { $0.kind == .document }?.permissionState == .granted)
+        #expect(state.lastError?.text?.hasPrefix("Failed to decode message: missing required field 'correlationId'") == true,
+            "\(String(describing: state.lastError))")
+        #expect(state.log.contains { $0.direction == .sent && $0.type == .response && $0.errorCode == "BUSY" })
+        #expect(state.log.filter { $0.direction == .received && $0.type == .request }.count == 8)
+        // The journey's last event reached the inspector although the host exited right after it.
+        #expect(state.log.last { $0.direction == .received }?.summary == "journey.cancel")
     }
 
     @Test("a bad profile: a clear error on stderr, a non-zero exit, and nothing started")
