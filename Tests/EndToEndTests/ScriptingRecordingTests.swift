@@ -161,6 +161,12 @@ struct ScriptingRecordingTests {
         #expect(scriptingJSON(streamed.last ?? "")?["kind"] as? String == "event")
         #expect(counted.standardError.isEmpty)
 
+        // A file that cannot be written: something unexpected failed (exit 1), and what to do.
+        let unwritable = try await host.run(["record", host.directory.file("no-such-directory/x.jsonl"), "--count", "1"], binary: binary)
+        #expect(unwritable.status == 1, "\(unwritable)")
+        #expect(unwritable.stderr.contains("cannot write the recording"), "\(unwritable)")
+        #expect(unwritable.stderr.contains("hint: choose a file in a directory you can write to"), "\(unwritable)")
+
         let unfinished = try host.start(["record", host.directory.file("unfinished.jsonl"), "--count", "1000"], binary: binary)
         defer { unfinished.kill() }
         try await Task.sleep(for: .seconds(2))
