@@ -49,7 +49,7 @@ public final class InspectorSession {
         self.socketPath = socketPath
         self.subscribed = subscribe
         do {
-            connection = try UnixConnection.connect(to: socketPath, timeoutMilliseconds: Int32(timeout * 1000))
+            connection = try UnixConnection.connect(to: socketPath, timeoutMilliseconds: PollTimeout.milliseconds(seconds: timeout))
         } catch let error as SocketSystemError where error.code == ECONNREFUSED || error.code == ENOENT {
             throw InspectorClientError.noHost(socketPath: socketPath, detail: error.description)
         }
@@ -62,7 +62,7 @@ public final class InspectorSession {
             guard remaining > 0 else { throw InspectorClientError.handshakeTimedOut(socketPath: socketPath) }
             let read: [UInt8]?
             do {
-                read = try connection.read(upTo: 64 * 1024, timeoutMilliseconds: Int32(remaining * 1000))
+                read = try connection.read(upTo: 64 * 1024, timeoutMilliseconds: PollTimeout.milliseconds(seconds: remaining))
             } catch let error as SocketSystemError where error.code == ECONNRESET {
                 // A host that stops while we attach resets the connection: it is gone, not broken.
                 throw InspectorClientError.closed(socketPath: socketPath)
@@ -93,7 +93,7 @@ public final class InspectorSession {
         self.hello = hello
         self.framer = framer
         self.buffered = Deque(early)
-        try connection.writeAll(Array(ClientHello(client: clientName, subscribe: subscribe).frame()), timeoutMilliseconds: Int32(timeout * 1000))
+        try connection.writeAll(Array(ClientHello(client: clientName, subscribe: subscribe).frame()), timeoutMilliseconds: PollTimeout.milliseconds(seconds: timeout))
     }
 
     deinit {
@@ -180,7 +180,7 @@ public final class InspectorSession {
 
     /// Reads once (waiting up to `timeout`); `false` at end of file.
     private func fill(timeout: Double) throws -> Bool {
-        let ready = try Poll.wait(descriptor: connection.rawValue, for: .readable, timeoutMilliseconds: Int32(max(1, timeout * 1000)))
+        let ready = try Poll.wait(descriptor: connection.rawValue, for: .readable, timeoutMilliseconds: max(1, PollTimeout.milliseconds(seconds: timeout)))
         if ready.isEmpty { return true }
         let result: UnixConnection.ReadResult
         do {
@@ -209,6 +209,21 @@ public final class InspectorSession {
                 throw InspectorClientError.badFrame(detail: "\(error)")
             }
         }
+    }
+}
+
+/// Seconds given by a caller, as the milliseconds `poll` takes: converted without trapping.
+///
+/// `Int32(seconds * 1000)` traps for NaN, an infinity or more than about 24 days, and a negative
+/// result would mean "no limit" to the socket layer; every timeout in this module goes through
+/// here instead.
+enum PollTimeout {
+    /// `seconds` in milliseconds, clamped to `0...Int32.max` (NaN is 0: do not wait).
+    static func milliseconds(seconds: Double) -> Int32 {
+        let ms = seconds * 1000
+        guard ms > 0 else { return 0 }  // also NaN
+        guard ms < Double(Int32.max) else { return Int32.max }
+        return Int32(ms)
     }
 }
 

@@ -78,8 +78,11 @@ public struct LiveState: Sendable {
             self.seq = max(self.seq, seq)
             apply(event, json: json)
         case .gap(let from, let to):
-            gaps.append(from...to)
-            log.append(.marker(.gap(from: from, to: to), time: time))
+            // `AgentFrame.decode` refuses an inverted gap, but a frame made in code can still
+            // carry one: normalise it rather than trap building the range.
+            let missed = min(from, to)...max(from, to)
+            gaps.append(missed)
+            log.append(.marker(.gap(from: missed.lowerBound, to: missed.upperBound), time: time))
         case .reply:
             break
         }

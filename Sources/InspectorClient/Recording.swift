@@ -336,7 +336,7 @@ public final class RawFrameStream {
     public init(socketPath: String, clientName: String = "bridge-inspector record", timeout: Double = 5) throws {
         self.socketPath = socketPath
         do {
-            connection = try UnixConnection.connect(to: socketPath, timeoutMilliseconds: Int32(timeout * 1000))
+            connection = try UnixConnection.connect(to: socketPath, timeoutMilliseconds: PollTimeout.milliseconds(seconds: timeout))
         } catch let error as SocketSystemError where error.code == ECONNREFUSED || error.code == ENOENT {
             throw InspectorClientError.noHost(socketPath: socketPath, detail: error.description)
         }
@@ -345,7 +345,7 @@ public final class RawFrameStream {
         while hello == nil {
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else { throw InspectorClientError.handshakeTimedOut(socketPath: socketPath) }
-            guard let bytes = try connection.read(upTo: 64 * 1024, timeoutMilliseconds: Int32(remaining * 1000)) else {
+            guard let bytes = try connection.read(upTo: 64 * 1024, timeoutMilliseconds: PollTimeout.milliseconds(seconds: remaining)) else {
                 throw InspectorClientError.closed(socketPath: socketPath)
             }
             for piece in framer.feed(bytes) {
@@ -366,7 +366,7 @@ public final class RawFrameStream {
                 InspectorError(.protocolMismatch, "the host's agent speaks protocol \(hello.protocol); this bridge-inspector speaks \(WireProtocol.version)"))
         }
         self.hello = hello
-        try connection.writeAll(Array(ClientHello(client: clientName, subscribe: true).frame()), timeoutMilliseconds: Int32(timeout * 1000))
+        try connection.writeAll(Array(ClientHello(client: clientName, subscribe: true).frame()), timeoutMilliseconds: PollTimeout.milliseconds(seconds: timeout))
     }
 
     deinit {
@@ -391,7 +391,7 @@ public final class RawFrameStream {
             guard remaining > 0 else { return nil }
             let bytes: [UInt8]?
             do {
-                bytes = try connection.read(upTo: 256 * 1024, timeoutMilliseconds: Int32(max(1, remaining * 1000)))
+                bytes = try connection.read(upTo: 256 * 1024, timeoutMilliseconds: max(1, PollTimeout.milliseconds(seconds: remaining)))
             } catch {
                 throw InspectorClientError.closed(socketPath: socketPath)
             }

@@ -62,7 +62,14 @@ public enum AgentFrame: Sendable {
             case "event":
                 frame = .event(seq: try container.decode(Int.self, forKey: .seq), event: try container.decode(WireEvent.self, forKey: .event))
             case "gap":
-                frame = .gap(from: try container.decode(Int.self, forKey: .from), to: try container.decode(Int.self, forKey: .to))
+                let from = try container.decode(Int.self, forKey: .from)
+                let to = try container.decode(Int.self, forKey: .to)
+                // A gap names the events missed, first to last: an inverted one is not a gap.
+                guard from <= to else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .to, in: container, debugDescription: "a gap's 'to' (\(to)) must not be before its 'from' (\(from))")
+                }
+                frame = .gap(from: from, to: to)
             case "reply":
                 let id = try container.decodeIfPresent(String.self, forKey: .id)
                 let sent = try container.decodeIfPresent([BridgeMessage].self, forKey: .sent) ?? []

@@ -10,9 +10,25 @@ public struct TimeFormat: Sendable {
         self.utcOffsetSeconds = utcOffsetSeconds
     }
 
-    /// `HH:mm:ss.SSS` for a time in milliseconds since 1970.
+    /// The furthest a time may be from 1970, in milliseconds, to be shown as a clock: the range
+    /// of a JavaScript `Date` (±8.64e15 ms, about 273,790 years either side of 1970).
+    ///
+    /// Times come from an agent's frames or a recording file, so they can be anything a JSON
+    /// number can be (`1e300`, `-1e300`); beyond this range ``clock(_:)`` shows
+    /// ``unknownClock`` and ``duration(ms:)`` shows `?` instead of converting to an integer,
+    /// which would trap.
+    public static let maxMilliseconds = 8.64e15
+
+    /// What ``clock(_:)`` shows for a time that is not a number or out of range: as wide as a
+    /// real clock, so the columns after it stay in place.
+    public static let unknownClock = "--:--:--.---"
+
+    /// `HH:mm:ss.SSS` for a time in milliseconds since 1970; ``unknownClock`` for NaN, an
+    /// infinity, or a time beyond ±``maxMilliseconds``.
     public func clock(_ ms: Double) -> String {
-        let local = Int64(ms.rounded()) + Int64(utcOffsetSeconds) * 1000
+        guard ms.isFinite, abs(ms) <= Self.maxMilliseconds else { return Self.unknownClock }
+        // Both terms are far from Int64's limits: |ms| <= 8.64e15 and the offset is under a day.
+        let local = Int64(ms.rounded()) + Int64(utcOffsetSeconds % 86_400) * 1000
         let dayMs = ((local % 86_400_000) + 86_400_000) % 86_400_000
         let hours = dayMs / 3_600_000
         let minutes = dayMs / 60_000 % 60
@@ -21,9 +37,13 @@ public struct TimeFormat: Sendable {
         return pad2(hours) + ":" + pad2(minutes) + ":" + pad2(seconds) + "." + pad3(millis)
     }
 
-    /// A short duration: `850ms`, `12.3s`, `4m05s`, `2h03m`.
+    /// A short duration: `850ms`, `12.3s`, `4m05s`, `2h03m`. A negative duration is `0ms`
+    /// (clocks disagree); NaN, and anything longer than twice ``maxMilliseconds`` (the span
+    /// between two times ``clock(_:)`` can show), is `?`.
     public static func duration(ms: Double) -> String {
+        guard !ms.isNaN else { return "?" }
         let ms = max(0, ms)
+        guard ms <= 2 * maxMilliseconds else { return "?" }
         if ms < 1000 { return "\(Int(ms))ms" }
         if ms < 60_000 { return String(format: "%.1fs", ms / 1000) }
         let seconds = Int(ms / 1000)

@@ -101,6 +101,28 @@ struct RecordingTests {
         #expect(contents.frames.count == 3)
     }
 
+    @Test("huge times load and apply; an inverted gap is refused at its line, and LiveState normalises one made in code")
+    func hostileValues() {
+        let huge = snapshotLine.replacingOccurrences(of: #""time":5"#, with: #""time":-1.7976931348623157e308"#)
+            .replacingOccurrences(of: #""since":5"#, with: #""since":1e300"#)
+            .replacingOccurrences(of: #""startedAt":1000"#, with: #""startedAt":-1e300"#)
+        let inverted = #"{"kind":"gap","from":9,"to":3}"#
+        let contents = load([headerLine.replacingOccurrences(of: "2000", with: "1e300"), helloLine, huge, eventLine, inverted, gapLine])
+        #expect(contents.header?.startedAt == 1e300)
+        #expect(contents.frames.count == 3)
+        #expect(contents.problem?.line == 5)
+        #expect(contents.problem?.reason.contains("a gap's 'to' (3) must not be before its 'from' (9)") == true, "\(String(describing: contents.problem))")
+        var state = LiveState()
+        for frame in contents.frames { state.apply(frame, at: .greatestFiniteMagnitude) }
+        #expect(state.host?.startedAt == -1e300)
+        #expect(state.log.first?.time == -.greatestFiniteMagnitude)
+        #expect(state.gaps.isEmpty)
+        state.apply(.gap(from: 9, to: 3), at: -1e300)
+        state.apply(.gap(from: Int.max, to: Int.min), at: .nan)
+        #expect(state.gaps == [3...9, Int.min...Int.max])
+        #expect(state.log.suffix(2).map(\.kind) == [.gap(from: 3, to: 9), .gap(from: Int.min, to: Int.max)])
+    }
+
     @MainActor
     @Test("recording a live agent stores its frames byte for byte, and reopening gives the same state")
     func liveRoundTrip() async throws {
