@@ -180,6 +180,7 @@ extension InspectorModel {
         guard !inner.isEmpty else { return }
         // Two lines a slot when there is room, else one (the flags line is left out).
         let linesPerSlot = inner.height >= 2 * live.slots.count ? 2 : 1
+        let flagLines = SlotFlags.lines(for: live.slots, width: inner.width)
         for (index, slot) in live.slots.enumerated() where index * linesPerSlot < inner.height {
             let y = inner.y + index * linesPerSlot
             let selected = focus == .slots && index == slotCursor
@@ -195,11 +196,7 @@ extension InspectorModel {
                 buffer.write("idle", at: Point(x: x, y: y), style: selected ? base : Theme.success, maxWidth: inner.maxX - x)
             }
             guard linesPerSlot == 2, y + 1 < inner.maxY else { continue }
-            var flags: [String] = []
-            flags.append(slot.enabled ? "enabled" : "DISABLED")
-            flags.append(slot.supported ? "supported" : (slot.hasHandler ? "unsupported" : "no handler: requests go to pending"))
-            flags.append("permission " + slot.permissionState.rawValue)
-            buffer.write("         " + flags.joined(separator: " · "), at: Point(x: inner.x, y: y + 1), style: selected ? base : Theme.dim, maxWidth: inner.width)
+            buffer.write(flagLines[index], at: Point(x: inner.x, y: y + 1), style: selected ? base : Theme.dim, maxWidth: inner.width)
         }
     }
 
@@ -249,6 +246,48 @@ extension InspectorModel {
         if live.lastError != nil { keys.append(("E", "errors")) }
         keys.append(("q", "quit"))
         return keys
+    }
+}
+
+/// The second line of each slot in the Slots pane: its permission state first, then whether it
+/// is enabled and whether it has a handler.
+///
+/// The pane is 38 columns wide at 120x40, so the words shorten until every slot's line fits:
+/// the permission state is never the part that is cut off.
+enum SlotFlags {
+    /// One wording of the flags line: how far it is indented and how long its words are.
+    struct Form {
+        var indent: Int
+        var permissionLabel: String
+        var short: Bool
+    }
+
+    /// The wordings, longest first; the first in which every slot fits is used.
+    static let forms = [
+        Form(indent: 9, permissionLabel: "permission ", short: false),
+        Form(indent: 9, permissionLabel: "permission ", short: true),
+        Form(indent: 9, permissionLabel: "perm ", short: true),
+        Form(indent: 2, permissionLabel: "perm ", short: true),
+        Form(indent: 0, permissionLabel: "perm ", short: true),
+        Form(indent: 0, permissionLabel: "", short: true),
+    ]
+
+    /// The flags line of `slot` in `form`.
+    static func line(_ slot: WireSlot, _ form: Form) -> String {
+        var flags = [form.permissionLabel + slot.permissionState.rawValue]
+        flags.append(slot.enabled ? (form.short ? "on" : "enabled") : (form.short ? "OFF" : "DISABLED"))
+        if slot.supported {
+            flags.append("supported")
+        } else {
+            flags.append(slot.hasHandler ? "unsupported" : (form.short ? "no handler" : "no handler: requests go to pending"))
+        }
+        return String(repeating: " ", count: form.indent) + flags.joined(separator: " · ")
+    }
+
+    /// The flags lines of `slots`, in one wording, for a pane `width` columns wide.
+    static func lines(for slots: [WireSlot], width: Int) -> [String] {
+        let form = forms.first { form in slots.allSatisfy { TextWidth.width(of: line($0, form)) <= width } } ?? forms[forms.count - 1]
+        return slots.map { line($0, form) }
     }
 }
 

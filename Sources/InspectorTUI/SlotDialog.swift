@@ -1,11 +1,17 @@
 import BridgeCore
 import Foundation
+import InspectorClient
 import InspectorProtocol
 import TerminalUI
 
 /// Completes a busy capture slot's request: with a success (a synthetic PNG of a chosen size,
-/// or an image file), an error, or a cancellation with a reason; the exact response the journey
-/// will receive is shown before it is sent.
+/// or an image file), an error, or a cancellation with a reason; the response the journey will
+/// receive is shown before it is sent.
+///
+/// An image file is read when its field is committed (Tab out of it, or Enter to send), never
+/// while drawing, and at most ``SlotImageFile/maxBytes`` of it, the limit the `slot` command
+/// uses too. The preview stands in a description for the image bytes (a synthetic image is made
+/// by the host, and a file's base64 is megabytes), and shows every other field exactly.
 public struct SlotDialog: Sendable {
     /// What the person chose to do with a slot.
     public enum Action: Sendable, Equatable {
@@ -18,17 +24,32 @@ public struct SlotDialog: Sendable {
         case success, error, cancelled
     }
 
+    /// An image file as read when its field was last committed.
+    struct ReadImage: Sendable {
+        /// The field's text (trimmed) when it was read.
+        var path: String
+        /// The file, or why it cannot be sent.
+        var result: Result<SlotImageFile, SlotImageFile.Problem>
+        /// The file's base64, made once when it was read (`nil` when it could not be).
+        var base64: String?
+    }
+
     /// The slot.
     public let slot: WireSlot
     var outcome = Outcome.success
     var width = TextInput(text: "1280")
     var height = TextInput(text: "720")
     var imageFile = TextInput()
+    /// The image file as read at the last commit; `nil` until one is read.
+    private(set) var readImage: ReadImage?
     var errorCode = TextInput(text: BridgeErrorCode.permissionDenied.rawValue)
     var errorMessage = TextInput(text: BridgeErrorCode.permissionDenied.defaultMessage)
     var recoverable = true
     var reason = TextInput(text: "Cancelled from the inspector")
     var field = 0
+
+    /// The field index of the image file (for the success outcome).
+    static let imageFileField = 3
 
     init(slot: WireSlot) {
         self.slot = slot
@@ -43,7 +64,23 @@ public struct SlotDialog: Sendable {
         }
     }
 
-    /// The command, or why it cannot be sent yet.
+    /// The image file field's text, trimmed.
+    private var imagePath: String { imageFile.text.trimmingCharacters(in: .whitespaces) }
+
+    /// Reads the image file named in its field (the one place the file is read): called when the
+    /// field is committed, so rendering never touches the file.
+    mutating func readImageFile() {
+        let path = imagePath
+        guard !path.isEmpty else {
+            readImage = nil
+            return
+        }
+        let result = SlotImageFile.read(path: path)
+        readImage = ReadImage(path: path, result: result, base64: try? result.get().bytes.base64EncodedString())
+    }
+
+    /// The command, or why it cannot be sent yet. Does no I/O: it uses the image file as read at
+    /// the last commit.
     var command: Result<InspectorCommand, DataFieldError> {
         let result: InspectorCommand.SlotResult
         switch outcome {
@@ -51,15 +88,19 @@ public struct SlotDialog: Sendable {
             guard let w = Int(width.text), let h = Int(height.text), (1...SyntheticImage.maxSide).contains(w), (1...SyntheticImage.maxSide).contains(h) else {
                 return .failure(DataFieldError(message: "width and height must be whole numbers from 1 to \(SyntheticImage.maxSide)"))
             }
-            let path = imageFile.text.trimmingCharacters(in: .whitespaces)
+            let path = imagePath
             if path.isEmpty {
                 result = .success(imageBase64: nil, width: w, height: h, mimeType: "image/png")
             } else {
-                let expanded = (path as NSString).expandingTildeInPath
-                guard let bytes = FileManager.default.contents(atPath: expanded) else {
-                    return .failure(DataFieldError(message: "cannot read the image file \(path)"))
+                guard let readImage, readImage.path == path else {
+                    return .failure(DataFieldError(message: "the image file is read when you press Tab or Enter"))
                 }
-                result = .success(imageBase64: bytes.base64EncodedString(), width: w, height: h, mimeType: Self.mimeType(forPath: expanded))
+                switch readImage.result {
+                case .success(let file):
+                    result = .success(imageBase64: readImage.base64 ?? "", width: w, height: h, mimeType: file.mimeType)
+                case .failure(let problem):
+                    return .failure(DataFieldError(message: "image file " + problem.describing(as: (problem.path as NSString).lastPathComponent)))
+                }
             }
         case .error:
             let code = errorCode.text.trimmingCharacters(in: .whitespaces)
@@ -71,28 +112,36 @@ public struct SlotDialog: Sendable {
         return .success(.completeSlot(.init(slot: slot.kind, result: result)))
     }
 
-    static func mimeType(forPath path: String) -> String {
-        switch (path as NSString).pathExtension.lowercased() {
-        case "png": return "image/png"
-        case "heic": return "image/heic"
-        case "webp": return "image/webp"
-        default: return "image/jpeg"
-        }
+    /// What stands in the preview for the image bytes: the host makes a synthetic image itself
+    /// (``SyntheticImage/png(width:height:)`` at the full size), and a file's base64 is too long
+    /// to show, so the preview names what will be there instead.
+    static func imageDescription(file: SlotImageFile?, width: Int, height: Int) -> String {
+        guard let file else { return "<synthetic \(width)×\(height) PNG, made by the host>" }
+        return "<base64 of \(Self.fileName(file)), \(TimeFormat.bytes(file.bytes.count))>"
     }
 
-    /// The response the journey will receive; a synthetic image is shown by its size (the agent makes it).
+    /// The last part of a file's path, which is what fits in a preview line.
+    static func fileName(_ file: SlotImageFile) -> String {
+        (file.path as NSString).lastPathComponent
+    }
+
+    /// The response the journey will receive, with a description in place of the image bytes
+    /// (``imageDescription(file:width:height:)``); every other field is as sent.
     func wireMessage(now: Double) -> Data? {
         guard case .success(.completeSlot(let args)) = command else { return nil }
-        let capture: CaptureResult
+        let response: (status: BridgeResponseStatus, data: [String: JSONValue]?, error: BridgeErrorPayload?)
         switch args.result {
         case .success(let base64, let w, let h, let mime):
-            let data = base64.flatMap { Data(base64Encoded: $0) } ?? SyntheticImage.png(width: min(w, 64), height: min(h, 64))
-            let image = DocumentCaptureResult(imageData: data, width: w, height: h, mimeType: mime ?? "image/png")
-            capture = slot.kind == .document ? .document(image) : .selfie(SelfieCaptureResult(imageData: data, width: w, height: h, mimeType: image.mimeType))
-        case .error(let error): capture = .failure(error)
-        case .cancelled(let reason): capture = .cancelled(reason: reason)
+            // The keys and values the host sends, from an empty image; only the bytes are described.
+            let image = DocumentCaptureResult(imageData: Data(), width: w, height: h, mimeType: mime ?? "image/png")
+            let capture: CaptureResult = slot.kind == .document ? .document(image) : .selfie(SelfieCaptureResult(imageData: Data(), width: w, height: h, mimeType: image.mimeType))
+            var data = capture.response.data ?? [:]
+            let file = base64 == nil ? nil : try? readImage?.result.get()
+            data["imageBase64"] = .string(Self.imageDescription(file: file, width: w, height: h))
+            response = (.success, data, nil)
+        case .error(let error): response = CaptureResult.failure(error).response
+        case .cancelled(let reason): response = CaptureResult.cancelled(reason: reason).response
         }
-        let response = capture.response
         let message = BridgeMessage(
             correlationId: slot.activeRequest ?? "?", type: .response, timestamp: now.rounded(),
             payload: .init(action: slot.activeAction ?? slot.action, data: response.data, status: response.status, error: response.error))
@@ -108,10 +157,15 @@ public struct SlotDialog: Sendable {
         case .escape:
             return .close
         case .tab:
+            if outcome == .success, field == Self.imageFileField { readImageFile() }
             field = (field + 1) % fieldCount
         case .backTab:
+            if outcome == .success, field == Self.imageFileField { readImageFile() }
             field = (field + fieldCount - 1) % fieldCount
         case .enter:
+            // Sending commits the field: read the file unless it was read at this path already
+            // (again after a failure, in case the file was fixed meanwhile).
+            if outcome == .success, readImage?.path != imagePath || readImage?.base64 == nil { readImageFile() }
             switch command {
             case .success(let command):
                 return .send(command, label: "complete the \(slot.kind.rawValue) capture \(slot.activeRequest ?? "") with \(outcome.rawValue)")
@@ -162,7 +216,12 @@ public struct SlotDialog: Sendable {
         }
         switch command {
         case .failure(let error): y = FormDrawing.note("✗ " + error.message, style: Theme.danger, into: &buffer, at: y, in: inner)
-        case .success: y = FormDrawing.note("✓ ready: Enter sends", style: Theme.success, into: &buffer, at: y, in: inner)
+        case .success:
+            var ready = "✓ ready: Enter sends"
+            if outcome == .success, !imagePath.isEmpty, case .success(let file)? = readImage?.result {
+                ready += " \(Self.fileName(file)) (\(TimeFormat.bytes(file.bytes.count)), \(file.mimeType))"
+            }
+            y = FormDrawing.note(ready, style: Theme.success, into: &buffer, at: y, in: inner)
         }
         FormDrawing.preview(wireMessage(now: model.now), title: "the journey will receive", into: &buffer, from: y + 1, in: inner)
     }

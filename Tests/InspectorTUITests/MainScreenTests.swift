@@ -289,8 +289,52 @@ struct MainScreenTests {
         model.feed(12, .slot(Fixture.slot(.document, enabled: false, permission: .denied)))
         lines = model.slotLines
         #expect(lines[0].hasPrefix("document") && lines[0].contains("idle") && !lines[0].contains("BUSY"))
-        #expect(lines[1].contains("DISABLED") && lines[1].contains("unsupported"))
-        if size.width == 80 { #expect(lines[1].contains("permission denied")) }
+        #expect(lines[1].contains("OFF") && lines[1].contains("unsupported"))
+        #expect(lines[1].contains("perm") && lines[1].contains("denied"))
+    }
+
+    /// The usual terminal sizes: the Slots pane is 78, 38 and 50 columns wide inside.
+    static let usualSizes = [Size(width: 80, height: 24), Size(width: 120, height: 40), Size(width: 160, height: 50)]
+
+    @Test("The Slots pane shows both slots' permission state, first and whole, at the usual sizes", arguments: usualSizes)
+    func slotsPermission(size: Size) throws {
+        // The journey: document granted, selfie notDetermined (the longest state) with no handler.
+        let model = journeyModel(width: size.width, height: size.height)
+        let lines = model.slotLines
+        let document = try #require(lines.firstIndex { $0.hasPrefix("document") })
+        let selfie = try #require(lines.firstIndex { $0.hasPrefix("selfie") })
+        // The widest wording that fits both slots: full words at 80 columns, "perm" at 160, and
+        // a smaller indent as well in the 38 columns of 120x40.
+        let expected: [Int: (document: String, selfie: String)] = [
+            80: ("         permission granted · on · supported", "         permission notDetermined · on · no handler"),
+            120: ("  perm granted · on · supported", "  perm notDetermined · on · no handler"),
+            160: ("         perm granted · on · supported", "         perm notDetermined · on · no handler"),
+        ]
+        #expect(lines[document + 1] == expected[size.width]?.document)
+        #expect(lines[selfie + 1] == expected[size.width]?.selfie)
+
+        // Every state, on every kind of slot, keeps its permission state whole in front.
+        for permission in PermissionState.allCases {
+            for (enabled, hasHandler) in [(true, true), (false, true), (true, false), (false, false)] {
+                var model = journeyModel(width: size.width, height: size.height)
+                model.feed(12, .slot(Fixture.slot(.document, active: "doc-7", since: Fixture.t0 - 6_000, hasHandler: hasHandler, enabled: enabled, permission: permission)))
+                model.feed(13, .slot(Fixture.slot(.selfie, hasHandler: hasHandler, enabled: enabled, permission: permission)))
+                let lines = model.slotLines
+                for kind in ["document", "selfie"] {
+                    let index = try #require(lines.firstIndex { $0.hasPrefix(kind) })
+                    let flags = lines[index + 1].trimmingCharacters(in: .whitespaces)
+                    #expect(flags.hasPrefix("perm"), "\(size) \(kind): \(flags)")
+                    #expect(flags.contains(permission.rawValue + " · "), "\(size) \(kind): \(flags)")
+                    // The rest may be in full words when they fit ("enabled", "no handler: requests go to pending").
+                    if hasHandler {
+                        #expect(flags.hasSuffix(enabled ? " supported" : " unsupported"), "\(size) \(kind): \(flags)")
+                    } else {
+                        #expect(flags.contains(" no handler"), "\(size) \(kind): \(flags)")
+                    }
+                    #expect(flags.contains(enabled ? " on " : " OFF ") || flags.contains(enabled ? " enabled " : " DISABLED "), "\(size) \(kind): \(flags)")
+                }
+            }
+        }
     }
 
     @Test("At the minimum size both slots still show, one line each")
@@ -383,9 +427,9 @@ struct MainScreenTests {
             │                                                                              │└──────────────────────────────────────┘
             │                                                                              │┌ Capture slots ───────────────────────┐
             │                                                                              ││document BUSY 6.0s held by doc-7      │
-            │                                                                              ││         enabled · supported · permiss│
+            │                                                                              ││  perm granted · on · supported       │
             │                                                                              ││selfie   idle                         │
-            │                                                                              ││         enabled · no handler: request│
+            │                                                                              ││  perm notDetermined · on · no handler│
             └──────────────────────────────────────────────────────────────────────────────┘└──────────────────────────────────────┘
              ? help  Enter detail  f filter  / search  r respond  e event  Tab pane  space pause  E errors  q quit
             """
@@ -414,9 +458,9 @@ struct MainScreenTests {
             └──────────────────────────────────────────────────────────────────────────────┘
             ┌ Capture slots ───────────────────────────────────────────────────────────────┐
             │document BUSY 6.0s held by doc-7                                              │
-            │         enabled · supported · permission granted                             │
+            │         permission granted · on · supported                                  │
             │selfie   idle                                                                 │
-            │         enabled · no handler: requests go to pending · permission notDetermin│
+            │         permission notDetermined · on · no handler                           │
             └──────────────────────────────────────────────────────────────────────────────┘
              ? help  Enter detail  f filter  / search  r respond  e event  Tab pane
             """
@@ -485,9 +529,9 @@ struct MainScreenTests {
             └──────────────────────────────────────────────────────────────────────────────┘
             ┌ Capture slots ───────────────────────────────────────────────────────────────┐
             │document BUSY 15.0s held by doc-7                                             │
-            │         enabled · supported · permission granted                             │
+            │         permission granted · on · supported                                  │
             │selfie   idle                                                                 │
-            │         enabled · no handler: requests go to pending · permission notDetermin│
+            │         permission notDetermined · on · no handler                           │
             └──────────────────────────────────────────────────────────────────────────────┘
              ? help  Enter detail  f filter  / search  r respond  e event  Tab pane
             """

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BridgeCore
 import Foundation
+import InspectorClient
 import InspectorProtocol
 
 /// `bridge-inspector slot <document|selfie> <action>`: completes, cancels or changes a capture slot.
@@ -80,8 +81,6 @@ struct SlotCommand: ParsableCommand {
     var quiet = false
 
     static let defaultReason = "Cancelled from the inspector"
-    /// The largest image file sent (its base64 must fit in one 16 MiB command frame).
-    static let maxImageBytes = 11 * 1024 * 1024
 
     var idleHint: String {
         "the \(slot.rawValue) slot must be busy (hold a capture request) to complete or cancel it; see the slots with `bridge-inspector snapshot`"
@@ -156,23 +155,12 @@ struct SlotCommand: ParsableCommand {
             if mimeType != nil { throw ScriptFailure.usage("--mime-type applies only with --image", hint: "a synthetic image is always image/png") }
             return .success(imageBase64: nil, width: w, height: h, mimeType: "image/png")
         }
-        let path = (image as NSString).expandingTildeInPath
-        guard let bytes = FileManager.default.contents(atPath: path) else {
-            throw ScriptFailure.usage("--image \(image): \(FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file")")
-        }
-        guard bytes.count <= Self.maxImageBytes else {
-            throw ScriptFailure.usage("--image \(image) is \(bytes.count) bytes; at most \(Self.maxImageBytes) can be sent")
-        }
-        return .success(imageBase64: bytes.base64EncodedString(), width: w, height: h, mimeType: mimeType ?? Self.mimeType(forPath: path))
-    }
-
-    /// The media type for an image file, by its extension (as the interactive inspector does).
-    static func mimeType(forPath path: String) -> String {
-        switch (path as NSString).pathExtension.lowercased() {
-        case "png": return "image/png"
-        case "heic": return "image/heic"
-        case "webp": return "image/webp"
-        default: return "image/jpeg"
+        // Read and checked (at most SlotImageFile.maxBytes) as the interactive inspector does.
+        switch SlotImageFile.read(path: image) {
+        case .success(let file):
+            return .success(imageBase64: file.bytes.base64EncodedString(), width: w, height: h, mimeType: mimeType ?? file.mimeType)
+        case .failure(let problem):
+            throw ScriptFailure.usage("--image \(problem)")
         }
     }
 }
