@@ -47,6 +47,11 @@ public struct LiveState: Sendable {
     public private(set) var counts = WireCounts()
     /// Whether a journey is attached to the host.
     public private(set) var journeyAttached = false
+    /// Pending requests sent by a page that has gone since (a reload, a navigation, a closed
+    /// tab): an answer to one of them now reaches a page that never sent it. Known for requests
+    /// that were pending when the journey went away while this inspector watched, and for every
+    /// pending request while no journey is attached.
+    public private(set) var orphanedPending: Set<String> = []
     /// The sequence number of the last frame applied.
     public private(set) var seq = 0
     /// Gaps reported by the agent, in order.
@@ -116,6 +121,7 @@ public struct LiveState: Sendable {
             pending.append(request)
         case .pendingRemoved(let correlationId):
             pending.removeAll { $0.correlationId == correlationId }
+            orphanedPending.remove(correlationId)
         case .slot(let slot):
             if let index = slots.firstIndex(where: { $0.kind == slot.kind }) { slots[index] = slot } else { slots.append(slot) }
             slots.sort { $0.kind.rawValue < $1.kind.rawValue }
@@ -126,6 +132,7 @@ public struct LiveState: Sendable {
             break
         case .journey(let attached):
             journeyAttached = attached
+            if !attached { orphanedPending.formUnion(pending.map(\.correlationId)) }
         case .unknown:
             break
         }
@@ -185,6 +192,8 @@ public struct LiveState: Sendable {
         journeyAttached = state.journeyAttached
         lastError = state.lastError
         pending = state.pending
+        let pendingIds = Set(state.pending.map(\.correlationId))
+        orphanedPending = state.journeyAttached ? orphanedPending.intersection(pendingIds) : pendingIds
         slots = state.slots.sorted { $0.kind.rawValue < $1.kind.rawValue }
         customCapabilities = state.customCapabilities
         counts = state.counts

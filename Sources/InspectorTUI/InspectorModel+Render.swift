@@ -165,7 +165,10 @@ extension InspectorModel {
             let idWidth = 13
             let actionWidth = max(4, inner.width - ageWidth - idWidth - 2)
             var x = inner.x
-            x += buffer.write(TextWidth.fit(request.action, to: actionWidth), at: Point(x: x, y: y), style: selected ? Theme.selection : .plain, maxWidth: actionWidth) + 1
+            // The page that sent it is gone: an answer now reaches a page that never asked.
+            let orphaned = live.orphanedPending.contains(request.correlationId)
+            let action = orphaned ? "⊘ " + request.action : request.action
+            x += buffer.write(TextWidth.fit(action, to: actionWidth), at: Point(x: x, y: y), style: selected ? Theme.selection : (orphaned ? Theme.dim : .plain), maxWidth: actionWidth) + 1
             x = inner.x + actionWidth + 1
             buffer.write(TextWidth.fit(MessageRow.shortId(request.correlationId), to: idWidth - 1), at: Point(x: x, y: y), style: selected ? Theme.selection : Theme.dim, maxWidth: idWidth)
             x = inner.x + actionWidth + 1 + idWidth

@@ -133,3 +133,43 @@ struct LongTextTests {
         #expect(model.screenText.contains("error number 39"))
     }
 }
+
+@Suite("Requests from a page that has gone")
+struct OrphanedPendingTests {
+    // Issue: a page reload starts a fresh bridge context, and the previous page's requests that
+    // are still pending must be visible as such (Troubleshooting: Messages Not Being Received by
+    // the Web Journey, cause 4: "Page navigated away").
+    @Test("when the journey goes, its pending requests are marked ⊘ until answered; a new page's are not")
+    func markedWhenThePageGoes() {
+        var model = journeyModel()
+        #expect(model.live.orphanedPending.isEmpty)
+        #expect(model.screen.line(containing: "nfc.read")?.contains("⊘") == false)
+
+        model.feed(12, .journey(attached: false))
+        #expect(model.live.orphanedPending == ["nfc-1", "cap-2"])
+        #expect(model.screen.line(containing: "⊘ nfc.read") != nil, "\(model.screenText)")
+
+        // A new page attaches and sends a request of its own: not marked.
+        model.feed(13, .journey(attached: true))
+        model.feed(14, .pendingAdded(Fixture.pending("nfc-2", "nfc.read", since: Fixture.t0)))
+        #expect(!model.live.orphanedPending.contains("nfc-2"))
+        #expect(model.screen.contains { $0.contains("nfc.read") && !$0.contains("⊘") })
+
+        // Answered: no longer pending, no longer marked.
+        model.feed(15, .pendingRemoved(correlationId: "nfc-1"))
+        #expect(model.live.orphanedPending == ["cap-2"])
+    }
+
+    @Test("a snapshot taken while no journey is attached marks every pending request")
+    func snapshotWithoutJourney() {
+        var state = Fixture.journeyState()
+        state.journeyAttached = false
+        var model = makeModel()
+        model.handle(.frame(.snapshot(seq: 11, state: state)))
+        #expect(model.live.orphanedPending == ["nfc-1", "cap-2"])
+        // Reattached to the same agent with a journey attached: what is still pending stays marked.
+        model.handle(.disconnected)
+        model.handle(.frame(Fixture.journeySnapshot()))
+        #expect(model.live.orphanedPending == ["nfc-1", "cap-2"])
+    }
+}
