@@ -422,6 +422,10 @@ final class AgentLoop: @unchecked Sendable {
         writer.key("features"); writer.arrayStart()
         for feature in WireProtocol.features { writer.string(feature) }
         writer.arrayEnd()
+        // What the host offers the journey, for clients that never subscribe (scripts).
+        writer.key("capabilities"); writer.objectStart()
+        state.writeCapabilities(into: &writer)
+        writer.objectEnd()
         writer.key("limits"); writer.objectStart()
         writer.key("maxFrameBytes"); writer.number(limits.maxClientFrameBytes)
         writer.key("maxClients"); writer.number(limits.maxClients)

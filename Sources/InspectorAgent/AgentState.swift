@@ -139,6 +139,15 @@ struct AgentState {
     // MARK: Snapshots
 
     /// The complete snapshot frame as of ``seq``, ending in a newline.
+    /// The `slots` and `customCapabilities` members, as in a snapshot's state and the hello's
+    /// `capabilities`: what the host offers the journey.
+    func writeCapabilities(into writer: inout JSONWriter) {
+        writer.key("slots"); writer.arrayStart()
+        for kind in CaptureCapability.Kind.allCases { if let slot = slots[kind] { writer.splice(slot) } }
+        writer.arrayEnd()
+        writer.key("customCapabilities"); writer.splice(capabilities)
+    }
+
     func snapshotFrame() -> [UInt8] {
         var writer = JSONWriter(capacity: messageBytes + 4096)
         writer.objectStart()
@@ -161,10 +170,7 @@ struct AgentState {
         writer.key("pending"); writer.arrayStart()
         for entry in pending { writer.splice(entry.json) }
         writer.arrayEnd()
-        writer.key("slots"); writer.arrayStart()
-        for kind in CaptureCapability.Kind.allCases { if let slot = slots[kind] { writer.splice(slot) } }
-        writer.arrayEnd()
-        writer.key("customCapabilities"); writer.splice(capabilities)
+        writeCapabilities(into: &writer)
         writer.key("counts"); writer.splice(Self.encode(counts))
         writer.objectEnd()
         writer.objectEnd()

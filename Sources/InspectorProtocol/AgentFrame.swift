@@ -95,6 +95,18 @@ public struct AgentHello: Decodable, Sendable {
     public var host: WireHostInfo
     /// What the agent can do.
     public var features: [String]
+    /// What the host offers the journey when the client attached: its capture slots and custom
+    /// capabilities (the same records a snapshot holds). `nil` from an agent older than this
+    /// field.
+    public var capabilities: Capabilities?
+
+    /// The host's capabilities in a hello.
+    public struct Capabilities: Codable, Sendable {
+        /// The document and selfie slots.
+        public var slots: [WireSlot]
+        /// Custom capabilities.
+        public var customCapabilities: [WireCapability]
+    }
     /// The agent's limits.
     public var limits: Limits
 

@@ -29,6 +29,17 @@ struct HandshakeTests {
         #expect(host["environment"]?.stringValue == "ios")
         #expect((host["startedAt"]?.numberValue ?? 0) > 1_600_000_000_000)
         #expect(hello.json["features"] == ["snapshot", "events", "gap", "commands", "origin"])
+        // The host's capabilities, so that a client that never subscribes knows them too.
+        let capabilities = try #require(hello.json["capabilities"])
+        #expect(capabilities["slots"]?.arrayValue?.compactMap { $0["kind"]?.stringValue } == ["document", "selfie"])
+        #expect(capabilities["slots"]?[0]?["action"]?.stringValue == "camera.document.capture")
+        #expect(capabilities["customCapabilities"]?.arrayValue != nil)
+        let decoded = try AgentFrame.decode(Data(hello.raw))
+        guard case .hello(let agentHello) = decoded else {
+            Issue.record("not decoded as a hello")
+            return
+        }
+        #expect(agentHello.capabilities?.slots.map(\.kind) == [.document, .selfie])
         #expect(hello.json["limits"]?["maxFrameBytes"]?.int == 4096)
         #expect(hello.json["limits"]?["maxClients"]?.int == 3)
         // The exact key order the documentation shows.
