@@ -117,7 +117,8 @@ struct BridgeInspectorBench {
         let large = try await bench.largePayload(bytes: options.payloadBytes, runs: options.payloadRuns)
 
         progress("TUI: \(options.tuiMessages) messages")
-        let tui = try TUIBench.run(count: options.tuiMessages, renders: options.renders, filterRuns: options.filterRuns)
+        let tui = try TUIBench.run(
+            count: options.tuiMessages, renders: options.renders, filterRuns: options.filterRuns, keyCycles: options.keyCycles)
 
         let loadAtEnd = loadAverage()
         let cpuShares = ticksAtStart.percentages(until: CPUTicks.now())
@@ -186,6 +187,9 @@ struct BridgeInspectorBench {
         }
         report.set("tui_filter_clear_ms_1m", tui.clearFilterMs)
         report.set("tui_ingest_msgs_per_s", tui.ingestMessagesPerSecond)
+        report.set("tui_key_under_load_ms_p50", tui.keyUnderLoad.p50Ms)
+        report.set("tui_key_under_load_ms_p99", tui.keyUnderLoad.p99Ms)
+        report.set("tui_key_under_load_msgs_per_s", tui.keyUnderLoad.messagesPerSecond)
         report.set("tui_log_entry_stride_bytes", MemoryLayout<LogEntry>.stride)
         var filterNames = Report()
         for (expression, key) in TUIBench.filterExpressions { filterNames.set("tui_filter_ms_1m_\(key)", expression) }
@@ -305,6 +309,11 @@ struct BridgeInspectorBench {
         table.row("slowest filter", Format.fixed(worstFilter, 1) + " ms", Format.verdict(worstFilter < 1000, "well under 1 s"))
         table.row("ingest through handle(.frame)", Format.count(tui.ingestMessagesPerSecond) + "/s",
             "a LogEntry is \(MemoryLayout<LogEntry>.stride) B inline")
+        let keys = tui.keyUnderLoad
+        table.row("key + frame at \(Format.count(Double(keys.messagesPerSecond))) msgs/s, p50", Format.fixed(keys.p50Ms, 1) + " ms",
+            "\(keys.framesPerCycle) frames decoded and applied, a key, a render; \(keys.cycles) cycles")
+        table.row("key + frame at \(Format.count(Double(keys.messagesPerSecond))) msgs/s, p99", Format.fixed(keys.p99Ms, 1) + " ms",
+            Format.verdict(keys.p99Ms < 50, "< 50 ms"))
         return (report, table)
     }
 }

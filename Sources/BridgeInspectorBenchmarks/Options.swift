@@ -25,6 +25,8 @@ struct Options {
     var tuiMessages = 1_000_000
     var renders = 50
     var filterRuns = 3
+    /// Cycles of the key-under-load figure (each a tenth of a second of traffic).
+    var keyCycles = 200
 
     static let usage = """
         usage: bridge-inspector-bench [--json] [--quick | --smoke] [overrides]
@@ -88,6 +90,7 @@ struct Options {
             tuiMessages = 200_000
             renders = 30
             filterRuns = 2
+            keyCycles = 100
         case .smoke:
             messages = 400
             runs = 1
@@ -99,6 +102,7 @@ struct Options {
             tuiMessages = 2_000
             renders = 3
             filterRuns = 1
+            keyCycles = 5
         }
     }
 }

@@ -26,6 +26,21 @@ struct TUIResult {
     var filterMs: [(filter: String, ms: Double, rows: Int)]
     /// Milliseconds to clear a filter (Esc): every row back.
     var clearFilterMs: Double
+    /// Keys while traffic streams in: each cycle decodes and applies one loop wake's worth of
+    /// agent frames, then handles a key and renders. A key pressed while a batch arrives is
+    /// drawn at most one cycle later, so the cycle's p50 and p99 bound its latency.
+    var keyUnderLoad: KeyUnderLoad
+}
+
+/// ``TUIResult/keyUnderLoad``.
+struct KeyUnderLoad {
+    /// Messages per second streaming in.
+    var messagesPerSecond: Int
+    /// The inspector's loop wakes at least every 100 ms, so each cycle takes 1/10 s of traffic.
+    var framesPerCycle: Int
+    var cycles: Int
+    var p50Ms: Double
+    var p99Ms: Double
 }
 
 enum TUIBench {
@@ -38,7 +53,7 @@ enum TUIBench {
     static let startTime: Double = 1_732_240_000_000
 
     /// Loads `count` traffic events into a fresh model and measures it.
-    static func run(count: Int, renders: Int, filterRuns: Int) throws -> TUIResult {
+    static func run(count: Int, renders: Int, filterRuns: Int, keyCycles: Int) throws -> TUIResult {
         let templates = try Templates()
         let rssBefore = MemoryUsage.settledResidentBytes()
 
@@ -99,13 +114,50 @@ enum TUIBench {
         filtered.handle(.key(.enter))
         let withFilter = renderMedian(filtered, renders)
 
+        let keyUnderLoad = try measureKeyUnderLoad(model, templates: templates, messagesPerSecond: 10_000, cycles: keyCycles, firstSeq: seq)
+
         return TUIResult(
             messages: logCount, ingestMessagesPerSecond: Double(logCount) / ingestSeconds, frameMsAtEnd: atEnd,
             frameMsMiddle: inMiddle, frameMsFiltered: withFilter,
             bytesPerMessageBeyondJSON: Double(rssAfter - rssBefore - jsonBytes) / Double(max(1, logCount)),
             jsonBytesPerMessage: Double(jsonBytes) / Double(max(1, logCount)),
             rssBytesPerMessage: Double(rssAfter - rssBefore) / Double(max(1, logCount)),
-            filterMs: filters, clearFilterMs: median(clears))
+            filterMs: filters, clearFilterMs: median(clears), keyUnderLoad: keyUnderLoad)
+    }
+
+    /// Streams `messagesPerSecond` into `model` as the inspector's loop gets them (one wake's
+    /// worth of frame lines decoded with `AgentFrame.decode`, then applied), pressing a key and
+    /// rendering after each batch, as a person moving through the log while it fills.
+    static func measureKeyUnderLoad(
+        _ start: InspectorModel, templates: Templates, messagesPerSecond: Int, cycles: Int, firstSeq: Int
+    ) throws -> KeyUnderLoad {
+        var model = start
+        let perCycle = messagesPerSecond / 10
+        let encoder = JSONEncoder()
+        var seq = firstSeq
+        var times: [Double] = []
+        let keys: [Key] = [.char("k"), .char("k"), .char("j"), .char("G")]
+        for cycle in 0..<max(1, cycles) {
+            // The bytes as they arrive from the agent (made before the clock starts).
+            var lines: [Data] = []
+            for index in 0..<perCycle {
+                let traffic = templates.traffic(workloadIndex: index, seq: seq, time: startTime + Double(seq))
+                var line = Data(#"{"kind":"event","seq":\#(seq),"event":{"type":"traffic","record":"#.utf8)
+                line.append(try encoder.encode(traffic))
+                line.append(contentsOf: Array("}}".utf8))
+                lines.append(line)
+                seq += 1
+            }
+            let begin = monotonicNanoseconds()
+            for line in lines { model.handle(.frame(try AgentFrame.decode(line))) }
+            model.handle(.key(keys[cycle % keys.count]))
+            let buffer = model.render()
+            times.append(milliseconds(from: begin, to: monotonicNanoseconds()))
+            precondition(buffer.width > 0)
+        }
+        times.sort()
+        let p99 = times[min(times.count - 1, Int((Double(times.count) * 0.99).rounded(.up)) - 1)]
+        return KeyUnderLoad(messagesPerSecond: messagesPerSecond, framesPerCycle: perCycle, cycles: times.count, p50Ms: median(times), p99Ms: p99)
     }
 
     /// The median of `count` renders of `model`, in milliseconds.

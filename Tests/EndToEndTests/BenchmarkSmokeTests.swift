@@ -15,7 +15,7 @@ struct BenchmarkSmokeTests {
         "raw_socket_msgs_per_s", "print_logging_msgs_per_s",
         "ratio_following_over_raw_socket", "ratio_following_over_print_logging",
         "large_payload_ms", "large_payload_raw_socket_ms",
-        "tui_frame_ms_1m", "tui_bytes_per_message_1m", "tui_filter_ms_1m",
+        "tui_frame_ms_1m", "tui_bytes_per_message_1m", "tui_filter_ms_1m", "tui_key_under_load_ms_p99",
     ]
 
     @Test("--smoke --json finishes and reports every figure as a number")
