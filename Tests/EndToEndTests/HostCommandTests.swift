@@ -31,20 +31,7 @@ struct HostCommandTests {
         // The host's side, as an inspector sees it over the socket, from before the journey
         // starts until the host exits.
         let attached = ScriptingHandOver(try InspectorSession(socketPath: socket, subscribe: true, clientName: "host-command-tests"))
-        let watching = Task { try await scriptingOnThread { () -> LiveState in
-            let session = attached.value
-            defer { session.close() }
-            var state = LiveState()
-            while true {
-                do {
-                    guard let frame = try session.nextFrame(timeout: 30) else { break }
-                    state.apply(frame, at: 0)
-                } catch InspectorClientError.closed {
-                    break
-                }
-            }
-            return state
-        } }
+        let watching = Task { try await scriptingFollow(attached) }
         let status = await host.waitForExit()
         #expect(status == 0, "stderr: \(host.standardError)")
         #expect(host.standardOutput == "socket: \(socket)\n")

@@ -51,21 +51,7 @@ struct ScriptingRecordingTests {
         // once the agent has answered the live session's hello with its snapshot, or the
         // session would see the connection close before it holds any state.
         let snapshotApplied = ScriptingFlag()
-        let liveSession = Task { try await scriptingOnThread { () -> LiveState in
-            let session = attached.value
-            defer { session.close() }
-            var state = LiveState()
-            while true {
-                do {
-                    guard let frame = try session.nextFrame(timeout: 30) else { break }
-                    state.apply(frame, at: 0)
-                    if case .snapshot = frame { snapshotApplied.set() }
-                } catch InspectorClientError.closed {
-                    break
-                }
-            }
-            return state
-        } }
+        let liveSession = Task { try await scriptingFollow(attached) { snapshotApplied.set() } }
         #expect(await poll(timeout: .seconds(30)) {
             ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains("journey.step")
         }, "the recorder never got the journey's last event: \(recorder.standardError)")

@@ -153,6 +153,26 @@ struct ScriptingHandOver<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
+/// Follows a subscribed session on a thread of its own until the agent closes it (or nothing
+/// arrives for 30 s), and returns the state it built; `onSnapshot` runs after each snapshot.
+func scriptingFollow(_ attached: ScriptingHandOver<InspectorSession>, onSnapshot: @escaping @Sendable () -> Void = {}) async throws -> LiveState {
+    try await scriptingOnThread { () -> LiveState in
+        let session = attached.value
+        defer { session.close() }
+        var state = LiveState()
+        while true {
+            do {
+                guard let frame = try session.nextFrame(timeout: 30) else { break }
+                state.apply(frame, at: 0)
+                if case .snapshot = frame { onSnapshot() }
+            } catch InspectorClientError.closed {
+                break
+            }
+        }
+        return state
+    }
+}
+
 /// A flag one thread sets and another polls.
 final class ScriptingFlag: @unchecked Sendable {
     private let lock = NSLock()
