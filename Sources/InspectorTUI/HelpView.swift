@@ -22,6 +22,7 @@ public struct HelpView: Sendable {
         ("Answering and events", [
             ("r", "respond to the selected pending request (\"remember\" makes a reply rule)"),
             ("R", "reply rules: what answers requests automatically, with hit counts"),
+            ("n (in R)", "new rule: action pattern (camera.*), how many (N or every), delay, response"),
             ("e", "fire a host event (↑ ↓ recall earlier ones)"),
         ]),
         ("Capture slots (Slots pane, or the only busy slot)", [

@@ -48,6 +48,10 @@ extension InspectorModel {
                     dialog.setData(text)
                     overlays[index] = .respond(dialog)
                     return []
+                case .newRule(var dialog) where purpose == .responseData:
+                    dialog.setData(text)
+                    overlays[index] = .newRule(dialog)
+                    return []
                 case .event(var dialog) where purpose == .eventData:
                     dialog.setData(text)
                     overlays[index] = .event(dialog)
@@ -152,6 +156,16 @@ extension InspectorModel {
                     due: now + Double(delay), command: .respond(rule.command(answering: request.correlationId)),
                     label: "rule \(rule.name): respond \(rule.response.status.rawValue) to \(request.action) \(request.correlationId)"))
         }
+    }
+
+    /// Adds a reply rule (from "remember" in the respond dialog or the rules view's new-rule
+    /// form), says so, and offers it the pending requests not yet offered to the rules.
+    @discardableResult
+    mutating func addRule(_ rule: ReplyRule) -> ReplyRule {
+        let added = rules.add(rule)
+        showFlash("rule \(added.name) will answer \(added.times.map { "the next \($0)" } ?? "every") \(added.action) request", isError: false)
+        offerPendingToRules()
+        return added
     }
 
     /// Sends the rule answers whose delay has passed.
@@ -273,12 +287,19 @@ extension InspectorModel {
             return []
         case .sendAndRemember(let command, let label, let rule):
             overlays.removeLast()
-            let added = rules.add(rule)
             // The request being answered now is not offered to the new rule again.
             if case .respond(let args) = command { offeredToRules.insert(args.correlationId) }
-            showFlash("rule \(added.name) will answer \(added.times.map { "the next \($0)" } ?? "every") \(added.action) request", isError: false)
-            offerPendingToRules()
+            addRule(rule)
             return send(command, label: label) + dueReplies()
+        case .addRule(let rule):
+            overlays.removeLast()
+            addRule(rule)
+            // Back in the rules view, the new rule is the selected one.
+            if case .rules(var view)? = overlays.last {
+                view.cursor = max(0, rules.rules.count - 1)
+                overlays[overlays.count - 1] = .rules(view)
+            }
+            return dueReplies()
         case .removeRule(let id):
             if let removed = rules.remove(id: id) { showFlash("rule \(removed.name) removed after \(removed.hits) hits", isError: false) }
             return []

@@ -22,6 +22,8 @@ public enum Overlay: Sendable {
     case actions(ActionLogView)
     /// The reply rules and their hit counts.
     case rules(RulesView)
+    /// The form for a new reply rule, opened from the rules view.
+    case newRule(RuleDialog)
 
     /// Lets the overlay handle a key.
     mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
@@ -35,6 +37,7 @@ public enum Overlay: Sendable {
         case .errors(var view): defer { self = .errors(view) }; return view.handle(key, model: model)
         case .actions(var view): defer { self = .actions(view) }; return view.handle(key, model: model)
         case .rules(var view): defer { self = .rules(view) }; return view.handle(key, model: model)
+        case .newRule(var view): defer { self = .newRule(view) }; return view.handle(key, model: model)
         }
     }
 
@@ -50,6 +53,7 @@ public enum Overlay: Sendable {
         case .errors(let view): view.render(into: &buffer, area: area, model: model)
         case .actions(let view): view.render(into: &buffer, area: area, model: model)
         case .rules(let view): view.render(into: &buffer, area: area, model: model)
+        case .newRule(let view): view.render(into: &buffer, area: area, model: model)
         }
     }
 
@@ -64,7 +68,8 @@ public enum Overlay: Sendable {
         case .confirm: return [("y", "yes"), ("n/Esc", "no")]
         case .errors: return [("Esc", "back"), ("Enter", "jump to cause"), ("j/k", "move")]
         case .actions: return [("Esc", "back"), ("j/k", "scroll")]
-        case .rules: return [("Esc", "back"), ("space", "pause/resume"), ("d", "remove"), ("j/k", "move")]
+        case .rules: return [("Esc", "back"), ("n", "new rule"), ("space", "pause/resume"), ("d", "remove"), ("j/k", "move")]
+        case .newRule(let view): return view.footerKeys
         }
     }
 }
@@ -93,4 +98,7 @@ public enum OverlayAction: Sendable {
     case removeRule(Int)
     /// Pause or resume the reply rule with this id.
     case toggleRule(Int)
+    /// Close this overlay and add a reply rule, as "remember" in the respond dialog adds one:
+    /// the pending requests and every later one are offered to it, and it counts its hits.
+    case addRule(ReplyRule)
 }

@@ -13,11 +13,8 @@ import TerminalUI
 public struct RespondDialog: Sendable {
     /// The request being answered.
     public let request: WirePending
-    var status: BridgeResponseStatus = .success
-    var data = TextInput(text: "{}")
-    var errorCode = TextInput()
-    var errorMessage = TextInput()
-    var recoverable = false
+    /// Status, data and error, shared with the new-rule form.
+    var fields = ResponseFields()
     var field = Field.status
     var templateIndex = -1
     /// Keep answering requests for this action the same way: how many more (nil: none; 0: every).
@@ -25,6 +22,18 @@ public struct RespondDialog: Sendable {
 
     enum Field: Int, CaseIterable {
         case status, data, errorCode, errorMessage, recoverable, remember
+
+        /// The shared response field this is, if it is one.
+        var responseField: ResponseFields.Field? {
+            switch self {
+            case .status: return .status
+            case .data: return .data
+            case .errorCode: return .errorCode
+            case .errorMessage: return .errorMessage
+            case .recoverable: return .recoverable
+            case .remember: return nil
+            }
+        }
     }
 
     /// "Answer the next ones the same way", as cordova-simulate's "persist": makes a reply rule.
@@ -44,67 +53,26 @@ public struct RespondDialog: Sendable {
         }
     }
 
-    /// A ready-made answer.
-    struct Template: Sendable {
-        var name: String
-        var status: BridgeResponseStatus
-        var data: String
-        var error: BridgeErrorPayload?
-    }
-
     init(request: WirePending) {
         self.request = request
     }
 
+    /// The response status chosen.
+    var status: BridgeResponseStatus { fields.status }
+    /// The data field.
+    var data: TextInput { fields.data }
+
     /// The templates offered for this request: success, a capture success for camera actions,
     /// and each documented error code with the SDK's recoverable flag.
-    var templates: [Template] {
-        var list = [Template(name: "success, no data", status: .success, data: "{}", error: nil)]
-        if request.action.hasPrefix("camera.") {
-            let png = SyntheticImage.png(width: 32, height: 24).base64EncodedString()
-            list.append(
-                Template(
-                    name: "capture success (synthetic 32×24 PNG)", status: .success,
-                    data: "{\"imageBase64\": \"\(png)\", \"imageWidth\": 32, \"imageHeight\": 24, \"mimeType\": \"image/png\"}",
-                    error: nil))
-        }
-        list.append(Template(name: "unsupported", status: .unsupported, data: "", error: BridgeErrorCode.unsupported.payload(message: "Action '\(request.action)' is not supported")))
-        list.append(Template(name: "cancelled", status: .cancelled, data: "", error: BridgeErrorCode.cancelled.payload()))
-        for code in BridgeErrorCode.allCases where code != .unsupported && code != .cancelled {
-            list.append(Template(name: "error \(code.rawValue)", status: .error, data: "", error: code.payload()))
-        }
-        return list
-    }
+    var templates: [ResponseFields.Template] { ResponseFields.templates(for: request.action) }
 
     mutating func setData(_ text: String) {
-        data = TextInput(text: text.trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-
-    private mutating func apply(_ template: Template) {
-        status = template.status
-        setData(template.data)
-        errorCode = TextInput(text: template.error?.code ?? "")
-        errorMessage = TextInput(text: template.error?.message ?? "")
-        recoverable = template.error?.recoverable ?? false
-    }
-
-    /// The error object from the fields, or `nil` when the code is empty.
-    var errorPayload: BridgeErrorPayload? {
-        let code = errorCode.text.trimmingCharacters(in: .whitespaces)
-        guard !code.isEmpty else { return nil }
-        return BridgeErrorPayload(code: code, message: errorMessage.text, recoverable: recoverable)
+        fields.setData(text)
     }
 
     /// The command this dialog sends, or why it cannot yet.
     var command: Result<InspectorCommand, DataFieldError> {
-        switch DataField.parse(data.text) {
-        case .failure(let error): return .failure(error)
-        case .success(let object):
-            if status == .error && errorPayload == nil {
-                return .failure(DataFieldError(message: "an error response needs an error code (Ctrl-T for the documented codes)"))
-            }
-            return .success(.respond(.init(correlationId: request.correlationId, status: status, data: object, error: errorPayload)))
-        }
+        fields.response.map { .respond(.init(correlationId: request.correlationId, status: $0.status, data: $0.data, error: $0.error)) }
     }
 
     /// The wire message the journey will receive (its timestamp is set by the host when sent).
@@ -131,7 +99,7 @@ public struct RespondDialog: Sendable {
         case .ctrl("t"), .function(2):
             let list = templates
             templateIndex = (templateIndex + 1) % list.count
-            apply(list[templateIndex])
+            fields.apply(list[templateIndex])
         case .ctrl("e"):
             return .openEditor(text: data.text.isEmpty ? "{}" : data.text, purpose: .responseData)
         case .enter:
@@ -146,18 +114,9 @@ public struct RespondDialog: Sendable {
                 return .flash(error.message, isError: true)
             }
         default:
-            switch field {
-            case .status:
-                let all = BridgeResponseStatus.allCases
-                let index = all.firstIndex(of: status) ?? 0
-                if key == .right || key == .char(" ") || key == .char("l") { status = all[(index + 1) % all.count] }
-                if key == .left || key == .char("h") { status = all[(index + all.count - 1) % all.count] }
-            case .data: _ = data.handle(key)
-            case .errorCode: _ = errorCode.handle(key)
-            case .errorMessage: _ = errorMessage.handle(key)
-            case .recoverable:
-                if key == .char(" ") || key == .left || key == .right { recoverable.toggle() }
-            case .remember:
+            if let responseField = field.responseField {
+                fields.handle(key, in: responseField)
+            } else {
                 let all = Remember.allCases
                 let index = all.firstIndex(of: remember) ?? 0
                 if key == .right || key == .char(" ") { remember = all[(index + 1) % all.count] }
@@ -176,11 +135,7 @@ public struct RespondDialog: Sendable {
         let template = templateIndex >= 0 ? templates[templateIndex].name : "none (Ctrl-T)"
         y = FormDrawing.note("template: \(template)", style: Theme.dim, into: &buffer, at: y, in: inner)
         y += 1
-        y = FormDrawing.choice("status", status.rawValue, focused: field == .status, hint: "←/→ to change", into: &buffer, at: y, in: inner)
-        y = FormDrawing.textField("data (JSON)", data, focused: field == .data, placeholder: "{} or empty for none", into: &buffer, at: y, in: inner)
-        y = FormDrawing.textField("error code", errorCode, focused: field == .errorCode, placeholder: "BUSY, PERMISSION_DENIED, … or empty", into: &buffer, at: y, in: inner)
-        y = FormDrawing.textField("error message", errorMessage, focused: field == .errorMessage, into: &buffer, at: y, in: inner)
-        y = FormDrawing.choice("recoverable", recoverable ? "yes" : "no", focused: field == .recoverable, hint: "space to toggle", into: &buffer, at: y, in: inner)
+        y = fields.draw(focus: field.responseField, into: &buffer, at: y, in: inner)
         y = FormDrawing.choice("remember", remember.rawValue, focused: field == .remember, hint: "←/→: make a reply rule (R lists rules)", into: &buffer, at: y, in: inner)
         switch command {
         case .failure(let error): y = FormDrawing.note("✗ " + error.message, style: Theme.danger, into: &buffer, at: y, in: inner)

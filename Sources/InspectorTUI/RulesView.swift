@@ -2,7 +2,8 @@ import InspectorClient
 import TerminalUI
 
 /// The reply rules this inspector applies, with their hit counts: space pauses or resumes the
-/// selected rule, d removes it. Rules are made from the respond dialog ("remember").
+/// selected rule, d removes it, n opens a form for a new one (``RuleDialog``: action pattern,
+/// how many, delay and response). Rules are also made from the respond dialog ("remember").
 public struct RulesView: Sendable {
     var cursor = 0
 
@@ -19,6 +20,9 @@ public struct RulesView: Sendable {
         case .char(" "):
             guard let rule = rules[safe: cursor] else { return .none }
             return .toggleRule(rule.id)
+        case .char("n"):
+            guard !model.readOnly else { return .flash("this is a recording: no rule can answer in it (it is read-only)", isError: true) }
+            return .push(.newRule(RuleDialog()))
         default: break
         }
         return .none
@@ -30,6 +34,7 @@ public struct RulesView: Sendable {
         if rules.isEmpty {
             let lines = [
                 "No reply rules yet.",
+                "Press n to make one: action pattern (camera.* too), how many, delay and response.",
                 "In the respond dialog (r), set \"remember\" to answer the next requests for that action the same way;",
                 "or run `bridge-inspector auto-respond` from a shell.",
             ]
