@@ -24,9 +24,9 @@ final class AgentClient {
     var protocolErrors = 0
     var closeAfterFlush = false
 
-    /// Lines read from the client and not yet handled: the agent stops handling them while the
-    /// client leaves too many of its frames unread (see ``acceptsInput(limit:)``).
-    var unhandledLines: Deque<[UInt8]> = []
+    /// Frames read from the client and not yet handled, in order: the agent stops handling them
+    /// while the client leaves too many of its frames unread (see ``acceptsInput(limit:)``).
+    var unhandledFrames: Deque<LineFramer.Frame> = []
     private(set) var queue: Deque<[UInt8]> = []
     private var headOffset = 0
     private(set) var queuedBytes = 0

@@ -105,7 +105,7 @@ final class AgentLoop: @unchecked Sendable {
             for client in clients.values {
                 // A hang-up or error is reported whatever is asked for, so a client whose input
                 // is paused is still noticed when it goes.
-                let readsMore = client.unhandledLines.isEmpty && client.acceptsInput(limit: limits.maxQueuedBytesPerClient)
+                let readsMore = client.unhandledFrames.isEmpty && client.acceptsInput(limit: limits.maxQueuedBytesPerClient)
                 var events: PollEvents = readsMore ? .readable : []
                 if client.wantsToWrite { events.insert(.writable) }
                 descriptors.append(PollDescriptor(descriptor: client.connection.rawValue, events: events))
@@ -132,9 +132,9 @@ final class AgentLoop: @unchecked Sendable {
             if !descriptors[0].returnedEvents.isEmpty { acceptClients() }
             housekeeping()
             flushAll()
-            // Lines held back while a client was behind, now that it may have caught up.
-            for client in Array(clients.values) where !client.unhandledLines.isEmpty {
-                handleUnhandledLines(of: client)
+            // Frames held back while a client was behind, now that it may have caught up.
+            for client in Array(clients.values) where !client.unhandledFrames.isEmpty {
+                handleUnhandledFrames(of: client)
             }
             publish()
             // While the host is busy, let its changes gather for a moment before the next pass:
@@ -225,7 +225,7 @@ final class AgentLoop: @unchecked Sendable {
     private func readFrom(_ client: AgentClient) {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         for _ in 0..<16 {  // bounded per pass, so one busy client cannot starve the others
-            guard client.unhandledLines.isEmpty, client.acceptsInput(limit: limits.maxQueuedBytesPerClient) else { return }
+            guard client.unhandledFrames.isEmpty, client.acceptsInput(limit: limits.maxQueuedBytesPerClient) else { return }
             let result: UnixConnection.ReadResult
             do {
                 result = try buffer.withUnsafeMutableBytes { try client.connection.read(into: $0) }
@@ -241,31 +241,29 @@ final class AgentLoop: @unchecked Sendable {
                 return
             case .bytes(let count):
                 let frames = buffer.withUnsafeBytes { client.framer.feed(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-                for frame in frames {
-                    switch frame {
-                    case .line(let line):
-                        client.unhandledLines.append(line)
-                    case .oversized(let byteCount):
-                        protocolError(
-                            client, id: nil,
-                            InspectorError(
-                                .frameTooLarge,
-                                "frame of more than \(byteCount - 1) bytes is over the \(limits.maxClientFrameBytes)-byte cap; it was skipped"))
-                    }
-                }
-                handleUnhandledLines(of: client)
+                client.unhandledFrames.append(contentsOf: frames)
+                handleUnhandledFrames(of: client)
                 guard clients[client.id] != nil else { return }
             }
         }
     }
 
-    /// Handles the lines already read from `client`, in order, until its queue of unread frames
+    /// Handles the frames already read from `client`, in order, until its queue of unread frames
     /// reaches the limit; the rest wait for the client to read (back-pressure on input).
-    private func handleUnhandledLines(of client: AgentClient) {
+    private func handleUnhandledFrames(of client: AgentClient) {
         while clients[client.id] != nil, client.acceptsInput(limit: limits.maxQueuedBytesPerClient),
-            let line = client.unhandledLines.popFirst()
+            let frame = client.unhandledFrames.popFirst()
         {
-            handleLine(line, from: client)
+            switch frame {
+            case .line(let line):
+                handleLine(line, from: client)
+            case .oversized(let byteCount):
+                protocolError(
+                    client, id: nil,
+                    InspectorError(
+                        .frameTooLarge,
+                        "frame of more than \(byteCount - 1) bytes is over the \(limits.maxClientFrameBytes)-byte cap; it was skipped"))
+            }
         }
     }
 

@@ -138,7 +138,6 @@ struct AgentState {
 
     // MARK: Snapshots
 
-    /// The complete snapshot frame as of ``seq``, ending in a newline.
     /// The `slots` and `customCapabilities` members, as in a snapshot's state and the hello's
     /// `capabilities`: what the host offers the journey.
     func writeCapabilities(into writer: inout JSONWriter) {
@@ -148,6 +147,7 @@ struct AgentState {
         writer.key("customCapabilities"); writer.splice(capabilities)
     }
 
+    /// The complete snapshot frame as of ``seq``, ending in a newline.
     func snapshotFrame() -> [UInt8] {
         var writer = JSONWriter(capacity: messageBytes + 4096)
         writer.objectStart()
