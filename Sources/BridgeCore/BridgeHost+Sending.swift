@@ -111,6 +111,11 @@ extension BridgeHost {
                 deliveryError = "evaluateJavaScript failed: \(error)"
             }
         } else {
+            if reportedJourneyAttached {
+                // The transport went away without detach() (deallocated, as a WebView can be).
+                reportedJourneyAttached = false
+                emit(.journeyAttachment(false))
+            }
             deliveryError =
                 "WebView not attached: \(message.type.rawValue) '\(message.payload.action)' (\(message.correlationId)) was not delivered; attach a journey with attach(_:)"
         }

@@ -88,6 +88,10 @@ public final class BridgeHost {
 
     let codec = BridgeMessageCodec()
     weak var transport: (any JourneyTransport)?
+    /// Whether observers were last told that a journey is attached. The transport is held
+    /// weakly, like the WebView, so it can go without `detach()`; the host notices at its next
+    /// delivery and tells observers then.
+    var reportedJourneyAttached = false
     var handlers: [String: any BridgeCapabilityHandler] = [:]
     var customCapabilityVersions: [String: String] = [:]
     /// Custom capabilities reported as supported whose requests go to `pendingRequests`.
@@ -143,12 +147,14 @@ public final class BridgeHost {
     /// Attaches the transport that carries messages to the journey (held weakly, like the WebView).
     public func attach(_ transport: any JourneyTransport) {
         self.transport = transport
+        reportedJourneyAttached = true
         emit(.journeyAttachment(true))
     }
 
     /// Detaches the journey; later sends fail with `WebView not attached`.
     public func detach() {
         transport = nil
+        reportedJourneyAttached = false
         emit(.journeyAttachment(false))
     }
 

@@ -88,6 +88,9 @@ struct SendingTests {
         #expect(host.lastError?.contains("'host.ping'") == true)
 
         // Attached, then the transport goes away (held weakly, like the WebView).
+        let recorder = ChangeRecorder()
+        let token = recorder.attach(to: host)
+        defer { host.removeObserver(token) }
         var journey: RecordingJourneyTransport? = RecordingJourneyTransport()
         host.attach(journey!)
         host.clearError()
@@ -99,6 +102,11 @@ struct SendingTests {
         host.receive(text: request("x.y", id: "r-1"))
         host.respond(to: "r-1", status: .unsupported)
         #expect(host.lastError?.hasPrefix("WebView not attached: response 'x.y' (r-1) was not delivered") == true)
+        // Observers (the inspector) learn it went at the first delivery that finds it gone, once.
+        let attachments = recorder.changes.compactMap { if case .journeyAttachment(let attached) = $0 { return attached } else { return nil } }
+        #expect(attachments == [true, false])
+        host.send(event: "host.ping")
+        #expect(recorder.changes.filter { if case .journeyAttachment = $0 { return true } else { return false } }.count == 2)
 
         let other = RecordingJourneyTransport()
         host.attach(other)
