@@ -1,6 +1,7 @@
 import Foundation
 import InspectorClient
 import InspectorProtocol
+import TerminalUI
 
 /// Prints a host's live traffic as plain lines until the host goes away or `shouldStop` says so:
 /// what `demo` does when there is no terminal to draw the inspector on (`demo | cat`).
@@ -11,7 +12,7 @@ struct StreamPrinter {
     func run(shouldStop: @escaping @Sendable () -> Bool) throws {
         let session = try InspectorSession(socketPath: socketPath, subscribe: true, clientName: "bridge-inspector stream")
         defer { session.close() }
-        StandardStreams.printOut("attached to \(session.hello.host.name) (pid \(session.hello.host.pid)) at \(socketPath); no terminal, so printing the traffic")
+        StandardStreams.printOut("attached to \(Sanitizer.sanitize(session.hello.host.name)) (pid \(session.hello.host.pid)) at \(socketPath); no terminal, so printing the traffic")
         var state = LiveState()
         var printed = 0
         while !shouldStop() {
