@@ -218,18 +218,35 @@ struct AgentState {
         return writer.bytes
     }
 
+    /// A pending request's message is kept whole up to this size, while all pending records
+    /// together stay under ``pendingTotalLimit``; beyond either, its record keeps the envelope
+    /// without `payload.data` and says `"truncated": true` (the whole message is in the log).
+    /// Pending requests are not bounded in number, and a snapshot must stay within the agent's
+    /// frame cap for any inspector to attach.
+    static let pendingMessageLimit = 256 * 1024
+    /// See ``pendingMessageLimit``.
+    static let pendingTotalLimit = 16 * 1024 * 1024
+
     private func encodePending(_ request: PendingRequest) -> [UInt8] {
-        let message: Data
+        var message: Data
         if let lastReceived, lastReceived.id == request.message.correlationId {
             message = lastReceived.json
         } else {
             message = (try? BridgeMessageCodec().encode(request.message)) ?? Data("null".utf8)
+        }
+        let pendingBytes = pending.reduce(0) { $0 + $1.json.count }
+        let truncated = message.count > Self.pendingMessageLimit || pendingBytes + message.count > Self.pendingTotalLimit
+        if truncated {
+            var envelope = request.message
+            envelope.payload.data = nil
+            message = (try? BridgeMessageCodec().encode(envelope)) ?? Data("null".utf8)
         }
         var writer = JSONWriter(capacity: message.count + 128)
         writer.objectStart()
         writer.key("correlationId"); writer.string(request.message.correlationId)
         writer.key("action"); writer.string(request.message.payload.action)
         writer.key("since"); writer.number(Self.ms(request.since))
+        if truncated { writer.key("truncated"); writer.bool(true) }
         writer.key("message"); Self.appendMessageJSON(message, to: &writer)
         writer.objectEnd()
         return writer.bytes

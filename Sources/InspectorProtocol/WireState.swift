@@ -106,14 +106,18 @@ public struct WirePending: Codable, Sendable, Hashable {
     public var action: String
     /// When it arrived, in milliseconds since 1970.
     public var since: Double
+    /// `true` when the request was too large to keep here (or pending requests together were),
+    /// and `message` holds it without `payload.data`; the whole message is in the log.
+    public var truncated: Bool?
     /// The request.
     public var message: BridgeMessage
 
     /// Creates a record.
-    public init(correlationId: String, action: String, since: Double, message: BridgeMessage) {
+    public init(correlationId: String, action: String, since: Double, truncated: Bool? = nil, message: BridgeMessage) {
         self.correlationId = correlationId
         self.action = action
         self.since = since
+        self.truncated = truncated
         self.message = message
     }
 }

@@ -46,6 +46,35 @@ struct HandshakeTests {
         #expect(hello.text.hasPrefix(#"{"kind":"hello","protocol":1,"agent":"bridge-inspector-agent/0.1.0","host":{"#))
     }
 
+    @Test("a large pending request is kept without its data (truncated), so a snapshot stays within the frame cap")
+    func largePendingIsTruncated() async throws {
+        let fixture = try Fixture()
+        defer { fixture.stop() }
+        let big = #"{"image":""# + String(repeating: "A", count: 300 * 1024) + #""}"#
+        fixture.receive(messageText(action: "document.upload", id: "big-1", data: big))
+        fixture.receive(messageText(action: "nfc.read", id: "small-1", data: #"{"documentType":"passport"}"#))
+        let (_, _, snapshot) = try await fixture.client()
+        let pending = try #require(snapshot?.json["state"]?["pending"]?.arrayValue)
+        let byId = Dictionary(uniqueKeysWithValues: pending.compactMap { entry in entry["correlationId"]?.stringValue.map { ($0, entry) } })
+        #expect(byId["big-1"]?["truncated"]?.boolValue == true)
+        #expect(byId["big-1"]?["message"]?["payload"]?["action"]?.stringValue == "document.upload")
+        #expect(byId["big-1"]?["message"]?["payload"]?["data"] == nil)
+        #expect(byId["small-1"]?["truncated"] == nil)
+        #expect(byId["small-1"]?["message"]?["payload"]?["data"]?["documentType"]?.stringValue == "passport")
+        // The log still holds the whole request.
+        let logged = snapshot?.json["state"]?["messages"]?.arrayValue?.first { $0["message"]?["correlationId"]?.stringValue == "big-1" }
+        #expect(logged?["message"]?["payload"]?["data"]?["image"]?.stringValue?.count == 300 * 1024)
+        // And the typed client reads the flag.
+        let box = SessionBox(try InspectorSession(socketPath: fixture.socketPath, subscribe: true, clientName: "t"))
+        defer { box.session.close() }
+        let frame = try await onThread { try box.session.nextFrame(timeout: 10) }
+        guard case .snapshot(_, let state)? = frame else {
+            Issue.record("no snapshot")
+            return
+        }
+        #expect(state.pending.first { $0.correlationId == "big-1" }?.truncated == true)
+    }
+
     @Test("after the client's hello a subscribed client gets a snapshot of the whole state")
     func snapshotShape() async throws {
         let fixture = try Fixture()
