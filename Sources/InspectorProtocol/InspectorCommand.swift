@@ -59,15 +59,24 @@ public enum InspectorCommand: Sendable, Hashable {
         }
     }
 
-    /// Why a response with `status` and `error` would confuse the journey, or `nil` when they
-    /// agree: an `error` response must say what went wrong (an error code), and a `success`
-    /// response carries no error. `cancelled` and `unsupported` may carry one or not.
+    /// How a response's status and error can disagree in a way that would confuse the journey.
+    public enum StatusErrorMismatch: Sendable, Equatable {
+        /// An `error` response without an error object: the journey cannot tell what went wrong.
+        case errorWithoutCode
+        /// A `success` response that carries an error object.
+        case successWithError
+    }
+
+    /// What is wrong with a response of `status` carrying `error`, or `nil` when they agree: an
+    /// `error` response must say what went wrong (an error code), and a `success` response
+    /// carries no error. `cancelled` and `unsupported` may carry one or not.
     ///
-    /// The scripting commands refuse such a response before anything is sent.
-    public static func statusErrorMismatch(status: BridgeResponseStatus, error: BridgeErrorPayload?) -> String? {
+    /// The one rule the scripting commands and the inspector's dialogs apply before anything is
+    /// sent; each words the refusal for its own controls.
+    public static func statusErrorMismatch(status: BridgeResponseStatus, error: BridgeErrorPayload?) -> StatusErrorMismatch? {
         switch (status, error) {
-        case (.error, nil): return "an error response needs an error code (for example --error-code PERMISSION_DENIED)"
-        case (.success, .some): return "a success response carries no error; leave out the --error options or use --status error"
+        case (.error, nil): return .errorWithoutCode
+        case (.success, .some): return .successWithError
         default: return nil
         }
     }

@@ -78,13 +78,15 @@ struct ResponseFields: Sendable {
             return .failure(error)
         case .success(let object):
             let error = errorPayload
-            if InspectorCommand.statusErrorMismatch(status: status, error: error) != nil {
-                // The same rule as `respond` and `auto-respond`, in the dialog's own words.
+            // The same rule as `respond` and `auto-respond`, in the dialog's own words.
+            switch InspectorCommand.statusErrorMismatch(status: status, error: error) {
+            case .errorWithoutCode?:
+                return .failure(DataFieldError(message: "an error response needs an error code (Ctrl-T for the documented codes)"))
+            case .successWithError?:
                 return .failure(
-                    DataFieldError(
-                        message: status == .error
-                            ? "an error response needs an error code (Ctrl-T for the documented codes)"
-                            : "a \(status.rawValue) response carries no error: clear the error code, or choose status error"))
+                    DataFieldError(message: "a \(status.rawValue) response carries no error: clear the error code, or choose status error"))
+            case nil:
+                break
             }
             return .success(ReplyRule.Response(status: status, data: object, error: error))
         }

@@ -116,12 +116,9 @@ struct AutoRespondCommand: ParsableCommand {
             throw ScriptFailure.usage("--delay-ms must be from 0 to \(ReplyRule.maxDelayMs) (got \(delay))")
         }
         if let name, name.isEmpty { throw ScriptFailure.usage("--name must not be empty") }
-        let payload = try error.payload()
         let responseStatus = (status ?? .success).status
-        if let mismatch = InspectorCommand.statusErrorMismatch(status: responseStatus, error: payload) {
-            throw ScriptFailure.usage(mismatch)
-        }
-        let response = ReplyRule.Response(status: responseStatus, data: try DataArgument.object(data), error: payload)
+        let response = ReplyRule.Response(
+            status: responseStatus, data: try DataArgument.object(data), error: try error.payload(for: responseStatus))
         let added = book.add(ReplyRule(name: name ?? "", action: action, times: always ? nil : times, delayMs: delay, response: response))
         if book.rules.filter({ $0.name == added.name }).count > 1 {
             throw ScriptFailure.usage("two rules are named '\(added.name)'; give this one another --name")

@@ -46,12 +46,9 @@ struct RespondCommand: ParsableCommand {
     func run() throws {
         try Script.run {
             guard !correlationId.isEmpty else { throw ScriptFailure.usage("the correlation id must not be empty") }
-            let payload = try error.payload()
-            if let mismatch = InspectorCommand.statusErrorMismatch(status: status.status, error: payload) {
-                throw ScriptFailure.usage(mismatch)
-            }
             let arguments = InspectorCommand.Respond(
-                correlationId: correlationId, status: status.status, data: try DataArgument.object(data), error: payload)
+                correlationId: correlationId, status: status.status, data: try DataArgument.object(data),
+                error: try error.payload(for: status.status))
             let session = try selection.session(subscribe: false, client: "bridge-inspector respond")
             defer { session.close() }
             let (_, sent) = try session.perform(.respond(arguments), hint: Self.refusalHint)

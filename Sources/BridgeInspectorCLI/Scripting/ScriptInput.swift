@@ -79,6 +79,20 @@ struct ErrorOptions: ParsableArguments {
     var isGiven: Bool { code != nil || message != nil || recoverable != nil }
 
     /// The error object, `nil` when no option was given; a usage failure when it is incomplete.
+    /// The error payload for a response with `status`, refused (usage) when the two disagree:
+    /// an `error` response needs a code, a `success` carries none.
+    func payload(for status: BridgeResponseStatus) throws -> BridgeErrorPayload? {
+        let payload = try payload()
+        switch InspectorCommand.statusErrorMismatch(status: status, error: payload) {
+        case .errorWithoutCode?:
+            throw ScriptFailure.usage("an error response needs an error code", hint: "for example --error-code PERMISSION_DENIED")
+        case .successWithError?:
+            throw ScriptFailure.usage("a success response carries no error", hint: "leave out the --error options, or use --status error")
+        case nil:
+            return payload
+        }
+    }
+
     func payload() throws -> BridgeErrorPayload? {
         guard isGiven else { return nil }
         guard let code, !code.isEmpty else {
