@@ -27,6 +27,9 @@ struct Options {
     var filterRuns = 3
     /// Cycles of the key-under-load figure (each a tenth of a second of traffic).
     var keyCycles = 200
+    /// Scale of the attach-under-load logs (1: a 30 MiB log of 16 KB messages, and a full log of
+    /// 10,000 messages of 256 bytes).
+    var attachScale = 1.0
 
     static let usage = """
         usage: bridge-inspector-bench [--json] [--quick | --smoke] [overrides]
@@ -98,6 +101,7 @@ struct Options {
             latencyMessages = 100
             latencyWarmup = 10
             payloadBytes = 64 * 1024
+            attachScale = 0.02
             payloadRuns = 1
             tuiMessages = 2_000
             renders = 3

@@ -5,9 +5,17 @@ import SocketSupport
 
 /// One connected inspector client, owned by the agent thread.
 ///
-/// Holds the client's socket, its input framer and its outgoing queue. The queue is bounded in
-/// bytes: when a subscribed client falls behind, events are dropped for it and remembered as a
-/// gap, which is reported (followed by a fresh snapshot) once the client has caught up.
+/// Holds the client's socket, its input framer and its outgoing queue. Only the *events* in the
+/// queue are bounded (in bytes): when a subscribed client has a whole budget of events unread,
+/// later events are dropped for it and remembered as a gap, which is reported (followed by a
+/// fresh snapshot) once the client has caught up.
+///
+/// Snapshots, replies, hellos and gap markers are never dropped and do not use the event budget.
+/// That is what makes attaching to a busy host work: a snapshot larger than the budget (a full
+/// 32 MiB log) is written once, and the events that arrive meanwhile queue behind it within their
+/// own budget, instead of each being taken for "the client fell behind" (which brought another
+/// full snapshot after the gap, and so on for ever). The design is in docs/inspector-protocol.md,
+/// section 6.
 final class AgentClient {
     enum Phase {
         /// Connected; the agent's hello is sent, the client's is awaited.
@@ -27,9 +35,29 @@ final class AgentClient {
     /// Frames read from the client and not yet handled, in order: the agent stops handling them
     /// while the client leaves too many of its frames unread (see ``acceptsInput(limit:)``).
     var unhandledFrames: Deque<LineFramer.Frame> = []
-    private(set) var queue: Deque<[UInt8]> = []
+    /// One frame waiting to be written, and how it counts.
+    struct QueuedFrame {
+        enum Kind {
+            /// Hello, reply, snapshot or gap marker: never dropped, not in the event budget.
+            case control
+            /// An event, counted in the event budget.
+            case event
+            /// An event larger than the whole budget, let through outside it (one at a time).
+            case oversizedEvent
+        }
+
+        var bytes: [UInt8]
+        var kind: Kind
+    }
+
+    private(set) var queue: Deque<QueuedFrame> = []
     private var headOffset = 0
+    /// Bytes of every queued frame not yet written (for input back-pressure and memory accounting).
     private(set) var queuedBytes = 0
+    /// Bytes of queued `.event` frames not yet written: the budget that decides a gap.
+    private(set) var queuedEventBytes = 0
+    /// Whether an `.oversizedEvent` is in the queue.
+    private var oversizedEventQueued = false
     /// Events not delivered to this client, `from...to`, while it was behind.
     private(set) var gap: ClosedRange<Int>?
     /// When the queue last made progress (or became non-empty).
@@ -54,33 +82,64 @@ final class AgentClient {
     /// and never reads cannot make the host's memory grow.
     func acceptsInput(limit: Int) -> Bool { queuedBytes < limit }
 
-    /// Queues a frame that must not be dropped (hello, replies, snapshots, gap markers).
+    /// Queues a frame that must not be dropped (hello, replies, snapshots, gap markers). It does
+    /// not count against the event budget.
     func enqueue(_ frame: [UInt8]) {
-        if queue.isEmpty { lastProgress = Date() }
-        queue.append(frame)
-        queuedBytes += frame.count
+        append(QueuedFrame(bytes: frame, kind: .control))
     }
 
     /// Queues an event frame, or drops it into the gap when the client is behind.
     ///
-    /// A frame is always accepted into an empty queue, whatever its size, so one large message
-    /// still reaches a client that keeps up.
+    /// The client is behind when its unread *events* would take more than `limit` bytes; what
+    /// else is queued (a large snapshot it is still reading) does not count. A single event
+    /// larger than `limit` is let through outside the budget, one at a time, so a client that
+    /// keeps up receives it (and the events around it) instead of being told it fell behind.
+    /// The events queued for a client therefore take at most `limit` bytes plus one frame (at
+    /// most `WireProtocol.maxAgentFrameBytes`, whose bytes every client's queue shares).
     func enqueueEvent(_ frame: [UInt8], seq: Int, limit: Int) {
         if let current = gap {
             gap = current.lowerBound...seq
             return
         }
-        if !queue.isEmpty, queuedBytes + frame.count > limit {
-            // Before dropping anything, hand the socket what it takes now: a reader that keeps
-            // up must not miss events only because a burst arrived between two of the agent's
-            // passes. A failed write is noticed (and the client dropped) by the next flush.
-            _ = flush()
-            if !queue.isEmpty, queuedBytes + frame.count > limit {
-                gap = seq...seq
-                return
-            }
+        if let kind = admission(of: frame.count, limit: limit) {
+            append(QueuedFrame(bytes: frame, kind: kind))
+            return
         }
-        enqueue(frame)
+        // Before dropping anything, hand the socket what it takes now: a reader that keeps up
+        // must not miss events only because a burst arrived between two of the agent's passes.
+        // A failed write is noticed (and the client dropped) by the next flush.
+        _ = flush()
+        if let kind = admission(of: frame.count, limit: limit) {
+            append(QueuedFrame(bytes: frame, kind: kind))
+        } else {
+            gap = seq...seq
+        }
+    }
+
+    /// How an event of `size` bytes is queued now, or nil when it does not fit.
+    private func admission(of size: Int, limit: Int) -> QueuedFrame.Kind? {
+        if size > limit { return oversizedEventQueued ? nil : .oversizedEvent }
+        return queuedEventBytes + size <= limit ? .event : nil
+    }
+
+    private func append(_ frame: QueuedFrame) {
+        if queue.isEmpty { lastProgress = Date() }
+        queue.append(frame)
+        queuedBytes += frame.bytes.count
+        switch frame.kind {
+        case .control: break
+        case .event: queuedEventBytes += frame.bytes.count
+        case .oversizedEvent: oversizedEventQueued = true
+        }
+    }
+
+    /// Bytes this client makes the agent hold: its queue, the unfinished line it is sending (the
+    /// framer's buffer, by capacity) and the frames read from it but not yet handled.
+    var heldBytes: Int {
+        queuedBytes + framer.bufferedCapacity + unhandledFrames.reduce(0) { total, frame in
+            if case .line(let line) = frame { return total + line.count }
+            return total
+        }
     }
 
     /// Once a client in a gap has drained its queue: the gap to report, after which the caller
@@ -96,7 +155,7 @@ final class AgentClient {
         while let head = queue.first {
             let result: UnixConnection.WriteResult
             do {
-                result = try head.withUnsafeBytes { buffer in
+                result = try head.bytes.withUnsafeBytes { buffer in
                     try connection.write(UnsafeRawBufferPointer(rebasing: buffer[headOffset...]))
                 }
             } catch {
@@ -107,7 +166,9 @@ final class AgentClient {
                 lastProgress = Date()
                 headOffset += count
                 queuedBytes -= count
-                if headOffset >= head.count {
+                if head.kind == .event { queuedEventBytes -= count }
+                if headOffset >= head.bytes.count {
+                    if head.kind == .oversizedEvent { oversizedEventQueued = false }
                     queue.removeFirst()
                     headOffset = 0
                 }
