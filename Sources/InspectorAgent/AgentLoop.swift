@@ -150,8 +150,11 @@ final class AgentLoop: @unchecked Sendable {
     /// person can see; at 1,000 changes a second, most changes find the agent idle).
     static let batchNapMicroseconds: UInt32 = 200
 
+    /// Bytes read from a client at once: the frames of one read are held until handled.
+    static let readChunkBytes = 64 * 1024
+
     private func publish() {
-        let held = state.heldBytes + clients.values.reduce(0) { $0 + $1.queuedBytes }
+        let held = state.heldBytes + clients.values.reduce(0) { $0 + $1.heldBytes }
         lock.lock()
         publishedClientCount = clients.count
         publishedSubscriberCount = clients.values.count { $0.isSubscribed }
@@ -223,7 +226,7 @@ final class AgentLoop: @unchecked Sendable {
     }
 
     private func readFrom(_ client: AgentClient) {
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var buffer = [UInt8](repeating: 0, count: Self.readChunkBytes)
         for _ in 0..<16 {  // bounded per pass, so one busy client cannot starve the others
             guard client.unhandledFrames.isEmpty, client.acceptsInput(limit: limits.maxQueuedBytesPerClient) else { return }
             let result: UnixConnection.ReadResult

@@ -19,7 +19,7 @@ struct AgentState {
     private var messages: Deque<[UInt8]> = []
     private var messageBytes = 0
     private var malformed: Deque<[UInt8]> = []
-    private var pending: [(id: String, json: [UInt8])] = []
+    private var pending = PendingRecords()
     private var slots: [CaptureCapability.Kind: [UInt8]] = [:]
     private var capabilities: [UInt8] = Array("[]".utf8)
     private var counts = WireCounts()
@@ -30,6 +30,14 @@ struct AgentState {
 
     static let historyLimit = 100
     static let malformedTextLimit = 64 * 1024
+    /// The most JSON one `malformed` record takes (its `raw` text is cut shorter when escaping
+    /// makes it larger), so that 100 of them stay within a known size.
+    static let malformedRecordLimit = malformedTextLimit + 4 * 1024
+    /// The longest `lastError` text kept in a record; a longer one (it can quote what a journey
+    /// sent) is cut, with a note saying how much was left out.
+    static let errorTextLimit = 16 * 1024
+    /// The most JSON one error record takes.
+    static let errorRecordLimit = errorTextLimit + 1024
 
     init(host: WireHostInfo, snapshot: BridgeSnapshot, limits: AgentLimits) {
         self.host = host
@@ -45,7 +53,7 @@ struct AgentState {
                 origin: .journey, command: nil))
         }
         for request in snapshot.pendingRequests {
-            pending.append((request.message.correlationId, encodePending(request)))
+            keepPending(request.message.correlationId, encodePending(request))
         }
         for slot in snapshot.slots {
             slots[slot.kind] = Self.encode(WireSlot(slot))
@@ -53,7 +61,7 @@ struct AgentState {
         capabilities = Self.encode(snapshot.customCapabilities.map(WireCapability.init))
         if let text = snapshot.lastError {
             seq += 1
-            let entry = Self.encode(WireError(seq: seq, time: Self.ms(snapshot.time), text: text, cause: nil))
+            let entry = Self.encode(WireError(seq: seq, time: Self.ms(snapshot.time), text: Self.shortened(text), cause: nil))
             lastError = entry
             errorHistory.append(entry)
         }
@@ -84,18 +92,14 @@ struct AgentState {
             writer.key("record"); writer.splice(json)
         case .malformed(let input):
             counts.malformed += 1
-            let json = Self.encode(
-                WireMalformed(
-                    seq: seq, time: Self.ms(input.time),
-                    raw: String(decoding: input.raw.prefix(Self.malformedTextLimit), as: UTF8.self),
-                    bytes: input.raw.count, reason: input.reason))
+            let json = Self.encodeMalformed(input, seq: seq)
             malformed.append(json)
             if malformed.count > Self.historyLimit { malformed.removeFirst() }
             lastCauseSeq = seq
             writer.key("type"); writer.string("malformed")
             writer.key("record"); writer.splice(json)
         case .lastError(let text, let time):
-            let json = Self.encode(WireError(seq: seq, time: Self.ms(time), text: text, cause: text == nil ? nil : lastCauseSeq))
+            let json = Self.encode(WireError(seq: seq, time: Self.ms(time), text: text.map(Self.shortened), cause: text == nil ? nil : lastCauseSeq))
             lastCauseSeq = nil
             lastError = text == nil ? nil : json
             errorHistory.append(json)
@@ -104,11 +108,15 @@ struct AgentState {
             writer.key("record"); writer.splice(json)
         case .pendingAdded(let request):
             let json = encodePending(request)
-            pending.append((request.message.correlationId, json))
+            keepPending(request.message.correlationId, json)
             writer.key("type"); writer.string("pendingAdded")
             writer.key("record"); writer.splice(json)
         case .pendingRemoved(let correlationId):
-            if let index = pending.firstIndex(where: { $0.id == correlationId }) { pending.remove(at: index) }
+            if !pending.remove(correlationId), counts.pendingOmitted != nil {
+                // Not among the records kept: one of those left out is no longer pending.
+                let left = (counts.pendingOmitted ?? 1) - 1
+                counts.pendingOmitted = left > 0 ? left : nil
+            }
             writer.key("type"); writer.string("pendingRemoved")
             writer.key("correlationId"); writer.string(correlationId)
         case .slot(let state):
@@ -168,7 +176,7 @@ struct AgentState {
         for entry in malformed { writer.splice(entry) }
         writer.arrayEnd()
         writer.key("pending"); writer.arrayStart()
-        for entry in pending { writer.splice(entry.json) }
+        pending.forEach { writer.splice($0) }
         writer.arrayEnd()
         writeCapabilities(into: &writer)
         writer.key("counts"); writer.splice(Self.encode(counts))
@@ -178,15 +186,42 @@ struct AgentState {
         return writer.bytes
     }
 
-    /// The bytes the log holds, for memory accounting.
-    var heldBytes: Int { messageBytes + pending.reduce(0) { $0 + $1.json.count } }
+    /// The bytes the agent's copy of the state holds, for memory accounting: the log, the pending
+    /// records, the malformed inputs and the error history, each record with an allowance for
+    /// its bookkeeping (``recordOverhead``).
+    var heldBytes: Int {
+        let records = messages.count + pending.count + malformed.count + errorHistory.count
+        return messageBytes + pending.bytes + malformed.reduce(0) { $0 + $1.count }
+            + errorHistory.reduce(0) { $0 + $1.count } + records * Self.recordOverhead
+    }
+
+    /// What one kept record costs beyond its JSON bytes (the array's heap header, the deque or
+    /// dictionary slot, the correlation id), rounded up.
+    static let recordOverhead = 128
+
+    /// Keeps a pending request's record for snapshots, unless the agent already keeps
+    /// ``AgentLimits/maxPendingRecords`` of them or the record does not fit in
+    /// ``pendingTotalLimit``: then it is only counted as left out.
+    private mutating func keepPending(_ id: String, _ json: [UInt8]) {
+        if pending.count < limits.maxPendingRecords, pending.bytes + json.count <= Self.pendingTotalLimit {
+            pending.insert(id, json)
+        } else {
+            counts.pendingOmitted = (counts.pendingOmitted ?? 0) + 1
+        }
+    }
 
     // MARK: Encoding
 
     private mutating func appendMessage(_ json: [UInt8]) {
+        // A record larger than the whole budget is not kept at all (it still reached the clients
+        // connected at the time, as an event), and it pushes nothing else out.
+        guard json.count <= limits.effectiveMaxLogBytes else {
+            counts.evicted += 1
+            return
+        }
         messages.append(json)
         messageBytes += json.count
-        while messages.count > limits.maxLogMessages || (messageBytes > limits.maxLogBytes && messages.count > 1) {
+        while messages.count > limits.maxLogMessages || messageBytes > limits.effectiveMaxLogBytes {
             let dropped = messages.removeFirst()
             messageBytes -= dropped.count
             counts.evicted += 1
@@ -221,8 +256,8 @@ struct AgentState {
     /// A pending request's message is kept whole up to this size, while all pending records
     /// together stay under ``pendingTotalLimit``; beyond either, its record keeps the envelope
     /// without `payload.data` and says `"truncated": true` (the whole message is in the log).
-    /// Pending requests are not bounded in number, and a snapshot must stay within the agent's
-    /// frame cap for any inspector to attach.
+    /// A snapshot must stay within the agent's frame cap for any inspector to attach; the number
+    /// of records is bounded by ``AgentLimits/maxPendingRecords``.
     static let pendingMessageLimit = 256 * 1024
     /// See ``pendingMessageLimit``.
     static let pendingTotalLimit = 16 * 1024 * 1024
@@ -234,8 +269,7 @@ struct AgentState {
         } else {
             message = (try? BridgeMessageCodec().encode(request.message)) ?? Data("null".utf8)
         }
-        let pendingBytes = pending.reduce(0) { $0 + $1.json.count }
-        let truncated = message.count > Self.pendingMessageLimit || pendingBytes + message.count > Self.pendingTotalLimit
+        let truncated = message.count > Self.pendingMessageLimit || pending.bytes + message.count > Self.pendingTotalLimit
         if truncated {
             var envelope = request.message
             envelope.payload.data = nil
@@ -262,6 +296,31 @@ struct AgentState {
             return memchr(base, 0x0A, raw.count) != nil || memchr(base, 0x0D, raw.count) != nil
         }
         if hasLineBreak { writer.rawJSON(json) } else { writer.splice([UInt8](json)) }
+    }
+
+    /// A malformed input's record, within ``malformedRecordLimit``: `raw` keeps the first 64 KiB
+    /// of the input, or less when JSON escaping (six bytes for a control character) would make
+    /// the record larger.
+    static func encodeMalformed(_ input: MalformedInput, seq: Int) -> [UInt8] {
+        var prefix = malformedTextLimit
+        while true {
+            let json = encode(
+                WireMalformed(
+                    seq: seq, time: ms(input.time),
+                    raw: String(decoding: input.raw.prefix(prefix), as: UTF8.self),
+                    bytes: input.raw.count, reason: shortened(input.reason)))
+            if json.count <= malformedRecordLimit || prefix == 0 { return json }
+            prefix /= 8
+        }
+    }
+
+    /// `text`, cut to ``errorTextLimit`` bytes (at a character boundary) with a note of how much
+    /// was left out.
+    static func shortened(_ text: String) -> String {
+        guard text.utf8.count > errorTextLimit else { return text }
+        // A scalar takes at most four bytes, so this many always fit.
+        let kept = String(String.UnicodeScalarView(text.unicodeScalars.prefix((errorTextLimit - 64) / 4)))
+        return kept + "… (\(text.utf8.count - kept.utf8.count) more bytes not kept)"
     }
 
     static func ms(_ date: Date) -> Double {

@@ -91,7 +91,10 @@ public final class InspectorAgent: Sendable {
     /// waits for this to rise above zero.
     public var subscriberCount: Int { loop.subscriberCount }
 
-    /// Bytes the agent holds: its message log plus every client's queue (for benchmarks).
+    /// Bytes the agent holds: its copy of the state (log, pending records, malformed inputs,
+    /// error history) plus, for every client, its queue, the unfinished line it is sending and
+    /// the frames read from it but not yet handled. Never more than
+    /// ``AgentLimits/heldBytesBound`` (docs/inspector-protocol.md, section 9).
     public var heldBytes: Int { loop.heldBytes }
 }
 

@@ -232,13 +232,17 @@ public struct WireCounts: Codable, Sendable, Hashable {
     public var malformed: Int
     /// Messages dropped from the agent's log to keep it within its bounds.
     public var evicted: Int
+    /// Pending requests the snapshot's `pending` list leaves out because the agent keeps records
+    /// of at most `maxPendingRecords` of them; absent (nil) when none are left out.
+    public var pendingOmitted: Int?
 
     /// Creates totals.
-    public init(received: Int = 0, sent: Int = 0, malformed: Int = 0, evicted: Int = 0) {
+    public init(received: Int = 0, sent: Int = 0, malformed: Int = 0, evicted: Int = 0, pendingOmitted: Int? = nil) {
         self.received = received
         self.sent = sent
         self.malformed = malformed
         self.evicted = evicted
+        self.pendingOmitted = pendingOmitted
     }
 }
 

@@ -47,6 +47,13 @@ public struct LineFramer: Sendable {
         buffer.count
     }
 
+    /// Memory the unfinished line takes: the buffer's capacity, which can be larger than
+    /// ``bufferedByteCount`` (the buffer grows in steps) but never larger than
+    /// `maximumLineLength` (rounded up to the allocator's size class). For memory accounting.
+    public var bufferedCapacity: Int {
+        buffer.capacity
+    }
+
     /// Whether the rest of an oversized line is being skipped.
     public var isSkippingOversizedLine: Bool {
         discarding
@@ -84,6 +91,11 @@ public struct LineFramer: Sendable {
                 continue
             }
             guard newline != nil else {
+                // Grow in steps, but never past the cap: an unfinished line of at most
+                // `maximumLineLength` bytes then takes at most that much memory.
+                if seen > buffer.capacity {
+                    buffer.reserveCapacity(min(maximumLineLength, max(seen, 2 * buffer.capacity)))
+                }
                 buffer.append(contentsOf: segment)
                 continue
             }
