@@ -5,7 +5,7 @@ import BridgeCore
 public enum WebJourneyPaths {
     /// The browser bootstrap script (``BrowserBootstrap/script(bootstrapScript:)``). A page the
     /// server serves gets it injected; a page from its own dev server includes
-    /// `<script src="http://127.0.0.1:<port>/__gbgbridge/bootstrap.js"></script>` as its first script.
+    /// ``WebJourneyServer/bootstrapScriptURL`` (this path with the run's token) as its first script.
     public static let bootstrapScript = "/__gbgbridge/bootstrap.js"
     /// The WebSocket endpoint the bootstrap connects to: one connection per page context.
     public static let socket = "/__gbgbridge/socket"
