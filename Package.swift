@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(
             name: "JourneyWebSocketTests",
             dependencies: [
-                "JourneyWebSocket", "BridgeCore",
+                "JourneyWebSocket", "BridgeCore", "TestProcessSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -26,15 +26,17 @@ struct HostCommand: AsyncParsableCommand {
             (--port, default a free one) and injects the bridge bootstrap at document start of \
             every HTML page, so the page in a desktop browser has \
             window.webkit.messageHandlers.gbgBridge and window.GBGBridge as in a WKWebView; its \
-            messages travel over a WebSocket. The second line on standard output is its address:
+            messages travel over a WebSocket. The second line on standard output is the address \
+            to open, with a secret token made for this run (as Jupyter does):
 
-              serving: http://127.0.0.1:8787/
+              serving: http://127.0.0.1:8787/?token=3q2-7wX...
 
-            Each page load is a fresh bridge context and gets host.ready. Only pages of that \
-            origin may connect; a journey on its own dev server includes \
-            <script src="http://127.0.0.1:<port>/__gbgbridge/bootstrap.js"></script> as its first \
-            script and is allowed with --allow-origin (then --serve may be left out). See \
-            docs/web-journeys.md.
+            Only a browser that opened that URL can be the journey: other local programs and \
+            pages are refused with 403, and the attached page is left alone. Each page load is a \
+            fresh bridge context and gets host.ready. Only pages of that origin may connect; a \
+            journey on its own dev server is allowed with --allow-origin (then --serve may be left \
+            out) and includes, as its first script, the bootstrap script at the address with the \
+            token the host prints. Slow or idle connections are closed. See docs/web-journeys.md.
 
             Examples:
               bridge-inspector host

@@ -183,15 +183,25 @@ struct HostRunner {
             return 1
         }
         StandardStreams.printOut("socket: \(agent.socketPath)")
-        StandardStreams.printOut("serving: \(server.url)")
+        // The journey's address holds the run's token: it goes to the person running the host
+        // (standard output) and nowhere else; notices and logs never repeat it.
+        StandardStreams.printOut("serving: \(server.journeyURL)")
 
         if options.exitOnStdinEOF {
             Self.watchStandardInput { continuation.yield(.standardInputClosed) }
         }
         let what = options.serveDirectory.map { "serving the web journey in \($0) at \(server.url)" }
-            ?? "waiting for pages that include \(server.url.dropLast())\(WebJourneyPaths.bootstrapScript)"
+            ?? "waiting for pages of \(options.allowedOrigins.joined(separator: ", "))"
         StandardStreams.printError(
-            "bridge-inspector host: host \"\(name)\" (hostVersion \(profile.hostVersion)) is \(what); open it in a browser, and stop the host with Ctrl-C.")
+            "bridge-inspector host: host \"\(name)\" (hostVersion \(profile.hostVersion)) is \(what); stop it with Ctrl-C.")
+        if options.serveDirectory != nil {
+            StandardStreams.printError(
+                "bridge-inspector host: open the \"serving:\" URL above, with its token, in a browser; only a page opened from it can be the journey, and other local programs are refused.")
+        }
+        if !options.allowedOrigins.isEmpty {
+            StandardStreams.printError(
+                "bridge-inspector host: pages of \(options.allowedOrigins.joined(separator: ", ")) include, as their first script, <script src=\"\(server.bootstrapScriptURL)\"></script> (it carries this run's token; do not commit it).")
+        }
 
         // 3. Run until stopped; every page that connects gets host.ready (see report(_:host:)).
         waiting: for await reason in reasons {

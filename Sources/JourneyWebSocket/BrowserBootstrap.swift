@@ -5,7 +5,8 @@ import BridgeCore
 /// It runs at document start in the top-level frame only (in a frame it does nothing, as with
 /// `forMainFrameOnly: true`), and:
 /// - defines `window.webkit.messageHandlers.gbgBridge.postMessage(message)`, which sends the
-///   message to the host over a WebSocket on loopback. The connection opens once the document is
+///   message to the host over a WebSocket on loopback (authenticated by the host's cookie, or by
+///   the `token` of the script's own URL for a page of another origin). The connection opens once the document is
 ///   parsed (`DOMContentLoaded`), so the page's own scripts have set up `receive` before the host
 ///   sends anything. Messages posted before it is open wait in the page (at most
 ///   ``maximumQueuedMessages``) and go out in order once it opens; if it never opens, or closes,
@@ -52,6 +53,12 @@ public enum BrowserBootstrap {
           url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
           url.search = "";
           url.searchParams.set("page", location.pathname);
+          // A page of another origin has no cookie of the host: it included this script from the
+          // URL the host printed, with the token, and the WebSocket carries the same. The host's
+          // own pages include it without a token and rely on the cookie, so no page learns the
+          // token from here that its own markup did not already hold.
+          var token = script && script.src ? new URL(script.src).searchParams.get("\#(AccessToken.queryParameter)") : null;
+          if (token) { url.searchParams.set("\#(AccessToken.queryParameter)", token); }
           var state = "connecting";
           var queue = [];
           var received = 0;
@@ -139,7 +146,7 @@ public enum BrowserBootstrap {
           function closed(event) {
             var wasOpen = state === "open";
             state = "closed";
-            dropQueued("the connection could not be opened (is `bridge-inspector host` running, and is this page's origin allowed?)");
+            dropQueued("the connection could not be opened (is `bridge-inspector host` running, was this page opened from the URL it printed, and is this page's origin allowed?)");
             if (wasOpen) {
               console.warn("[GBGBridge] the host closed the bridge connection (" + event.code + (event.reason ? ": " + event.reason : "") + "); reload the page to attach again");
             }

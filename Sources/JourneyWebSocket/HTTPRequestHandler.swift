@@ -40,19 +40,8 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             send(.text(.forbidden, "Refused: \(refusal).\n", close: true), to: head, context: context)
             return
         }
-        guard head.method == .GET || head.method == .HEAD else {
-            var headers = HTTPHeaders()
-            headers.add(name: "Allow", value: "GET, HEAD")
-            send(.text(.methodNotAllowed, "Only GET and HEAD are served.\n", headers: headers), to: head, context: context)
-            return
-        }
         let path = String(head.uri.prefix { $0 != "?" && $0 != "#" })
-        if path == WebJourneyPaths.bootstrapScript {
-            var headers = HTTPHeaders()
-            headers.add(name: "Cross-Origin-Resource-Policy", value: "cross-origin")
-            send(Response(status: .ok, contentType: "text/javascript; charset=utf-8", body: server.bootstrapScript, headers: headers), to: head, context: context)
-            return
-        }
+        // A refused handshake (no token, another origin) is answered here; it never became a WebSocket.
         if path == WebJourneyPaths.socket {
             let isHandshake = head.headers["Upgrade"].contains { $0.lowercased() == "websocket" }
             if isHandshake {
@@ -64,12 +53,43 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
             return
         }
+        switch policy.token.presented(in: head, port: policy.port) {
+        case .cookie:
+            break
+        case .query where path.hasPrefix(WebJourneyPaths.reservedPrefix):
+            break  // The bootstrap script (and socket) of a page of another origin, which has no cookie.
+        case .query:
+            // The URL the host printed: the browser gets the cookie, and goes on to the address
+            // without the token, so it stays out of the address bar, the history and bookmarks.
+            var headers = HTTPHeaders()
+            headers.add(name: "Set-Cookie", value: policy.token.setCookie(port: policy.port))
+            let page = Self.landingPage(continuingTo: AccessToken.removingQueryToken(from: head.uri))
+            send(Response(status: .ok, contentType: "text/html; charset=utf-8", body: Array(page.utf8), headers: headers), to: head, context: context)
+            return
+        case .wrong, .nothing:
+            let refusal = policy.tokenRefusal(head) ?? "the request carries no token of this host"
+            server.refused("request for \(RequestPolicy.printable(path)) refused: \(refusal)")
+            send(.text(.forbidden, "Refused: \(refusal).\n", close: true), to: head, context: context)
+            return
+        }
+        guard head.method == .GET || head.method == .HEAD else {
+            var headers = HTTPHeaders()
+            headers.add(name: "Allow", value: "GET, HEAD")
+            send(.text(.methodNotAllowed, "Only GET and HEAD are served.\n", headers: headers), to: head, context: context)
+            return
+        }
+        if path == WebJourneyPaths.bootstrapScript {
+            var headers = HTTPHeaders()
+            headers.add(name: "Cross-Origin-Resource-Policy", value: "cross-origin")
+            send(Response(status: .ok, contentType: "text/javascript; charset=utf-8", body: server.bootstrapScript, headers: headers), to: head, context: context)
+            return
+        }
         if path.hasPrefix(WebJourneyPaths.reservedPrefix) {
             send(.text(.notFound, "Not found.\n"), to: head, context: context)
             return
         }
         guard let directory = server.directory else {
-            send(.text(.notFound, "This host serves no files (it was started without --serve); pages include \(WebJourneyPaths.bootstrapScript) from it.\n"), to: head, context: context)
+            send(.text(.notFound, "This host serves no files (it was started without --serve); pages include its bootstrap script, at the address with the token it printed.\n"), to: head, context: context)
             return
         }
         switch directory.resolve(path) {
@@ -112,6 +132,33 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    /// The page a browser gets for the URL with the token, along with the cookie: it goes on to
+    /// `target` at once. Not an HTTP redirect: a navigation that a page of another site started
+    /// (a link in a chat) would not send the new `SameSite=Strict` cookie to the redirect's
+    /// target, while a navigation this page starts itself does.
+    static func landingPage(continuingTo target: String) -> String {
+        // Anything that could end the attribute or the script string is percent-encoded; `&` is
+        // kept for the query and written as an entity in the attribute.
+        let safe = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/?=&%:@!$,;+*()".utf8)
+        var encoded = ""
+        for byte in target.utf8 {
+            if safe.contains(byte) {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        if !encoded.hasPrefix("/") || encoded.hasPrefix("//") { encoded = "/" }
+        let attribute = encoded.replacingOccurrences(of: "&", with: "&amp;")
+        return """
+            <!doctype html><meta charset="utf-8"><title>Opening the journey</title>
+            <meta http-equiv="refresh" content="0; url=\(attribute)">
+            <script>location.replace("\(encoded)");</script>
+            <p>This browser may now open the journey: <a href="\(attribute)">continue</a>.</p>
+
+            """
+    }
+
     /// One response to write.
     struct Response {
         var status: HTTPResponseStatus
@@ -152,5 +199,12 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         // on to this handler, which answers it with a 403 that says why.
         if error is NIOWebSocketUpgradeError { return }
         context.close(promise: nil)
+    }
+}
+
+extension String {
+    /// The string with `0` in front until it has `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

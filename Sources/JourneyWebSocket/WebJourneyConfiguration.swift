@@ -5,7 +5,7 @@ import BridgeCore
 public enum WebJourneyPaths {
     /// The browser bootstrap script (``BrowserBootstrap/script(bootstrapScript:)``). A page the
     /// server serves gets it injected; a page from its own dev server includes
-    /// `<script src="http://127.0.0.1:<port>/__gbgbridge/bootstrap.js"></script>` as its first script.
+    /// ``WebJourneyServer/bootstrapScriptURL`` (this path with the run's token) as its first script.
     public static let bootstrapScript = "/__gbgbridge/bootstrap.js"
     /// The WebSocket endpoint the bootstrap connects to: one connection per page context.
     public static let socket = "/__gbgbridge/socket"
@@ -41,13 +41,22 @@ public struct WebJourneyConfiguration: Sendable {
     public var maximumPendingDeliveryBytes: Int
     /// The largest file served, in bytes (default 256 MiB).
     public var maximumFileBytes: Int
+    /// How long a connection has to send a whole request, counted from when it opens or from the
+    /// end of the previous response (default 10 seconds). A connection that is slower, such as
+    /// one sending its header a byte at a time ("slowloris"), or an idle keep-alive one, is
+    /// closed. The bridge WebSocket, once open, has no such limit.
+    public var requestTimeout: Duration
+    /// How long an HTTP connection may go without reading or writing anything before it is
+    /// closed (default 60 seconds), such as a download the client stopped reading. The bridge
+    /// WebSocket, once open, has no such limit: a journey may wait for its person for long.
+    public var idleTimeout: Duration
 
     /// Creates a configuration; everything but the directory has the documented default.
     public init(
         servedDirectory: String?, port: Int = 0, allowedOrigins: [String] = [],
         bootstrapScript: String = BridgeConfiguration.defaultBootstrapScript,
         maximumMessageBytes: Int = 16 * 1024 * 1024, maximumPendingDeliveryBytes: Int = 64 * 1024 * 1024,
-        maximumFileBytes: Int = 256 * 1024 * 1024
+        maximumFileBytes: Int = 256 * 1024 * 1024, requestTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60)
     ) {
         self.servedDirectory = servedDirectory
         self.port = port
@@ -56,6 +65,8 @@ public struct WebJourneyConfiguration: Sendable {
         self.maximumMessageBytes = maximumMessageBytes
         self.maximumPendingDeliveryBytes = maximumPendingDeliveryBytes
         self.maximumFileBytes = maximumFileBytes
+        self.requestTimeout = requestTimeout
+        self.idleTimeout = idleTimeout
     }
 
     /// The address the server binds: loopback only, never anything reachable from another machine.
@@ -109,6 +120,8 @@ public enum WebJourneyError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidOrigin(String)
     /// The port is outside 0...65535.
     case invalidPort(Int)
+    /// A timeout (named by its configuration property) is not positive.
+    case invalidTimeout(name: String, Duration)
     /// Binding 127.0.0.1 failed (the port is taken, for example).
     case cannotListen(port: Int, detail: String)
     /// The page's connection is closed: the page reloaded, navigated away or was closed.
@@ -125,6 +138,8 @@ public enum WebJourneyError: Error, Sendable, Equatable, CustomStringConvertible
             return "\"\(origin)\" is not an origin: write it as scheme://host[:port], such as http://localhost:5173"
         case .invalidPort(let port):
             return "\(port) is not a TCP port: use 1 to 65535, or 0 to pick a free one"
+        case .invalidTimeout(let name, let duration):
+            return "\(name) is \(duration): a timeout must be longer than zero"
         case .cannotListen(let port, let detail):
             return "cannot listen on \(WebJourneyConfiguration.bindAddress):\(port): \(detail)"
         case .pageClosed(let page):

@@ -36,6 +36,14 @@ public enum WebJourneyNotice: Sendable {
 ///   host is detached and its pending requests stay pending.
 /// - Only loopback is bound; requests must name the server as `Host`, and WebSockets are accepted
 ///   only from pages of the served origin or of ``WebJourneyConfiguration/allowedOrigins``.
+/// - Every request, the WebSocket included, must carry this run's secret token (see
+///   ``journeyURL``): opening that URL gives the browser an `HttpOnly`, `SameSite=Strict` cookie
+///   with it. Anything else gets a 403 that says to open the URL the host printed; a refused
+///   WebSocket is never opened, so it receives nothing and the attached page stays attached.
+/// - A connection has ``WebJourneyConfiguration/requestTimeout`` to send a request and is closed
+///   after ``WebJourneyConfiguration/idleTimeout`` without traffic (the open bridge WebSocket has
+///   neither). When the process runs out of file descriptors, accepting pauses for a second
+///   (``AcceptPauseHandler``) instead of spinning, and resumes once some are free.
 ///
 /// ```swift
 /// let server = try await WebJourneyServer.start(
@@ -43,7 +51,7 @@ public enum WebJourneyNotice: Sendable {
 /// ) { notice in
 ///     if case .attached = notice { host.sendReadyEvent() }
 /// }
-/// print("serving: \(server.url)")
+/// print("serving: \(server.journeyURL)")
 /// // ...
 /// await server.stop()
 /// ```
@@ -55,8 +63,23 @@ public final class WebJourneyServer: Sendable {
     /// The configuration it was started with.
     public let configuration: WebJourneyConfiguration
 
-    /// `http://127.0.0.1:<port>/`: the journey's address.
+    /// `http://127.0.0.1:<port>/`: the journey's address, without the token (for messages; a
+    /// browser that has not opened ``journeyURL`` is refused there).
     public var url: String { "http://\(WebJourneyConfiguration.bindAddress):\(port)/" }
+
+    /// `http://127.0.0.1:<port>/?token=<token>`: the address to open in the browser. It holds
+    /// this run's secret: show it only to the person running the host, never write it to a log.
+    public var journeyURL: String { url + "?\(AccessToken.queryParameter)=\(token.value)" }
+
+    /// The bootstrap script's address with the token, for a page of an allowed origin to include
+    /// as `<script src="...">` (its bridge WebSocket then carries the token too). Like
+    /// ``journeyURL``, it holds the secret.
+    public var bootstrapScriptURL: String {
+        "http://\(WebJourneyConfiguration.bindAddress):\(port)\(WebJourneyPaths.bootstrapScript)?\(AccessToken.queryParameter)=\(token.value)"
+    }
+
+    /// This run's secret.
+    let token: AccessToken
 
     private let group: MultiThreadedEventLoopGroup
     private let context: ServerContext
@@ -65,6 +88,7 @@ public final class WebJourneyServer: Sendable {
 
     private init(port: Int, configuration: WebJourneyConfiguration, group: MultiThreadedEventLoopGroup, context: ServerContext, listener: any Channel, pages: PageCoordinator) {
         self.port = port
+        self.token = context.policy.token
         self.configuration = configuration
         self.group = group
         self.context = context
@@ -76,13 +100,15 @@ public final class WebJourneyServer: Sendable {
     ///
     /// `onNotice` is called on the main actor with everything worth telling (pages attached and
     /// gone, refusals). Throws ``WebJourneyError`` when the directory, an origin or the port is
-    /// unusable, or the port is taken.
+    /// unusable, a timeout is not positive, or the port is taken.
     @MainActor
     public static func start(
         host: BridgeHost, configuration: WebJourneyConfiguration,
         onNotice: @escaping @MainActor (WebJourneyNotice) -> Void = { _ in }
     ) async throws(WebJourneyError) -> WebJourneyServer {
         guard (0...65535).contains(configuration.port) else { throw .invalidPort(configuration.port) }
+        guard configuration.requestTimeout > .zero else { throw .invalidTimeout(name: "requestTimeout", configuration.requestTimeout) }
+        guard configuration.idleTimeout > .zero else { throw .invalidTimeout(name: "idleTimeout", configuration.idleTimeout) }
         var origins = Set<String>()
         for origin in configuration.allowedOrigins {
             guard let normalized = WebJourneyConfiguration.normalizedOrigin(origin) else { throw .invalidOrigin(origin) }
@@ -99,6 +125,12 @@ public final class WebJourneyServer: Sendable {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { channel in
+                // Out of file descriptors, accepting pauses instead of spinning a core.
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptPauseHandler())
+                }
+            }
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try context.configure(channel) }
             }
@@ -146,14 +178,14 @@ final class ServerContext: Sendable {
         self.pages = pages
         self.bootstrapScript = Array(BrowserBootstrap.script(bootstrapScript: configuration.bootstrapScript).utf8)
         // Until the port is known (port 0), no Host matches and every request is refused.
-        self.policyBox = NIOLockedValueBox(RequestPolicy(port: -1, extraOrigins: extraOrigins))
+        self.policyBox = NIOLockedValueBox(RequestPolicy(port: -1, extraOrigins: extraOrigins, token: AccessToken.random()))
     }
 
     /// The current policy.
     var policy: RequestPolicy { policyBox.withLockedValue { $0 } }
 
     func setPort(_ port: Int) {
-        policyBox.withLockedValue { $0 = RequestPolicy(port: port, extraOrigins: $0.extraOrigins) }
+        policyBox.withLockedValue { $0 = RequestPolicy(port: port, extraOrigins: $0.extraOrigins, token: $0.token) }
     }
 
     /// Tells the host about a refusal.
@@ -162,8 +194,11 @@ final class ServerContext: Sendable {
         Task { @MainActor in pages.notify(.refused(text)) }
     }
 
-    /// Sets up a new connection's pipeline: HTTP with a WebSocket upgrade for the bridge socket.
+    /// Sets up a new connection's pipeline: HTTP with a WebSocket upgrade for the bridge socket,
+    /// and the request and idle timeouts until the upgrade.
     func configure(_ channel: any Channel) throws {
+        try channel.pipeline.syncOperations.addHandler(
+            IdleStateHandler(allTimeout: TimeAmount(configuration.idleTimeout)), name: RequestTimeoutHandler.idleHandlerName)
         let maximumMessageBytes = configuration.maximumMessageBytes
         let upgrader = NIOWebSocketServerUpgrader(
             maxFrameSize: max(1, min(maximumMessageBytes, Int(UInt32.max))),
@@ -194,9 +229,13 @@ final class ServerContext: Sendable {
                 upgraders: [upgrader],
                 completionHandler: { context in
                     context.pipeline.syncOperations.removeHandler(name: HTTPRequestHandler.name, promise: nil)
+                    context.pipeline.syncOperations.removeHandler(name: RequestTimeoutHandler.name, promise: nil)
+                    context.pipeline.syncOperations.removeHandler(name: RequestTimeoutHandler.idleHandlerName, promise: nil)
                 }
             ),
             withErrorHandling: true)
+        try channel.pipeline.syncOperations.addHandler(
+            RequestTimeoutHandler(timeout: TimeAmount(configuration.requestTimeout)), name: RequestTimeoutHandler.name)
         try channel.pipeline.syncOperations.addHandler(HTTPRequestHandler(server: self), name: HTTPRequestHandler.name)
     }
 

@@ -42,8 +42,9 @@ struct BrowserJourneyTests {
         defer { host.kill() }
         #expect(await host.waitForLine(prefix: "socket: ") == socket)
         let served = try #require(await host.waitForLine(prefix: "serving: "), "stderr: \(host.standardError)")
-        #expect(served.hasPrefix("http://127.0.0.1:") && served.hasSuffix("/"))
-        let port = try #require(Int(served.dropFirst("http://127.0.0.1:".count).dropLast()))
+        // The URL holds the run's token; opening it gives the browser the cookie every later
+        // request and the bridge WebSocket carry.
+        let (port, _) = try #require(servedAddress(served), "not http://127.0.0.1:<port>/?token=<token>: \(served)")
 
         let browser = try HeadlessChromium(executable: executable, directory: directory)
         defer { browser.close() }
@@ -165,7 +166,10 @@ struct BrowserJourneyTests {
         ], binary: binary)
         defer { other.kill() }
         let otherURL = try #require(await other.waitForLine(prefix: "serving: "), "stderr: \(other.standardError)")
-        let foreignOrigin = String(otherURL.dropLast())
+        // That page has the cookie of its own host; the browser sends this host's cookie too (cookies
+        // ignore ports), so it is the Origin check that refuses it.
+        let otherPort = try #require(servedAddress(otherURL)?.port)
+        let foreignOrigin = "http://127.0.0.1:\(otherPort)"
         let foreign = try await browser.openPage()
         try await browser.navigate(foreign, to: otherURL)
         let attempt = try await browser.evaluate(foreign, """
@@ -205,25 +209,34 @@ struct BrowserJourneyTests {
         ], binary: binary)
         defer { host.kill() }
         let served = try #require(await host.waitForLine(prefix: "serving: "), "stderr: \(host.standardError)")
-        let port = try #require(Int(served.dropFirst("http://127.0.0.1:".count).dropLast()))
+        let (port, token) = try #require(servedAddress(served), "not http://127.0.0.1:<port>/?token=<token>: \(served)")
+        #expect(host.standardError.contains("open the \"serving:\" URL above, with its token, in a browser"))
 
-        let index = try webTCPRequest(port: port, "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
+        // Without the token nothing is served, and the answer says what to do.
+        let anonymous = try webTCPRequest(port: port, "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
+        #expect(anonymous.hasPrefix("HTTP/1.1 403 Forbidden"))
+        #expect(anonymous.contains("open the URL `bridge-inspector host` printed when it started"))
+        #expect(!anonymous.contains("__gbgbridge/bootstrap.js"))
+        let cookie = "Cookie: gbgbridge_\(port)=\(token)"
+        let index = try webTCPRequest(port: port, "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(cookie)\r\nConnection: close\r\n\r\n")
         #expect(index.hasPrefix("HTTP/1.1 200 OK"))
         #expect(index.contains("<head><script src=\"/__gbgbridge/bootstrap.js\"></script>"))
 
         for path in ["/../../Package.swift", "/%2e%2e/%2e%2e/Package.swift", "/..%2f..%2fPackage.swift", "/%2e%2e%2f%2e%2e%2f%2e%2e%2f%2e%2e%2fetc%2fpasswd"] {
-            let response = try webTCPRequest(port: port, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
+            let response = try webTCPRequest(port: port, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(cookie)\r\nConnection: close\r\n\r\n")
             #expect(response.hasPrefix("HTTP/1.1 403 Forbidden"), "\(path): \(response)")
             #expect(!response.contains("swift-tools-version"))
             #expect(!response.contains("root:"))
         }
         let rebinding = try webTCPRequest(port: port, "GET / HTTP/1.1\r\nHost: attacker.example:\(port)\r\nConnection: close\r\n\r\n")
         #expect(rebinding.hasPrefix("HTTP/1.1 403 Forbidden"))
-        for origin in ["http://attacker.example", "http://127.0.0.1:\(port + 1)"] {
-            let handshake = try webTCPRequest(port: port, [
+        // Foreign origins are refused even with the token; the served origin is refused without it
+        // (any local program can write that Origin header).
+        for (origin, credentials) in [("http://attacker.example", [cookie]), ("http://127.0.0.1:\(port + 1)", [cookie]), ("http://127.0.0.1:\(port)", [])] {
+            let handshake = try webTCPRequest(port: port, ([
                 "GET /__gbgbridge/socket HTTP/1.1", "Host: 127.0.0.1:\(port)", "Upgrade: websocket", "Connection: Upgrade",
-                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13", "Origin: \(origin)", "", "",
-            ].joined(separator: "\r\n"))
+                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13", "Origin: \(origin)",
+            ] + credentials + ["", ""]).joined(separator: "\r\n"))
             #expect(handshake.hasPrefix("HTTP/1.1 403 Forbidden"), "\(origin): \(handshake)")
         }
         let session = try InspectorSession(socketPath: socket, subscribe: false, clientName: "browser-journey-tests")
@@ -284,33 +297,6 @@ private func pageState(
         }
         try await Task.sleep(for: .milliseconds(50))
     }
-}
-
-/// Sends `request` as is to 127.0.0.1:`port` and returns everything until the server closes (bounded).
-private func webTCPRequest(port: Int, _ request: String) throws -> String {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw POSIXError(.EIO) }
-    defer { close(descriptor) }
-    var time = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-    let bytes = Array(request.utf8)
-    guard bytes.withUnsafeBytes({ send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else { throw POSIXError(.EIO) }
-    var received = [UInt8]()
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-        if count <= 0 { break }
-        received.append(contentsOf: buffer[..<count])
-    }
-    return String(decoding: received, as: UTF8.self)
 }
 
 extension HeadlessChromium {

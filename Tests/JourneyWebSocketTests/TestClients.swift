@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
+import TestProcessSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,27 +25,9 @@ struct RawResponse: Sendable {
 /// Sends `request` byte for byte to 127.0.0.1:`port` (so paths reach the server unnormalized)
 /// and reads the response until the server closes; every step is bounded by `timeout` seconds.
 func rawHTTP(port: Int, _ request: String, timeout: Int = 10) throws -> RawResponse {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard socket >= 0 else { throw POSIXError(.EIO) }
+    let socket = try loopbackConnection(port: port, timeout: timeout)
     defer { close(socket) }
-    var time = timeval(tv_sec: timeout, tv_usec: 0)
-    setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-    setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-    let bytes = Array(request.utf8)
-    var sent = 0
-    while sent < bytes.count {
-        let count = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        guard count > 0 else { throw POSIXError(.EIO) }
-        sent += count
-    }
+    try sendAll(socket, request)
     var received = [UInt8]()
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
@@ -64,18 +47,48 @@ func rawHTTP(port: Int, _ request: String, timeout: Int = 10) throws -> RawRespo
     return RawResponse(status: status, headers: headers, body: String(text[split.upperBound...]))
 }
 
-/// A GET request with `Connection: close`.
-func getRequest(_ path: String, port: Int, host: String? = nil, extra: [String] = []) -> String {
-    (["GET \(path) HTTP/1.1", "Host: \(host ?? "127.0.0.1:\(port)")", "Connection: close"] + extra + ["", ""]).joined(separator: "\r\n")
+/// The `Cookie` header a browser sends once it opened the server's URL with `token`.
+func cookieHeader(port: Int, token: String) -> String {
+    "Cookie: gbgbridge_\(port)=\(token)"
+}
+
+/// Sends all of `text` on `socket`.
+func sendAll(_ socket: Int32, _ text: String) throws {
+    let bytes = Array(text.utf8)
+    var sent = 0
+    while sent < bytes.count {
+        let count = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard count > 0 else { throw POSIXError(.EIO) }
+        sent += count
+    }
+}
+
+/// Reads from `socket` until the other end closes it (true) or a receive times out (false).
+func readUntilClosed(_ socket: Int32) -> Bool {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+        if count > 0 { continue }
+        if count == 0 { return true }
+        if errno == EINTR { continue }
+        return errno == ECONNRESET
+    }
+}
+
+/// A GET request with `Connection: close`, carrying the server's cookie with `token` when given.
+func getRequest(_ path: String, port: Int, token: String? = nil, host: String? = nil, extra: [String] = []) -> String {
+    let cookie = token.map { [cookieHeader(port: port, token: $0)] } ?? []
+    return (["GET \(path) HTTP/1.1", "Host: \(host ?? "127.0.0.1:\(port)")", "Connection: close"] + cookie + extra + ["", ""]).joined(separator: "\r\n")
 }
 
 /// A WebSocket handshake request (refused ones are answered with plain HTTP, read by `rawHTTP`).
-func handshakeRequest(port: Int, origin: String?, host: String? = nil, path: String = "/__gbgbridge/socket?page=%2F") -> String {
+func handshakeRequest(port: Int, origin: String?, token: String? = nil, host: String? = nil, path: String = "/__gbgbridge/socket?page=%2F") -> String {
     var lines = [
         "GET \(path) HTTP/1.1", "Host: \(host ?? "127.0.0.1:\(port)")", "Upgrade: websocket", "Connection: Upgrade",
         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13",
     ]
     if let origin { lines.append("Origin: \(origin)") }
+    if let token { lines.append(cookieHeader(port: port, token: token)) }
     return (lines + ["", ""]).joined(separator: "\r\n")
 }
 
@@ -97,8 +110,10 @@ final class TestPage: Sendable {
         self.box = box
     }
 
-    /// Connects and completes the handshake as a page of `origin` would.
-    static func connect(port: Int, origin: String, path: String = "/index.html") async throws -> TestPage {
+    /// Connects and completes the handshake as a page of `origin` would: with the server's cookie
+    /// holding `token`, or with `token` in the socket URL when `tokenInQuery` (a page of another
+    /// origin), or with neither when `token` is `nil`.
+    static func connect(port: Int, origin: String, path: String = "/index.html", token: String?, tokenInQuery: Bool = false) async throws -> TestPage {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let box = NIOLockedValueBox<[Received]>([])
         let upgraded = group.next().makePromise(of: Void.self)
@@ -118,7 +133,11 @@ final class TestPage: Sendable {
                     try channel.pipeline.syncOperations.addHTTPClientHandlers(
                         withClientUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
                     try channel.pipeline.syncOperations.addHandler(
-                        HandshakeSender(host: "127.0.0.1:\(port)", origin: origin, path: "/__gbgbridge/socket?page=\(encodedPath)", failed: upgraded),
+                        HandshakeSender(
+                            host: "127.0.0.1:\(port)", origin: origin,
+                            path: "/__gbgbridge/socket?page=\(encodedPath)" + (tokenInQuery ? token.map { "&token=\($0)" } ?? "" : ""),
+                            cookie: tokenInQuery ? nil : token.map { String(cookieHeader(port: port, token: $0).dropFirst("Cookie: ".count)) },
+                            failed: upgraded),
                         name: HandshakeSender.name)
                 }
             }.connect(host: "127.0.0.1", port: port).get()
@@ -191,12 +210,14 @@ private final class HandshakeSender: ChannelInboundHandler, RemovableChannelHand
     let host: String
     let origin: String
     let path: String
+    let cookie: String?
     let failed: EventLoopPromise<Void>
 
-    init(host: String, origin: String, path: String, failed: EventLoopPromise<Void>) {
+    init(host: String, origin: String, path: String, cookie: String?, failed: EventLoopPromise<Void>) {
         self.host = host
         self.origin = origin
         self.path = path
+        self.cookie = cookie
         self.failed = failed
     }
 
@@ -204,6 +225,7 @@ private final class HandshakeSender: ChannelInboundHandler, RemovableChannelHand
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: host)
         headers.add(name: "Origin", value: origin)
+        if let cookie { headers.add(name: "Cookie", value: cookie) }
         headers.add(name: "Content-Length", value: "0")
         context.write(wrapOutboundOut(.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)

@@ -47,11 +47,15 @@ struct WebJourneyServerTests {
         host = BridgeHost(hostVersion: "9.9.9")
     }
 
-    func start(directory: Bool = true, origins: [String] = []) async throws -> WebJourneyServer {
+    func start(
+        directory: Bool = true, origins: [String] = [], requestTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60)
+    ) async throws -> WebJourneyServer {
         let log = log
         return try await WebJourneyServer.start(
             host: host,
-            configuration: WebJourneyConfiguration(servedDirectory: directory ? sandbox.served : nil, allowedOrigins: origins)
+            configuration: WebJourneyConfiguration(
+                servedDirectory: directory ? sandbox.served : nil, allowedOrigins: origins,
+                requestTimeout: requestTimeout, idleTimeout: idleTimeout)
         ) { notice in log.notices.append(notice) }
     }
 
@@ -63,7 +67,7 @@ struct WebJourneyServerTests {
         let port = server.port
         #expect(server.url == "http://127.0.0.1:\(port)/")
 
-        let page = try await http(port: port, getRequest("/", port: port))
+        let page = try await http(port: port, getRequest("/", port: port, token: server.token.value))
         #expect(page.status == 200)
         #expect(page.header("Content-Type") == "text/html; charset=utf-8")
         #expect(page.header("Cache-Control") == "no-store")
@@ -72,32 +76,32 @@ struct WebJourneyServerTests {
         let pageScriptAt = try #require(page.body.range(of: "window.pageScript"))
         #expect(bootstrapAt.lowerBound < pageScriptAt.lowerBound)
 
-        let localhost = try await http(port: port, getRequest("/index.html", port: port, host: "localhost:\(port)", extra: ["Sec-Fetch-Dest: document"]))
+        let localhost = try await http(port: port, getRequest("/index.html", port: port, token: server.token.value, host: "localhost:\(port)", extra: ["Sec-Fetch-Dest: document"]))
         #expect(localhost.body.contains("/__gbgbridge/bootstrap.js"))
 
         // A frame gets the page without the bridge (forMainFrameOnly).
-        let framed = try await http(port: port, getRequest("/index.html", port: port, extra: ["Sec-Fetch-Dest: iframe"]))
+        let framed = try await http(port: port, getRequest("/index.html", port: port, token: server.token.value, extra: ["Sec-Fetch-Dest: iframe"]))
         #expect(framed.status == 200)
         #expect(!framed.body.contains("__gbgbridge"))
 
-        let script = try await http(port: port, getRequest("/js/app.js", port: port))
+        let script = try await http(port: port, getRequest("/js/app.js", port: port, token: server.token.value))
         #expect(script.body == "window.app = 1;")
         #expect(script.header("Content-Type") == "text/javascript; charset=utf-8")
 
-        let bootstrap = try await http(port: port, getRequest("/__gbgbridge/bootstrap.js", port: port))
+        let bootstrap = try await http(port: port, getRequest("/__gbgbridge/bootstrap.js", port: port, token: server.token.value))
         #expect(bootstrap.status == 200)
         #expect(bootstrap.body == BrowserBootstrap.script(bootstrapScript: BridgeConfiguration.defaultBootstrapScript))
 
-        let redirect = try await http(port: port, getRequest("/js?x=1", port: port))
+        let redirect = try await http(port: port, getRequest("/js?x=1", port: port, token: server.token.value))
         #expect(redirect.status == 301)
         #expect(redirect.header("Location") == "/js/?x=1")
 
-        let head = try await http(port: port, "HEAD /js/app.js HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
+        let head = try await http(port: port, "HEAD /js/app.js HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(cookieHeader(port: port, token: server.token.value))\r\nConnection: close\r\n\r\n")
         #expect(head.status == 200)
         #expect(head.header("Content-Length") == "15")
         #expect(head.body.isEmpty)
 
-        let post = try await http(port: port, "POST / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi")
+        let post = try await http(port: port, "POST / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(cookieHeader(port: port, token: server.token.value))\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi")
         #expect(post.status == 405)
         await server.stop()
     }
@@ -109,7 +113,7 @@ struct WebJourneyServerTests {
     ])
     func traversal(path: String, status: Int) async throws {
         let server = try await start()
-        let response = try await http(port: server.port, getRequest(path, port: server.port))
+        let response = try await http(port: server.port, getRequest(path, port: server.port, token: server.token.value))
         #expect(response.status == status, "\(path): \(response.body)")
         #expect(!response.body.contains("TOP SECRET"))
         #expect(!response.body.contains("SECRET=1"))
@@ -125,7 +129,7 @@ struct WebJourneyServerTests {
         let server = try await start()
         let port = server.port
         for host in ["evil.example:\(port)", "127.0.0.1:\(port + 1)", "evil.example"] {
-            let response = try await http(port: port, getRequest("/", port: port, host: host))
+            let response = try await http(port: port, getRequest("/", port: port, token: server.token.value, host: host))
             #expect(response.status == 403, "Host \(host)")
             #expect(!response.body.contains("pageScript"))
         }
@@ -141,7 +145,7 @@ struct WebJourneyServerTests {
         let server = try await start()
         let port = server.port
         for origin in ["http://evil.example", "null", "http://127.0.0.1:\(port + 1)", "https://127.0.0.1:\(port)", nil] as [String?] {
-            let response = try await http(port: port, handshakeRequest(port: port, origin: origin))
+            let response = try await http(port: port, handshakeRequest(port: port, origin: origin, token: server.token.value))
             #expect(response.status == 403, "origin \(origin ?? "none")")
             #expect(response.body.contains("Refused"))
         }
@@ -153,11 +157,11 @@ struct WebJourneyServerTests {
         #expect(log.refusals.contains { $0.contains("origin \"http://evil.example\" may not connect") })
 
         await #expect(throws: HandshakeRefused(status: 403)) {
-            _ = try await TestPage.connect(port: port, origin: "http://evil.example")
+            _ = try await TestPage.connect(port: port, origin: "http://evil.example", token: server.token.value)
         }
         // Both served origins may connect.
         for origin in ["http://127.0.0.1:\(port)", "http://localhost:\(port)"] {
-            let page = try await TestPage.connect(port: port, origin: origin)
+            let page = try await TestPage.connect(port: port, origin: origin, token: server.token.value)
             #expect(await eventually { host.isJourneyAttached })
             await page.close()
         }
@@ -168,18 +172,22 @@ struct WebJourneyServerTests {
     func devServerOrigin() async throws {
         let server = try await start(directory: false, origins: ["http://LOCALHOST:5173/"])
         let port = server.port
-        let files = try await http(port: port, getRequest("/index.html", port: port))
+        let files = try await http(port: port, getRequest("/index.html", port: port, token: server.token.value))
         #expect(files.status == 404)
         #expect(files.body.contains("serves no files"))
-        let bootstrap = try await http(port: port, getRequest("/__gbgbridge/bootstrap.js", port: port))
+        // The dev-server page has no cookie of the host: its script URL carries the token, and so
+        // does the socket URL the bootstrap makes from it.
+        #expect(server.bootstrapScriptURL == "http://127.0.0.1:\(port)/__gbgbridge/bootstrap.js?token=\(server.token.value)")
+        let bootstrap = try await http(port: port, getRequest("/__gbgbridge/bootstrap.js?token=\(server.token.value)", port: port))
         #expect(bootstrap.status == 200)
         #expect(bootstrap.header("Cross-Origin-Resource-Policy") == "cross-origin")
-        let page = try await TestPage.connect(port: port, origin: "http://localhost:5173", path: "/app")
+        #expect(bootstrap.header("Set-Cookie") == nil)
+        let page = try await TestPage.connect(port: port, origin: "http://localhost:5173", path: "/app", token: server.token.value, tokenInQuery: true)
         #expect(await eventually { log.attached.count == 1 })
         #expect(log.attached.first?.origin == "http://localhost:5173")
         #expect(log.attached.first?.path == "/app")
         await #expect(throws: HandshakeRefused(status: 403)) {
-            _ = try await TestPage.connect(port: port, origin: "http://localhost:5174")
+            _ = try await TestPage.connect(port: port, origin: "http://localhost:5174", token: server.token.value, tokenInQuery: true)
         }
         await page.close()
         await server.stop()
@@ -193,6 +201,10 @@ struct WebJourneyServerTests {
         await #expect(throws: WebJourneyError.invalidPort(70000)) {
             _ = try await WebJourneyServer.start(host: host, configuration: WebJourneyConfiguration(servedDirectory: nil, port: 70000))
         }
+        await #expect(throws: WebJourneyError.invalidTimeout(name: "requestTimeout", .zero)) {
+            _ = try await WebJourneyServer.start(host: host, configuration: WebJourneyConfiguration(servedDirectory: nil, requestTimeout: .zero))
+        }
+        #expect(WebJourneyError.invalidTimeout(name: "idleTimeout", .seconds(-1)).description == "idleTimeout is -1.0 seconds: a timeout must be longer than zero")
         await #expect(throws: WebJourneyError.servedDirectory(path: sandbox.base + "/none", problem: "it does not exist")) {
             _ = try await WebJourneyServer.start(host: host, configuration: WebJourneyConfiguration(servedDirectory: sandbox.base + "/none"))
         }
@@ -212,7 +224,7 @@ struct WebJourneyServerTests {
     @Test("posts reach the host in order; host messages arrive as the core's delivery script")
     func messagesBothWays() async throws {
         let server = try await start()
-        let page = try await TestPage.connect(port: server.port, origin: "http://127.0.0.1:\(server.port)")
+        let page = try await TestPage.connect(port: server.port, origin: "http://127.0.0.1:\(server.port)", token: server.token.value)
         #expect(await eventually { host.isJourneyAttached && log.attached.count == 1 })
         #expect(log.attached.first == WebPage(id: 1, origin: "http://127.0.0.1:\(server.port)", path: "/index.html"))
 
@@ -248,7 +260,7 @@ struct WebJourneyServerTests {
     @Test("a delivery the page could not run is reported in lastError, as evaluateJavaScript failures are")
     func evaluationFailure() async throws {
         let server = try await start()
-        let page = try await TestPage.connect(port: server.port, origin: "http://127.0.0.1:\(server.port)")
+        let page = try await TestPage.connect(port: server.port, origin: "http://127.0.0.1:\(server.port)", token: server.token.value)
         #expect(await eventually { host.isJourneyAttached })
         host.send(event: "host.ping")
         #expect(await page.waitFor { $0.count == 1 })
@@ -268,7 +280,7 @@ struct WebJourneyServerTests {
     func reload() async throws {
         let server = try await start()
         let origin = "http://127.0.0.1:\(server.port)"
-        let first = try await TestPage.connect(port: server.port, origin: origin)
+        let first = try await TestPage.connect(port: server.port, origin: origin, token: server.token.value)
         #expect(await eventually { host.isJourneyAttached })
         try await first.post(#"{"version":"1.0","correlationId":"nfc-1","type":"request","timestamp":1,"payload":{"action":"nfc.read"}}"#)
         #expect(await eventually { host.pendingRequests.count == 1 })
@@ -282,7 +294,7 @@ struct WebJourneyServerTests {
         host.send(event: "host.ping")
         #expect(host.lastError?.hasPrefix("WebView not attached") == true)
 
-        let second = try await TestPage.connect(port: server.port, origin: origin)
+        let second = try await TestPage.connect(port: server.port, origin: origin, token: server.token.value)
         #expect(await eventually { log.attached.map(\.id) == [1, 2] && host.isJourneyAttached })
         // An answer to the first page's request goes to whichever page is attached now.
         try host.respondToPendingRequest("nfc-1", status: .success, data: ["uid": "04A2"])
@@ -297,9 +309,9 @@ struct WebJourneyServerTests {
     func superseded() async throws {
         let server = try await start()
         let origin = "http://127.0.0.1:\(server.port)"
-        let first = try await TestPage.connect(port: server.port, origin: origin)
+        let first = try await TestPage.connect(port: server.port, origin: origin, token: server.token.value)
         #expect(await eventually { log.attached.count == 1 })
-        let second = try await TestPage.connect(port: server.port, origin: origin)
+        let second = try await TestPage.connect(port: server.port, origin: origin, token: server.token.value)
         #expect(await eventually { log.attached.count == 2 })
         #expect(await first.waitFor { $0.contains { if case .close(4001, _) = $0 { return true } else { return false } } })
         host.send(event: "host.ping")
@@ -314,7 +326,7 @@ struct WebJourneyServerTests {
     @Test("binary frames close the connection with 1003")
     func binary() async throws {
         let server = try await start()
-        let page = try await TestPage.connect(port: server.port, origin: "http://127.0.0.1:\(server.port)")
+        let page = try await TestPage.connect(port: server.port, origin: "http://127.0.0.1:\(server.port)", token: server.token.value)
         try await page.sendBinary([1, 2, 3])
         #expect(await page.waitFor { $0.contains(.close(code: 1003, reason: "the bridge carries text frames only")) })
         #expect(await eventually { !host.isJourneyAttached })
@@ -325,7 +337,7 @@ struct WebJourneyServerTests {
     @Test("stopping closes every page with 1001 and detaches the host")
     func stop() async throws {
         let server = try await start()
-        let page = try await TestPage.connect(port: server.port, origin: "http://127.0.0.1:\(server.port)")
+        let page = try await TestPage.connect(port: server.port, origin: "http://127.0.0.1:\(server.port)", token: server.token.value)
         #expect(await eventually { host.isJourneyAttached })
         await server.stop()
         #expect(page.received.contains(.close(code: 1001, reason: "the host is shutting down")))
