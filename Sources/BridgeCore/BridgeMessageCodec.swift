@@ -2,10 +2,13 @@ import Foundation
 
 /// Turns message text into ``BridgeMessage`` values and back, with reasons a person can act on.
 ///
-/// Decoding first checks the JSON syntax (so a mistake is reported with its line and column,
-/// and nesting is bounded), then decodes with ``JSONParser`` and, for anything that parser does
-/// not take, with `JSONDecoder`, as GBGBridge does (Security, "Incoming Message Decoding"): the
-/// same messages are accepted and refused either way, with `JSONDecoder`'s reasons. Encoding sorts keys, so the same message always has the same bytes.
+/// Decoding first checks the JSON syntax with ``JSONSyntaxCheck`` (so a mistake is reported with
+/// its line and column, and nesting is bounded), then parses it with ``JSONParser``: those two
+/// are the only judges of what the JSON text means (`docs/bridge-protocol.md`, section 2, "One
+/// JSON rule"). The parsed value is then checked as a message (GBGBridge, Security, "Incoming
+/// Message Decoding"); when it is not one, `JSONDecoder` names the field that is wrong, from the
+/// parsed value re-encoded, never from the original text, so it cannot judge the text
+/// differently. Encoding sorts keys, so the same message always has the same bytes.
 public struct BridgeMessageCodec: Sendable {
     /// Why a message could not be decoded; `reason` completes the sentence `Failed to decode message: ...`.
     public struct DecodeFailure: Error, Sendable, Equatable, CustomStringConvertible {
@@ -15,26 +18,52 @@ public struct BridgeMessageCodec: Sendable {
         public var description: String { "Failed to decode message: \(reason)" }
     }
 
-    /// Messages nested deeper than this are refused before decoding.
-    public var maxDepth: Int
+    /// The largest ``maxDepth`` a codec takes; a larger one is taken as this.
+    ///
+    /// A decoded message is later encoded and decoded with `Codable` (responses, the inspector's
+    /// frames, which wrap a message a few levels deeper), which uses about 3 KB of stack per level:
+    /// 128 levels keep that inside a 512 KiB thread stack.
+    public static let maximumDepth = 128
 
-    /// Creates a codec with the given nesting limit.
-    public init(maxDepth: Int = JSONSyntaxCheck.defaultMaxDepth) {
-        self.maxDepth = maxDepth
+    /// Messages nested deeper than this are refused before decoding. Between 1 and
+    /// ``maximumDepth``: a value outside is taken as the nearest bound.
+    public var maxDepth: Int {
+        get { depth }
+        set { depth = Self.clampedDepth(newValue) }
     }
+
+    private var depth: Int
+
+    /// Creates a codec with the given nesting limit (see ``maxDepth``).
+    public init(maxDepth: Int = JSONSyntaxCheck.defaultMaxDepth) {
+        depth = Self.clampedDepth(maxDepth)
+    }
+
+    private static func clampedDepth(_ maxDepth: Int) -> Int { min(max(maxDepth, 1), maximumDepth) }
 
     /// Decodes one message, or says why it is not one.
     public func decode(_ bytes: Data) -> Result<BridgeMessage, DecodeFailure> {
         if let problem = JSONSyntaxCheck.firstProblem(in: bytes, maxDepth: maxDepth) {
             return .failure(DecodeFailure(reason: "invalid JSON at \(problem)"))
         }
-        // The common case, several times faster than JSONDecoder; anything it does not take is
-        // decoded again below, so every refusal still gets JSONDecoder's reason.
-        if let value = JSONParser.parse(bytes, maxDepth: maxDepth), let message = BridgeMessage(validating: value) {
-            return .success(message)
+        // The syntax check refuses exactly what the parser refuses, so this always parses.
+        guard let value = JSONParser.parse(bytes, maxDepth: maxDepth) else {
+            return .failure(DecodeFailure(reason: "invalid JSON"))
         }
+        return Self.message(in: value)
+    }
+
+    /// The message a parsed JSON value holds, or the reason it is not one.
+    public static func message(in value: JSONValue) -> Result<BridgeMessage, DecodeFailure> {
+        if let message = BridgeMessage(validating: value) { return .success(message) }
+        // JSONDecoder only explains the refusal. It sees the value re-encoded, so the text's
+        // numbers and duplicate keys are read once, by JSONParser; and with containers below the
+        // fields a message defines left empty (their contents cannot make a message invalid), so
+        // deep data never reaches its recursion.
         do {
-            return .success(try JSONDecoder().decode(BridgeMessage.self, from: bytes))
+            let shape = try JSONEncoder().encode(value.emptyingContainers(below: 3))
+            _ = try JSONDecoder().decode(BridgeMessage.self, from: shape)
+            return .failure(DecodeFailure(reason: "not a valid message"))
         } catch let error as DecodingError {
             return .failure(DecodeFailure(reason: Self.reason(for: error)))
         } catch {

@@ -5,20 +5,20 @@ import Foundation
 ///
 /// Foundation's `JSONDecoder` spends most of its time in generic `Codable` machinery (and, for
 /// `JSONValue`, in the errors its try-each-type decoding throws); parsing straight into
-/// `JSONValue` is several times faster. It is only a fast path: it returns `nil` for anything it
-/// does not take as it is, and the caller then decodes with `JSONDecoder`, whose errors (with
-/// ``JSONSyntaxCheck``) say what is wrong. So no input is ever judged differently:
+/// `JSONValue` is several times faster. It is also the one place that decides what JSON text
+/// means (`docs/bridge-protocol.md`, section 2, "One JSON rule"), together with
+/// ``JSONSyntaxCheck``, which refuses exactly what this parser refuses and says where and why:
 ///
 /// ```swift
-/// if let value = JSONParser.parse(bytes), let message = BridgeMessage(validating: value) {
-///     return message                          // the common case
-/// }
-/// return try JSONDecoder().decode(BridgeMessage.self, from: bytes)   // and its error
+/// if let problem = JSONSyntaxCheck.firstProblem(in: bytes) { throw problem }  // line, column, reason
+/// let value = JSONParser.parse(bytes)                                          // then never nil
 /// ```
 ///
-/// It returns `nil` for: invalid syntax (RFC 8259), nesting deeper than `maxDepth`, a number
-/// that is not finite as a `Double`, an unpaired UTF-16 surrogate escape, invalid UTF-8, and an
-/// object with the same key twice.
+/// It returns `nil` for: invalid syntax (RFC 8259), nesting deeper than `maxDepth` (at most
+/// ``JSONSyntaxCheck/maximumDepth``), a number too large for a `Double` (JSON cannot carry the
+/// infinity it would become), an unpaired UTF-16 surrogate escape (`"\ud800"`), and invalid
+/// UTF-8. A number too small for a `Double` becomes `0` (or the nearest subnormal), and an object
+/// with the same key twice keeps the last value, both as the journey's `JSON.parse` does.
 public struct JSONParser {
     private let bytes: UnsafeRawBufferPointer
     private let maxDepth: Int
@@ -39,7 +39,7 @@ public struct JSONParser {
 
     private init(bytes: UnsafeRawBufferPointer, maxDepth: Int) {
         self.bytes = bytes
-        self.maxDepth = maxDepth
+        self.maxDepth = JSONSyntaxCheck.clampedDepth(maxDepth)
     }
 
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -88,7 +88,8 @@ public struct JSONParser {
             guard current == UInt8(ascii: "\""), let key = string() else { return nil }
             skipWhitespace()
             guard take(UInt8(ascii: ":")), let member = value(depth: depth) else { return nil }
-            guard members.updateValue(member, forKey: key) == nil else { return nil }
+            // The last of duplicate keys wins, as in the journey's `JSON.parse`.
+            members[key] = member
             skipWhitespace()
             if take(UInt8(ascii: ",")) { continue }
             guard take(UInt8(ascii: "}")) else { return Optional.none }

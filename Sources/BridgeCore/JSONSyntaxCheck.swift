@@ -16,6 +16,15 @@ public enum JSONSyntaxCheck {
     /// The default limit on nesting of objects and arrays.
     public static let defaultMaxDepth = 100
 
+    /// The most any `maxDepth` given to this check or to ``JSONParser`` can be: a larger one is
+    /// taken as this. Both recurse once per level; 256 levels stay inside a 512 KiB thread stack
+    /// even in a debug build (measured: about 350 fill it), so nesting 100,000 deep is refused,
+    /// never a crash.
+    public static let maximumDepth = 256
+
+    /// `maxDepth` within `1...maximumDepth`.
+    public static func clampedDepth(_ maxDepth: Int) -> Int { min(max(maxDepth, 1), maximumDepth) }
+
     /// Where JSON text goes wrong.
     public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
         /// Zero-based byte offset of the mistake.
@@ -64,7 +73,7 @@ public enum JSONSyntaxCheck {
 
         init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
             self.bytes = bytes
-            self.maxDepth = maxDepth
+            self.maxDepth = JSONSyntaxCheck.clampedDepth(maxDepth)
         }
 
         mutating func run() -> Problem? {
@@ -270,12 +279,7 @@ public enum JSONSyntaxCheck {
                         index += 1
                     case UInt8(ascii: "u"):
                         index += 1
-                        for _ in 0..<4 {
-                            guard index < bytes.count, isHex(bytes[index]) else {
-                                throw Failure(offset: index, reason: "expected 4 hex digits after '\\u' in a string")
-                            }
-                            index += 1
-                        }
+                        try surrogateAwareEscape(escapeStart: index - 2)
                     default:
                         throw Failure(offset: index, reason: "invalid escape '\\\(describe(index).trimmingQuotes)' in a string")
                     }
@@ -291,6 +295,43 @@ public enum JSONSyntaxCheck {
                 try utf8Sequence()
             }
             throw Failure(offset: start, reason: "unterminated string (no closing '\"')")
+        }
+
+        /// The 4 hex digits of a `\\u` escape at `index`, as a number.
+        mutating func hex4() throws -> UInt32 {
+            var code: UInt32 = 0
+            for _ in 0..<4 {
+                guard index < bytes.count, isHex(bytes[index]) else {
+                    throw Failure(offset: index, reason: "expected 4 hex digits after '\\u' in a string")
+                }
+                let byte = bytes[index]
+                let digit = isDigit(byte) ? byte - UInt8(ascii: "0") : (byte | 0x20) - UInt8(ascii: "a") + 10
+                code = code << 4 | UInt32(digit)
+                index += 1
+            }
+            return code
+        }
+
+        /// The rest of a `\\u` escape (after `\\u`), and the low half that must follow a high
+        /// surrogate: a string must be valid Unicode, and a lone surrogate is not.
+        mutating func surrogateAwareEscape(escapeStart: Int) throws {
+            let code = try hex4()
+            let spelled = "'\\u" + String(code, radix: 16, uppercase: false).leftPadded(to: 4) + "'"
+            if (0xDC00...0xDFFF).contains(code) {
+                throw Failure(
+                    offset: escapeStart,
+                    reason: "lone UTF-16 surrogate \(spelled) in a string: a low surrogate is only valid right after a high one (\\ud800-\\udbff)")
+            }
+            guard (0xD800...0xDBFF).contains(code) else { return }
+            let lowStart = index
+            if bytes.count - index >= 2, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                index += 2
+                if (0xDC00...0xDFFF).contains(try hex4()) { return }
+            }
+            index = lowStart
+            throw Failure(
+                offset: escapeStart,
+                reason: "lone UTF-16 surrogate \(spelled) in a string: a high surrogate must be followed by a low one (\\udc00-\\udfff)")
         }
 
         /// Validates one multi-byte UTF-8 sequence starting at `index`.
@@ -320,6 +361,10 @@ public enum JSONSyntaxCheck {
 }
 
 extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+
     fileprivate var trimmingQuotes: String {
         count >= 2 && first == "'" && last == "'" ? String(dropFirst().dropLast()) : self
     }

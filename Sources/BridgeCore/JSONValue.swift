@@ -104,3 +104,23 @@ extension JSONValue {
         objectValue?[key]
     }
 }
+
+extension JSONValue {
+    /// This value with every object and array more than `levels` levels down replaced by an
+    /// empty one of the same kind: a shallow copy that keeps each field's JSON kind, for code that
+    /// only checks the kinds near the top (without recursing through deep data).
+    ///
+    /// ```swift
+    /// JSONValue.object(["a": [1, [2]]]).emptyingContainers(below: 1)   // {"a": []}
+    /// ```
+    public func emptyingContainers(below levels: Int) -> JSONValue {
+        switch self {
+        case .object(let fields):
+            return .object(levels > 0 ? fields.mapValues { $0.emptyingContainers(below: levels - 1) } : [:])
+        case .array(let elements):
+            return .array(levels > 0 ? elements.map { $0.emptyingContainers(below: levels - 1) } : [])
+        case .string, .number, .bool, .null:
+            return self
+        }
+    }
+}

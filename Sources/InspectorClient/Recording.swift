@@ -204,13 +204,20 @@ public enum Recording {
         var socket: String?
         var startedAt: Double?
         var client: String?
+
+        static let fields: Set<String> = ["kind", "version", "socket", "startedAt", "client"]
     }
 
     private static func header(in line: ArraySlice<UInt8>) -> FirstLine {
-        if let problem = JSONSyntaxCheck.firstProblem(in: line) {
+        if let problem = JSONSyntaxCheck.firstProblem(in: line, maxDepth: WireProtocol.maxAgentFrameDepth) {
             return .neither("the first line is not JSON (column \(problem.column): \(problem.reason))")
         }
-        guard let probe = try? JSONDecoder().decode(Probe.self, from: Data(line)) else {
+        // Read with the host's JSON rule (JSONParser), like every frame; only the header's own
+        // fields are handed to JSONDecoder, so it never sees the text itself.
+        guard case .object(let fields)? = JSONParser.parse(line, maxDepth: WireProtocol.maxAgentFrameDepth),
+            let shallow = try? JSONEncoder().encode(JSONValue.object(fields.filter { Probe.fields.contains($0.key) }).emptyingContainers(below: 1)),
+            let probe = try? JSONDecoder().decode(Probe.self, from: shallow)
+        else {
             return .neither("the first line is not a JSON object with a \"kind\"")
         }
         switch probe.kind {
@@ -224,7 +231,8 @@ public enum Recording {
     }
 
     private static func decodeFrame(_ line: ArraySlice<UInt8>) -> Result<AgentFrame, FrameProblem> {
-        if let problem = JSONSyntaxCheck.firstProblem(in: line) {
+        // Frames wrap a message a few levels deeper than the host's own limit.
+        if let problem = JSONSyntaxCheck.firstProblem(in: line, maxDepth: WireProtocol.maxAgentFrameDepth) {
             return .failure(FrameProblem(description: "invalid JSON at column \(problem.column): \(problem.reason)"))
         }
         do {

@@ -24,17 +24,25 @@ public enum AgentFrame: Sendable {
 
     /// Decodes one frame (a line without its newline).
     ///
-    /// A `traffic` event, nearly every frame of a busy stream, is parsed with ``JSONParser``,
-    /// several times faster; every other frame, and anything that fast path refuses, is decoded
-    /// with `JSONDecoder`, so a bad frame is refused with `JSONDecoder`'s reason either way.
+    /// The line is parsed once with ``JSONParser``, the rule the host used for the messages the
+    /// frame carries verbatim (`docs/bridge-protocol.md`, section 2, "One JSON rule"), nested at
+    /// most ``WireProtocol/maxAgentFrameDepth`` deep. A `traffic` event, nearly every frame of a
+    /// busy stream, is read straight from that value; every other frame is decoded with
+    /// `JSONDecoder` from the value re-encoded, so both read the same JSON the same way. Text that
+    /// is not JSON throws `DecodingError.dataCorrupted` with its line, column and reason.
     public static func decode(_ line: Data) throws -> AgentFrame {
-        if let frame = trafficEvent(line) { return frame }
-        return try decoder.decode(Envelope.self, from: line).frame
+        let depth = WireProtocol.maxAgentFrameDepth
+        guard let value = JSONParser.parse(line, maxDepth: depth) else {
+            let reason = JSONSyntaxCheck.firstProblem(in: line, maxDepth: depth).map { "invalid JSON at \($0)" } ?? "invalid JSON"
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: reason))
+        }
+        if let frame = trafficEvent(value) { return frame }
+        return try decoder.decode(Envelope.self, from: encoder.encode(value)).frame
     }
 
     /// `{"kind":"event","seq":N,"event":{"type":"traffic","record":{...}}}`, or `nil`.
-    private static func trafficEvent(_ line: Data) -> AgentFrame? {
-        guard case .object(let fields)? = JSONParser.parse(line),
+    private static func trafficEvent(_ value: JSONValue) -> AgentFrame? {
+        guard case .object(let fields) = value,
             case .string("event")? = fields["kind"],
             let seq = fields["seq"].flatMap(WireTraffic.integer),
             case .object(let event)? = fields["event"],
@@ -44,6 +52,7 @@ public enum AgentFrame: Sendable {
         return .event(seq: seq, event: .traffic(traffic))
     }
 
+    private static let encoder = JSONEncoder()
     private static let decoder = JSONDecoder()
 
     private struct Envelope: Decodable {

@@ -1,3 +1,5 @@
+import BridgeCore
+
 /// Names and limits of the inspector protocol, shared by the agent and every client.
 ///
 /// The protocol is newline-delimited JSON over a Unix socket: one compact JSON object per line.
@@ -16,6 +18,12 @@ public enum WireProtocol {
     /// nest up to the bridge's own limit (`JSONSyntaxCheck.defaultMaxDepth`, 100); a command
     /// wraps it a few levels deeper. Deeper frames are answered with `malformed_frame`.
     public static let maxClientFrameDepth = 128
+
+    /// The deepest nesting a client accepts in a frame from the agent: the deepest message a host
+    /// can accept (``BridgeCore/BridgeMessageCodec/maximumDepth``) plus the levels a frame wraps
+    /// it in (a snapshot holds it at `state.messages[i].message`, four levels down), with room to
+    /// spare. So every message a host accepted can be shown, recorded and opened again.
+    public static let maxAgentFrameDepth = BridgeMessageCodec.maximumDepth + 8
 
     /// The largest frame the agent sends. A message whose frame would be larger is sent with its
     /// payload left out and `"truncated": true`.

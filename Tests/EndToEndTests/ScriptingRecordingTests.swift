@@ -125,6 +125,41 @@ struct ScriptingRecordingTests {
         #expect(notRecording.stderr.contains("not a bridge-inspector recording"))
     }
 
+    @Test("a journey message at the host's exact depth limit is recorded and opens: open --check says complete, nothing after it is lost")
+    func deepestMessageRecordsAndOpens() async throws {
+        // The envelope is level 1, payload 2, data 3: 97 more levels make the host's limit of 100.
+        let deep = String(repeating: "[", count: 97) + String(repeating: "]", count: 97)
+        let raw = #"{\"version\":\"1.0\",\"correlationId\":\"deep-1\",\"type\":\"event\",\"timestamp\":1,\"payload\":{\"action\":\"journey.deep\",\"data\":{\"d\":\#(deep),\"n\":0e1}}}"#
+        let scenario = """
+            {"name": "deep", "steps": [
+              {"sendRaw": "\(raw)"},
+              {"event": {"name": "journey.step", "data": {"step": "after"}}},
+              {"wait": 600000}
+            ]}
+            """
+        let host = try await ScriptedHost(binary: binary, scenario: scenario, extra: ["--wait-for-inspector"])
+        defer { host.stop() }
+        let file = host.directory.file("deep.jsonl")
+        let recorder = try host.start(["record", file], binary: binary)
+        defer { recorder.kill() }
+        #expect(await poll(timeout: .seconds(30)) {
+            ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains("journey.step")
+        }, "the recorder never got the event after the deep message: \(recorder.standardError)")
+        host.process.signal(SIGTERM)
+        #expect(await host.process.waitForExit() == 0, "\(host.process.standardError)")
+        #expect(await recorder.waitForExit() == 0, "\(recorder.standardError)")
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.contains(deep), "the host accepted the message and the agent forwarded it:\n\(text)")
+
+        let check = try await runCLI(["open", "--check", file], binary: binary)
+        #expect(check.status == 0, "\(check)")
+        #expect(check.stdout.contains("status     complete"), "\(check)")
+        var reopened = LiveState()
+        for frame in Recording.load(from: URL(fileURLWithPath: file)).frames { reopened.apply(frame, at: 0) }
+        #expect(reopened.log.contains { $0.correlationId == "deep-1" })
+        #expect(reopened.log.contains { $0.summary.contains("journey.step") }, "\(reopened.log.map(\.summary))")
+    }
+
     @Test("record stops after --duration or --count, writes to standard output with -, and is exit 3 without a host")
     func limits() async throws {
         let host = try await ScriptedHost(binary: binary, scenario: scriptingHeldScenario)

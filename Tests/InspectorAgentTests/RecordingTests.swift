@@ -174,3 +174,36 @@ struct RecordingTests {
         #expect(reopened.log.count == live.log.count)
     }
 }
+
+extension RecordingTests {
+    /// A message nested as deep as the host accepts (`JSONSyntaxCheck.defaultMaxDepth`), as the
+    /// agent frames it: verbatim, a few levels down.
+    static func deepestRequest(id: String) -> String {
+        // The envelope is level 1, payload 2, data 3: 97 more levels make 100.
+        let deep = String(repeating: "[", count: 97) + String(repeating: "]", count: 97)
+        return #"{"version":"1.0","correlationId":"\#(id)","type":"request","timestamp":1,"payload":{"action":"nfc.read","data":{"d":\#(deep)}}}"#
+    }
+
+    @Test("a message at the host's exact depth limit, and one with 0e1 and a duplicate key, can be recorded and opened; nothing after them is lost")
+    func everythingTheHostAcceptsOpens() throws {
+        let deepest = Self.deepestRequest(id: "deep-1")
+        let quirky = #"{"version":"1.0","correlationId":"q-1","correlationId":"q-2","type":"event","timestamp":1,"payload":{"action":"x","data":{"n":0e1,"u":1e-400}}}"#
+        let codec = BridgeMessageCodec()
+        #expect((try? codec.decode(Data(deepest.utf8)).get()) != nil, "the host accepts it")
+        #expect((try? codec.decode(Data(deepest.replacingOccurrences(of: "[]", with: "[[]]").utf8)).get()) == nil, "one level more is refused")
+        #expect(try codec.decode(Data(quirky.utf8)).get().correlationId == "q-2")
+        func record(_ message: String, seq: Int) -> String {
+            #"{"seq":\#(seq),"direction":"received","time":5,"origin":"journey","bytes":10,"message":\#(message)}"#
+        }
+        let snapshot = snapshotLine.replacingOccurrences(
+            of: #""messages":["#, with: #""messages":[\#(record(deepest, seq: 7)),\#(record(quirky, seq: 8)),"#)
+        let traffic = #"{"kind":"event","seq":3,"event":{"type":"traffic","record":\#(record(deepest, seq: 9))}}"#
+        let pending = #"{"kind":"event","seq":4,"event":{"type":"pendingAdded","record":{"correlationId":"deep-1","action":"nfc.read","since":5,"message":\#(deepest)}}}"#
+        let contents = load([headerLine, helloLine, snapshot, traffic, pending, eventLine])
+        #expect(contents.problem == nil)
+        #expect(contents.frames.count == 5, "every frame loads, including the one after the deep ones")
+        var state = LiveState()
+        for frame in contents.frames { state.apply(frame, at: 0) }
+        #expect(state.log.filter { $0.kind == .message }.map(\.correlationId).contains("q-2"))
+    }
+}

@@ -1,0 +1,95 @@
+import BridgeCore
+import Foundation
+import Testing
+
+/// Every parsing case of Nicolas Seriot's JSONTestSuite (MIT, see its LICENSE beside it), run
+/// through the host's JSON layer and, wrapped in a message's `payload.data`, through the codec
+/// `BridgeHost.receive` uses. `y_` files must be accepted, `n_` files refused with a reason, `i_`
+/// files (the implementation's choice) never crash; and the two paths always agree.
+/// Page: Security, "Incoming Message Decoding"; docs/bridge-protocol.md, section 2, "One JSON rule".
+@Suite("JSONTestSuite corpus (Security: Incoming Message Decoding)")
+struct JSONTestSuiteTests {
+    /// `<repo>/../shared/corpora/JSONTestSuite/test_parsing`: CI clones the repository with
+    /// `shared/` beside it; the corpus is never copied into the repository.
+    static let corpus = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("shared/corpora/JSONTestSuite/test_parsing")
+
+    static let prefix = #"{"version":"1.0","correlationId":"c","type":"event","timestamp":1,"payload":{"action":"x","data":{"v":"#
+    static let suffix = "}}}"
+
+    /// What went wrong with one file, or `nil`.
+    static func check(name: String, bytes: [UInt8]) -> String? {
+        let problem = JSONSyntaxCheck.firstProblem(in: bytes)
+        let value = JSONParser.parse(bytes)
+        guard (problem == nil) == (value != nil) else {
+            return "syntax check (\(problem?.description ?? "accepts")) and parser (\(value == nil ? "refuses" : "accepts")) disagree"
+        }
+        if name.hasPrefix("y_"), let problem { return "valid JSON refused: \(problem)" }
+        if name.hasPrefix("n_") {
+            guard let problem else { return "invalid JSON accepted" }
+            if problem.reason.isEmpty { return "refused without a reason" }
+        }
+        // The JSONDecoder path reads the parsed value (re-encoded) as the parser did.
+        if let value {
+            guard let encoded = try? JSONEncoder().encode(value), let again = try? JSONDecoder().decode(JSONValue.self, from: encoded) else {
+                return "JSONDecoder cannot read the parsed value back"
+            }
+            if again != value { return "JSONDecoder reads \(again), the parser \(value)" }
+        }
+        // Inside a message, through the codec: the same verdict and the same value.
+        let wrapped = Data(Array(prefix.utf8) + bytes + Array(suffix.utf8))
+        switch (BridgeMessageCodec().decode(wrapped), value) {
+        case (.success(let message), let value?):
+            if message.payload.data?["v"] != value { return "the message's data is \(String(describing: message.payload.data)), not \(value)" }
+        case (.success, nil):
+            return "refused alone but accepted inside a message"
+        case (.failure(let failure), let value?):
+            // Only depth can tell them apart: the message adds three levels.
+            if !failure.reason.hasSuffix("nesting is deeper than 100 levels") { return "accepted alone (\(value)) but refused inside a message: \(failure)" }
+        case (.failure(let failure), nil):
+            if !failure.reason.hasPrefix("invalid JSON at line ") { return "refused inside a message without saying where: \(failure)" }
+        }
+        return nil
+    }
+
+    @Test("y_ accepted, n_ refused with a reason, i_ never crash, and every path agrees")
+    func wholeCorpus() throws {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: Self.corpus.path)) ?? []
+        let cases = files.filter { $0.hasSuffix(".json") }.sorted()
+        guard cases.count > 300 else {
+            Issue.record("the JSONTestSuite corpus is missing at \(Self.corpus.path): clone the shared corpora beside the repository (CI does)")
+            return
+        }
+        var inputs: [(String, [UInt8])] = []
+        for name in cases {
+            inputs.append((name, try [UInt8](Data(contentsOf: Self.corpus.appendingPathComponent(name)))))
+        }
+        let loaded = inputs
+        // On a 512 KiB stack, so an unbounded recursion crashes here.
+        let failures = onSmallStack { loaded.compactMap { name, bytes in Self.check(name: name, bytes: bytes).map { "\(name): \($0)" } } }
+        #expect(failures == [])
+        #expect(cases.contains { $0.hasPrefix("y_") } && cases.contains { $0.hasPrefix("n_") } && cases.contains { $0.hasPrefix("i_") })
+    }
+
+    @Test("100,000 opening arrays and 500 nested arrays are refused by depth, with the limit named", arguments: [
+        "n_structure_100000_opening_arrays.json", "i_structure_500_nested_arrays.json",
+    ])
+    func deepFiles(name: String) throws {
+        let url = Self.corpus.appendingPathComponent(name)
+        guard let bytes = try? [UInt8](Data(contentsOf: url)) else {
+            Issue.record("the JSONTestSuite corpus is missing at \(Self.corpus.path): clone the shared corpora beside the repository (CI does)")
+            return
+        }
+        let reasons = onSmallStack {
+            [
+                JSONSyntaxCheck.firstProblem(in: bytes)?.description ?? "accepted",
+                BridgeMessageCodec().decode(Data(Array(Self.prefix.utf8) + bytes + Array(Self.suffix.utf8))).failure?.reason ?? "accepted",
+            ]
+        }
+        #expect(reasons == [
+            "line 1, column 101: nesting is deeper than 100 levels",
+            "invalid JSON at line 1, column \(Self.prefix.utf8.count + 98): nesting is deeper than 100 levels",
+        ])
+    }
+}
