@@ -175,8 +175,8 @@ public enum Sanitizer {
     /// neighbours (variation selectors, emoji tag sequences) are applied.
     @discardableResult
     static func walk(_ scalars: some Sequence<Unicode.Scalar>, _ body: (Unicode.Scalar, Bool) -> Bool) -> Bool {
-        // The last code point, when it is a visible base a variation selector may follow.
-        var base: Unicode.Scalar?
+        // The last code point when it was kept (a variation selector may follow it if it is a base).
+        var previous: Unicode.Scalar?
         // After U+1F3F4: the tag characters seen so far, kept only if CANCEL TAG ends them.
         var inFlag = false
         var tags: [Unicode.Scalar] = []
@@ -191,7 +191,7 @@ public enum Sanitizer {
                 if value == 0xE007F, tags.count >= minimumTags {
                     for tag in tags where !body(tag, false) { return false }
                     tags.removeAll()
-                    base = nil
+                    previous = nil
                     if !body(scalar, false) { return false }
                     continue
                 }
@@ -199,32 +199,44 @@ public enum Sanitizer {
                 tags.removeAll()
             }
             let escaped: Bool
-            if isVariationSelector(value) {
-                if let previous = base, value != 0xFE0E && value != 0xFE0F || previous.properties.isEmoji {
+            if value < 0x7F {
+                escaped = value < 0x20
+                previous = escaped ? nil : scalar
+            } else if isVariationSelector(value) {
+                if let previous, isBase(previous), value != 0xFE0E && value != 0xFE0F || previous.properties.isEmoji {
                     escaped = false
                 } else {
                     escaped = true
                 }
-                base = nil
+                previous = nil
             } else if (0xE0020...0xE007F).contains(value) {
                 escaped = true
-                base = nil
+                previous = nil
             } else {
                 escaped = needsEscape(scalar)
-                if escaped || value == 0x20 || value == 0x200C || value == 0x200D {
-                    base = nil
-                } else if value < 0x7F {
-                    base = scalar
-                } else {
-                    let properties = scalar.properties
-                    base = properties.isWhitespace || properties.isDefaultIgnorableCodePoint ? nil : scalar
-                }
+                previous = escaped ? nil : scalar
                 if value == 0x1F3F4 { inFlag = true }
             }
             if !body(scalar, escaped) { return false }
         }
         for tag in tags where !body(tag, true) { return false }
         return true
+    }
+
+    /// Whether a kept code point is a visible base a variation selector may follow: not a space,
+    /// not ZWJ/ZWNJ or another default-ignorable code point.
+    private static func isBase(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value < 0x7F { return scalar.value != 0x20 }
+        let properties = scalar.properties
+        return !properties.isWhitespace && !properties.isDefaultIgnorableCodePoint
+    }
+
+    /// Whether a grapheme cluster of this one code point is escaped (a lone variation selector
+    /// or tag character has nothing to belong to).
+    static func escapesAlone(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        if value < 0x7F { return value < 0x20 }
+        return needsEscape(scalar) || isVariationSelector(value) || (0xE0020...0xE007F).contains(value)
     }
 
     /// The length of a CLDR subdivision id (`gbeng`, `usca`) in an emoji tag sequence.

@@ -74,10 +74,14 @@ public enum TextWidth {
     public static func width(of character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
+        if scalars.index(after: scalars.startIndex) == scalars.endIndex {
+            if first.value >= 0x20 && first.value < 0x7F { return 1 }
+            if Sanitizer.escapesAlone(first) { return Sanitizer.visibleEscape(first).unicodeScalars.count }
+            return max(1, scalarWidth(first))
+        }
         if !Sanitizer.walk(scalars, { _, escaped in !escaped }) {
             return width(of: Sanitizer.sanitize(String(character)))
         }
-        if scalars.count == 1 { return max(1, scalarWidth(first)) }
         if !scalars.contains("\u{FE0E}") {
             let properties = first.properties
             if properties.isEmojiPresentation { return 2 }
