@@ -5,17 +5,44 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TerminalUI
 
 /// Writing to stdout and stderr without buffering surprises: each call writes whole lines at once.
+///
+/// This is the last gate before the terminal: text lines go through ``Sanitizer`` (their line
+/// breaks kept), JSON through ``Sanitizer/sanitize(json:)``, so no caller can print a control
+/// character, a bidi override or an invisible character from a journey or a socket raw, even
+/// one that forgot to sanitize. Only ``printExact(_:)`` prints as it is.
 enum StandardStreams {
-    /// Writes `line` and a newline to standard output, at once (nothing is left in a buffer).
-    static func printOut(_ line: String) {
-        write(line + "\n", to: STDOUT_FILENO)
+    /// Writes `text` and a newline to standard output, at once (nothing is left in a buffer).
+    /// Several lines may be given at once; each is made safe.
+    static func printOut(_ text: String) {
+        write(safeLines(text) + "\n", to: STDOUT_FILENO)
     }
 
-    /// Writes `line` and a newline to standard error.
-    static func printError(_ line: String) {
-        write(line + "\n", to: STDERR_FILENO)
+    /// Writes `text` and a newline to standard error, made safe like ``printOut(_:)``.
+    static func printError(_ text: String) {
+        write(safeLines(text) + "\n", to: STDERR_FILENO)
+    }
+
+    /// Writes JSON text (one line, or pretty-printed lines) and a newline to standard output,
+    /// with unsafe code points in strings written as `\u` escapes: still valid, same values.
+    static func printJSON(_ json: String) {
+        write(Sanitizer.sanitize(json: json) + "\n", to: STDOUT_FILENO)
+    }
+
+    /// Writes `text` exactly as it is: only for values a script reads from a pipe (see
+    /// `ScriptOutput.value`), never for standard output that is a terminal.
+    static func printExact(_ text: String) {
+        write(text + "\n", to: STDOUT_FILENO)
+    }
+
+    /// Each line sanitized, the line breaks between them kept.
+    static func safeLines(_ text: String) -> String {
+        if Sanitizer.isSafe(text) { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { Sanitizer.sanitize(String($0)) }
+            .joined(separator: "\n")
     }
 
     private static func write(_ text: String, to descriptor: Int32) {

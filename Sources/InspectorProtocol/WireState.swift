@@ -268,6 +268,30 @@ public struct WireState: Codable, Sendable {
     public var customCapabilities: [WireCapability]
     /// Totals.
     public var counts: WireCounts
+
+    private enum CodingKeys: String, CodingKey {
+        case host, journeyAttached, lastError, errorHistory, messages, malformed, pending, slots
+        case customCapabilities, counts
+    }
+
+    /// Encodes every field; `lastError` is `null` when there is none, as in the agent's frame.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(host, forKey: .host)
+        try container.encode(journeyAttached, forKey: .journeyAttached)
+        if let lastError {
+            try container.encode(lastError, forKey: .lastError)
+        } else {
+            try container.encodeNil(forKey: .lastError)
+        }
+        try container.encode(errorHistory, forKey: .errorHistory)
+        try container.encode(messages, forKey: .messages)
+        try container.encode(malformed, forKey: .malformed)
+        try container.encode(pending, forKey: .pending)
+        try container.encode(slots, forKey: .slots)
+        try container.encode(customCapabilities, forKey: .customCapabilities)
+        try container.encode(counts, forKey: .counts)
+    }
 }
 
 /// A change, carried by an `event` frame.

@@ -49,7 +49,7 @@ struct HostsCommand: ParsableCommand {
         try Script.run {
             let entries = try listing()
             if json {
-                StandardStreams.printOut(try ScriptOutput.json(entries))
+                StandardStreams.printJSON(try ScriptOutput.json(entries))
                 return
             }
             if entries.isEmpty {

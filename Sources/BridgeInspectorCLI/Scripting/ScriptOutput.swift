@@ -32,7 +32,7 @@ enum ScriptOutput {
 
     /// Prints each message the host sent, as one JSON line.
     static func printSent(_ messages: [BridgeMessage]) throws {
-        for message in messages { StandardStreams.printOut(try json(message)) }
+        for message in messages { StandardStreams.printJSON(try json(message)) }
     }
 
     /// Whether standard output is a terminal.

@@ -39,7 +39,7 @@ struct SnapshotCommand: ParsableCommand {
             _ = try session.perform(.snapshot, hint: nil)
             let (_, state) = try session.firstSnapshot()
             if json {
-                StandardStreams.printOut(try ScriptOutput.json(state, pretty: pretty))
+                StandardStreams.printJSON(try ScriptOutput.json(state, pretty: pretty))
             } else {
                 StandardStreams.printOut(SnapshotText(state: state, socketPath: session.socketPath).render())
             }

@@ -170,7 +170,8 @@ struct TailPrinter {
         var shown = rows.filter { filter.matches($0, pending: pending) }
         if let last { shown = Array(shown.suffix(last)) }
         for entry in shown {
-            StandardStreams.printOut(try line(for: entry, records: records))
+            let line = try line(for: entry, records: records)
+            if json { StandardStreams.printJSON(line) } else { StandardStreams.printOut(line) }
             printed += 1
             if let count, printed >= count { return true }
             if let until, entry.kind == .message || entry.kind == .malformed, until.matches(entry, pending: pending) { return true }

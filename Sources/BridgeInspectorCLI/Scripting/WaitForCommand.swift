@@ -111,7 +111,10 @@ struct WaitForCommand: ParsableCommand {
                     throw ScriptFailure.hostWentAway(session.socketPath, while: "while waiting")
                 }
             }
-            if let result { StandardStreams.printOut(result) }
+            if let result {
+                // A correlation id alone is exact for the script reading it (ScriptOutput.value).
+                if json { StandardStreams.printJSON(result) } else { StandardStreams.printExact(result) }
+            }
         }
     }
 
