@@ -41,7 +41,7 @@ struct AttachUnderLoadTests {
     func largeLogSteadyTraffic() async throws {
         let report = try await attach(logMessages: 1_900, messageSize: 16_000, perTick: 1, tickMilliseconds: 50, wanted: 30)
         #expect(report.firstSnapshotBytes > AgentLimits().maxQueuedBytesPerClient, "the snapshot must be larger than a client's queue to reproduce the attack")
-        #expect(report.firstSnapshotMessages == 1_900)
+        #expect(report.firstSnapshotMessages >= 1_900, "the log, and perhaps some live messages from before the client connected")
         check(report, wanted: 30)
     }
 
