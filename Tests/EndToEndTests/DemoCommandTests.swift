@@ -22,8 +22,10 @@ struct DemoCommandTests {
             terminal.kill()
             for pid in hostProcesses(mentioning: socket) { sendSignal(SIGKILL, to: pid) }
         }
-        // Within seconds: connected, live traffic, the document capture held BUSY, a pending request.
-        let screen = await terminal.waitFor("connected", "capability.query", "BUSY", "Pending")
+        // Connected, live traffic, the document capture held BUSY, a pending request. Each is
+        // waited for on its own: the early capability.query can scroll out of the log before a
+        // slow machine has drawn the rest.
+        let screen = await terminal.waitForEach("connected", "capability.query", "BUSY", "Pending")
         #expect(screen?.contains("demo (pid") == true, "\(screen ?? "")")
         #expect(!hostProcesses(mentioning: socket).isEmpty)
         try terminal.press("q")

@@ -84,6 +84,18 @@ final class TmuxSession: @unchecked Sendable {
         }
     }
 
+    /// Waits (bounded) until each of `texts` has been on the screen, not necessarily at the same
+    /// time: for a live screen where early lines scroll away while later ones arrive (on a busy
+    /// machine the last can come long after the first has gone). Returns the last screen.
+    @discardableResult
+    func waitForEach(_ texts: String..., timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation) async -> String? {
+        var unseen = Set(texts)
+        return await waitFor(texts.map { "“\($0)”" }.joined(separator: " and ") + " (each at some time)", timeout: timeout, sourceLocation: sourceLocation) { screen in
+            unseen = unseen.filter { !screen.contains($0) }
+            return unseen.isEmpty
+        }
+    }
+
     /// The program's exit status once it has ended (bounded wait), else nil.
     func exitStatus(timeout: Duration = .seconds(20)) async -> Int32? {
         let deadline = ContinuousClock.now + timeout
