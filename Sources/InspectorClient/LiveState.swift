@@ -120,8 +120,13 @@ public struct LiveState: Sendable {
         case .pendingAdded(let request):
             pending.append(request)
         case .pendingRemoved(let correlationId):
+            let before = pending.count
             pending.removeAll { $0.correlationId == correlationId }
             orphanedPending.remove(correlationId)
+            if pending.count == before, let omitted = counts.pendingOmitted {
+                // One of the requests the agent's snapshot left out is no longer pending.
+                counts.pendingOmitted = omitted > 1 ? omitted - 1 : nil
+            }
         case .slot(let slot):
             if let index = slots.firstIndex(where: { $0.kind == slot.kind }) { slots[index] = slot } else { slots.append(slot) }
             slots.sort { $0.kind.rawValue < $1.kind.rawValue }

@@ -131,7 +131,9 @@ extension InspectorModel {
     // MARK: Pending
 
     private func renderPending(into buffer: inout Buffer, area: Rect) {
-        let inner = paneBox(&buffer, area, "Pending \(live.pending.count)", .pending)
+        // A host that leaks requests can have more pending than the agent keeps records of.
+        let omitted = live.counts.pendingOmitted.map { " (+\($0) not listed)" } ?? ""
+        let inner = paneBox(&buffer, area, "Pending \(live.pending.count)\(omitted)", .pending)
         guard !inner.isEmpty else { return }
         if live.pending.isEmpty {
             buffer.write("no request is waiting", at: inner.origin, style: Theme.dim, maxWidth: inner.width)

@@ -34,6 +34,22 @@ struct LiveUpdateTests {
         #expect(model.selectedPending?.correlationId == "p-4")
     }
 
+    @Test("requests a snapshot leaves out (counts.pendingOmitted) are shown as a count that follows their answers")
+    func omittedPendingCount() {
+        var model = makeModel()
+        var state = Fixture.state(pending: [Fixture.pending("p-1", "nfc.read", since: Fixture.t0)])
+        state.counts.pendingOmitted = 2
+        model.handle(.frame(.snapshot(seq: 1, state: state)))
+        #expect(model.screen.contains { $0.contains("Pending 1 (+2 not listed)") })
+        // An answer to one of the requests not listed lowers the count; the listed one stays.
+        model.feed(2, .pendingRemoved(correlationId: "p-900"))
+        #expect(model.screen.contains { $0.contains("Pending 1 (+1 not listed)") })
+        model.feed(3, .pendingRemoved(correlationId: "p-901"))
+        #expect(model.screen.contains { $0.contains("Pending 1 ─") })
+        model.feed(4, .pendingRemoved(correlationId: "p-1"))
+        #expect(model.screen.contains { $0.contains("Pending 0") })
+    }
+
     @Test("An is:pending filter drops a request once it is answered, and shows a new one")
     func pendingFilterStaysCurrent() {
         var model = journeyModel()
