@@ -75,6 +75,15 @@ extension BridgeHost {
         deliver(message, json: json)
     }
 
+    /// Sends the responses that responders queued, oldest first. One at a time: a response sent
+    /// here may make the journey send a request whose handler responds at once, and that
+    /// response then waits its turn behind the ones queued before it.
+    func sendQueuedResponses() {
+        while let response = responseOutbox.next() {
+            respond(to: response.correlationId, status: response.status, data: response.data, error: response.error)
+        }
+    }
+
     /// Encodes and sends the response for a capture result.
     func sendCaptureResponse(to request: BridgeMessage, result: CaptureResult) {
         let response = result.response
