@@ -254,8 +254,12 @@ struct ScriptingCommandTests {
         let idle = try await host.run(["slot", "document", "complete"], binary: binary)
         #expect(idle.status == 2, "\(idle)")
         #expect(idle.stderr.contains("idle"))
+        #expect(idle.stderr.contains("no active request to complete"), "\(idle)")
         #expect(idle.stderr.contains("(slot_idle)"))
-        #expect(try await host.run(["slot", "document", "cancel", "--reason", "Closed"], binary: binary).status == 2)
+        let idleCancel = try await host.run(["slot", "document", "cancel", "--reason", "Closed"], binary: binary)
+        #expect(idleCancel.status == 2, "\(idleCancel)")
+        #expect(idleCancel.stderr.contains("there is no active request to cancel"), "an idle slot has nothing to cancel: \(idleCancel)")
+        #expect(!idleCancel.stderr.contains("complete"), "\(idleCancel)")
 
         // Permission and enablement.
         #expect(try await host.run(["slot", "selfie", "permission", "denied"], binary: binary).status == 0)
