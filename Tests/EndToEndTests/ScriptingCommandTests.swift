@@ -110,6 +110,61 @@ struct ScriptingCommandTests {
         #expect(try await cli(["snapshot", "--host", "beta"]).status == 0)
     }
 
+    @Test("hosts never calls a socket it could not probe (another user's) safe to delete: it says whose it is")
+    func hostsSocketOfAnotherUser() async throws {
+        // A live host's socket (0600, its owner's), in the per-user directory of the user who
+        // runs `hosts`. As root, `hosts` runs as nobody (root may connect to any socket), and the
+        // socket stays root's: nobody's connect is refused with EACCES. As any other user, the
+        // socket is the user's own with its permissions taken away, which refuses connect alike.
+        let runtime = try TemporaryDirectory()
+        let directory = runtime.path + "/bridge-inspector"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let asRoot = getuid() == 0
+        let nobody: uid_t = 65534
+        let setpriv = "/usr/bin/setpriv"
+        if asRoot {
+            try #require(FileManager.default.isExecutableFile(atPath: setpriv), "running as root, the test needs setpriv (util-linux) to run hosts as nobody")
+            // nobody's XDG_RUNTIME_DIR and socket directory, with root's live socket in it.
+            #expect(chown(runtime.path, nobody, gid_t(nobody)) == 0)
+            #expect(chown(directory, nobody, gid_t(nobody)) == 0)
+        }
+        let socket = directory + "/other.4242.sock"
+        let scenario = runtime.file("s.json")
+        try scriptingHeldScenario.write(toFile: scenario, atomically: true, encoding: .utf8)
+        let other = try BinaryProcess(["host", "--profile", examplePath("profiles/demo.json"), "--scenario", scenario, "--socket", socket], binary: binary, stdin: .closed)
+        defer { other.kill() }
+        #expect(await poll(timeout: .seconds(20)) { other.standardOutput.hasPrefix("socket: ") })
+        if !asRoot { #expect(chmod(socket, 0) == 0) }
+        func hosts(_ arguments: [String]) async throws -> CLIResult {
+            let environment: [String: String?] = ["XDG_RUNTIME_DIR": runtime.path]
+            if asRoot {
+                return try await runCLI(["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", binary, "hosts"] + arguments, binary: setpriv, environment: environment)
+            }
+            return try await runCLI(["hosts"] + arguments, binary: binary, environment: environment)
+        }
+        let whose = asRoot ? "it is owned by uid 0, not you (uid \(nobody))" : "connecting failed (Permission denied)"
+
+        let checked = try await hosts(["--socket", socket])
+        #expect(checked.status == 3, "\(checked)")
+        #expect(!checked.stderr.contains("safe to delete"), "\(checked)")
+        #expect(checked.stderr.contains("cannot attach to \(socket): \(whose)"), "\(checked)")
+        #expect(checked.stderr.contains("leave it alone"), "\(checked)")
+        #expect(checked.stderr.contains("do not delete it"), "\(checked)")
+
+        let listed = try await hosts([])
+        #expect(listed.status == 0, "\(listed)")
+        let line = try #require(listed.lines.first { $0.hasPrefix("other") }, "\(listed)")
+        #expect(!line.contains("stale") && !line.contains("safe to delete"), "\(line)")
+        #expect(line.contains("unknown: \(whose)"), "\(line)")
+        #expect(line.contains("leave it alone"), "\(line)")
+        let json = try await hosts(["--json"])
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]], "\(json)")
+        let entry = try #require(entries.first { $0["name"] as? String == "other" })
+        #expect(entry["live"] as? Bool == false)
+        #expect((entry["unknown"] as? String)?.contains(whose) == true, "\(entry)")
+        #expect(other.isRunning, "the host was left alone")
+    }
+
     @Test("snapshot prints the state as text, and as the protocol's state object with --json")
     func snapshot() async throws {
         let host = try await heldHost()
