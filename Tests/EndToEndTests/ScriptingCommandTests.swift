@@ -4,17 +4,36 @@ import Testing
 import Glibc
 #endif
 
-/// A journey that leaves work for a script: a document capture held by the demo profile's manual
-/// slot (cap-1), two nfc.read requests waiting in pendingRequests, a malformed message, and after
-/// three seconds one more request (late-1).
-let scriptingHeldScenario = """
-    {"name": "held", "steps": [
+/// The steps of a journey that leaves work for a script: a document capture held by the demo
+/// profile's manual slot (cap-1), two nfc.read requests waiting in pendingRequests and a malformed
+/// message.
+let scriptingHeldSteps = """
       {"send": {"payload": {"action": "camera.document.capture", "data": {"side": "front"}}, "correlationId": "cap-1", "timeoutMs": 600000}},
       {"send": {"payload": {"action": "nfc.read", "data": {"documentType": "passport"}}, "correlationId": "nfc-1", "timeoutMs": 600000}},
       {"send": {"payload": {"action": "nfc.read"}, "correlationId": "nfc-2", "timeoutMs": 600000}},
-      {"sendRaw": "{oops"},
-      {"wait": 3000},
-      {"send": {"payload": {"action": "late.thing"}, "correlationId": "late-1", "timeoutMs": 600000}},
+      {"sendRaw": "{oops"}
+    """
+
+/// The held journey, which then sends nothing more: what a test sees does not depend on how long
+/// its commands take.
+let scriptingHeldScenario = """
+    {"name": "held", "steps": [
+    \(scriptingHeldSteps),
+      {"wait": 600000}
+    ]}
+    """
+
+/// The held journey, then later requests that the test lets in one at a time: the journey asks
+/// `gate.open` and, each time the test answers it, sends one `late.thing` request and asks again.
+/// Nothing depends on a timer, however slow the machine.
+let scriptingGatedScenario = """
+    {"name": "gated", "steps": [
+    \(scriptingHeldSteps),
+      {"repeat": {"times": 100, "steps": [
+        {"send": {"payload": {"action": "gate.open"}, "label": "gate", "timeoutMs": 600000}},
+        {"awaitResponse": {"label": "gate", "timeoutMs": 600000}},
+        {"send": {"payload": {"action": "late.thing"}, "timeoutMs": 600000}}
+      ]}},
       {"wait": 600000}
     ]}
     """
@@ -382,12 +401,25 @@ struct ScriptingCommandTests {
 
     @Test("wait-for prints the id of a matching pending request (or of the request holding a slot); --timeout is exit 4")
     func waitFor() async throws {
-        let host = try await heldHost()
+        let host = try await ScriptedHost(binary: binary, scenario: scriptingGatedScenario)
         defer { host.stop() }
-        // A request that arrives later (late-1, three seconds into the scenario).
-        let late = try await host.run(["wait-for", "--new", "--filter", "action:late.*", "--timeout", "20"], binary: binary)
-        #expect(late.status == 0, "\(late)")
-        #expect(late.stdout == "late-1\n")
+        func gate() -> String? { (try? host.state())?.pending.first { $0.action == "gate.open" }?.correlationId }
+        #expect(await poll(timeout: .seconds(20)) { gate() != nil }, "the journey never asked gate.open")
+        // A request that arrives after wait-for started: answering the journey's gate lets one
+        // late.thing request in. One that arrives before wait-for has attached is already pending
+        // for it, which --new ignores, so the gate is opened until wait-for has seen one.
+        let late = try host.start(["wait-for", "--new", "--filter", "action:late.*", "--timeout", "120"], binary: binary)
+        defer { late.kill() }
+        for _ in 0..<90 where late.isRunning {
+            if let id = gate() {
+                #expect(try await host.run(["respond", id, "--quiet"], binary: binary).status == 0)
+            }
+            _ = await poll(timeout: .milliseconds(500)) { !late.isRunning }
+        }
+        #expect(await late.waitForExit() == 0, "\(late.standardError)")
+        let lateId = late.standardOutput.trimmingCharacters(in: .newlines)
+        let lateRequests = try host.state().pending.filter { $0.action == "late.thing" }.map(\.correlationId)
+        #expect(!lateId.isEmpty && lateRequests.contains(lateId), "printed \(lateId); late requests pending: \(lateRequests)")
 
         let pending = try await host.run(["wait-for", "--filter", "action:nfc.read", "--timeout", "10"], binary: binary)
         #expect(pending.status == 0, "\(pending)")
