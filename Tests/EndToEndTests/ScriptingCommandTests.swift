@@ -446,7 +446,13 @@ struct ScriptingCommandTests {
         defer { waiter.kill() }
         let plain = try host.start(["tail", "--follow", "--last", "0"], binary: binary)
         defer { plain.kill() }
-        try await Task.sleep(for: .seconds(2))
+        // Both tails print every new message: ping until each has printed one, so both are
+        // attached (the waiter exits 3 whether or not it attached before the host goes).
+        for _ in 0..<60 where !(follower.standardOutput.contains("host.ping") && plain.standardOutput.contains("host.ping")) {
+            #expect(try await host.run(["event", "host.ping", "--quiet"], binary: binary).status == 0)
+            _ = await poll(timeout: .milliseconds(500)) { follower.standardOutput.contains("host.ping") && plain.standardOutput.contains("host.ping") }
+        }
+        #expect(follower.standardOutput.contains("host.ping") && plain.standardOutput.contains("host.ping"), "the tails never attached")
         host.process.signal(SIGTERM)
         #expect(await host.process.waitForExit() == 0)
         #expect(await follower.waitForExit() == 3, "\(follower.standardError)")
