@@ -24,9 +24,12 @@ extension BridgeHost {
     ///
     /// If a typed slot has the same capability id, the slot takes precedence in the query answer
     /// (FAQ, "What is the difference between typed slots and custom capabilities?").
+    ///
+    /// The handler runs on the main actor and starts in the order requests arrive; one that
+    /// responds without awaiting answers in that order (see ``BridgeCapabilityHandler``).
     public func registerCustomCapability(
         _ id: String, version: String = "1.0",
-        handler: @escaping @Sendable (BridgeMessage, BridgeResponder) async -> Void
+        handler: @escaping @MainActor @Sendable (BridgeMessage, BridgeResponder) async -> Void
     ) {
         handlers[id] = ClosureCapabilityHandler(action: id, body: handler)
         declaredCapabilities.remove(id)
@@ -111,9 +114,7 @@ public struct CapabilityQueryHandler: BridgeCapabilityHandler {
     public init() {}
 
     public func handle(request: BridgeMessage, responder: BridgeResponder) async {
-        await MainActor.run {
-            guard let host = responder.host else { return }
-            host.respond(to: request.correlationId, status: .success, data: host.capabilityQueryData(), error: nil)
-        }
+        guard let host = responder.host else { return }
+        host.respond(to: request.correlationId, status: .success, data: host.capabilityQueryData(), error: nil)
     }
 }

@@ -61,7 +61,7 @@ extension BridgeHost {
         } else if let handler = handlers[request.payload.action] {
             outstanding[id] = request
             let responder = BridgeResponder(host: self, request: request)
-            Task { await handler.handle(request: request, responder: responder) }
+            startInArrivalOrder { await handler.handle(request: request, responder: responder) }
         } else {
             addPending(request, time: time)
         }
@@ -81,11 +81,28 @@ extension BridgeHost {
         }
         outstanding[request.correlationId] = request
         slot.activeRequest = request
-        Task { @MainActor [weak slot] in
+        startInArrivalOrder { [weak slot] in
             let result = await handler(request)
             guard let slot, slot.activeRequest?.correlationId == request.correlationId else { return }
             slot.complete(result)
         }
+    }
+
+    /// Starts a handler now, on the main actor, before the next message is routed (FAQ, "Is the
+    /// message order preserved?": "Messages are processed in the order they arrive").
+    ///
+    /// The handler runs synchronously up to its first suspension, so one that responds without
+    /// awaiting has answered when this returns. Where `Task.immediate` is unavailable (Apple
+    /// systems before 26) it is a main-actor task, which the main actor starts in the order
+    /// they were made.
+    private func startInArrivalOrder(_ work: @escaping @MainActor @Sendable () async -> Void) {
+        #if compiler(>=6.2)
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            Task.immediate { @MainActor in await work() }
+            return
+        }
+        #endif
+        Task { @MainActor in await work() }
     }
 
     private func addPending(_ request: BridgeMessage, time: Date) {

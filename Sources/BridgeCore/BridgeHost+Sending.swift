@@ -75,6 +75,15 @@ extension BridgeHost {
         deliver(message, json: json)
     }
 
+    /// Sends the responses that responders queued, oldest first. One at a time: a response sent
+    /// here may make the journey send a request whose handler responds at once, and that
+    /// response then waits its turn behind the ones queued before it.
+    func sendQueuedResponses() {
+        while let response = responseOutbox.next() {
+            respond(to: response.correlationId, status: response.status, data: response.data, error: response.error)
+        }
+    }
+
     /// Encodes and sends the response for a capture result.
     func sendCaptureResponse(to request: BridgeMessage, result: CaptureResult) {
         let response = result.response
@@ -139,8 +148,16 @@ public enum BridgeHostError: Error, Sendable, Equatable, CustomStringConvertible
     case handledElsewhere(correlationId: String)
     /// No request with the id is known.
     case notPending(correlationId: String)
-    /// The slot has no active request to complete.
-    case slotIdle(CaptureCapability.Kind)
+    /// The slot has no active request to complete or cancel (`attempted` says which was asked).
+    case slotIdle(CaptureCapability.Kind, attempted: SlotOperation = .complete)
+
+    /// What was asked of a capture slot.
+    public enum SlotOperation: String, Sendable, Equatable {
+        /// Complete the active request with a result.
+        case complete
+        /// Cancel the active request.
+        case cancel
+    }
 
     public var description: String {
         switch self {
@@ -150,8 +167,8 @@ public enum BridgeHostError: Error, Sendable, Equatable, CustomStringConvertible
             return "request '\(id)' is being handled by a handler or capture slot, not waiting in pendingRequests"
         case .notPending(let id):
             return "no pending request has correlationId '\(id)'; list pendingRequests to see the ids waiting"
-        case .slotIdle(let kind):
-            return "the \(kind.rawValue) capture slot is idle: there is no active request to complete"
+        case .slotIdle(let kind, let operation):
+            return "the \(kind.rawValue) capture slot is idle: there is no active request to \(operation.rawValue)"
         }
     }
 }

@@ -101,6 +101,8 @@ public final class BridgeHost {
     var outstanding: [String: BridgeMessage] = [:]
     /// Recently answered requests, to tell a second answer from an unknown id.
     var recentlyAnswered = RecentSet(capacity: 1024)
+    /// Responses made through ``BridgeResponder``, in the order they were made, until sent.
+    let responseOutbox = ResponseOutbox()
     var observers: [Int: @Sendable (BridgeChange) -> Void] = [:]
     var nextObserverId = 0
     let capabilityReport: (() -> [String: BridgeCapabilityInfo])?

@@ -49,7 +49,7 @@ final class CommandExecutor {
         case .cancelSlot(let args):
             let slot = host.slot(args.slot)
             guard let request = slot.activeRequest else {
-                return .failure(Self.inspectorError(.slotIdle(args.slot)))
+                return .failure(Self.inspectorError(.slotIdle(args.slot, attempted: .cancel)))
             }
             slot.complete(.cancelled(reason: args.reason ?? "Cancelled from the inspector"))
             return .success(["correlationId": .string(request.correlationId)])

@@ -14,6 +14,9 @@ public struct HostListing: Sendable {
     public var isLive: Bool
     /// What the host said in its hello (live hosts only; `nil` if it did not greet).
     public var hello: AgentHello?
+    /// Why the socket could not be probed (another user's socket, say), when it could not: such
+    /// a socket is neither live nor stale, and must be left alone.
+    public var unknownLiveness: String? = nil
 }
 
 /// Finds running hosts and picks the one to attach to: the explicit socket (`--socket` or
@@ -35,6 +38,9 @@ public struct HostDirectory: Sendable {
     public func list(greet: Bool = true) throws -> [HostListing] {
         try discovery.sockets().map { socket in
             var listing = HostListing(socketPath: socket.path, name: socket.name.name, pid: Int(socket.name.pid), isLive: socket.isLive, hello: nil)
+            if case .unknown(let error) = socket.liveness {
+                listing.unknownLiveness = SocketFileOwner.unknownLivenessReason(path: socket.path, error: error)
+            }
             if socket.isLive, greet, let session = try? InspectorSession(socketPath: socket.path, subscribe: false, clientName: "bridge-inspector hosts", timeout: 2) {
                 listing.hello = session.hello
                 session.close()

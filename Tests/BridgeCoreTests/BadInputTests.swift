@@ -60,7 +60,7 @@ struct BadInputTests {
         let counter = Counter()
         host.registerCustomCapability("upload.image") { request, responder in
             let size = request.payload.data?["imageBase64"]?.stringValue?.utf8.count ?? -1
-            await counter.hit(request.correlationId)
+            counter.hit(request.correlationId)
             responder.respond(status: .success, data: ["received": .number(Double(size))])
         }
         host.receive(text: request("upload.image", id: "big-1", data: ["imageBase64": .string(big)]))
@@ -81,7 +81,7 @@ struct BadInputTests {
         host.delegate = delegate
         let counter = Counter()
         host.registerCustomCapability("device.info") { request, _ in
-            await counter.hit(request.correlationId)
+            counter.hit(request.correlationId)
         }
         host.documentCapture.handler = { request in
             counter.hit(request.correlationId)

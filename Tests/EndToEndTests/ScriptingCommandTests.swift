@@ -4,17 +4,36 @@ import Testing
 import Glibc
 #endif
 
-/// A journey that leaves work for a script: a document capture held by the demo profile's manual
-/// slot (cap-1), two nfc.read requests waiting in pendingRequests, a malformed message, and after
-/// three seconds one more request (late-1).
-let scriptingHeldScenario = """
-    {"name": "held", "steps": [
+/// The steps of a journey that leaves work for a script: a document capture held by the demo
+/// profile's manual slot (cap-1), two nfc.read requests waiting in pendingRequests and a malformed
+/// message.
+let scriptingHeldSteps = """
       {"send": {"payload": {"action": "camera.document.capture", "data": {"side": "front"}}, "correlationId": "cap-1", "timeoutMs": 600000}},
       {"send": {"payload": {"action": "nfc.read", "data": {"documentType": "passport"}}, "correlationId": "nfc-1", "timeoutMs": 600000}},
       {"send": {"payload": {"action": "nfc.read"}, "correlationId": "nfc-2", "timeoutMs": 600000}},
-      {"sendRaw": "{oops"},
-      {"wait": 3000},
-      {"send": {"payload": {"action": "late.thing"}, "correlationId": "late-1", "timeoutMs": 600000}},
+      {"sendRaw": "{oops"}
+    """
+
+/// The held journey, which then sends nothing more: what a test sees does not depend on how long
+/// its commands take.
+let scriptingHeldScenario = """
+    {"name": "held", "steps": [
+    \(scriptingHeldSteps),
+      {"wait": 600000}
+    ]}
+    """
+
+/// The held journey, then later requests that the test lets in one at a time: the journey asks
+/// `gate.open` and, each time the test answers it, sends one `late.thing` request and asks again.
+/// Nothing depends on a timer, however slow the machine.
+let scriptingGatedScenario = """
+    {"name": "gated", "steps": [
+    \(scriptingHeldSteps),
+      {"repeat": {"times": 100, "steps": [
+        {"send": {"payload": {"action": "gate.open"}, "label": "gate", "timeoutMs": 600000}},
+        {"awaitResponse": {"label": "gate", "timeoutMs": 600000}},
+        {"send": {"payload": {"action": "late.thing"}, "timeoutMs": 600000}}
+      ]}},
       {"wait": 600000}
     ]}
     """
@@ -108,6 +127,61 @@ struct ScriptingCommandTests {
         #expect(several.stderr.contains("several hosts are running"))
         #expect(several.stderr.contains("--host NAME"))
         #expect(try await cli(["snapshot", "--host", "beta"]).status == 0)
+    }
+
+    @Test("hosts never calls a socket it could not probe (another user's) safe to delete: it says whose it is")
+    func hostsSocketOfAnotherUser() async throws {
+        // A live host's socket (0600, its owner's), in the per-user directory of the user who
+        // runs `hosts`. As root, `hosts` runs as nobody (root may connect to any socket), and the
+        // socket stays root's: nobody's connect is refused with EACCES. As any other user, the
+        // socket is the user's own with its permissions taken away, which refuses connect alike.
+        let runtime = try TemporaryDirectory()
+        let directory = runtime.path + "/bridge-inspector"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let asRoot = getuid() == 0
+        let nobody: uid_t = 65534
+        let setpriv = "/usr/bin/setpriv"
+        if asRoot {
+            try #require(FileManager.default.isExecutableFile(atPath: setpriv), "running as root, the test needs setpriv (util-linux) to run hosts as nobody")
+            // nobody's XDG_RUNTIME_DIR and socket directory, with root's live socket in it.
+            #expect(chown(runtime.path, nobody, gid_t(nobody)) == 0)
+            #expect(chown(directory, nobody, gid_t(nobody)) == 0)
+        }
+        let socket = directory + "/other.4242.sock"
+        let scenario = runtime.file("s.json")
+        try scriptingHeldScenario.write(toFile: scenario, atomically: true, encoding: .utf8)
+        let other = try BinaryProcess(["host", "--profile", examplePath("profiles/demo.json"), "--scenario", scenario, "--socket", socket], binary: binary, stdin: .closed)
+        defer { other.kill() }
+        #expect(await poll(timeout: .seconds(20)) { other.standardOutput.hasPrefix("socket: ") })
+        if !asRoot { #expect(chmod(socket, 0) == 0) }
+        func hosts(_ arguments: [String]) async throws -> CLIResult {
+            let environment: [String: String?] = ["XDG_RUNTIME_DIR": runtime.path]
+            if asRoot {
+                return try await runCLI(["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", binary, "hosts"] + arguments, binary: setpriv, environment: environment)
+            }
+            return try await runCLI(["hosts"] + arguments, binary: binary, environment: environment)
+        }
+        let whose = asRoot ? "it is owned by uid 0, not you (uid \(nobody))" : "connecting failed (Permission denied)"
+
+        let checked = try await hosts(["--socket", socket])
+        #expect(checked.status == 3, "\(checked)")
+        #expect(!checked.stderr.contains("safe to delete"), "\(checked)")
+        #expect(checked.stderr.contains("cannot attach to \(socket): \(whose)"), "\(checked)")
+        #expect(checked.stderr.contains("leave it alone"), "\(checked)")
+        #expect(checked.stderr.contains("do not delete it"), "\(checked)")
+
+        let listed = try await hosts([])
+        #expect(listed.status == 0, "\(listed)")
+        let line = try #require(listed.lines.first { $0.hasPrefix("other") }, "\(listed)")
+        #expect(!line.contains("stale") && !line.contains("safe to delete"), "\(line)")
+        #expect(line.contains("unknown: \(whose)"), "\(line)")
+        #expect(line.contains("leave it alone"), "\(line)")
+        let json = try await hosts(["--json"])
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]], "\(json)")
+        let entry = try #require(entries.first { $0["name"] as? String == "other" })
+        #expect(entry["live"] as? Bool == false)
+        #expect((entry["unknown"] as? String)?.contains(whose) == true, "\(entry)")
+        #expect(other.isRunning, "the host was left alone")
     }
 
     @Test("snapshot prints the state as text, and as the protocol's state object with --json")
@@ -254,8 +328,12 @@ struct ScriptingCommandTests {
         let idle = try await host.run(["slot", "document", "complete"], binary: binary)
         #expect(idle.status == 2, "\(idle)")
         #expect(idle.stderr.contains("idle"))
+        #expect(idle.stderr.contains("no active request to complete"), "\(idle)")
         #expect(idle.stderr.contains("(slot_idle)"))
-        #expect(try await host.run(["slot", "document", "cancel", "--reason", "Closed"], binary: binary).status == 2)
+        let idleCancel = try await host.run(["slot", "document", "cancel", "--reason", "Closed"], binary: binary)
+        #expect(idleCancel.status == 2, "\(idleCancel)")
+        #expect(idleCancel.stderr.contains("there is no active request to cancel"), "an idle slot has nothing to cancel: \(idleCancel)")
+        #expect(!idleCancel.stderr.contains("complete"), "\(idleCancel)")
 
         // Permission and enablement.
         #expect(try await host.run(["slot", "selfie", "permission", "denied"], binary: binary).status == 0)
@@ -323,12 +401,25 @@ struct ScriptingCommandTests {
 
     @Test("wait-for prints the id of a matching pending request (or of the request holding a slot); --timeout is exit 4")
     func waitFor() async throws {
-        let host = try await heldHost()
+        let host = try await ScriptedHost(binary: binary, scenario: scriptingGatedScenario)
         defer { host.stop() }
-        // A request that arrives later (late-1, three seconds into the scenario).
-        let late = try await host.run(["wait-for", "--new", "--filter", "action:late.*", "--timeout", "20"], binary: binary)
-        #expect(late.status == 0, "\(late)")
-        #expect(late.stdout == "late-1\n")
+        func gate() -> String? { (try? host.state())?.pending.first { $0.action == "gate.open" }?.correlationId }
+        #expect(await poll(timeout: .seconds(20)) { gate() != nil }, "the journey never asked gate.open")
+        // A request that arrives after wait-for started: answering the journey's gate lets one
+        // late.thing request in. One that arrives before wait-for has attached is already pending
+        // for it, which --new ignores, so the gate is opened until wait-for has seen one.
+        let late = try host.start(["wait-for", "--new", "--filter", "action:late.*", "--timeout", "120"], binary: binary)
+        defer { late.kill() }
+        for _ in 0..<90 where late.isRunning {
+            if let id = gate() {
+                #expect(try await host.run(["respond", id, "--quiet"], binary: binary).status == 0)
+            }
+            _ = await poll(timeout: .milliseconds(500)) { !late.isRunning }
+        }
+        #expect(await late.waitForExit() == 0, "\(late.standardError)")
+        let lateId = late.standardOutput.trimmingCharacters(in: .newlines)
+        let lateRequests = try host.state().pending.filter { $0.action == "late.thing" }.map(\.correlationId)
+        #expect(!lateId.isEmpty && lateRequests.contains(lateId), "printed \(lateId); late requests pending: \(lateRequests)")
 
         let pending = try await host.run(["wait-for", "--filter", "action:nfc.read", "--timeout", "10"], binary: binary)
         #expect(pending.status == 0, "\(pending)")
@@ -355,7 +446,13 @@ struct ScriptingCommandTests {
         defer { waiter.kill() }
         let plain = try host.start(["tail", "--follow", "--last", "0"], binary: binary)
         defer { plain.kill() }
-        try await Task.sleep(for: .seconds(2))
+        // Both tails print every new message: ping until each has printed one, so both are
+        // attached (the waiter exits 3 whether or not it attached before the host goes).
+        for _ in 0..<60 where !(follower.standardOutput.contains("host.ping") && plain.standardOutput.contains("host.ping")) {
+            #expect(try await host.run(["event", "host.ping", "--quiet"], binary: binary).status == 0)
+            _ = await poll(timeout: .milliseconds(500)) { follower.standardOutput.contains("host.ping") && plain.standardOutput.contains("host.ping") }
+        }
+        #expect(follower.standardOutput.contains("host.ping") && plain.standardOutput.contains("host.ping"), "the tails never attached")
         host.process.signal(SIGTERM)
         #expect(await host.process.waitForExit() == 0)
         #expect(await follower.waitForExit() == 3, "\(follower.standardError)")

@@ -14,10 +14,12 @@ struct HostsCommand: ParsableCommand {
             Lists the sockets in the per-user directory ($XDG_RUNTIME_DIR/bridge-inspector, or \
             /tmp/bridge-inspector-<uid>): each live host with its name, pid, host version, socket \
             and since when it runs, and every stale socket (a host that crashed left it; nobody \
-            answers) marked as such. --host NAME lists only hosts with that name.
+            answers) marked as such. A socket that cannot be probed (another user's refuses \
+            the connection) is marked unknown, with the reason (in --json, an "unknown" field): \
+            it may be live, so leave it alone. --host NAME lists only hosts with that name.
 
             --socket PATH (or $BRIDGE_INSPECTOR_SOCKET) checks that one socket instead: exit 0 \
-            when a host answers there, 3 when none does. Without it, the exit status is 0 even \
+            when a host answers there, 3 when none does or it cannot be probed. Without it, the exit status is 0 even \
             when nothing runs (the list is then empty), so a script can wait for a host with \
             `until bridge-inspector hosts --socket PATH; do sleep 0.1; done`.
 
@@ -43,6 +45,8 @@ struct HostsCommand: ParsableCommand {
         var environment: String?
         var startedAt: Double?
         var agent: String?
+        /// Why the socket could not be probed, when it could not (neither live nor stale).
+        var unknown: String?
     }
 
     func run() throws {
@@ -66,6 +70,9 @@ struct HostsCommand: ParsableCommand {
                 throw ScriptFailure.noHost("there is no socket at \(explicit)", hint: "list the running hosts with `bridge-inspector hosts` (without --socket)")
             }
             let entry = Self.probe(explicit)
+            if let unknown = entry.unknown {
+                throw ScriptFailure.noHost("cannot attach to \(explicit): \(unknown)", hint: "it is not stale, so do not delete it; attach as the user who runs that host")
+            }
             guard entry.live else {
                 throw ScriptFailure.noHost("nobody answers on \(explicit) (a stopped host left it; it is safe to delete)", hint: "start a host with `bridge-inspector host --socket \(explicit)`")
             }
@@ -82,7 +89,7 @@ struct HostsCommand: ParsableCommand {
             return Entry(
                 name: listing.name, pid: listing.pid, socket: listing.socketPath, live: listing.isLive, greeted: listing.hello != nil,
                 hostName: listing.hello?.host.name, hostVersion: listing.hello?.host.hostVersion, environment: listing.hello?.host.environment,
-                startedAt: listing.hello?.host.startedAt, agent: listing.hello?.agent)
+                startedAt: listing.hello?.host.startedAt, agent: listing.hello?.agent, unknown: listing.unknownLiveness)
         }
     }
 
@@ -104,7 +111,11 @@ struct HostsCommand: ParsableCommand {
             entry.agent = session.hello.agent
             session.close()
         } else {
-            entry.live = SocketProbe.check(path: path) == .live
+            switch SocketProbe.check(path: path) {
+            case .live: entry.live = true
+            case .stale: break
+            case .unknown(let error): entry.unknown = SocketFileOwner.unknownLivenessReason(path: path, error: error)
+            }
         }
         return entry
     }
@@ -114,7 +125,9 @@ struct HostsCommand: ParsableCommand {
         var rows = [["NAME", "PID", "VERSION", "SINCE", "SOCKET"]]
         for entry in entries {
             let since: String
-            if !entry.live {
+            if let unknown = entry.unknown {
+                since = "unknown: \(safe(unknown))"
+            } else if !entry.live {
                 since = "stale: nobody answers (a stopped host left it; safe to delete)"
             } else if let started = entry.startedAt {
                 since = "\(timeFormat.clock(started)) (up \(TimeFormat.duration(ms: now - started)))"

@@ -83,7 +83,7 @@ struct SlotCommand: ParsableCommand {
     static let defaultReason = "Cancelled from the inspector"
 
     var idleHint: String {
-        "the \(slot.rawValue) slot must be busy (hold a capture request) to complete or cancel it; see the slots with `bridge-inspector snapshot`"
+        "the \(slot.rawValue) slot must be busy (hold a capture request) to \(action == .cancel ? "cancel" : "complete") it; see the slots with `bridge-inspector snapshot`"
     }
 
     func run() throws {
