@@ -163,6 +163,7 @@ struct BridgeInspectorBench {
             report.set("attach_\(key)_bytes_to_first_live_event", attach.bytesToFirstLiveEvent)
             report.set("attach_\(key)_snapshots", attach.snapshots)
             report.set("attach_\(key)_gaps", attach.gaps)
+            report.set("attach_\(key)_snapshot_decode_ms", attach.snapshotDecodeMs)
         }
         report.set("agent_heap_growth_stalled_client_bytes", memory.heapGrowthBytes)
         report.set("stalled_client_still_connected", memory.stillConnected)
@@ -302,6 +303,7 @@ struct BridgeInspectorBench {
                 Format.fixed(attach.firstLiveEventMs, 1) + " ms",
                 "\(Format.megabytes(attach.bytesToFirstLiveEvent)) written, \(attach.snapshots) snapshot(s), \(attach.gaps) gap(s)  "
                     + Format.verdict(attach.snapshots == 1 && attach.gaps == 0, "1 snapshot, 0 gaps"))
+            table.row("  the client decoding that snapshot (AgentFrame.decode)", Format.fixed(attach.snapshotDecodeMs, 1) + " ms")
         }
 
         table.title("Latency host.receive -> client decoded, \(Format.count(latency.rate)) msg/s, \(Format.count(Double(latency.samples))) samples")

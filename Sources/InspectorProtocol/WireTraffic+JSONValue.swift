@@ -45,3 +45,23 @@ extension WireTraffic {
         }
     }
 }
+
+extension WirePending {
+    /// The record a parsed JSON value holds, or `nil` when it is not one; the same rules as the
+    /// `Decodable` conformance (see ``WireTraffic/init(validating:)``).
+    public init?(validating value: JSONValue) {
+        guard case .object(let fields) = value,
+            case .string(let correlationId)? = fields["correlationId"],
+            case .string(let action)? = fields["action"],
+            case .number(let since)? = fields["since"],
+            let message = fields["message"].flatMap(BridgeMessage.init(validating:))
+        else { return nil }
+        let truncated: Bool?
+        switch fields["truncated"] {
+        case nil, .null?: truncated = nil
+        case .bool(let flag)?: truncated = flag
+        default: return nil
+        }
+        self.init(correlationId: correlationId, action: action, since: since, truncated: truncated, message: message)
+    }
+}
