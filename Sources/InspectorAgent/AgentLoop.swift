@@ -22,7 +22,10 @@ final class AgentLoop: @unchecked Sendable {
     private let lock = NSLock()
     private var stopping = false
     private var stopped = false
-    private var thread: Thread?
+    /// Whether `start` ran. The `Thread` itself is not kept: it keeps its block, which holds this
+    /// loop, so keeping the thread here made a cycle that leaked the loop and its copy of the
+    /// state (up to the whole log) after `stop` (found by LeakSanitizer).
+    private var started = false
     private let finished = DispatchSemaphore(value: 0)
     private var publishedClientCount = 0
     private var publishedSubscriberCount = 0
@@ -40,7 +43,9 @@ final class AgentLoop: @unchecked Sendable {
         let thread = Thread { [self] in run() }
         thread.name = "bridge-inspector-agent"
         thread.stackSize = 1 << 20
-        self.thread = thread
+        lock.lock()
+        started = true
+        lock.unlock()
         thread.start()
     }
 
@@ -49,7 +54,7 @@ final class AgentLoop: @unchecked Sendable {
         lock.lock()
         let alreadyStopping = stopping
         stopping = true
-        let started = thread != nil
+        let started = self.started
         lock.unlock()
         guard !alreadyStopping else { return }
         inbox.wakePipe.wake()

@@ -25,7 +25,7 @@ public final class InspectorAgent: Sendable {
     /// Who the agent says it serves.
     public let hostInfo: WireHostInfo
 
-    private let loop: AgentLoop
+    let loop: AgentLoop
     private let token: BridgeObservationToken
     private weak let host: BridgeHost?
 

@@ -80,6 +80,20 @@ struct MemoryBoundTests {
         #expect(fixture.agent.heldBytes <= limits.heldBytesBound)
     }
 
+    @Test("a stopped agent frees its loop and its copy of the state (found by LeakSanitizer)")
+    func stoppedAgentIsFreed() async throws {
+        weak var loop: AgentLoop?
+        do {
+            let fixture = try Fixture()
+            fixture.receive(messageText(type: "event", action: "fill", id: "f-1"))
+            let (client, _, _) = try await fixture.client()
+            loop = fixture.agent.loop
+            client.close()
+            fixture.stop()
+        }
+        #expect(await eventually { loop == nil }, "the agent's loop (and the log it holds) outlived stop()")
+    }
+
     @Test("error texts and malformed inputs are kept within their record sizes")
     func longTextsAreCut() {
         let long = String(repeating: "é", count: 20_000)
