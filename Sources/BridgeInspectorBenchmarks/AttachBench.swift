@@ -43,7 +43,7 @@ extension HostBench {
         var index = 0
         var next = monotonicNanoseconds()
         let deadline = next + 120_000_000_000
-        while !done.withValue({ $0 }), monotonicNanoseconds() < deadline {
+        while !done.current, monotonicNanoseconds() < deadline {
             for _ in 0..<perBatch {
                 host.receive(Data(Self.event("live-\(index)", bytes: messageBytes).utf8))
                 index += 1

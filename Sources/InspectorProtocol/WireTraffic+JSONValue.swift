@@ -17,14 +17,9 @@ extension WireTraffic {
             let message = fields["message"].flatMap(BridgeMessage.init(validating:)),
             let command = Self.optionalString(fields["command"]),
             let rule = Self.optionalString(fields["rule"]),
-            let deliveryError = Self.optionalString(fields["deliveryError"])
+            let deliveryError = Self.optionalString(fields["deliveryError"]),
+            let truncated = Self.optionalBool(fields["truncated"])
         else { return nil }
-        let truncated: Bool?
-        switch fields["truncated"] {
-        case nil, .null?: truncated = nil
-        case .bool(let flag)?: truncated = flag
-        default: return nil
-        }
         self.init(
             seq: seq, direction: direction, time: time, origin: origin, command: command, rule: rule,
             deliveryError: deliveryError, bytes: bytes, truncated: truncated, message: message)
@@ -44,6 +39,15 @@ extension WireTraffic {
         default: return nil
         }
     }
+
+    /// `.some(nil)` for a missing or `null` field, `.some(flag)` for a boolean, `nil` for anything else.
+    static func optionalBool(_ value: JSONValue?) -> Bool?? {
+        switch value {
+        case nil, .null?: return .some(nil)
+        case .bool(let flag)?: return .some(flag)
+        default: return nil
+        }
+    }
 }
 
 extension WirePending {
@@ -54,14 +58,9 @@ extension WirePending {
             case .string(let correlationId)? = fields["correlationId"],
             case .string(let action)? = fields["action"],
             case .number(let since)? = fields["since"],
-            let message = fields["message"].flatMap(BridgeMessage.init(validating:))
+            let message = fields["message"].flatMap(BridgeMessage.init(validating:)),
+            let truncated = WireTraffic.optionalBool(fields["truncated"])
         else { return nil }
-        let truncated: Bool?
-        switch fields["truncated"] {
-        case nil, .null?: truncated = nil
-        case .bool(let flag)?: truncated = flag
-        default: return nil
-        }
         self.init(correlationId: correlationId, action: action, since: since, truncated: truncated, message: message)
     }
 }

@@ -50,14 +50,18 @@ struct MessageOrderTests {
         let started = StartLog()
         host.registerCustomCapability("slow.then.fast") { request, responder in
             started.ids.append(request.correlationId)
-            // The first request waits longest: answers may overtake, starts may not.
-            let wait = request.correlationId == "r-0" ? 20 : 0
-            if wait > 0 { try? await Task.sleep(for: .milliseconds(wait)) }
+            // The first request waits until the test opens its gate: answers may overtake,
+            // starts may not.
+            if request.correlationId == "r-0" { await withCheckedContinuation { started.gate = $0 } }
             responder.respond(status: .success)
         }
         let ids = (0..<50).map { "r-\($0)" }
         for id in ids { host.receive(text: request("slow.then.fast", id: id)) }
         #expect(started.ids == ids, "every handler started while its request was routed, in arrival order")
+        #expect(await until { journey.deliveries.count == ids.count - 1 }, "every handler but the waiting one answered")
+        #expect(started.gate != nil, "the first handler is waiting at its gate")
+        started.gate?.resume()
+        started.gate = nil
         #expect(await until { journey.deliveries.count == ids.count })
         #expect(journey.messages.last?.correlationId == "r-0", "the handler that awaited answered last")
     }
@@ -102,6 +106,8 @@ struct EchoHandler: BridgeCapabilityHandler {
 @MainActor
 final class StartLog {
     var ids: [String] = []
+    /// Where a handler waits until the test lets it go on.
+    var gate: CheckedContinuation<Void, Never>?
 }
 
 /// Responders a handler kept, to answer later.

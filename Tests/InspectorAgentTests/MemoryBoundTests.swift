@@ -97,6 +97,16 @@ struct MemoryBoundTests {
         #expect(await eventually { loop == nil }, "the agent's loop (and the log it holds) outlived stop()")
     }
 
+    @Test("maxLogBytes above the largest log is used as the largest log, so a snapshot fits in one frame")
+    func logBudgetIsCapped() {
+        var limits = AgentLimits()
+        #expect(limits.effectiveMaxLogBytes == limits.maxLogBytes)
+        limits.maxLogBytes = 100 * 1024 * 1024
+        #expect(limits.effectiveMaxLogBytes == AgentLimits.largestLogBytes)
+        limits.maxLogBytes = -1
+        #expect(limits.effectiveMaxLogBytes == 0)
+    }
+
     @Test("error texts and malformed inputs are kept within their record sizes")
     func longTextsAreCut() {
         let long = String(repeating: "é", count: 20_000)

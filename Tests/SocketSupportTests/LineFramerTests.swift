@@ -51,6 +51,20 @@ import SocketSupport
         #expect(!framer.isSkippingOversizedLine)
     }
 
+    @Test("an unfinished line never takes more memory than the cap (the agent's memory bound counts it)")
+    func unfinishedLineCapacityStaysWithinTheCap() {
+        // A cap that is not a power of two: plain doubling would pass it by almost half.
+        let cap = 600 * 1024
+        var framer = LineFramer(maximumLineLength: cap)
+        let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 64 * 1024)
+        while framer.bufferedByteCount + chunk.count <= cap {
+            #expect(framer.feed(chunk).isEmpty)
+            // An allocation may be rounded up to the allocator's granule (a page at most).
+            #expect(framer.bufferedCapacity <= cap + 4096, "capacity \(framer.bufferedCapacity) for \(framer.bufferedByteCount) bytes")
+        }
+        #expect(framer.bufferedByteCount > cap - chunk.count)
+    }
+
     @Test func oversizedLineInsideOneChunkDoesNotDisturbItsNeighbours() {
         var framer = LineFramer(maximumLineLength: 8)
         let frames = framer.feed(Array("12345678\n123456789\nok\n".utf8))
