@@ -173,7 +173,9 @@ struct FlowControlTests {
     func stalledClient() async throws {
         var limits = Fixture.limits()
         limits.maxQueuedBytesPerClient = 64 * 1024
-        limits.stalledClientSeconds = 1
+        // Long enough that a reader starved of the CPU for a moment on a busy machine is not taken
+        // for a stalled one; the stalled client still goes well within `eventually`'s bound.
+        limits.stalledClientSeconds = 3
         limits.maxLogBytes = 256 * 1024
         let fixture = try Fixture(limits: limits)
         defer { fixture.stop() }
@@ -206,10 +208,12 @@ struct FlowControlTests {
         // The host works on: receives and sends, in batches paced by the reader that keeps up.
         let bound = limits.maxLogBytes + 2 * limits.maxQueuedBytesPerClient + 64 * 1024
         var largestHeld = 0
-        // A batch (about 100 KiB of frames) is larger than the reader's 64 KiB queue: the agent
-        // writes to the reader's socket before it would drop anything, so a reader that keeps up
-        // misses nothing even when a burst arrives between two of the agent's passes.
-        let batchSize = 50
+        // A batch (about 2 × 20 frames of 1.3 KB) fits in the reader's 64 KiB queue by itself,
+        // so the reader misses nothing however late its thread runs; the next batch waits until
+        // it has read this one. (That a burst larger than the queue goes to the socket before
+        // anything is dropped is pinned without threads in `AgentClientQueueTests`: with batches
+        // of 50 this test depended on the reader's thread running during each burst.)
+        let batchSize = 20
         for batch in 0..<(rounds / batchSize) {
             for index in (batch * batchSize)..<((batch + 1) * batchSize) {
                 fixture.receive(padded("in-\(index)"))
