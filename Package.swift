@@ -9,6 +9,7 @@
 //   SocketSupport       Unix-socket directory policy, listen/connect, non-blocking I/O helpers
 //   InspectorProtocol   the wire format between agent and client (frames, handshake, events, commands)
 //   InspectorAgent      embedded in a host: publishes state and traffic, carries out commands
+//   GBGBridgeInspector  the agent for apps that embed GBG's closed GBGBridge: public-API adapter, page script
 //   InspectorClient     attaches to an agent: handshake, snapshot, live state, commands
 //   JourneySimulation   host profiles, journey scenarios and the simulated web journey
 //   JourneyWebSocket    a real web journey in a browser: serves its files, injects the bridge bootstrap, WebSocket transport (SwiftNIO)
@@ -30,6 +31,7 @@ let package = Package(
     products: [
         .library(name: "BridgeCore", targets: ["BridgeCore"]),
         .library(name: "InspectorAgent", targets: ["InspectorAgent"]),
+        .library(name: "GBGBridgeInspector", targets: ["GBGBridgeInspector"]),
         .executable(name: "bridge-inspector", targets: ["BridgeInspectorCLI"]),
         .executable(name: "bridge-inspector-bench", targets: ["BridgeInspectorBenchmarks"]),
     ],
@@ -54,6 +56,7 @@ let package = Package(
             name: "InspectorAgent",
             dependencies: ["BridgeCore", "InspectorProtocol", "SocketSupport", .product(name: "DequeModule", package: "swift-collections")],
             swiftSettings: strict),
+        .target(name: "GBGBridgeInspector", dependencies: ["BridgeCore", "InspectorProtocol", "InspectorAgent"], swiftSettings: strict),
         .target(
             name: "InspectorClient",
             dependencies: ["BridgeCore", "InspectorProtocol", "SocketSupport", .product(name: "DequeModule", package: "swift-collections")],

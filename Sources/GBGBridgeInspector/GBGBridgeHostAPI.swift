@@ -1,0 +1,71 @@
+import BridgeCore
+
+/// The part of GBG's `GBGBridge.BridgeHost` public API that the inspector adapter uses, with the
+/// documented names (`../shared/reference/gbgbridge-facts.md`, "BridgeHost").
+///
+/// GBGBridge is a closed iOS binary that cannot be built on this project's machines, so the
+/// adapter is written against this mirror and tested on Linux through a host that conforms to it
+/// (this project's own `BridgeCore.BridgeHost`, seen only through these members). The one file
+/// that names GBGBridge, `GBGBridgeHost+GBGBridgeHostAPI.swift`, maps GBGBridge's types to
+/// BridgeCore's values under `#if canImport(GBGBridge)`; it has not been compiled here.
+///
+/// Nothing here is a change stream: GBGBridge publishes no history of what changed. The adapter
+/// learns of messages from the delegate, of outgoing messages from a script in the page, and of
+/// everything else by comparing what these properties hold (see ``GBGBridgeInspector``).
+@MainActor
+public protocol GBGBridgeHostAPI: AnyObject {
+    /// The type of the two typed capture slots.
+    associatedtype Capture: GBGBridgeCaptureAPI
+
+    /// `lastError`: the most recent decoding, JavaScript or WebView error, or `nil`.
+    var lastError: String? { get }
+    /// `receivedMessages`: every successfully decoded message still held, oldest first.
+    var receivedMessages: [BridgeMessage] { get }
+    /// `pendingRequests`: requests no handler took, oldest first.
+    var pendingRequests: [BridgeMessage] { get }
+    /// `documentCapture`, the `camera.document` slot.
+    var documentCapture: Capture { get }
+    /// `selfieCapture`, the `camera.selfie` slot.
+    var selfieCapture: Capture { get }
+
+    /// `respond(to:status:data:error:)`: answers a request by its correlation id.
+    func respond(to correlationId: String, status: BridgeResponseStatus, data: [String: JSONValue]?, error: BridgeErrorPayload?)
+    /// `send(event:data:)`: sends a host event to the journey.
+    func send(event: String, data: [String: JSONValue]?)
+
+    /// The object in `delegate` now (compared by identity to notice that the app replaced the
+    /// adapter's proxy).
+    var delegateObject: AnyObject? { get }
+    /// Puts a delegate in `delegate` that reports each call to `tap` and forwards it, unchanged
+    /// and in the same order, to `appDelegate` (the object that was in `delegate`, held weakly as
+    /// GBGBridge holds its delegate). Returns the installed proxy, which the caller keeps.
+    func installDelegateProxy(reportingTo tap: any GBGBridgeDelegateTap, forwardingTo appDelegate: AnyObject?) -> AnyObject
+    /// Puts `appDelegate` back in `delegate` (when the adapter stops).
+    func restoreDelegate(_ appDelegate: AnyObject?)
+}
+
+/// The part of GBGBridge's `CaptureCapability` (a typed slot) the adapter uses.
+@MainActor
+public protocol GBGBridgeCaptureAPI: AnyObject {
+    /// Whether `handler` is set (`handler != nil`).
+    var hasHandler: Bool { get }
+    /// `isEnabled`.
+    var isEnabled: Bool { get set }
+    /// `permissionState`.
+    var permissionState: PermissionState { get set }
+    /// `isSupported` (`handler != nil && isEnabled`).
+    var isSupported: Bool { get }
+    /// `activeRequest`: the request holding the slot, or `nil` when idle.
+    var activeRequest: BridgeMessage? { get }
+    /// `complete(_:)`: ends the active request with a result.
+    func complete(_ result: CaptureResult)
+}
+
+/// What the adapter's delegate proxy reports: the two `BridgeHostDelegate` calls.
+@MainActor
+public protocol GBGBridgeDelegateTap: AnyObject {
+    /// `bridgeHost(_:didReceive:)`: a message was decoded.
+    func didReceive(_ message: BridgeMessage)
+    /// `bridgeHost(_:unhandledRequest:)`: a request landed in `pendingRequests`.
+    func unhandledRequest(_ message: BridgeMessage)
+}
