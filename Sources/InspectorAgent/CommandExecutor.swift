@@ -6,24 +6,30 @@ import InspectorProtocol
 /// every host rule holds exactly as it does for the app's own code.
 @MainActor
 final class CommandExecutor {
-    weak var host: BridgeHost?
+    weak var host: (any InspectableHost)?
+    /// What the host cannot do, and why: those commands are refused with `unsupported`.
+    let unsupported: [HostFeature: String]
     /// The command being executed, read by the agent's observer to mark what it causes.
     private(set) var current: AgentInbox.CommandTag?
 
-    init(host: BridgeHost) {
+    init(host: any InspectableHost, unsupported: [HostFeature: String] = [:]) {
         self.host = host
+        self.unsupported = unsupported
     }
 
     /// Runs one command and returns its result value.
     func run(_ command: InspectorCommand, tag: AgentInbox.CommandTag) -> Result<JSONValue, InspectorError> {
         guard let host else { return .failure(InspectorError(.hostGone, "the host has stopped")) }
+        if let feature = command.feature, let reason = unsupported[feature] {
+            return .failure(InspectorError(.unsupported, reason))
+        }
         current = tag
         if case .respond(let args) = command { current?.rule = args.rule }
         defer { current = nil }
         switch command {
         case .respond(let args):
             do {
-                try host.respondToPendingRequest(args.correlationId, status: args.status, data: args.data, error: args.error)
+                try host.respondToPending(args.correlationId, status: args.status, data: args.data, error: args.error)
                 return .success(["correlationId": .string(args.correlationId)])
             } catch {
                 return .failure(Self.inspectorError(error))
@@ -32,11 +38,10 @@ final class CommandExecutor {
             guard !args.name.isEmpty else {
                 return .failure(InspectorError(.invalidArguments, "an event needs a name, such as host.ping"))
             }
-            host.send(event: args.name, data: args.data)
+            host.sendEvent(args.name, data: args.data)
             return .success([:])
         case .completeSlot(let args):
-            let slot = host.slot(args.slot)
-            guard let request = slot.activeRequest else {
+            guard let request = host.activeRequest(of: args.slot) else {
                 return .failure(Self.inspectorError(.slotIdle(args.slot)))
             }
             let result: CaptureResult
@@ -44,26 +49,25 @@ final class CommandExecutor {
             case .success(let value): result = value
             case .failure(let error): return .failure(error)
             }
-            slot.complete(result)
+            host.completeSlot(args.slot, with: result)
             return .success(["correlationId": .string(request.correlationId)])
         case .cancelSlot(let args):
-            let slot = host.slot(args.slot)
-            guard let request = slot.activeRequest else {
+            guard let request = host.activeRequest(of: args.slot) else {
                 return .failure(Self.inspectorError(.slotIdle(args.slot, attempted: .cancel)))
             }
-            slot.complete(.cancelled(reason: args.reason ?? "Cancelled from the inspector"))
+            host.completeSlot(args.slot, with: .cancelled(reason: args.reason ?? "Cancelled from the inspector"))
             return .success(["correlationId": .string(request.correlationId)])
         case .setSlotEnabled(let args):
-            host.slot(args.slot).isEnabled = args.enabled
+            host.setSlot(args.slot, enabled: args.enabled)
             return .success([:])
         case .setSlotPermission(let args):
-            host.slot(args.slot).permissionState = args.permissionState
+            host.setSlot(args.slot, permission: args.permissionState)
             return .success([:])
         case .clearError:
-            host.clearError()
+            host.clearLastError()
             return .success([:])
         case .clearLog:
-            host.clearReceivedMessages()
+            host.clearMessageLog()
             return .success([:])
         case .snapshot, .ping:
             return .success([:])

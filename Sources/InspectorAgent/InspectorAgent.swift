@@ -3,7 +3,7 @@ import Foundation
 import InspectorProtocol
 import SocketSupport
 
-/// Exposes a running ``BridgeHost`` to inspectors on a per-user Unix socket.
+/// Exposes a running bridge host to inspectors on a per-user Unix socket.
 ///
 /// Start it with one call and keep the returned agent; stop it when the host goes away:
 ///
@@ -13,6 +13,9 @@ import SocketSupport
 /// // ...
 /// agent.stop()          // removes the socket
 /// ```
+///
+/// Any ``InspectableHost`` can be served: this project's `BridgeHost` (natively, above), or an app
+/// embedding GBG's GBGBridge through the `GBGBridgeInspector` library's adapter.
 ///
 /// The agent never slows or breaks the host: the host's main actor only appends each change to a
 /// queue (no encoding, no I/O); everything else happens on the agent's own thread. Clients are
@@ -26,11 +29,22 @@ public final class InspectorAgent: Sendable {
     public let hostInfo: WireHostInfo
 
     let loop: AgentLoop
-    private let token: BridgeObservationToken
-    private weak let host: BridgeHost?
+    private let reporting: any InspectionReporting
+
+    /// Starts serving `host` (any ``InspectableHost``) as `name`. `BridgeHost` users call
+    /// ``BridgeCore/BridgeHost/startInspector(name:socketPath:limits:)`` instead; adapters for
+    /// other bridges call this.
+    ///
+    /// The socket is `socketPath` when given, else `BRIDGE_INSPECTOR_SOCKET`, else
+    /// `<name>.<pid>.sock` in the per-user directory. The result is not discardable on purpose:
+    /// an agent nobody keeps stops at once.
+    @MainActor
+    public convenience init(serving host: any InspectableHost, name: String, socketPath: String? = nil, limits: AgentLimits = AgentLimits()) throws {
+        try self.init(host: host, name: name, location: SocketLocation.resolve(option: socketPath), limits: limits)
+    }
 
     @MainActor
-    init(host: BridgeHost, name: String, location: SocketLocation, limits: AgentLimits) throws {
+    init(host: any InspectableHost, name: String, location: SocketLocation, limits: AgentLimits) throws {
         let pid = Int(ProcessInfo.processInfo.processIdentifier)
         let listener: UnixListener
         switch location {
@@ -39,9 +53,11 @@ public final class InspectorAgent: Sendable {
         case .directory(let directory):
             listener = try UnixListener(directory: directory, name: SocketName(name: name, pid: Int32(pid)))
         }
+        let profile = host.inspectionProfile
+        let unsupported = Dictionary(uniqueKeysWithValues: profile.unsupported.map { ($0.key.rawValue, $0.value) })
         let info = WireHostInfo(
-            name: name, pid: pid, hostVersion: host.hostVersion, environment: host.environment,
-            startedAt: AgentState.ms(Date()))
+            name: name, pid: pid, hostVersion: profile.hostVersion, environment: profile.environment,
+            startedAt: AgentState.ms(Date()), inspection: profile.path, unsupported: unsupported.isEmpty ? nil : unsupported)
         let inbox: AgentInbox
         do {
             inbox = try AgentInbox()
@@ -49,16 +65,15 @@ public final class InspectorAgent: Sendable {
             listener.close()
             throw error
         }
-        let executor = CommandExecutor(host: host)
-        // Snapshot and observer in the same main-actor turn: no change can fall between them.
-        let state = AgentState(host: info, snapshot: host.snapshot(), limits: limits)
-        token = host.addObserver { change in
-            let tag = MainActor.assumeIsolated { executor.current }
-            inbox.push(.change(change, tag: tag))
-        }
+        let executor = CommandExecutor(host: host, unsupported: profile.unsupported)
+        // Snapshot and reporting in the same main-actor turn: no change can fall between them.
+        let state = AgentState(host: info, snapshot: host.inspectionSnapshot(), limits: limits)
+        let sink = InspectionSink(
+            push: { change, cause in inbox.push(.change(change, tag: cause?.tag)) },
+            running: { executor.current.map(InspectionCause.init) })
+        reporting = host.startReporting(to: sink)
         self.socketPath = listener.path
         self.hostInfo = info
-        self.host = host
         self.loop = AgentLoop(listener: listener, inbox: inbox, state: state, executor: executor, limits: limits)
         loop.start()
     }
@@ -67,12 +82,11 @@ public final class InspectorAgent: Sendable {
     /// the host. Safe to call more than once and from any thread.
     public func stop() {
         loop.stop()
-        let token = token
-        let host = host
+        let reporting = reporting
         if Thread.isMainThread {
-            MainActor.assumeIsolated { host?.removeObserver(token) }
+            MainActor.assumeIsolated { reporting.stop() }
         } else {
-            Task { @MainActor in host?.removeObserver(token) }
+            Task { @MainActor in reporting.stop() }
         }
     }
 
@@ -110,6 +124,6 @@ extension BridgeHost {
     /// path, the path is too long for a Unix socket, or the directory is unsafe.
     /// The result is not discardable on purpose: an agent nobody keeps stops at once.
     public func startInspector(name: String, socketPath: String? = nil, limits: AgentLimits = AgentLimits()) throws -> InspectorAgent {
-        try InspectorAgent(host: self, name: name, location: SocketLocation.resolve(option: socketPath), limits: limits)
+        try InspectorAgent(serving: self, name: name, socketPath: socketPath, limits: limits)
     }
 }

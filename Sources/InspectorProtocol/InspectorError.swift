@@ -36,6 +36,9 @@ public enum InspectorErrorCode: String, Codable, Sendable, CaseIterable {
     case handledElsewhere = "handled_elsewhere"
     /// The capture slot has no active request to complete or cancel.
     case slotIdle = "slot_idle"
+    /// The host cannot do this: it is seen through an API that has no way to (the host's
+    /// `unsupported` list in the handshake says why).
+    case unsupported = "unsupported"
     /// A command's arguments are missing or wrong.
     case invalidArguments = "invalid_arguments"
     /// The command name is not known to this agent.

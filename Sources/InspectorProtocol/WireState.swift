@@ -13,14 +13,34 @@ public struct WireHostInfo: Codable, Sendable, Hashable {
     public var environment: String
     /// When the agent started, in milliseconds since 1970.
     public var startedAt: Double
+    /// How the agent sees the host: `native` (BridgeCore's own change stream, everything) or
+    /// `public-api` (an app embedding GBG's GBGBridge, seen through its public API). Absent from
+    /// agents older than issue 12: read it as ``inspectionPath``.
+    public var inspection: String?
+    /// What this host cannot do, each with the reason to show a person: keys are
+    /// ``HostFeature`` raw values. Absent or empty: everything is supported.
+    public var unsupported: [String: String]?
 
     /// Creates host info.
-    public init(name: String, pid: Int, hostVersion: String, environment: String, startedAt: Double) {
+    public init(
+        name: String, pid: Int, hostVersion: String, environment: String, startedAt: Double,
+        inspection: String? = nil, unsupported: [String: String]? = nil
+    ) {
         self.name = name
         self.pid = pid
         self.hostVersion = hostVersion
         self.environment = environment
         self.startedAt = startedAt
+        self.inspection = inspection
+        self.unsupported = unsupported
+    }
+
+    /// `native` unless the agent said otherwise.
+    public var inspectionPath: String { inspection ?? HostFeature.nativePath }
+
+    /// Why this host cannot do `feature`, or `nil` when it can.
+    public func unsupportedReason(_ feature: HostFeature) -> String? {
+        unsupported?[feature.rawValue]
     }
 }
 

@@ -1,0 +1,66 @@
+import BridgeCore
+import InspectorProtocol
+
+/// This project's own host is inspected natively: its change stream shows everything, and every
+/// command is supported.
+extension BridgeHost: InspectableHost {
+    public var inspectionProfile: InspectionProfile {
+        InspectionProfile(hostVersion: hostVersion, environment: environment, path: HostFeature.nativePath)
+    }
+
+    public func inspectionSnapshot() -> BridgeSnapshot { snapshot() }
+
+    public func startReporting(to sink: InspectionSink) -> any InspectionReporting {
+        let token = addObserver { change in
+            let cause = MainActor.assumeIsolated { sink.runningCommand }
+            sink.report(change, causedBy: cause)
+        }
+        return ObserverReporting(host: self, token: token)
+    }
+
+    public func respondToPending(
+        _ correlationId: String, status: BridgeResponseStatus, data: [String: JSONValue]?, error: BridgeErrorPayload?
+    ) throws(BridgeHostError) {
+        try respondToPendingRequest(correlationId, status: status, data: data, error: error)
+    }
+
+    public func sendEvent(_ name: String, data: [String: JSONValue]?) {
+        send(event: name, data: data)
+    }
+
+    public func activeRequest(of slot: CaptureCapability.Kind) -> BridgeMessage? {
+        self.slot(slot).activeRequest
+    }
+
+    public func completeSlot(_ slot: CaptureCapability.Kind, with result: CaptureResult) {
+        self.slot(slot).complete(result)
+    }
+
+    public func setSlot(_ slot: CaptureCapability.Kind, enabled: Bool) {
+        self.slot(slot).isEnabled = enabled
+    }
+
+    public func setSlot(_ slot: CaptureCapability.Kind, permission: PermissionState) {
+        self.slot(slot).permissionState = permission
+    }
+
+    public func clearLastError() { clearError() }
+
+    public func clearMessageLog() { clearReceivedMessages() }
+}
+
+/// A native host's reporting: one observer, removed on `stop()`.
+@MainActor
+private final class ObserverReporting: InspectionReporting {
+    private weak var host: BridgeHost?
+    private let token: BridgeObservationToken
+
+    init(host: BridgeHost, token: BridgeObservationToken) {
+        self.host = host
+        self.token = token
+    }
+
+    func stop() {
+        host?.removeObserver(token)
+    }
+}

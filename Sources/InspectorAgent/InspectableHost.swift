@@ -1,0 +1,101 @@
+import BridgeCore
+import Foundation
+import InspectorProtocol
+
+/// What the inspector agent needs from a bridge host: a consistent snapshot, every change after
+/// it, and the commands an inspector may run. The agent knows hosts only through this protocol.
+///
+/// Two hosts conform in this package:
+/// - `BridgeCore.BridgeHost` (native: its own change stream, everything supported);
+/// - the GBGBridge adapter in the `GBGBridgeInspector` library, which sees an app embedding
+///   GBG's closed GBGBridge through its public API and declares what that API cannot do.
+///
+/// Everything runs on the main actor, as both hosts do. A conforming type must report each change
+/// to the sink right after it happens, in order, and must not block: the sink only queues.
+@MainActor
+public protocol InspectableHost: AnyObject {
+    /// The version and environment reported to inspectors, how the host is seen, and what it
+    /// cannot do.
+    var inspectionProfile: InspectionProfile { get }
+
+    /// Everything the host's diagnostic surfaces hold now.
+    func inspectionSnapshot() -> BridgeSnapshot
+
+    /// Starts reporting changes to `sink`; reporting goes on until the returned value's
+    /// ``InspectionReporting/stop()``. The agent calls it in the same main-actor turn as
+    /// ``inspectionSnapshot()``, so no change can fall between the two.
+    func startReporting(to sink: InspectionSink) -> any InspectionReporting
+
+    /// Answers a request waiting in `pendingRequests`; throws when it is not waiting there.
+    func respondToPending(_ correlationId: String, status: BridgeResponseStatus, data: [String: JSONValue]?, error: BridgeErrorPayload?) throws(BridgeHostError)
+    /// Sends a host event.
+    func sendEvent(_ name: String, data: [String: JSONValue]?)
+    /// The request holding a capture slot, or `nil` when it is idle.
+    func activeRequest(of slot: CaptureCapability.Kind) -> BridgeMessage?
+    /// Ends a capture slot's active request with `result`.
+    func completeSlot(_ slot: CaptureCapability.Kind, with result: CaptureResult)
+    /// Enables or disables a capture slot.
+    func setSlot(_ slot: CaptureCapability.Kind, enabled: Bool)
+    /// Sets a capture slot's permission state.
+    func setSlot(_ slot: CaptureCapability.Kind, permission: PermissionState)
+    /// Clears `lastError` (only called when ``HostFeature/clearError`` is supported).
+    func clearLastError()
+    /// Clears the message log (only called when ``HostFeature/clearLog`` is supported).
+    func clearMessageLog()
+}
+
+/// How a host is presented to inspectors.
+public struct InspectionProfile: Sendable, Hashable {
+    /// The host's version.
+    public var hostVersion: String
+    /// The environment reported to the journey, such as `ios`.
+    public var environment: String
+    /// ``HostFeature/nativePath`` or ``HostFeature/publicAPIPath``.
+    public var path: String
+    /// What the host cannot do, each with a reason for a person.
+    public var unsupported: [HostFeature: String]
+
+    /// Creates a profile.
+    public init(hostVersion: String, environment: String, path: String, unsupported: [HostFeature: String] = [:]) {
+        self.hostVersion = hostVersion
+        self.environment = environment
+        self.path = path
+        self.unsupported = unsupported
+    }
+}
+
+/// One ``InspectableHost/startReporting(to:)``, until it is stopped.
+@MainActor
+public protocol InspectionReporting: AnyObject, Sendable {
+    /// Stops reporting (safe to call more than once).
+    func stop()
+}
+
+/// An inspector command running now, kept by a host whose changes arrive later than the command
+/// (the GBGBridge adapter sees an outgoing response only when the page reports it), so that the
+/// change is still marked as the command's.
+public struct InspectionCause: Sendable, Hashable {
+    let tag: AgentInbox.CommandTag
+}
+
+/// Where a host reports its changes; made by the agent.
+public struct InspectionSink: Sendable {
+    let push: @Sendable (BridgeChange, InspectionCause?) -> Void
+    let running: @MainActor @Sendable () -> InspectionCause?
+
+    /// Reports a change caused by the command running now, if any (the usual case: a change
+    /// happens synchronously inside the call that caused it).
+    @MainActor
+    public func report(_ change: BridgeChange) {
+        push(change, running())
+    }
+
+    /// Reports a change caused by `cause` (taken earlier from ``runningCommand``), or by nobody.
+    public func report(_ change: BridgeChange, causedBy cause: InspectionCause?) {
+        push(change, cause)
+    }
+
+    /// The inspector command running now, or `nil`.
+    @MainActor
+    public var runningCommand: InspectionCause? { running() }
+}

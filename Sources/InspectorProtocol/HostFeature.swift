@@ -1,0 +1,50 @@
+/// Something an inspector can ask of a host, or see of it, that not every host offers.
+///
+/// A host embedding this project's `BridgeCore` offers all of them. An app embedding GBG's
+/// GBGBridge is seen through its public API, which cannot clear `lastError` or the message log,
+/// and cannot show input that failed to decode. The agent lists what its host cannot do in the
+/// handshake (``WireHostInfo/unsupported``, with a reason for each), refuses those commands with
+/// the `unsupported` error code, and clients grey out or explain what is missing.
+public enum HostFeature: String, Sendable, CaseIterable, Codable {
+    /// Answer a pending request (`respond`).
+    case respond
+    /// Send a host event (`sendEvent`).
+    case sendEvent
+    /// Complete or cancel a capture slot's active request.
+    case completeSlot
+    /// Enable or disable a capture slot.
+    case setSlotEnabled
+    /// Set a capture slot's permission state.
+    case setSlotPermission
+    /// Clear `lastError`.
+    case clearError
+    /// Clear the message log.
+    case clearLog
+    /// See the messages the host sends to the journey.
+    case sentMessages
+    /// See input from the journey that failed to decode (beyond `lastError`'s text).
+    case malformedInput
+    /// See custom capabilities.
+    case customCapabilities
+
+    /// The `inspection` value of a host seen through BridgeCore's own change stream.
+    public static let nativePath = "native"
+    /// The `inspection` value of an app seen through GBGBridge's public API.
+    public static let publicAPIPath = "public-api"
+}
+
+extension InspectorCommand {
+    /// The feature this command needs, or `nil` for those every host supports (`snapshot`, `ping`).
+    public var feature: HostFeature? {
+        switch self {
+        case .respond: return .respond
+        case .sendEvent: return .sendEvent
+        case .completeSlot, .cancelSlot: return .completeSlot
+        case .setSlotEnabled: return .setSlotEnabled
+        case .setSlotPermission: return .setSlotPermission
+        case .clearError: return .clearError
+        case .clearLog: return .clearLog
+        case .snapshot, .ping: return nil
+        }
+    }
+}
