@@ -57,6 +57,10 @@ let package = Package(
             dependencies: ["BridgeCore", "InspectorProtocol", "SocketSupport", .product(name: "DequeModule", package: "swift-collections")],
             swiftSettings: strict),
         .target(name: "GBGBridgeInspector", dependencies: ["BridgeCore", "InspectorProtocol", "InspectorAgent"], swiftSettings: strict),
+        .testTarget(
+            name: "GBGBridgeInspectorTests",
+            dependencies: ["GBGBridgeInspector", "InspectorClient", "InspectorProtocol", "BridgeCore"],
+            swiftSettings: strict),
         .target(
             name: "InspectorClient",
             dependencies: ["BridgeCore", "InspectorProtocol", "SocketSupport", .product(name: "DequeModule", package: "swift-collections")],
@@ -118,8 +122,8 @@ let package = Package(
         .executableTarget(
             name: "BridgeInspectorCLI",
             dependencies: [
-                "BridgeCore", "InspectorAgent", "InspectorClient", "InspectorProtocol", "JourneySimulation", "JourneyWebSocket",
-                "SocketSupport", "InspectorTUI", "CursesBackend", "TerminalUI",
+                "BridgeCore", "InspectorAgent", "GBGBridgeInspector", "InspectorClient", "InspectorProtocol", "JourneySimulation",
+                "JourneyWebSocket", "SocketSupport", "InspectorTUI", "CursesBackend", "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),

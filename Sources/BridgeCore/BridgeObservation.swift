@@ -171,6 +171,23 @@ public struct BridgeSnapshot: Sendable {
     public var isJourneyAttached: Bool
     /// When the snapshot was taken.
     public var time: Date
+
+    /// Creates a snapshot (for adapters that assemble one from another bridge's public state).
+    public init(
+        hostVersion: String, environment: String, lastError: String?, receivedMessages: [BridgeMessage],
+        pendingRequests: [PendingRequest], slots: [CaptureSlotState], customCapabilities: [CustomCapability],
+        isJourneyAttached: Bool, time: Date
+    ) {
+        self.hostVersion = hostVersion
+        self.environment = environment
+        self.lastError = lastError
+        self.receivedMessages = receivedMessages
+        self.pendingRequests = pendingRequests
+        self.slots = slots
+        self.customCapabilities = customCapabilities
+        self.isJourneyAttached = isJourneyAttached
+        self.time = time
+    }
 }
 
 /// Keeps an observer registered; pass it to ``BridgeHost/removeObserver(_:)`` to stop.

@@ -45,6 +45,7 @@ struct HostCommand: AsyncParsableCommand {
                   --journey-log journey.jsonl --exit-when-done
               bridge-inspector host --serve examples/web-journey --port 8787
               bridge-inspector host --port 8787 --allow-origin http://localhost:5173
+              bridge-inspector host --inspect-via public-api     # seen as a GBGBridge app is
             """
     )
 
@@ -90,8 +91,16 @@ struct HostCommand: AsyncParsableCommand {
         valueName: "origin"))
     var allowOrigin: [String] = []
 
+    @Option(name: .customLong("inspect-via"), help: ArgumentHelp(
+        "How the inspector sees the host: native (everything BridgeCore knows) or public-api (only GBGBridge's public API and the page script, as an app embedding GBG's GBGBridge is seen; see docs/real-apps.md). Default: native.",
+        valueName: "path"))
+    var inspectVia: InspectionPath = .native
+
     func validate() throws {
         let web = serve != nil || !allowOrigin.isEmpty
+        if web, inspectVia == .publicAPI {
+            throw ValidationError("--inspect-via public-api works with the simulated journey for now: the page script is not yet served to browser pages, so leave out --serve/--allow-origin")
+        }
         if web, scenario != nil {
             throw ValidationError("--scenario and --serve/--allow-origin cannot be used together: --scenario simulates the web journey, --serve runs a real one in a browser")
         }
@@ -114,7 +123,7 @@ struct HostCommand: AsyncParsableCommand {
         let options = HostOptions(
             profilePath: profile, scenarioPath: scenario, name: name, socketPath: socket, journeyLogPath: journeyLog,
             exitWhenDone: exitWhenDone, exitOnStdinEOF: exitOnStdinEOF, waitForInspector: waitForInspector, serveDirectory: serve, port: port,
-            allowedOrigins: allowOrigin)
+            inspectionPath: inspectVia, allowedOrigins: allowOrigin)
         let status = await HostRunner(options: options).run()
         if status != 0 { throw ExitCode(status) }
     }

@@ -20,6 +20,8 @@ struct HostOptions: Sendable {
     var serveDirectory: String? = nil
     /// `--port`: the port for the web journey (0 picks a free one), or `nil` for 0.
     var port: Int? = nil
+    /// `--inspect-via`: how the agent sees the host.
+    var inspectionPath: InspectionPath = .native
     /// `--allow-origin`: origins besides the served one whose pages may connect to the bridge.
     var allowedOrigins: [String] = []
 

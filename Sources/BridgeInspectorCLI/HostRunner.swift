@@ -67,9 +67,10 @@ struct HostRunner {
         defer { signals.cancel() }
 
         // 3. Serve the inspector. A live host on the same path is left alone.
-        let agent: InspectorAgent
+        var served: ServedInspector
         do {
-            agent = try host.startInspector(name: name, socketPath: options.socketPath)
+            served = try ServedInspector(
+                host: host, path: options.inspectionPath, hostVersion: profile.hostVersion, name: name, socketPath: options.socketPath)
         } catch {
             StandardStreams.printError("error: cannot serve the inspector: \(error)")
             return 1
@@ -82,11 +83,13 @@ struct HostRunner {
                 log = try JourneyLog(path: path)
             } catch {
                 StandardStreams.printError("error: \(error)")
-                agent.stop()
+                served.stop()
                 return 1
             }
         }
+        let agent = served.agent
         let journey = SimulatedJourney(host: host, log: log)
+        served.tapJourney(of: host, transport: journey)
         StandardStreams.printOut("socket: \(agent.socketPath)")
 
         if options.exitOnStdinEOF {
@@ -133,7 +136,7 @@ struct HostRunner {
         // 5. Shut down: journey first (no more traffic), then the agent (removes the socket).
         journey.stop()
         scenarioTask.cancel()
-        agent.stop()
+        served.stop()
         log?.close()
         continuation.finish()
         return 0

@@ -57,8 +57,10 @@ public protocol GBGBridgeCaptureAPI: AnyObject {
     var isSupported: Bool { get }
     /// `activeRequest`: the request holding the slot, or `nil` when idle.
     var activeRequest: BridgeMessage? { get }
-    /// `complete(_:)`: ends the active request with a result.
-    func complete(_ result: CaptureResult)
+    /// `complete(_:)`: ends the active request with a result. Returns whether a request was
+    /// active (a mirror of a slot whose `complete(_:)` returns nothing checks `activeRequest`).
+    @discardableResult
+    func complete(_ result: CaptureResult) -> Bool
 }
 
 /// What the adapter's delegate proxy reports: the two `BridgeHostDelegate` calls.

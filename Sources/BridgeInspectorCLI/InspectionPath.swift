@@ -1,0 +1,50 @@
+import ArgumentParser
+import BridgeCore
+import GBGBridgeInspector
+import InspectorAgent
+
+/// `host --inspect-via`: how the agent sees the host.
+enum InspectionPath: String, ExpressibleByArgument, CaseIterable, Sendable {
+    /// BridgeCore's own change stream: everything, exactly.
+    case native
+    /// Only GBGBridge's documented public API, with the page script's reports: the host is seen
+    /// as an app embedding GBG's GBGBridge is.
+    case publicAPI = "public-api"
+}
+
+/// The agent a `bridge-inspector host` serves, by either path.
+@MainActor
+struct ServedInspector {
+    let agent: InspectorAgent
+    /// The public-API adapter and its stand-in for the page script, when that path is used.
+    private let inspector: GBGBridgeInspector<BridgeHost>?
+    private var pageTap: PageTapTransport?
+
+    /// Starts the agent for `host` by `path`.
+    init(host: BridgeHost, path: InspectionPath, hostVersion: String, name: String, socketPath: String?) throws {
+        switch path {
+        case .native:
+            agent = try host.startInspector(name: name, socketPath: socketPath)
+            inspector = nil
+        case .publicAPI:
+            let inspector = try GBGBridgeInspector.start(api: host, hostVersion: hostVersion, name: name, socketPath: socketPath)
+            agent = inspector.agent
+            self.inspector = inspector
+        }
+    }
+
+    /// On the public-API path, puts a stand-in for the page script between `host` and the
+    /// journey transport it just attached, so what the host sends is seen as in an app.
+    mutating func tapJourney(of host: BridgeHost, transport: any JourneyTransport) {
+        guard let adapter = inspector?.adapter else { return }
+        let tap = PageTapTransport(wrapping: transport) { [weak adapter] json in adapter?.reportSent(json: json) }
+        host.attach(tap)
+        adapter.reportPageLoaded()
+        pageTap = tap
+    }
+
+    /// Stops the agent (and gives the host's delegate slot back).
+    func stop() {
+        if let inspector { inspector.stop() } else { agent.stop() }
+    }
+}

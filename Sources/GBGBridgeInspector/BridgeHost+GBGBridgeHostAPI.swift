@@ -1,0 +1,46 @@
+import BridgeCore
+
+/// This project's `BridgeHost` seen only through GBGBridge's documented public API: the test
+/// double that lets the adapter run, end to end, where GBGBridge cannot (Linux), and what
+/// `bridge-inspector host --inspect-via public-api` serves. Every member here is one GBGBridge
+/// documents under the same name.
+extension BridgeHost: GBGBridgeHostAPI {
+    public var delegateObject: AnyObject? { delegate }
+
+    public func installDelegateProxy(reportingTo tap: any GBGBridgeDelegateTap, forwardingTo appDelegate: AnyObject?) -> AnyObject {
+        let proxy = BridgeHostDelegateProxy(tap: tap, app: appDelegate as? any BridgeHostDelegate)
+        delegate = proxy
+        return proxy
+    }
+
+    public func restoreDelegate(_ appDelegate: AnyObject?) {
+        delegate = appDelegate as? any BridgeHostDelegate
+    }
+}
+
+extension CaptureCapability: GBGBridgeCaptureAPI {
+    public var hasHandler: Bool { handler != nil }
+}
+
+/// The adapter's delegate for a `BridgeHost`: reports each call to the adapter, then forwards it
+/// unchanged to the app's delegate (held weakly, as the host holds its delegate).
+@MainActor
+final class BridgeHostDelegateProxy: BridgeHostDelegate {
+    private weak var tap: (any GBGBridgeDelegateTap)?
+    private weak var app: (any BridgeHostDelegate)?
+
+    init(tap: any GBGBridgeDelegateTap, app: (any BridgeHostDelegate)?) {
+        self.tap = tap
+        self.app = app
+    }
+
+    func bridgeHost(_ host: BridgeHost, didReceive message: BridgeMessage) {
+        tap?.didReceive(message)
+        app?.bridgeHost(host, didReceive: message)
+    }
+
+    func bridgeHost(_ host: BridgeHost, unhandledRequest message: BridgeMessage) {
+        tap?.unhandledRequest(message)
+        app?.bridgeHost(host, unhandledRequest: message)
+    }
+}

@@ -1,0 +1,336 @@
+import BridgeCore
+import Foundation
+import InspectorAgent
+import InspectorProtocol
+
+/// Presents a host seen only through GBGBridge's public API (``GBGBridgeHostAPI``) to the
+/// inspector agent as an ``InspectableHost``.
+///
+/// GBGBridge has no change stream, so the adapter assembles one:
+/// - received messages, in order, from the delegate's `bridgeHost(_:didReceive:)` (its proxy
+///   forwards every call to the app's own delegate, unchanged);
+/// - requests that land in `pendingRequests` from `bridgeHost(_:unhandledRequest:)`;
+/// - messages the host sends to the journey from the page script (``reportSent(json:)``);
+/// - `lastError`, pending requests that went away, and the slots' state by comparing what the
+///   public properties hold after each of those calls, after each command, and every
+///   ``pollInterval`` (for changes the app makes on its own, such as a camera UI completing a slot).
+///
+/// Times are when the adapter first saw something, not when GBGBridge handled it. What the public
+/// API cannot do at all is declared in ``inspectionProfile`` (see docs/real-apps.md).
+@MainActor
+public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBridgeDelegateTap {
+    /// How often the public properties are compared when nothing else prompts it.
+    public let pollInterval: Duration
+    /// Reports from the page script (or a transport standing in for it) that were not a message
+    /// this adapter could decode: counted and ignored.
+    public private(set) var ignoredReports = 0
+    /// Messages reported sent by the page since the start.
+    public private(set) var sentReports = 0
+
+    private weak var api: API?
+    private let hostVersion: String
+    private let environment: String
+    private let codec = BridgeMessageCodec()
+    private let now: @Sendable () -> Date
+
+    private var sinks: [ObjectIdentifier: InspectionSink] = [:]
+    private var proxy: AnyObject?
+    private weak var appDelegate: AnyObject?
+    private var pollTask: Task<Void, Never>?
+
+    // What the adapter last saw, to report what changed.
+    private var lastError: String?
+    private var pending: [String] = []
+    private var pendingSince: [String: Date] = [:]
+    private var slots: [CaptureCapability.Kind: CaptureSlotState] = [:]
+    private var journeyAttached: Bool
+    /// Inspector commands whose outgoing message the page has not reported yet: responses by
+    /// correlation id, events by name in order.
+    private var awaitedResponses: [String: [ObjectIdentifier: InspectionCause]] = [:]
+    private var awaitedEvents: [(name: String, causes: [ObjectIdentifier: InspectionCause])] = []
+
+    /// Creates an adapter for `api`; call ``start()`` to take the delegate slot and begin polling.
+    ///
+    /// - Parameters:
+    ///   - hostVersion: the version the app gave GBGBridge (`BridgeHost(hostVersion:)`), which the
+    ///     public API does not expose.
+    ///   - environment: the environment GBGBridge reports to the journey (`ios`).
+    public init(api: API, hostVersion: String, environment: String = "ios", pollInterval: Duration = .milliseconds(100), now: @escaping @Sendable () -> Date = { Date() }) {
+        self.api = api
+        self.hostVersion = hostVersion
+        self.environment = environment
+        self.pollInterval = pollInterval
+        self.now = now
+        lastError = api.lastError
+        let time = now()
+        pending = api.pendingRequests.map(\.correlationId)
+        for id in pending { pendingSince[id] = time }
+        for kind in CaptureCapability.Kind.allCases {
+            slots[kind] = Self.state(of: Self.capture(kind, of: api), kind: kind, since: time)
+        }
+        // The public API cannot say whether a page is loaded; a host that has received messages has one.
+        journeyAttached = !api.receivedMessages.isEmpty
+    }
+
+    /// Takes the delegate slot (forwarding to the app's delegate) and starts polling.
+    public func start() {
+        guard let api, proxy == nil else { return }
+        appDelegate = api.delegateObject
+        proxy = api.installDelegateProxy(reportingTo: self, forwardingTo: appDelegate)
+        let interval = pollInterval
+        pollTask = Task { @MainActor [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard let self else { return }
+                self.refresh()
+            }
+        }
+    }
+
+    /// Gives the delegate slot back to the app's delegate and stops polling.
+    public func stop() {
+        pollTask?.cancel()
+        pollTask = nil
+        if let api, proxy != nil, api.delegateObject === proxy {
+            api.restoreDelegate(appDelegate)
+        }
+        proxy = nil
+    }
+
+    // MARK: InspectableHost
+
+    public var inspectionProfile: InspectionProfile {
+        InspectionProfile(
+            hostVersion: hostVersion, environment: environment, path: HostFeature.publicAPIPath,
+            unsupported: Self.unsupported)
+    }
+
+    /// What GBGBridge's documented iOS API gives no way to do, and what a person is told.
+    public static var unsupported: [HostFeature: String] {
+        [
+        .clearError: "GBGBridge's iOS API has no clearError(): lastError stays until GBGBridge sets another",
+        .clearLog: "GBGBridge's public API cannot clear receivedMessages: the log is cleared only in this inspector's view",
+        .malformedInput: "GBGBridge's public API does not show input that failed to decode; lastError says why it failed",
+        .customCapabilities: "GBGBridge's public API does not list custom capabilities; capability.query answers show them in the log",
+        ]
+    }
+
+    public func inspectionSnapshot() -> BridgeSnapshot {
+        let time = now()
+        refresh(reporting: false)
+        let received = api?.receivedMessages ?? []
+        let pendingMessages = api?.pendingRequests ?? []
+        return BridgeSnapshot(
+            hostVersion: hostVersion, environment: environment, lastError: lastError, receivedMessages: received,
+            pendingRequests: pendingMessages.map { PendingRequest(message: $0, since: pendingSince[$0.correlationId] ?? time) },
+            slots: CaptureCapability.Kind.allCases.compactMap { slots[$0] }, customCapabilities: [],
+            isJourneyAttached: journeyAttached, time: time)
+    }
+
+    public func startReporting(to sink: InspectionSink) -> any InspectionReporting {
+        let reporting = SinkReporting()
+        reporting.onStop = { [weak self, weak reporting] in
+            guard let self, let reporting else { return }
+            self.sinks.removeValue(forKey: ObjectIdentifier(reporting))
+        }
+        sinks[ObjectIdentifier(reporting)] = sink
+        return reporting
+    }
+
+    public func respondToPending(
+        _ correlationId: String, status: BridgeResponseStatus, data: [String: JSONValue]?, error: BridgeErrorPayload?
+    ) throws(BridgeHostError) {
+        guard let api else { throw .notPending(correlationId: correlationId) }
+        refresh()
+        guard api.pendingRequests.contains(where: { $0.correlationId == correlationId }) else {
+            throw .notPending(correlationId: correlationId)
+        }
+        expectResponse(to: correlationId)
+        api.respond(to: correlationId, status: status, data: data, error: error)
+        refresh()
+    }
+
+    public func sendEvent(_ name: String, data: [String: JSONValue]?) {
+        awaitedEvents.append((name, runningCauses()))
+        if awaitedEvents.count > Self.awaitedLimit { awaitedEvents.removeFirst() }
+        api?.send(event: name, data: data)
+        refresh()
+    }
+
+    public func activeRequest(of slot: CaptureCapability.Kind) -> BridgeMessage? {
+        guard let api else { return nil }
+        return Self.capture(slot, of: api).activeRequest
+    }
+
+    public func completeSlot(_ slot: CaptureCapability.Kind, with result: CaptureResult) {
+        guard let api else { return }
+        if let id = Self.capture(slot, of: api).activeRequest?.correlationId {
+            expectResponse(to: id)
+        }
+        Self.capture(slot, of: api).complete(result)
+        refresh()
+    }
+
+    public func setSlot(_ slot: CaptureCapability.Kind, enabled: Bool) {
+        guard let api else { return }
+        Self.capture(slot, of: api).isEnabled = enabled
+        refresh()
+    }
+
+    public func setSlot(_ slot: CaptureCapability.Kind, permission: PermissionState) {
+        guard let api else { return }
+        Self.capture(slot, of: api).permissionState = permission
+        refresh()
+    }
+
+    /// Not offered (``unsupported``); the agent refuses the command before calling this.
+    public func clearLastError() {}
+
+    /// Not offered (``unsupported``); the agent refuses the command before calling this.
+    public func clearMessageLog() {}
+
+    // MARK: What the delegate and the page report
+
+    public func didReceive(_ message: BridgeMessage) {
+        journeyAttached(true)
+        if let json = try? codec.encode(message) {
+            report(.traffic(TrafficRecord(direction: .received, message: message, json: json, time: now())))
+        }
+        refresh()
+        // The delegate hears of a message before GBGBridge routes it: compare again once the
+        // routing (a slot taking the request, a handler answering) has happened.
+        Task { @MainActor [weak self] in self?.refresh() }
+    }
+
+    public func unhandledRequest(_ message: BridgeMessage) {
+        refresh()
+    }
+
+    /// The page script saw the host deliver `json` to `window.GBGBridge.receive`: reports it as a
+    /// sent message, exactly as delivered. Text that is not a bridge message is counted in
+    /// ``ignoredReports`` and ignored.
+    public func reportSent(json: String) {
+        let bytes = Data(json.utf8)
+        guard bytes.count <= Self.reportLimit, case .success(let message) = codec.decode(bytes) else {
+            ignoredReports += 1
+            return
+        }
+        sentReports += 1
+        journeyAttached(true)
+        var causes: [ObjectIdentifier: InspectionCause] = [:]
+        if message.type == .response, let awaited = awaitedResponses.removeValue(forKey: message.correlationId) {
+            causes = awaited
+        } else if message.type == .event, let index = awaitedEvents.firstIndex(where: { $0.name == message.payload.action }) {
+            causes = awaitedEvents.remove(at: index).causes
+        }
+        let record = TrafficRecord(direction: .sent, message: message, json: bytes, time: now())
+        for (id, sink) in sinks { sink.report(.traffic(record), causedBy: causes[id]) }
+        refresh()
+    }
+
+    /// The page script started on a newly loaded page: a journey is attached.
+    public func reportPageLoaded() {
+        journeyAttached(true)
+    }
+
+    /// The largest report read (a bridge message larger than this is not one GBGBridge sends).
+    public static var reportLimit: Int { 64 * 1024 * 1024 }
+    static var awaitedLimit: Int { 1000 }
+
+    // MARK: Comparing the public state
+
+    /// Compares the public properties with what was last seen and reports the differences.
+    public func refresh() {
+        refresh(reporting: true)
+    }
+
+    private func refresh(reporting: Bool) {
+        guard let api else { return }
+        let time = now()
+        if let proxy, api.delegateObject !== proxy {
+            // The app set its own delegate after the adapter started: chain to it again.
+            appDelegate = api.delegateObject
+            self.proxy = api.installDelegateProxy(reportingTo: self, forwardingTo: appDelegate)
+        }
+        let error = api.lastError
+        if error != lastError {
+            lastError = error
+            if reporting { report(.lastError(error, time: time)) }
+        }
+        let current = api.pendingRequests
+        let currentIds = Set(current.map(\.correlationId))
+        for id in pending where !currentIds.contains(id) {
+            pendingSince.removeValue(forKey: id)
+            if reporting { report(.pendingRemoved(correlationId: id)) }
+        }
+        let known = Set(pending)
+        for message in current where !known.contains(message.correlationId) {
+            pendingSince[message.correlationId] = time
+            if reporting { report(.pendingAdded(PendingRequest(message: message, since: time))) }
+        }
+        pending = current.map(\.correlationId)
+        for kind in CaptureCapability.Kind.allCases {
+            let previous = slots[kind]
+            let since = previous?.activeRequest?.correlationId == Self.capture(kind, of: api).activeRequest?.correlationId
+                ? previous?.activeSince : time
+            let state = Self.state(of: Self.capture(kind, of: api), kind: kind, since: since)
+            if state != previous {
+                slots[kind] = state
+                if reporting { report(.slot(state)) }
+            }
+        }
+    }
+
+    private func journeyAttached(_ attached: Bool) {
+        guard attached != journeyAttached else { return }
+        journeyAttached = attached
+        report(.journeyAttachment(attached))
+    }
+
+    private func report(_ change: BridgeChange) {
+        for sink in sinks.values { sink.report(change) }
+    }
+
+    /// Remembers which command (if any) is answering `correlationId`, until the page reports the
+    /// response. Bounded: a page that never reports (no script installed) cannot grow it.
+    private func expectResponse(to correlationId: String) {
+        if awaitedResponses.count >= Self.awaitedLimit, let any = awaitedResponses.keys.first {
+            awaitedResponses.removeValue(forKey: any)
+        }
+        awaitedResponses[correlationId] = runningCauses()
+    }
+
+    private func runningCauses() -> [ObjectIdentifier: InspectionCause] {
+        var causes: [ObjectIdentifier: InspectionCause] = [:]
+        for (id, sink) in sinks {
+            if let cause = sink.runningCommand { causes[id] = cause }
+        }
+        return causes
+    }
+
+    private static func capture(_ kind: CaptureCapability.Kind, of api: API) -> API.Capture {
+        switch kind {
+        case .document: return api.documentCapture
+        case .selfie: return api.selfieCapture
+        }
+    }
+
+    private static func state(of slot: API.Capture, kind: CaptureCapability.Kind, since: Date?) -> CaptureSlotState {
+        let active = slot.activeRequest
+        return CaptureSlotState(
+            kind: kind, capabilityId: kind.capabilityId, action: kind.action, version: "",
+            hasHandler: slot.hasHandler, isEnabled: slot.isEnabled, isSupported: slot.isSupported,
+            permissionState: slot.permissionState, activeRequest: active, activeSince: active == nil ? nil : since)
+    }
+}
+
+/// One agent's reporting from a ``PublicAPIHost``.
+@MainActor
+private final class SinkReporting: InspectionReporting {
+    var onStop: (() -> Void)?
+
+    func stop() {
+        onStop?()
+        onStop = nil
+    }
+}

@@ -1,0 +1,289 @@
+import BridgeCore
+import Foundation
+import GBGBridgeInspector
+import InspectorClient
+import InspectorProtocol
+import Testing
+
+/// The GBGBridge adapter, served by the real agent over a real socket and driven by the real
+/// client, with this project's host seen only through the mirror of GBGBridge's public API
+/// (issue 12, point 2). The app's own delegate is the one from the seed example ("MessageLogger":
+/// it logs every message and answers unhandled requests with `.unsupported`).
+@MainActor
+@Suite("GBGBridge adapter: an app seen through the public API")
+struct PublicAPIHostTests {
+    @Test("the handshake says public-api and what the public API cannot do; clearError and clearLog are refused with the reason")
+    func handshakeAndUnsupported() async throws {
+        let app = try AppUnderTest()
+        defer { app.stop() }
+        let session = try await app.session(subscribe: false)
+        defer { session.close() }
+        let host = session.hello.host
+        #expect(host.inspectionPath == HostFeature.publicAPIPath)
+        #expect(host.unsupportedReason(.clearError)?.contains("clearError") == true)
+        #expect(host.unsupportedReason(.respond) == nil)
+        for command in [InspectorCommand.clearError, .clearLog] {
+            let reply = try await session.run(command)
+            guard case .failure(let error) = reply.result else {
+                Issue.record("\(command) was not refused")
+                continue
+            }
+            #expect(error.knownCode == .unsupported)
+            #expect(error.message == host.unsupportedReason(command.feature ?? .clearError))
+        }
+    }
+
+    @Test("the app's delegate still gets every call, and its .unsupported answers still go out (Common Patterns: MessageLogger)")
+    func delegateIsChained() async throws {
+        let app = try AppUnderTest()
+        defer { app.stop() }
+        app.receive(request("device.info", id: "r1"))
+        app.receive(event("journey.step", id: "e1"))
+        #expect(app.logger.received == ["r1", "e1"])
+        #expect(app.logger.unhandled == ["r1"])
+        // The app answered r1 with unsupported from its delegate; the page script saw it go out.
+        #expect(app.journey.messages.map(\.correlationId) == ["r1"])
+        #expect(app.journey.messages.first?.payload.status == .unsupported)
+        #expect(app.inspector.adapter.sentReports == 1)
+        #expect(app.host.pendingRequests.isEmpty)
+    }
+
+    @Test("traffic both ways, pending requests and lastError reach a subscribed inspector in order; the sent JSON is byte-equal to the delivery")
+    func changesReachTheInspector() async throws {
+        let app = try AppUnderTest(answerUnhandled: false)
+        defer { app.stop() }
+        let session = try await app.session(subscribe: true)
+        defer { session.close() }
+        let first = try await session.next { if case .snapshot = $0 { return true } else { return false } }
+        guard case .snapshot(_, let state) = first else { return }
+        #expect(state.pending.isEmpty)
+
+        app.receive(request("nfc.read", id: "p1"))
+        app.receive("{not json")
+        let events = try await session.events(until: { events in
+            events.contains { if case .lastError(let error) = $0 { return error.text != nil } else { return false } }
+        })
+        #expect(events.contains { if case .traffic(let record) = $0 { record.message.correlationId == "p1" && record.direction == .received } else { false } })
+        #expect(events.contains { if case .pendingAdded(let pending) = $0 { pending.correlationId == "p1" } else { false } })
+
+        let reply = try await session.run(.respond(.init(correlationId: "p1", status: .success, data: ["tag": .string("ok")])))
+        #expect((try? reply.result.get()) != nil)
+        let delivered = try #require(app.journey.deliveries.last)
+        let after = try await session.events(until: { events in
+            events.contains { if case .traffic(let record) = $0 { record.direction == .sent } else { false } }
+                && events.contains { if case .pendingRemoved("p1") = $0 { true } else { false } }
+        })
+        let sent = after.compactMap { event -> WireTraffic? in
+            if case .traffic(let record) = event, record.direction == .sent { return record } else { return nil }
+        }
+        #expect(sent.count == 1)
+        #expect(sent.first?.origin == .inspector, "the response is marked as the inspector's")
+        #expect(sent.first.map { try? JSONEncoder().encode($0.message) } != nil)
+        #expect(reply.sent.first?.correlationId == "p1")
+        #expect(app.journey.deliveries.count == 1)
+        #expect(String(decoding: delivered.json, as: UTF8.self).contains(#""tag":"ok""#))
+
+        // A request that is gone gets the same error as on the native path.
+        let again = try await session.run(.respond(.init(correlationId: "p1", status: .success)))
+        if case .failure(let error) = again.result { #expect(error.knownCode == .notPending) } else { Issue.record("answered twice") }
+    }
+
+    @Test("slots: taken and freed as the app works, a change nothing reports found by polling; the inspector cancels and enables them (Troubleshooting: Typed Slot Returns BUSY Error)")
+    func slots() async throws {
+        let app = try AppUnderTest()
+        defer { app.stop() }
+        let host = app.host
+        host.documentCapture.handler = { [weak host] _ in
+            await host?.documentCapture.awaitCompletion() ?? .cancelled(reason: "gone")
+        }
+        let session = try await app.session(subscribe: true)
+        defer { session.close() }
+        _ = try await session.next { if case .snapshot = $0 { return true } else { return false } }
+        app.receive(request("camera.document.capture", id: "c1"))
+        // The inspector sees the slot taken right after GBGBridge routes the request.
+        _ = try await session.events(until: { events in
+            events.contains { if case .slot(let slot) = $0 { slot.kind == .document && slot.activeRequest == "c1" } else { false } }
+        })
+
+        // The app's camera UI completes the slot itself: no delegate call, no command. The page
+        // reports the response, and the slot is seen idle.
+        host.documentCapture.complete(.cancelled(reason: "Dismissed"))
+        _ = try await session.events(until: { events in
+            events.contains { if case .slot(let slot) = $0 { slot.kind == .document && slot.activeRequest == nil } else { false } }
+        })
+
+        // A change nothing reports (the app disables a slot) is found by polling.
+        host.selfieCapture.permissionState = .denied
+        _ = try await session.events(until: { events in
+            events.contains { if case .slot(let slot) = $0 { slot.kind == .selfie && slot.permissionState == .denied } else { false } }
+        })
+
+        app.receive(request("camera.document.capture", id: "c2"))
+        #expect(await eventually { host.documentCapture.activeRequest?.correlationId == "c2" })
+        let reply = try await session.run(.cancelSlot(.init(slot: .document, reason: "from the test")))
+        #expect((try? reply.result.get())?["correlationId"] == .string("c2"))
+        #expect(await eventually { app.journey.messages.contains { $0.correlationId == "c2" && $0.payload.status == .cancelled } })
+        let idle = try await session.run(.cancelSlot(.init(slot: .document, reason: nil)))
+        if case .failure(let error) = idle.result { #expect(error.knownCode == .slotIdle) } else { Issue.record("an idle slot was cancelled") }
+
+        let enable = try await session.run(.setSlotEnabled(.init(slot: .selfie, enabled: false)))
+        #expect((try? enable.result.get()) != nil)
+        #expect(host.selfieCapture.isEnabled == false)
+    }
+
+    @Test("an app that sets its own delegate after the adapter started is chained again; stop gives the delegate back")
+    func delegateReplacedAndRestored() async throws {
+        let app = try AppUnderTest()
+        let later = MessageLogger(host: app.host, answerUnhandled: false)
+        app.host.delegate = later
+        app.inspector.adapter.refresh()
+        #expect(app.host.delegate !== later, "the adapter's proxy is back in the delegate slot")
+        app.receive(event("journey.step", id: "e9"))
+        #expect(later.received == ["e9"])
+        app.stop()
+        #expect(app.host.delegate === later)
+    }
+
+    @Test("page reports that are not bridge messages are counted and ignored")
+    func hostileReports() async throws {
+        let app = try AppUnderTest()
+        defer { app.stop() }
+        let adapter = app.inspector.adapter
+        for text in ["", "null", "[]", "{", #"{"kind":"x"}"#, String(repeating: "[", count: 100_000), "\u{0}"] {
+            adapter.reportSent(json: text)
+        }
+        #expect(adapter.ignoredReports == 7)
+        #expect(adapter.sentReports == 0)
+    }
+}
+
+// MARK: - Support
+
+/// The seed's `MessageLogger`: records every delegate call and answers unhandled requests with
+/// `.unsupported` (Common Patterns).
+@MainActor
+final class MessageLogger: BridgeHostDelegate {
+    private(set) var received: [String] = []
+    private(set) var unhandled: [String] = []
+    private weak var host: BridgeHost?
+    private let answerUnhandled: Bool
+
+    init(host: BridgeHost, answerUnhandled: Bool) {
+        self.host = host
+        self.answerUnhandled = answerUnhandled
+    }
+
+    func bridgeHost(_ host: BridgeHost, didReceive message: BridgeMessage) {
+        received.append(message.correlationId)
+    }
+
+    func bridgeHost(_ host: BridgeHost, unhandledRequest message: BridgeMessage) {
+        unhandled.append(message.correlationId)
+        guard answerUnhandled else { return }
+        host.respond(
+            to: message.correlationId, status: .unsupported,
+            error: BridgeErrorPayload(code: "UNSUPPORTED", message: "Not supported", recoverable: false))
+    }
+}
+
+/// An app: a host with its own delegate, a journey behind a page tap, and the inspector started
+/// the way an app starts it.
+@MainActor
+final class AppUnderTest {
+    let host = BridgeHost(hostVersion: "2.0.0")
+    let journey = RecordingJourneyTransport()
+    let logger: MessageLogger
+    let inspector: GBGBridgeInspector<BridgeHost>
+    private let tap: PageTapTransport
+    private let directory: String
+
+    init(answerUnhandled: Bool = true) throws {
+        logger = MessageLogger(host: host, answerUnhandled: answerUnhandled)
+        host.delegate = logger
+        directory = NSTemporaryDirectory() + "gbg-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        inspector = try GBGBridgeInspector.start(api: host, hostVersion: "2.0.0", name: "app", socketPath: directory + "/a.sock")
+        let adapter = inspector.adapter
+        tap = PageTapTransport(wrapping: journey) { [weak adapter] json in adapter?.reportSent(json: json) }
+        host.attach(tap)
+        adapter.reportPageLoaded()
+    }
+
+    func stop() {
+        inspector.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    func receive(_ text: String) { host.receive(text: text) }
+
+    func session(subscribe: Bool) async throws -> AppClient {
+        let path = inspector.agent.socketPath
+        return try await onThread { AppClient(try InspectorSession(socketPath: path, subscribe: subscribe, clientName: "gbg-tests")) }
+    }
+}
+
+/// A client session, used from one test thread at a time.
+final class AppClient: @unchecked Sendable {
+    let session: InspectorSession
+    init(_ session: InspectorSession) { self.session = session }
+
+    var hello: AgentHello { session.hello }
+    func close() { session.close() }
+
+    func run(_ command: InspectorCommand) async throws -> InspectorSession.Reply {
+        try await onThread { try self.session.run(command) }
+    }
+
+    /// The next frame that matches, within ten seconds.
+    func next(where matches: @escaping @Sendable (AgentFrame) -> Bool) async throws -> AgentFrame {
+        try await onThread {
+            let deadline = Date().addingTimeInterval(10)
+            while deadline.timeIntervalSinceNow > 0 {
+                if let frame = try self.session.nextFrame(timeout: deadline.timeIntervalSinceNow), matches(frame) { return frame }
+            }
+            throw SessionTimeout()
+        }
+    }
+
+    /// Events until `done` holds for those read so far, within ten seconds.
+    func events(until done: @escaping @Sendable ([WireEvent]) -> Bool) async throws -> [WireEvent] {
+        try await onThread {
+            var events: [WireEvent] = []
+            let deadline = Date().addingTimeInterval(10)
+            while deadline.timeIntervalSinceNow > 0 {
+                if case .event(_, let event)? = try self.session.nextFrame(timeout: deadline.timeIntervalSinceNow) {
+                    events.append(event)
+                    if done(events) { return events }
+                }
+            }
+            throw SessionTimeout()
+        }
+    }
+}
+
+struct SessionTimeout: Error {}
+
+func request(_ action: String, id: String) -> String {
+    #"{"version":"1.0","correlationId":"\#(id)","type":"request","timestamp":1,"payload":{"action":"\#(action)","data":{}}}"#
+}
+
+func event(_ action: String, id: String) -> String {
+    #"{"version":"1.0","correlationId":"\#(id)","type":"event","timestamp":1,"payload":{"action":"\#(action)"}}"#
+}
+
+/// Runs blocking socket work on a thread of its own, never on the main actor the host needs.
+func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
+/// Polls `condition` on the main actor for at most ten seconds.
+func eventually(_ condition: @MainActor () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while ContinuousClock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(2))
+    }
+    return await condition()
+}
