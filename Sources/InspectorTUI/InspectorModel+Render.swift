@@ -52,6 +52,9 @@ extension InspectorModel {
         var parts: [String] = [" bridge-inspector"]
         if let host = live.host {
             parts.append("\(host.name) (pid \(host.pid)) v\(host.hostVersion) \(host.environment)")
+            // An app embedding GBG's GBGBridge is seen through its public API: say so, since some
+            // keys then explain what the API cannot do instead of acting.
+            if host.inspectionPath == HostFeature.publicAPIPath { parts.append("via GBGBridge public API") }
         } else {
             parts.append(socketPath)
         }

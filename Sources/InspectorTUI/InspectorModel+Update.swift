@@ -118,6 +118,14 @@ extension InspectorModel {
         }
     }
 
+    /// Whether the attached host can do `feature`; when it cannot, says why (the reason the host
+    /// gave in its handshake, such as GBGBridge's public API having no `clearError()`).
+    mutating func supports(_ feature: HostFeature) -> Bool {
+        guard let reason = live.host?.unsupportedReason(feature) else { return true }
+        showFlash("not available for this host: \(reason)", isError: true)
+        return false
+    }
+
     mutating func showFlash(_ text: String, isError: Bool) {
         flash = Flash(text: text, isError: isError, until: now + (isError ? 8000 : 4000))
     }
@@ -411,18 +419,21 @@ extension InspectorModel {
             if pausedAt != nil { togglePause() }
             moveCursor(to: visible.count - 1)
         case .char("e"):
+            guard supports(.sendEvent) else { return [] }
             overlays.append(.event(EventDialog(history: eventHistory)))
         case .char("E"):
             overlays.append(.errors(ErrorHistoryView(model: self)))
         case .char("J"):
             if let cause = live.lastError?.cause { jump(toSeq: cause) } else { showFlash("lastError has no message to jump to", isError: true) }
         case .char("C"):
+            guard supports(.clearError) else { return [] }
             guard live.lastError != nil else {
                 showFlash("lastError is already clear", isError: false)
                 return []
             }
             overlays.append(.confirm(ConfirmDialog(question: "Clear lastError on the host?", command: .clearError, label: "clear lastError")))
         case .char("L"):
+            guard supports(.clearLog) else { return [] }
             overlays.append(
                 .confirm(
                     ConfirmDialog(
@@ -518,6 +529,7 @@ extension InspectorModel {
     }
 
     private mutating func openRespond() {
+        guard supports(.respond) else { return }
         guard let target = respondTarget else {
             if live.pending.isEmpty {
                 showFlash("no pending request to answer", isError: true)
@@ -539,6 +551,7 @@ extension InspectorModel {
     }
 
     private mutating func openSlot(action: SlotDialog.Action) {
+        guard supports(.completeSlot) else { return }
         guard let slot = slotTarget else {
             showFlash("no capture slot selected (Tab to the Slots pane)", isError: true)
             return

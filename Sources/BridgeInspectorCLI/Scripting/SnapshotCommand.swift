@@ -61,6 +61,12 @@ struct SnapshotText {
         lines.append("host       \(safe(host.name)) (pid \(host.pid)), version \(safe(host.hostVersion)), environment \(safe(host.environment))")
         lines.append("since      \(timeFormat.clock(host.startedAt)) (up \(TimeFormat.duration(ms: now - host.startedAt)))")
         lines.append("socket     \(safe(socketPath))")
+        if host.inspectionPath == HostFeature.publicAPIPath {
+            lines.append("seen via   GBGBridge's public API (docs/real-apps.md)")
+            for (feature, reason) in (host.unsupported ?? [:]).sorted(by: { $0.key < $1.key }) {
+                lines.append("  no \(safe(feature)): \(safe(reason))")
+            }
+        }
         lines.append("journey    \(state.journeyAttached ? "attached" : "not attached")")
         if let error = state.lastError, let text = error.text {
             lines.append("lastError  \(safe(text))  (at \(timeFormat.clock(error.time))\(error.cause.map { ", caused by seq \($0)" } ?? ""))")
