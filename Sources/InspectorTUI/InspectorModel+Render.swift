@@ -45,6 +45,11 @@ extension InspectorModel {
 
     // MARK: Status line
 
+    /// "waiting for a host named my-app… (q quits)": shown until a followed host first runs.
+    var waitingText: String {
+        "waiting for a host named \(followedHost ?? "")… (q quits)"
+    }
+
     private func renderStatus(into buffer: inout Buffer, area: Rect) {
         let disconnected = live.isDisconnected
         let style = disconnected ? Theme.statusBarDisconnected : Theme.statusBar
@@ -52,16 +57,20 @@ extension InspectorModel {
         var parts: [String] = [" bridge-inspector"]
         if let host = live.host {
             parts.append("\(host.name) (pid \(host.pid)) v\(host.hostVersion) \(host.environment)")
-        } else {
+        } else if !socketPath.isEmpty {
             parts.append(socketPath)
         }
         switch live.connection {
+        case .connecting where followedHost != nil && live.host == nil:
+            parts.append("○ \(waitingText)")
         case .connecting: parts.append("○ connecting")
         case .connected:
             parts.append(readOnly ? "▣ recording (read-only)" : "● connected")
             // Sends fail with "WebView not attached" until a journey attaches: say so up front.
             if !live.journeyAttached, live.host != nil { parts.append("no journey attached") }
-        case .disconnected(let since): parts.append("✗ DISCONNECTED \(TimeFormat.duration(ms: now - since)) ago, reattaching…")
+        case .disconnected(let since):
+            let next = followedHost.map { "waiting for \($0) to run again…" } ?? "reattaching…"
+            parts.append("✗ DISCONNECTED \(TimeFormat.duration(ms: now - since)) ago, \(next)")
         }
         // What changes what you see comes before the rate, so it survives a narrow terminal.
         if pausedAt != nil { parts.append("⏸ PAUSED") }
@@ -109,7 +118,9 @@ extension InspectorModel {
         let inner = paneBox(&buffer, area, title, .messages)
         guard !inner.isEmpty else { return }
         if visible.isEmpty {
-            let hint = live.log.isEmpty ? "waiting for traffic…" : "no message matches the filter (Esc clears it)"
+            let hint = live.log.isEmpty
+                ? (followedHost != nil && live.host == nil ? waitingText : "waiting for traffic…")
+                : "no message matches the filter (Esc clears it)"
             buffer.write(hint, at: inner.origin, style: Theme.dim, maxWidth: inner.width)
             return
         }
