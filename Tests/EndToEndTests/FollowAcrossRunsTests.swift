@@ -115,6 +115,15 @@ struct FollowAcrossRunsTests {
         #expect(check.status == 0, "\(check)")
         #expect(check.stdout.contains("restarted  my-app: pid \(first.pid) ended, pid \(second.pid) attached"), "\(check)")
         #expect(check.stdout.contains("status     complete"), "\(check)")
+
+        // open shows the restart as the same marker row, the first run's rows above it.
+        if TmuxSession.executable != nil {
+            let terminal = try TmuxSession([binary, "open", file])
+            defer { terminal.kill() }
+            await terminal.waitFor("recording (read-only)", "my-app restarted: pid \(first.pid) ended, pid \(second.pid) attached")
+            try terminal.press("q")
+            #expect(await terminal.exitStatus() == 0)
+        }
     }
 
     @Test("--host NAME.PID means exactly that process: tail stops when it goes, it does not follow")
