@@ -60,7 +60,7 @@ struct HostCommand: AsyncParsableCommand {
     var name: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Serve the inspector on this socket path. Default: $BRIDGE_INSPECTOR_SOCKET when set, else <name>.<pid>.sock in the per-user directory ($XDG_RUNTIME_DIR/bridge-inspector or /tmp/bridge-inspector-<uid>).",
+        "Serve the inspector on this socket path. Default: $BRIDGE_INSPECTOR_SOCKET when set, else <name>.<pid>.sock in the per-user directory ($BRIDGE_INSPECTOR_SOCKET_DIR; else on macOS /tmp/bridge-inspector-<uid>; on Linux $XDG_RUNTIME_DIR/bridge-inspector or /tmp/bridge-inspector-<uid>).",
         valueName: "path"))
     var socket: String?
 

@@ -16,17 +16,43 @@ struct InspectCommand: AsyncParsableCommand {
             running. Nothing running? Start one with `bridge-inspector demo` or \
             `bridge-inspector host`.
 
+            --host NAME stays attached across runs: when the app is run again (a new process, \
+            a new socket) the inspector attaches to it by itself and marks the restart in the \
+            log with both pids. Started before the app, it waits for it. Several running with \
+            that name: the newest is taken (the status line says so). --host NAME.PID means \
+            exactly that one process and is not followed.
+
             Inside, press ? for every key and q to quit.
             """)
 
     @Option(name: .customLong("socket"), help: ArgumentHelp("The host's socket (default: $BRIDGE_INSPECTOR_SOCKET, or the only running host).", valueName: "path"))
     var socket: String?
 
-    @Option(name: .customLong("host"), help: ArgumentHelp("Attach to the running host with this name (as `bridge-inspector hosts` lists).", valueName: "name"))
+    @Option(name: .customLong("host"), help: ArgumentHelp("Follow the host with this name across runs, waiting for it if need be; NAME.PID: exactly that process.", valueName: "name"))
     var host: String?
 
     func run() async throws {
         let directory = HostDirectory()
+        // `--host NAME` (not NAME.PID, no explicit socket): follow that name across runs.
+        let target = host.map(HostTarget.init(parsing:))
+        if let target, target.follows, SocketEnvironment.explicitSocketPath(option: socket) == nil {
+            guard TerminalCheck.isInteractive else {
+                StandardStreams.printError("error: the inspector needs a terminal; for scripts use `bridge-inspector tail --follow --host \(ScriptOutput.safe(target.name))`")
+                throw ExitCode(ExitCodes.usage)
+            }
+            let follower = HostFollower(target: target, directory: directory.discovery.directory)
+            let first: HostFollower.Found?
+            do {
+                first = try follower.newest()
+            } catch {
+                StandardStreams.printError("error: \(error)")
+                throw ExitCode(ExitCodes.noHost)
+            }
+            if let note = first?.note { StandardStreams.printError("note: \(note)") }
+            let path = first?.socket.path ?? ""
+            try await Self.onUIThread { try InteractiveInspector(socketPath: path, follower: follower).run() }
+            return
+        }
         var socketPath: String
         do {
             socketPath = try directory.resolveSocket(option: socket, hostName: host)

@@ -167,7 +167,10 @@ public struct LiveState: Sendable {
         let sameAgent = host.map { $0.pid == state.host.pid && $0.startedAt == state.host.startedAt } ?? false
         let wasDisconnected = isDisconnected
         let hadHost = host != nil
-        if hadHost && (wasDisconnected || !sameAgent) {
+        if let previous = host, previous.pid != state.host.pid {
+            // A new process: the app was run again. Both pids, so the gap can be told apart.
+            log.append(.marker(.hostRestarted(name: state.host.name, endedPid: previous.pid, attachedPid: state.host.pid), time: time))
+        } else if hadHost && (wasDisconnected || !sameAgent) {
             log.append(.marker(.reattached(hostRestarted: !sameAgent), time: time))
         }
         if !sameAgent {

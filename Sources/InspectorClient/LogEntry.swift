@@ -20,6 +20,10 @@ public struct LogEntry: Sendable {
         case disconnected
         /// The inspector attached again; `hostRestarted` when it is a new host process or agent.
         case reattached(hostRestarted: Bool)
+        /// The host process ended and a new process of the host (a new pid: the app was run
+        /// again) was attached: `name` as the new host calls itself (untrusted: sanitize before
+        /// printing), the pid that ended and the pid now attached.
+        case hostRestarted(name: String, endedPid: Int, attachedPid: Int)
     }
 
     /// What the row is.

@@ -23,6 +23,16 @@ import Darwin
 /// `hello`, the `snapshot`, then every `event` and `gap` (docs/inspector-protocol.md). Feeding the
 /// frames to a ``LiveState`` in order rebuilds what a live inspector saw.
 ///
+/// A recording of a host followed by name (`record --host NAME`) spans several runs of it: when
+/// the host process ends and a new one of that name is attached, a marker line of its own kind
+/// comes before the new process's `hello`,
+///
+/// ```json
+/// {"kind":"hostRestarted","time":1795314699000,"host":"my-app","endedPid":4211,"attachedPid":4302,"socket":"/run/user/1000/bridge-inspector/my-app.4302.sock"}
+/// ```
+///
+/// (``HostRestart``); readers keep it in ``Contents/restarts``, not among the frames.
+///
 /// Reading is forgiving: everything up to the first line that cannot be read is loaded, and the
 /// ``Problem`` says where it broke (a recording cut off while it was written ends in a partial
 /// line; a damaged one has a line that is not a frame).
@@ -72,6 +82,69 @@ public enum Recording {
         }
     }
 
+    /// The marker line `record --host NAME` writes when the followed host was run again.
+    public struct HostRestart: Sendable, Hashable {
+        /// The line's `kind`.
+        public static let kind = "hostRestarted"
+        /// When the new process was attached, in milliseconds since 1970.
+        public var time: Double
+        /// The host's name (as the new process greeted; untrusted).
+        public var host: String
+        /// The pid of the process that ended.
+        public var endedPid: Int
+        /// The pid of the process attached now.
+        public var attachedPid: Int
+        /// The new process's socket.
+        public var socket: String
+        /// The number of frames read before the marker: the new process's frames start there.
+        public var beforeFrame: Int
+
+        /// Creates a marker.
+        public init(time: Double, host: String, endedPid: Int, attachedPid: Int, socket: String, beforeFrame: Int = 0) {
+            self.time = time
+            self.host = host
+            self.endedPid = endedPid
+            self.attachedPid = attachedPid
+            self.socket = socket
+            self.beforeFrame = beforeFrame
+        }
+
+        /// The marker line (without its newline), keys in the documented order.
+        public var line: [UInt8] {
+            var writer = JSONWriter()
+            writer.objectStart()
+            writer.key("kind"); writer.string(Self.kind)
+            writer.key("time"); writer.number(time)
+            writer.key("host"); writer.string(host)
+            writer.key("endedPid"); writer.number(endedPid)
+            writer.key("attachedPid"); writer.number(attachedPid)
+            writer.key("socket"); writer.string(socket)
+            writer.objectEnd()
+            return writer.bytes
+        }
+
+        fileprivate struct Fields: Decodable {
+            var kind: String
+            var time: Double
+            var host: String
+            var endedPid: Int
+            var attachedPid: Int
+            var socket: String
+        }
+
+        /// The marker `line` holds, or `nil` when it is not one.
+        static func parse(_ line: ArraySlice<UInt8>, beforeFrame: Int) -> HostRestart? {
+            guard case .object(let fields)? = JSONParser.parse(line, maxDepth: 2),
+                case .string(Self.kind)? = fields["kind"],
+                let data = try? JSONEncoder().encode(JSONValue.object(fields)),
+                let decoded = try? JSONDecoder().decode(Fields.self, from: data)
+            else { return nil }
+            return HostRestart(
+                time: decoded.time, host: decoded.host, endedPid: decoded.endedPid, attachedPid: decoded.attachedPid,
+                socket: decoded.socket, beforeFrame: beforeFrame)
+        }
+    }
+
     /// Where a recording stopped being readable.
     public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
         /// The 1-based line number in the file (0: the file itself could not be read).
@@ -98,6 +171,8 @@ public enum Recording {
         public var problem: Problem?
         /// The number of lines read successfully (header included).
         public var linesRead: Int
+        /// Where the followed host was run again, in order (`record --host NAME`).
+        public var restarts: [HostRestart] = []
 
         /// Creates contents (for a caller that has frames from elsewhere).
         public init(header: Header?, frames: [AgentFrame], problem: Problem?, linesRead: Int) {
@@ -180,6 +255,11 @@ public enum Recording {
                 contents.frames.append(frame)
                 contents.linesRead = number
             case .failure(let reason):
+                if !cutOff, let restart = HostRestart.parse(line, beforeFrame: contents.frames.count) {
+                    contents.restarts.append(restart)
+                    contents.linesRead = number
+                    continue
+                }
                 contents.problem = Problem(
                     line: number,
                     reason: cutOff

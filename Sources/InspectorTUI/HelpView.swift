@@ -42,6 +42,7 @@ public struct HelpView: Sendable {
         ("Markers in the log", [
             ("IN / OUT", "received from / sent to the journey"), ("✎", "made by an inspector, not by the app"),
             ("R", "answered by a reply rule"), ("┄┄ gap / disconnected / reattached ┄┄", "where the stream was interrupted"),
+            ("── NAME restarted ──", "the app was run again (--host NAME): both pids"),
             ("⊘ (Pending)", "sent by a page that has gone; an answer reaches the next page"),
         ]),
     ]

@@ -23,6 +23,9 @@ public enum InspectorInput: Sendable {
     case commandFailed(label: String, error: String)
     /// `$EDITOR` finished: its text, or `nil` when it failed or was cancelled.
     case editorFinished(purpose: EditorPurpose, text: String?)
+    /// The runner is attaching to `socketPath` (a followed host's new process); `note` says
+    /// why this host was chosen when several of the name were running.
+    case attaching(socketPath: String, note: String?)
     /// Something the person should read, from outside the model (a recording that broke off).
     case notice(String, isError: Bool)
 }

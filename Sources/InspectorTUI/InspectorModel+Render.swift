@@ -45,6 +45,11 @@ extension InspectorModel {
 
     // MARK: Status line
 
+    /// "waiting for a host named my-app… (q quits)": shown until a followed host first runs.
+    var waitingText: String {
+        "waiting for a host named \(followedHost ?? "")… (q quits)"
+    }
+
     private func renderStatus(into buffer: inout Buffer, area: Rect) {
         let disconnected = live.isDisconnected
         let style = disconnected ? Theme.statusBarDisconnected : Theme.statusBar
@@ -55,16 +60,20 @@ extension InspectorModel {
             // An app embedding GBG's GBGBridge is seen through its public API: say so, since some
             // keys then explain what the API cannot do instead of acting.
             if host.inspectionPath == HostFeature.publicAPIPath { parts.append("via GBGBridge public API") }
-        } else {
+        } else if !socketPath.isEmpty {
             parts.append(socketPath)
         }
         switch live.connection {
+        case .connecting where followedHost != nil && live.host == nil:
+            parts.append("○ \(waitingText)")
         case .connecting: parts.append("○ connecting")
         case .connected:
             parts.append(readOnly ? "▣ recording (read-only)" : "● connected")
             // Sends fail with "WebView not attached" until a journey attaches: say so up front.
             if !live.journeyAttached, live.host != nil { parts.append("no journey attached") }
-        case .disconnected(let since): parts.append("✗ DISCONNECTED \(TimeFormat.duration(ms: now - since)) ago, reattaching…")
+        case .disconnected(let since):
+            let next = followedHost.map { "waiting for \($0) to run again…" } ?? "reattaching…"
+            parts.append("✗ DISCONNECTED \(TimeFormat.duration(ms: now - since)) ago, \(next)")
         }
         // What changes what you see comes before the rate, so it survives a narrow terminal.
         if pausedAt != nil { parts.append("⏸ PAUSED") }
@@ -112,7 +121,9 @@ extension InspectorModel {
         let inner = paneBox(&buffer, area, title, .messages)
         guard !inner.isEmpty else { return }
         if visible.isEmpty {
-            let hint = live.log.isEmpty ? "waiting for traffic…" : "no message matches the filter (Esc clears it)"
+            let hint = live.log.isEmpty
+                ? (followedHost != nil && live.host == nil ? waitingText : "waiting for traffic…")
+                : "no message matches the filter (Esc clears it)"
             buffer.write(hint, at: inner.origin, style: Theme.dim, maxWidth: inner.width)
             return
         }

@@ -20,6 +20,9 @@ extension InspectorModel {
             return dueReplies()
         case .notice(let text, let isError):
             showFlash(text, isError: isError)
+        case .attaching(let path, let note):
+            socketPath = path
+            if let note { showFlash(note, isError: false) }
         case .disconnected:
             live.markDisconnected(at: now)
             refreshVisible()

@@ -19,8 +19,12 @@ public struct InspectorModel: Sendable {
     public internal(set) var live = LiveState()
     /// The terminal size.
     public internal(set) var size: Size
-    /// The socket this inspector attaches to (shown in the status line).
-    public let socketPath: String
+    /// The socket this inspector attaches to (shown in the status line); changes when a
+    /// followed host is run again (``InspectorInput/attaching(socketPath:note:)``).
+    public internal(set) var socketPath: String
+    /// The host name followed across runs (`--host NAME`), or `nil` when the inspector stays on
+    /// one socket. While no host of the name runs, the screen says it is waiting for one.
+    public var followedHost: String?
     /// Now, in milliseconds since 1970 (advanced by ticks; injectable for tests).
     public internal(set) var now: Double
     /// How times are shown.

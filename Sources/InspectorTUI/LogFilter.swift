@@ -145,7 +145,7 @@ public struct LogFilter: Sendable, Equatable {
     /// term needs are read, so looking at a million rows does not copy (and retain) a million rows.
     func matches(at entry: UnsafePointer<LogEntry>, pending: Set<String>) -> Bool {
         switch entry.pointee.kind {
-        case .gap, .disconnected, .reattached: return true
+        case .gap, .disconnected, .reattached, .hostRestarted: return true
         case .message, .malformed: break
         }
         for term in terms where Self.test(term.predicate, entry, pending) == term.negated {

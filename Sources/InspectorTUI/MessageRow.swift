@@ -29,6 +29,11 @@ enum MessageRow {
         case .disconnected:
             buffer.write("┄┄ \(timeFormat.clock(entry.time)) disconnected from the host ┄┄", at: origin, style: style(Theme.marker), maxWidth: width)
             return
+        case .hostRestarted(let name, let endedPid, let attachedPid):
+            // `write` sanitizes the name (it comes from the new host's hello).
+            let text = "── \(timeFormat.clock(entry.time)) \(name) restarted: pid \(endedPid) ended, pid \(attachedPid) attached ──"
+            buffer.write(text, at: origin, style: style(Theme.marker), maxWidth: width)
+            return
         case .reattached(let restarted):
             let text = restarted ? "reattached: the host restarted (new process); older rows are from before" : "reattached to the same host"
             buffer.write("┄┄ \(timeFormat.clock(entry.time)) \(text) ┄┄", at: origin, style: style(Theme.marker), maxWidth: width)

@@ -10,8 +10,9 @@ import Darwin
 ///
 /// The directory, not the socket file's mode, is the real protection (some systems
 /// ignore socket permissions), so it must be a real directory, owned by us, mode 0700
-/// (tmux's rule). It is `$XDG_RUNTIME_DIR/bridge-inspector` when `XDG_RUNTIME_DIR` is
-/// usable, else `/tmp/bridge-inspector-<uid>`. Agents call `ensure()` before binding;
+/// (tmux's rule). It is `$BRIDGE_INSPECTOR_SOCKET_DIR` when set; else on Apple platforms
+/// `/tmp/bridge-inspector-<uid>`; elsewhere `$XDG_RUNTIME_DIR/bridge-inspector` when
+/// `XDG_RUNTIME_DIR` is usable, else `/tmp/bridge-inspector-<uid>` (`SocketDirectoryChoice`). Agents call `ensure()` before binding;
 /// clients call `verify()` before trusting what they find in it.
 public struct SocketDirectory: Sendable, Hashable, CustomStringConvertible {
     /// The application name used in the directory name.
@@ -41,9 +42,11 @@ public struct SocketDirectory: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The default directory from the process environment and effective user id.
+    /// The default directory from the process's platform, environment and effective user id
+    /// (see `SocketDirectoryChoice`: `BRIDGE_INSPECTOR_SOCKET_DIR`, then `/tmp` on Apple
+    /// platforms, `XDG_RUNTIME_DIR` elsewhere).
     public static func resolve() -> SocketDirectory {
-        SocketDirectory(runtimeDirectory: SocketEnvironment.value(of: SocketEnvironment.runtimeDirectoryVariable))
+        SocketDirectoryChoice.current().directory
     }
 
     /// Whether `XDG_RUNTIME_DIR` value `path` can hold the socket directory: an absolute

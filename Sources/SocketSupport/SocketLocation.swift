@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Where to serve or find inspector sockets: one explicitly named socket, or the
 /// per-user directory.
 ///
@@ -16,7 +24,11 @@ public enum SocketLocation: Sendable, Hashable {
         if let path = SocketEnvironment.explicitSocketPath(option: option, environment: environment) {
             return .explicit(path: path)
         }
-        return .directory(SocketDirectory(runtimeDirectory: environment[SocketEnvironment.runtimeDirectoryVariable]))
+        let userID = geteuid()
+        let choice = SocketDirectoryChoice.choose(platform: .current, environment: environment, userID: userID) {
+            SocketDirectory.isUsableRuntimeDirectory($0, userID: userID)
+        }
+        return .directory(choice.directory)
     }
 
     /// Resolves from a command-line `option` and the process environment.

@@ -18,7 +18,7 @@ public enum UnixSocketAddressError: Error, Sendable, Hashable, CustomStringConve
         case .pathTooLong(let path, let byteCount, let limit):
             return "the socket path is \(byteCount) bytes long, but this platform allows at most \(limit) bytes "
                 + "(sun_path holds \(limit + 1) bytes including the terminating NUL): \(path). "
-                + "Use a shorter path: set \(SocketEnvironment.runtimeDirectoryVariable) to a short directory, "
+                + "Use a shorter path: set \(SocketEnvironment.directoryVariable) (or, on Linux, \(SocketEnvironment.runtimeDirectoryVariable)) to a short directory, "
                 + "or name a short socket path explicitly with \(SocketEnvironment.socketVariable) "
                 + "or --socket PATH."
         }

@@ -174,7 +174,7 @@ struct ReconnectTests {
         let rows = model.messageLines.filter { !$0.isEmpty }
         #expect(rows.count == 14)
         #expect(rows[0].contains("host.ready"))
-        #expect(rows[11].hasPrefix("┄┄ 22:13:26.000 reattached: the host restarted (new process); older rows are"))
+        #expect(rows[11].hasPrefix("── 22:13:26.000 demo-app restarted: pid 4242 ended, pid 5151 attached ──"))
         #expect(rows[12].contains("99999999"))
         #expect(rows[13].contains("capability.query") && rows[13].contains("cap-1"))
         MainScreenTests.expectPending(model.pendingLines.first, "capability.query", "cap-1", age: "400ms")
@@ -189,7 +189,7 @@ struct ReconnectTests {
     func restartWithoutDisconnect() {
         var model = journeyModel()
         model.handle(.frame(.snapshot(seq: 0, state: Fixture.state(host: Fixture.restartedHost))))
-        #expect(model.messageLines[10].contains("reattached: the host restarted"))
+        #expect(model.messageLines[10].contains("demo-app restarted: pid 4242 ended, pid 5151 attached"))
     }
 
     @Test("A gap shows a marker with the exact range; the resynchronising snapshot adds only newer rows")

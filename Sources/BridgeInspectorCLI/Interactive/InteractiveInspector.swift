@@ -7,12 +7,16 @@ import TerminalUI
 
 /// Runs the interactive inspector on the terminal: attaches to the host at `socketPath`, draws
 /// the model, feeds it keys, frames and ticks, carries out its effects, and reattaches to the
-/// same socket when the host goes away and comes back.
+/// same socket when the host goes away and comes back. With a `follower` (`--host NAME`) it
+/// instead looks the name up again while detached, so a host run again (a new pid, a new
+/// socket) is attached by itself; before the first host of the name runs, it shows that it waits.
 ///
 /// Everything here happens on one thread (curses is not thread-safe); the only waiting is the
 /// event loop's `poll` on the terminal and the socket, at most 100 ms at a time.
 struct InteractiveInspector {
     let socketPath: String
+    /// Follows a host by name across runs; `socketPath` may then be empty (no host yet).
+    var follower: HostFollower?
     /// Checked every tick; `true` ends the inspector as if `q` was pressed.
     var shouldStop: @Sendable () -> Bool = { false }
     var reconnectInterval: TimeInterval = 1
@@ -24,12 +28,20 @@ struct InteractiveInspector {
         defer { screen.end() }
         var loop = EventLoop(screen: screen)
         var model = InspectorModel(size: screen.size, socketPath: socketPath)
+        model.followedHost = follower.map { $0.target.name }
         var session: InspectorSession?
         var lastAttempt = Date.distantPast
+        let retryInterval = follower == nil ? reconnectInterval : min(reconnectInterval, 2 * HostFollower.pollInterval)
 
         func attach() {
             lastAttempt = Date()
-            guard let opened = try? InspectorSession(socketPath: socketPath, subscribe: true, clientName: "bridge-inspector tui", timeout: 2) else {
+            var path = model.socketPath
+            if let follower {
+                guard let found = try? follower.newest() else { return }
+                path = found.socket.path
+                if path != model.socketPath || found.note != nil { model.handle(.attaching(socketPath: path, note: found.note)) }
+            }
+            guard let opened = try? InspectorSession(socketPath: path, subscribe: true, clientName: "bridge-inspector tui", timeout: 2) else {
                 return
             }
             session = opened
@@ -74,7 +86,8 @@ struct InteractiveInspector {
         }
 
         attach()
-        if session == nil { model.handle(.disconnected) }
+        // A followed host that does not run yet is waited for (the screen says so), not lost.
+        if session == nil, follower == nil { model.handle(.disconnected) }
         // Redraw at once after anything happened; while idle only as often as the ages and
         // countdowns on screen need (four times a second), which keeps an idle inspector cheap.
         var changed = true
@@ -109,7 +122,7 @@ struct InteractiveInspector {
                     detach()
                 }
             }
-            if session == nil, Date().timeIntervalSince(lastAttempt) >= reconnectInterval {
+            if session == nil, Date().timeIntervalSince(lastAttempt) >= retryInterval {
                 attach()
                 changed = true
             }

@@ -10,6 +10,8 @@ import InspectorTUI
 struct RecordingViewer {
     let path: String
     let frames: [AgentFrame]
+    /// Where a followed host was run again: its restart marker takes the time recorded there.
+    var restarts: [Recording.HostRestart] = []
     /// Where the file broke, if it did: shown when the viewer opens.
     let problem: String?
 
@@ -19,7 +21,10 @@ struct RecordingViewer {
         let loop = EventLoop(screen: screen)
         var model = InspectorModel(size: screen.size, socketPath: path, now: 0)
         model.readOnly = true
-        for frame in frames { model.handle(.frame(frame)) }
+        for (index, frame) in frames.enumerated() {
+            if let restart = restarts.first(where: { $0.beforeFrame == index }) { model.handle(.tick(restart.time)) }
+            model.handle(.frame(frame))
+        }
         let end = model.live.log.last?.time ?? Date().timeIntervalSince1970 * 1000
         model.handle(.tick(end))
         if let problem { model.handle(.notice(problem, isError: true)) }

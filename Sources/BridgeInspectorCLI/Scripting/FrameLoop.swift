@@ -21,11 +21,13 @@ final class FrameLoop {
         case hostGone
     }
 
-    let session: InspectorSession
+    /// The session read; `tail --follow --host NAME` replaces it when the host is run again.
+    var session: InspectorSession?
     private let stop = StopRequest()
     private var watcher: SignalWatcher?
 
-    init(session: InspectorSession) {
+    /// Watches signals from now on; `session` may come later (a followed host not yet running).
+    init(session: InspectorSession?) {
         self.session = session
         let stop = self.stop
         watcher = SignalWatcher { _ in stop.set() }
@@ -48,6 +50,7 @@ final class FrameLoop {
     /// quarter of a second) pass without one; `step` returns `true` when done. `timeout` (seconds)
     /// bounds the whole loop.
     func run(timeout: Double?, nextWake: () -> Double = { 0.25 }, step: (AgentFrame?) throws -> Bool) throws -> End {
+        guard let session else { return .hostGone }
         let deadline = timeout.map { Date().addingTimeInterval($0) }
         while true {
             if stop.isSet { return .interrupted }

@@ -11,8 +11,9 @@ struct HostsCommand: ParsableCommand {
         commandName: "hosts",
         abstract: "List the running hosts an inspector can attach to.",
         discussion: """
-            Lists the sockets in the per-user directory ($XDG_RUNTIME_DIR/bridge-inspector, or \
-            /tmp/bridge-inspector-<uid>): each live host with its name, pid, host version, socket \
+            Lists the sockets in the per-user directory ($BRIDGE_INSPECTOR_SOCKET_DIR when set; \
+            else on macOS /tmp/bridge-inspector-<uid>, shared with apps in the iOS Simulator; \
+            on Linux $XDG_RUNTIME_DIR/bridge-inspector, or /tmp/bridge-inspector-<uid>): each live host with its name, pid, host version, socket \
             and since when it runs, and every stale socket (a host that crashed left it; nobody \
             answers) marked as such. A socket that cannot be probed (another user's refuses \
             the connection) is marked unknown, with the reason (in --json, an "unknown" field): \
@@ -51,6 +52,7 @@ struct HostsCommand: ParsableCommand {
 
     func run() throws {
         try Script.run {
+            if let problem = SocketDirectoryChoice.current().problem { StandardStreams.printError("warning: \(problem)") }
             let entries = try listing()
             if json {
                 StandardStreams.printJSON(try ScriptOutput.json(entries))

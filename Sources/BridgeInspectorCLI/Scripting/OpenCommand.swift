@@ -50,20 +50,20 @@ struct OpenCommand: ParsableCommand {
                 "\(file): \($0); showing the \(contents.frames.count) frame\(contents.frames.count == 1 ? "" : "s") before it"
             }
             if let problem { StandardStreams.printError("warning: \(problem)") }
-            try Self.runInteractive(frames: contents.frames, path: file, problem: problem)
+            try Self.runInteractive(contents: contents, path: file, problem: problem)
         }
     }
 
     /// Shows the recording's frames in the interactive inspector, offline and read-only;
     /// `problem` says where the file broke, if it did (also printed on stderr, and shown in
     /// the viewer when it opens).
-    static func runInteractive(frames: [AgentFrame], path: String, problem: String? = nil) throws {
+    static func runInteractive(contents: Recording.Contents, path: String, problem: String? = nil) throws {
         guard TerminalCheck.isInteractive else {
             throw ScriptFailure.usage(
                 "the interactive viewer needs a terminal",
                 hint: "to check a recording from a script use `bridge-inspector open --check \(path)`")
         }
-        try RecordingViewer(path: path, frames: frames, problem: problem).run()
+        try RecordingViewer(path: path, frames: contents.frames, restarts: contents.restarts, problem: problem).run()
     }
 }
 
@@ -112,6 +112,9 @@ struct RecordingSummary {
         }
         lines.append("pending    \(state.pending.count) at the end\(state.pending.isEmpty ? "" : ": " + state.pending.prefix(5).map { "\(safe($0.action)) \(safe($0.correlationId))" }.joined(separator: ", ") + (state.pending.count > 5 ? ", …" : ""))")
         lines.append("lastError  \(state.lastError?.text.map(safe) ?? "none")")
+        for restart in contents.restarts {
+            lines.append("restarted  \(safe(restart.host)): pid \(restart.endedPid) ended, pid \(restart.attachedPid) attached at \(timeFormat.clock(restart.time))")
+        }
         if let problem = contents.problem {
             lines.append("status     BROKEN at line \(problem.line): \(safe(problem.reason))")
         } else {

@@ -17,7 +17,10 @@ struct RecordCommand: ParsableCommand {
             The format is described in docs/cli.md.
 
             Recording stops on Ctrl-C or SIGTERM, after --count events or --duration seconds, or \
-            when the host stops. Exit status: 0 done (also when the host stopped and neither \
+            when the host stops. With --host NAME (not NAME.PID) it follows the host across \
+            runs instead: it waits for a host of that name to start, and when the host is run \
+            again (a new process) it writes a hostRestarted marker line and goes on recording \
+            the new process. Exit status: 0 done (also when the host stopped and neither \
             --count nor --duration was given); 3 the host went away before --count or \
             --duration was reached (the file holds everything up to then).
 
@@ -46,24 +49,37 @@ struct RecordCommand: ParsableCommand {
             if let count, count < 1 { throw ScriptFailure.usage("--count must be at least 1 (got \(count))") }
             try Seconds.check(duration, option: "--duration")
             guard !file.isEmpty else { throw ScriptFailure.usage("the file name must not be empty", hint: "use - for standard output") }
-            let socketPath = try selection.socketPath()
-            // Attach first: no file is created when there is no host.
-            let stream = try RawFrameStream(socketPath: socketPath, clientName: "bridge-inspector record", timeout: HostSelection.connectTimeout)
+            let stop = StopRequest()
+            let watcher = SignalWatcher { _ in stop.set() }
+            defer { watcher.cancel() }
+            let deadline = duration.map { Date().addingTimeInterval($0) }
+            let followed = selection.followedHost
+            func open(_ path: String) throws -> RawFrameStream {
+                try RawFrameStream(socketPath: path, clientName: "bridge-inspector record", timeout: HostSelection.connectTimeout)
+            }
+            // Attach first: no file is created when there is no host (a followed one is waited for).
+            var stream: RawFrameStream
+            if let followed {
+                guard let first = try followed.attach(deadline: deadline, stopped: { stop.isSet }, open) else {
+                    if stop.isSet { return }
+                    throw ScriptFailure.timeout("no host named \(ScriptOutput.safe(followed.name)) started within \(duration ?? 0) seconds; nothing was recorded")
+                }
+                stream = first
+            } else {
+                stream = try open(try selection.socketPath())
+            }
             defer { stream.close() }
             let writer: RecordingWriter
             do {
-                writer = try RecordingWriter(path: file, header: Recording.Header(socket: socketPath, startedAt: Date().timeIntervalSince1970 * 1000))
+                writer = try RecordingWriter(path: file, header: Recording.Header(socket: stream.socketPath, startedAt: Date().timeIntervalSince1970 * 1000))
             } catch {
                 throw ScriptFailure.failure("\(error)", hint: "choose a file in a directory you can write to")
             }
             defer { writer.close() }
 
-            let stop = StopRequest()
-            let watcher = SignalWatcher { _ in stop.set() }
-            defer { watcher.cancel() }
-            let deadline = duration.map { Date().addingTimeInterval($0) }
             var frames = 0
             var events = 0
+            var restarts = 0
             var hostGone = false
             while !stop.isSet {
                 var wait = 0.25
@@ -76,8 +92,24 @@ struct RecordCommand: ParsableCommand {
                 do {
                     next = try stream.next(timeout: wait)
                 } catch InspectorClientError.closed {
-                    hostGone = true
-                    break
+                    guard let followed else {
+                        hostGone = true
+                        break
+                    }
+                    // Follow the name: wait for the next run and go on recording it, after a marker.
+                    let ended = stream.hello.host.pid
+                    stream.close()
+                    if !quiet { StandardStreams.printError("the host (pid \(ended)) went away; waiting for a host named \(ScriptOutput.safe(followed.name)) to run again…") }
+                    guard let again = try followed.attach(deadline: deadline, stopped: { stop.isSet }, open) else { break }
+                    stream = again
+                    // The same process again (its agent dropped us, say): its frames follow, no marker.
+                    guard again.hello.host.pid != ended else { continue }
+                    let restart = Recording.HostRestart(
+                        time: Date().timeIntervalSince1970 * 1000, host: again.hello.host.name, endedPid: ended, attachedPid: again.hello.host.pid,
+                        socket: again.socketPath)
+                    try writer.write(line: restart.line)
+                    restarts += 1
+                    continue
                 }
                 guard let next else { continue }
                 try writer.write(line: next.line)
@@ -85,7 +117,9 @@ struct RecordCommand: ParsableCommand {
                 if case .event = next.frame { events += 1 }
                 if let count, events >= count { break }
             }
-            let summary = "recorded \(frames) frames (\(events) events) from \(ScriptOutput.safe(stream.hello.host.name)) to \(file == "-" ? "standard output" : file)"
+            let socketPath = stream.socketPath
+            let runs = restarts > 0 ? " across \(restarts + 1) runs" : ""
+            let summary = "recorded \(frames) frames (\(events) events)\(runs) from \(ScriptOutput.safe(stream.hello.host.name)) to \(file == "-" ? "standard output" : file)"
             if hostGone {
                 let limited = count != nil || duration != nil
                 if limited {

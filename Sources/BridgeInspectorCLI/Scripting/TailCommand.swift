@@ -14,6 +14,12 @@ struct TailCommand: ParsableCommand {
             then prints every new message as it crosses the bridge, until Ctrl-C, --count, \
             --until or --timeout. --count and --until imply --follow.
 
+            With --follow and --host NAME (not NAME.PID) tail stays attached across runs: it \
+            waits for a host of that name to start, and when the host is run again (a new \
+            process) it prints a marker line naming both pids (in --json an object \
+            {"marker":"hostRestarted","host":...,"endedPid":...,"attachedPid":...,"time":...}) \
+            and goes on with the new process's messages.
+
             Lines: time, IN (from the journey) or OUT (to it), req/resp/evt, the action (✎ marks \
             a message an inspector made, R one a reply rule answered), the correlation id, the \
             status and error code, and a response's latency. Markers show where the stream was \
@@ -73,36 +79,88 @@ struct TailCommand: ParsableCommand {
             let waitsForSomething = count != nil || until != nil
             let follows = follow || waitsForSomething
 
-            let session = try selection.session(subscribe: true, client: "bridge-inspector tail")
-            defer { session.close() }
+            let followed = follows ? selection.followedHost : nil
+            let deadline = timeout.map { Date().addingTimeInterval($0) }
+            // Watches SIGINT/SIGTERM from now on, so waiting for a followed host can be stopped too.
+            let loop = FrameLoop(session: nil)
+            defer {
+                loop.session?.close()
+                loop.cancel()
+            }
             var printer = TailPrinter(filter: filter, until: until, count: count, json: json)
             var state = LiveState()
-            let loop = FrameLoop(session: session)
-            defer { loop.cancel() }
+            var done = false
 
-            let snapshot = try session.firstSnapshot()
-            let frame = AgentFrame.snapshot(seq: snapshot.seq, state: snapshot.state)
-            state.apply(frame)
-            if try printer.print(state.log[...], state: state, records: TailPrinter.records(in: frame), last: last) { return }
-            guard follows else { return }
-
-            let end = try loop.run(timeout: timeout) { frame in
-                guard let frame else { return false }
-                let before = state.log.count
-                state.apply(frame)
-                return try printer.print(state.log[before...], state: state, records: TailPrinter.records(in: frame), last: nil)
-            }
-            switch end {
-            case .finished, .interrupted:
-                return
-            case .timedOut:
-                if waitsForSomething {
-                    let what = until != nil ? "no message matched --until '\(self.until ?? "")'" : "only \(printer.printed) of \(count ?? 0) lines were printed"
-                    throw ScriptFailure.timeout("\(what) within \(timeout ?? 0) seconds")
+            /// Attaches to the followed host once it runs; false when --timeout or a signal came first.
+            func attachFollowed(_ followed: FollowedHost) throws -> Bool {
+                let attached = try followed.attach(deadline: deadline, stopped: { loop.isInterrupted }) { path in
+                    let session = try InspectorSession(socketPath: path, subscribe: true, clientName: "bridge-inspector tail", timeout: HostSelection.connectTimeout)
+                    return (session, try session.firstSnapshot())
                 }
-            case .hostGone:
-                if waitsForSomething { throw ScriptFailure.hostWentAway(session.socketPath, while: "before --count or --until was reached") }
-                StandardStreams.printError("the host at \(session.socketPath) went away (it stopped or restarted); stopping")
+                guard case let (session, snapshot)? = attached else { return false }
+                loop.session = session
+                let before = state.log.count
+                let frame = AgentFrame.snapshot(seq: snapshot.seq, state: snapshot.state)
+                state.apply(frame)
+                // A restart's marker row (both pids) and the new process's messages.
+                done = try printer.print(state.log[before...], state: state, records: TailPrinter.records(in: frame), last: before == 0 ? last : nil)
+                return true
+            }
+
+            if let followed {
+                guard try attachFollowed(followed) else {
+                    if loop.isInterrupted { return }
+                    throw ScriptFailure.timeout("no host named \(ScriptOutput.safe(followed.name)) started within \(timeout ?? 0) seconds")
+                }
+                if done { return }
+            } else {
+                let session = try selection.session(subscribe: true, client: "bridge-inspector tail")
+                loop.session = session
+                let snapshot = try session.firstSnapshot()
+                let frame = AgentFrame.snapshot(seq: snapshot.seq, state: snapshot.state)
+                state.apply(frame)
+                if try printer.print(state.log[...], state: state, records: TailPrinter.records(in: frame), last: last) { return }
+                guard follows else { return }
+            }
+
+            while true {
+                let socketPath = loop.session?.socketPath ?? ""
+                let end = try loop.run(timeout: deadline.map { max(0, $0.timeIntervalSinceNow) }) { frame in
+                    guard let frame else { return false }
+                    let before = state.log.count
+                    state.apply(frame)
+                    return try printer.print(state.log[before...], state: state, records: TailPrinter.records(in: frame), last: nil)
+                }
+                if end == .hostGone, let followed {
+                    // Follow the name: mark the gap, wait for the next run, go on from its snapshot.
+                    loop.session?.close()
+                    loop.session = nil
+                    let before = state.log.count
+                    state.markDisconnected()
+                    if try printer.print(state.log[before...], state: state, records: [:], last: nil) { return }
+                    StandardStreams.printError("the host at \(ScriptOutput.safe(socketPath)) went away; waiting for a host named \(ScriptOutput.safe(followed.name)) to run again…")
+                    if try attachFollowed(followed) {
+                        if done { return }
+                        continue
+                    }
+                    if loop.isInterrupted { return }
+                    if waitsForSomething { throw ScriptFailure.timeout("no host named \(ScriptOutput.safe(followed.name)) ran again within \(timeout ?? 0) seconds") }
+                    return
+                }
+                switch end {
+                case .finished, .interrupted:
+                    return
+                case .timedOut:
+                    if waitsForSomething {
+                        let what = until != nil ? "no message matched --until '\(self.until ?? "")'" : "only \(printer.printed) of \(count ?? 0) lines were printed"
+                        throw ScriptFailure.timeout("\(what) within \(timeout ?? 0) seconds")
+                    }
+                    return
+                case .hostGone:
+                    if waitsForSomething { throw ScriptFailure.hostWentAway(socketPath, while: "before --count or --until was reached") }
+                    StandardStreams.printError("the host at \(socketPath) went away (it stopped or restarted); stopping")
+                    return
+                }
             }
         }
     }
@@ -137,12 +195,16 @@ struct TailPrinter {
         }
     }
 
-    /// A marker (gap, disconnect) for `--json`.
+    /// A marker (gap, disconnect, restart) for `--json`.
     struct Marker: Encodable {
         var marker: String
         var time: Double
         var from: Int?
         var to: Int?
+        /// For `hostRestarted`: the new host's name and the pids that ended and attached.
+        var host: String?
+        var endedPid: Int?
+        var attachedPid: Int?
     }
 
     /// The records a frame carries, by sequence number.
@@ -189,6 +251,8 @@ struct TailPrinter {
             return try ScriptOutput.json(Marker(marker: "gap", time: entry.time, from: from, to: to))
         case .disconnected:
             return try ScriptOutput.json(Marker(marker: "disconnected", time: entry.time))
+        case .hostRestarted(let name, let endedPid, let attachedPid):
+            return try ScriptOutput.json(Marker(marker: "hostRestarted", time: entry.time, host: name, endedPid: endedPid, attachedPid: attachedPid))
         case .reattached(let restarted):
             return try ScriptOutput.json(Marker(marker: restarted ? "reattachedToRestartedHost" : "reattached", time: entry.time))
         }

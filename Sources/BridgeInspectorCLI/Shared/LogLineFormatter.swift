@@ -17,6 +17,8 @@ struct LogLineFormatter {
             return "\(time) -- gap: missed events \(from)-\(to); state resynchronised"
         case .disconnected:
             return "\(time) -- disconnected from the host"
+        case .hostRestarted(let name, let endedPid, let attachedPid):
+            return "\(time) ── \(Sanitizer.sanitize(name)) restarted: pid \(endedPid) ended, pid \(attachedPid) attached ──"
         case .reattached(let restarted):
             return "\(time) -- reattached\(restarted ? " (the host restarted)" : "")"
         case .malformed:
