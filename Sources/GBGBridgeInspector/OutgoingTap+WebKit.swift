@@ -12,7 +12,10 @@ import WebKit
 /// and a script message handler named ``OutgoingTapScript/handlerName``.
 ///
 /// The script runs from the next page load on (a page already loaded is not tapped). Reports from
-/// frames other than the main frame are passed on as ``OutgoingTapReport/invalid(_:)``.
+/// frames other than the main frame are passed on as ``OutgoingTapReport/invalid(_:)``. One tap
+/// per controller: a second one takes the handler name over from the first (remove the first
+/// before adding another; the script itself
+/// runs once per page however often it is added).
 ///
 /// ```swift
 /// let tap = OutgoingTap(installingIn: webView.configuration.userContentController) { report in
@@ -34,6 +37,9 @@ public final class OutgoingTap {
         self.onReport = onReport
         script = WKUserScript(source: OutgoingTapScript.source, injectionTime: .atDocumentStart, forMainFrameOnly: true)
         controller.addUserScript(script)
+        // WebKit raises an Objective-C exception (a crash) when a handler name is added twice:
+        // a later tap in the same controller takes the name over instead.
+        controller.removeScriptMessageHandler(forName: OutgoingTapScript.handlerName)
         // WebKit keeps its handlers strongly; the proxy keeps this object weakly, so the
         // controller never keeps the tap (and whatever `onReport` holds) alive.
         controller.add(WeakScriptMessageHandler(self), name: OutgoingTapScript.handlerName)
