@@ -136,7 +136,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["BridgeCore", "InspectorClient", "InspectorProtocol", "JourneySimulation", "SocketSupport", "TestProcessSupport"],
+            dependencies: ["BridgeCore", "GBGBridgeInspector", "InspectorClient", "InspectorProtocol", "JourneySimulation", "SocketSupport", "TestProcessSupport"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

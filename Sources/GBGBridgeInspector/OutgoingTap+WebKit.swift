@@ -1,0 +1,78 @@
+// The WebKit side of the outgoing tap: installs ``OutgoingTapScript`` in a web view's user
+// content controller and hands each report to a closure.
+//
+// NOT COMPILED HERE: this project builds on Linux, which has no WebKit. It was read line by line
+// against Apple's WKUserContentController, WKUserScript and WKScriptMessageHandler documentation
+// (all main-actor types in current SDKs); the first Apple build may still find a mistake.
+#if canImport(WebKit)
+import WebKit
+
+/// The outgoing tap installed in one `WKUserContentController` (usually the one of the web view
+/// GBGBridge's `BridgeHost` is attached to): a user script at document start in the main frame
+/// and a script message handler named ``OutgoingTapScript/handlerName``.
+///
+/// The script runs from the next page load on (a page already loaded is not tapped). Reports from
+/// frames other than the main frame are passed on as ``OutgoingTapReport/invalid(_:)``. One tap
+/// per controller: a second one takes the handler name over from the first (remove the first
+/// before adding another; the script itself
+/// runs once per page however often it is added).
+///
+/// ```swift
+/// let tap = OutgoingTap(installingIn: webView.configuration.userContentController) { report in
+///     adapter.handle(report)
+/// }
+/// // ...
+/// tap.remove()
+/// ```
+@MainActor
+public final class OutgoingTap {
+    private let controller: WKUserContentController
+    private let script: WKUserScript
+    private let onReport: @MainActor (OutgoingTapReport) -> Void
+    private var installed = true
+
+    /// Adds the script and the handler to `controller`; `onReport` gets every report, on the main actor.
+    public init(installingIn controller: WKUserContentController, onReport: @escaping @MainActor (OutgoingTapReport) -> Void) {
+        self.controller = controller
+        self.onReport = onReport
+        script = WKUserScript(source: OutgoingTapScript.source, injectionTime: .atDocumentStart, forMainFrameOnly: true)
+        controller.addUserScript(script)
+        // WebKit raises an Objective-C exception (a crash) when a handler name is added twice:
+        // a later tap in the same controller takes the name over instead.
+        controller.removeScriptMessageHandler(forName: OutgoingTapScript.handlerName)
+        // WebKit keeps its handlers strongly; the proxy keeps this object weakly, so the
+        // controller never keeps the tap (and whatever `onReport` holds) alive.
+        controller.add(WeakScriptMessageHandler(self), name: OutgoingTapScript.handlerName)
+    }
+
+    /// Removes the handler and the script (other user scripts stay, in their order). Pages
+    /// already loaded keep their copy of the script, whose posts then go nowhere.
+    public func remove() {
+        guard installed else { return }
+        installed = false
+        controller.removeScriptMessageHandler(forName: OutgoingTapScript.handlerName)
+        let others = controller.userScripts.filter { $0 !== script }
+        controller.removeAllUserScripts()
+        others.forEach { controller.addUserScript($0) }
+    }
+
+    fileprivate func receive(_ message: WKScriptMessage) {
+        guard installed else { return }
+        onReport(message.frameInfo.isMainFrame ? OutgoingTapReport(body: message.body) : .invalid("a post from a frame other than the main frame"))
+    }
+}
+
+/// The handler WebKit keeps: forwards to the tap while it exists.
+@MainActor
+private final class WeakScriptMessageHandler: NSObject, WKScriptMessageHandler {
+    private weak var tap: OutgoingTap?
+
+    init(_ tap: OutgoingTap) {
+        self.tap = tap
+    }
+
+    func userContentController(_ userContentController: WKUserContentController, didReceive message: WKScriptMessage) {
+        tap?.receive(message)
+    }
+}
+#endif

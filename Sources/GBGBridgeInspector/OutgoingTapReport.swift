@@ -1,0 +1,119 @@
+import BridgeCore
+
+/// One report of the page script (``OutgoingTapScript``), decoded from the body of a script
+/// message to ``OutgoingTapScript/handlerName``.
+///
+/// The script posts each report as a string holding a JSON object (an envelope) with a `kind`:
+///
+/// | envelope | case |
+/// | --- | --- |
+/// | `{"kind":"sent","json":"<JSON.stringify(message)>"}` | ``sent(json:)`` |
+/// | `{"kind":"page","url":"<location.href>"}` | ``page(url:)`` |
+/// | `{"kind":"unreportable","reason":"..."}` | ``unreportable(reason:)`` |
+/// | `{"kind":"blind","reason":"..."}` | ``blind(reason:)`` |
+///
+/// A dictionary body with the same keys (`[String: Any]`, as WebKit hands over a posted object)
+/// is accepted too. Anything else is ``invalid(_:)``: any script in the web view can post to the
+/// handler, so the body is untrusted; decoding never traps, and bodies over
+/// ``maximumBodyBytes`` are refused before they are parsed. The texts (`json`, `url`, `reason`)
+/// are the page's: make them safe before they reach a terminal.
+///
+/// ```swift
+/// switch OutgoingTapReport(body: message.body) {
+/// case .sent(let json): record(json)            // exactly what receive(...) got, as JSON text
+/// case .page(let url): journeyAttached(url)
+/// case .unreportable, .blind, .invalid: count(it)
+/// }
+/// ```
+public enum OutgoingTapReport: Sendable, Equatable {
+    /// `window.GBGBridge.receive` was called; `json` is `JSON.stringify` of its first argument.
+    case sent(json: String)
+    /// The script started on a page whose address is `url` (a journey page is attached).
+    case page(url: String)
+    /// `receive` was called with a value the script could not copy as JSON (see the reason).
+    case unreportable(reason: String)
+    /// The script cannot see deliveries to the object now in `window.GBGBridge` (see the reason).
+    case blind(reason: String)
+    /// The body is not a report; the text says why (for a counter or a log, never shown raw).
+    case invalid(String)
+
+    /// The envelope's `kind` values.
+    public enum Kind: String, Sendable, CaseIterable {
+        case sent, page, unreportable, blind
+    }
+
+    /// The envelope's keys.
+    public enum Key {
+        /// The kind of report (``Kind``).
+        public static let kind = "kind"
+        /// The message JSON of a `sent` report.
+        public static let json = "json"
+        /// The page address of a `page` report.
+        public static let url = "url"
+        /// The explanation of an `unreportable` or `blind` report.
+        public static let reason = "reason"
+    }
+
+    /// The largest body decoded, in UTF-8 bytes: room for the envelope of a message of
+    /// ``OutgoingTapScript/maximumMessageLength`` units (each at most 3 bytes, or 2 escaped ones).
+    public static let maximumBodyBytes = 3 * OutgoingTapScript.maximumMessageLength + 4096
+
+    /// Decodes a script message body (a `String`, or a `[String: Any]` dictionary).
+    public init(body: Any) {
+        if let text = body as? String {
+            self = Self(envelopeText: text)
+        } else if let dictionary = body as? [String: Any] {
+            var fields: [String: String] = [:]
+            var bytes = 0
+            for (key, value) in dictionary {
+                guard let string = value as? String else { continue }
+                bytes += key.utf8.count + string.utf8.count
+                fields[key] = string
+            }
+            self = bytes > Self.maximumBodyBytes ? .invalid("a body over \(Self.maximumBodyBytes) bytes") : Self(fields: fields)
+        } else {
+            self = .invalid("a body that is neither a string nor a dictionary")
+        }
+    }
+
+    /// Decodes the envelope text the script posts.
+    init(envelopeText text: String) {
+        guard text.utf8.count <= Self.maximumBodyBytes else {
+            self = .invalid("a body over \(Self.maximumBodyBytes) bytes")
+            return
+        }
+        // The envelope is one flat object: depth 1 refuses anything nested before it is built.
+        guard let object = JSONParser.parse(Array(text.utf8), maxDepth: 1)?.objectValue else {
+            self = .invalid("a body that is not a JSON object of strings")
+            return
+        }
+        self = Self(fields: object.compactMapValues(\.stringValue))
+    }
+
+    private init(fields: [String: String]) {
+        guard let kindText = fields[Key.kind] else {
+            self = .invalid("no \"kind\" string")
+            return
+        }
+        guard let kind = Kind(rawValue: kindText) else {
+            self = .invalid("an unknown kind")
+            return
+        }
+        let key: String
+        switch kind {
+        case .sent: key = Key.json
+        case .page: key = Key.url
+        case .unreportable, .blind: key = Key.reason
+        }
+        guard let value = fields[key] else {
+            self = .invalid("a \(kind.rawValue) report without a \"\(key)\" string")
+            return
+        }
+        switch kind {
+        case .sent: self = .sent(json: value)
+        case .page: self = .page(url: value)
+        case .unreportable: self = .unreportable(reason: value)
+        case .blind: self = .blind(reason: value)
+        }
+    }
+}
