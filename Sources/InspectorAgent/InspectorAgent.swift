@@ -24,13 +24,15 @@ public final class InspectorAgent: Sendable {
     public let socketPath: String
     /// Who the agent says it serves.
     public let hostInfo: WireHostInfo
+    /// Where the agent also listens over TCP, and its token; nil unless asked (``InspectorTCPOptions``).
+    public let tcpEndpoint: InspectorTCPEndpoint?
 
     let loop: AgentLoop
     private let token: BridgeObservationToken
     private weak let host: BridgeHost?
 
     @MainActor
-    init(host: BridgeHost, name: String, location: SocketLocation, limits: AgentLimits) throws {
+    init(host: BridgeHost, name: String, location: SocketLocation, limits: AgentLimits, tcp tcpOptions: InspectorTCPOptions? = nil) throws {
         let pid = Int(ProcessInfo.processInfo.processIdentifier)
         let listener: UnixListener
         switch location {
@@ -38,6 +40,13 @@ public final class InspectorAgent: Sendable {
             listener = try UnixListener(path: path)
         case .directory(let directory):
             listener = try UnixListener(directory: directory, name: SocketName(name: name, pid: Int32(pid)))
+        }
+        let tcp: AgentTCPServer?
+        do {
+            tcp = try tcpOptions.map(AgentTCPServer.init(options:))
+        } catch {
+            listener.close()
+            throw error
         }
         let info = WireHostInfo(
             name: name, pid: pid, hostVersion: host.hostVersion, environment: host.environment,
@@ -47,6 +56,7 @@ public final class InspectorAgent: Sendable {
             inbox = try AgentInbox()
         } catch {
             listener.close()
+            tcp?.listener.close()
             throw error
         }
         let executor = CommandExecutor(host: host)
@@ -58,8 +68,9 @@ public final class InspectorAgent: Sendable {
         }
         self.socketPath = listener.path
         self.hostInfo = info
+        self.tcpEndpoint = tcp?.endpoint
         self.host = host
-        self.loop = AgentLoop(listener: listener, inbox: inbox, state: state, executor: executor, limits: limits)
+        self.loop = AgentLoop(listener: listener, inbox: inbox, state: state, executor: executor, limits: limits, tcp: tcp)
         loop.start()
     }
 
@@ -108,8 +119,13 @@ extension BridgeHost {
     ///
     /// Throws a readable error when the socket cannot be served: a live host already serves that
     /// path, the path is too long for a Unix socket, or the directory is unsafe.
+    /// With `tcp`, the agent also listens on a loopback TCP port for a phone's USB port forward
+    /// and logs one line with the port and token (see ``InspectorTCPOptions``).
+    ///
     /// The result is not discardable on purpose: an agent nobody keeps stops at once.
-    public func startInspector(name: String, socketPath: String? = nil, limits: AgentLimits = AgentLimits()) throws -> InspectorAgent {
-        try InspectorAgent(host: self, name: name, location: SocketLocation.resolve(option: socketPath), limits: limits)
+    public func startInspector(
+        name: String, socketPath: String? = nil, limits: AgentLimits = AgentLimits(), tcp: InspectorTCPOptions? = nil
+    ) throws -> InspectorAgent {
+        try InspectorAgent(host: self, name: name, location: SocketLocation.resolve(option: socketPath), limits: limits, tcp: tcp)
     }
 }

@@ -13,6 +13,8 @@ import TerminalUI
 /// event loop's `poll` on the terminal and the socket, at most 100 ms at a time.
 struct InteractiveInspector {
     let socketPath: String
+    /// Where to attach when not the Unix socket at `socketPath` (`--connect`, over TCP).
+    var endpoint: InspectorEndpoint? = nil
     /// Checked every tick; `true` ends the inspector as if `q` was pressed.
     var shouldStop: @Sendable () -> Bool = { false }
     var reconnectInterval: TimeInterval = 1
@@ -29,7 +31,7 @@ struct InteractiveInspector {
 
         func attach() {
             lastAttempt = Date()
-            guard let opened = try? InspectorSession(socketPath: socketPath, subscribe: true, clientName: "bridge-inspector tui", timeout: 2) else {
+            guard let opened = try? InspectorSession(endpoint: endpoint ?? .unixSocket(path: socketPath), subscribe: true, clientName: "bridge-inspector tui", timeout: 2) else {
                 return
             }
             session = opened

@@ -46,9 +46,11 @@ struct RecordCommand: ParsableCommand {
             if let count, count < 1 { throw ScriptFailure.usage("--count must be at least 1 (got \(count))") }
             try Seconds.check(duration, option: "--duration")
             guard !file.isEmpty else { throw ScriptFailure.usage("the file name must not be empty", hint: "use - for standard output") }
-            let socketPath = try selection.socketPath()
+            let endpoint = try selection.endpoint()
+            // The recording names the socket, or tcp://HOST:PORT: never the token.
+            let socketPath = endpoint.description
             // Attach first: no file is created when there is no host.
-            let stream = try RawFrameStream(socketPath: socketPath, clientName: "bridge-inspector record", timeout: HostSelection.connectTimeout)
+            let stream = try RawFrameStream(endpoint: endpoint, clientName: "bridge-inspector record", timeout: HostSelection.connectTimeout)
             defer { stream.close() }
             let writer: RecordingWriter
             do {
