@@ -76,10 +76,15 @@ final class AgentClient {
         self.framer = LineFramer(maximumLineLength: maxFrameBytes)
     }
 
+    /// Whether this is a TCP client that has not authenticated yet.
+    var isAwaitingAuth: Bool {
+        if case .awaitingAuth = phase { return true }
+        return false
+    }
+
     /// Whether this TCP client's auth line has arrived and waits for its turn to be judged.
     var isWaitingForJudgement: Bool {
-        if case .awaitingAuth = phase { return !unhandledFrames.isEmpty }
-        return false
+        isAwaitingAuth && !unhandledFrames.isEmpty
     }
 
     var isSubscribed: Bool {

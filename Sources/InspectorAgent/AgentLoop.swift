@@ -247,26 +247,33 @@ final class AgentLoop: @unchecked Sendable {
     /// Adds a new client (or refuses it when the agent is full), greeting it unless it must
     /// authenticate first.
     private func admit(_ connection: UnixConnection, needsAuth: Bool) {
-                nextClientId += 1
-                let client = AgentClient(
-                    id: nextClientId, connection: connection,
-                    handshakeDeadline: Date().addingTimeInterval(limits.handshakeSeconds),
-                    maxFrameBytes: limits.maxClientFrameBytes, needsAuth: needsAuth)
-                if clients.count >= limits.maxClients {
-                    client.enqueue(
-                        Self.replyFrame(
-                            id: nil,
-                            result: .failure(
-                                InspectorError(
-                                    .tooManyClients,
-                                    "this host already serves \(limits.maxClients) inspectors; close one and try again")),
-                            sent: []))
-                    _ = client.flush()
-                    connection.close()
-                    return
-                }
-                clients[client.id] = client
-                if !needsAuth { client.enqueue(helloFrame()) }
+        // Connections that have not authenticated yet may take only a few of the client slots, so
+        // a stranger on the TCP port cannot crowd out the inspectors on the Unix socket. One more
+        // is closed at once, unanswered: it has not proven anything.
+        if needsAuth, clients.values.count(where: \.isAwaitingAuth) >= limits.maxClientsAwaitingAuth {
+            connection.close()
+            return
+        }
+        nextClientId += 1
+        let client = AgentClient(
+            id: nextClientId, connection: connection,
+            handshakeDeadline: Date().addingTimeInterval(limits.handshakeSeconds),
+            maxFrameBytes: limits.maxClientFrameBytes, needsAuth: needsAuth)
+        if clients.count >= limits.maxClients {
+            client.enqueue(
+                Self.replyFrame(
+                    id: nil,
+                    result: .failure(
+                        InspectorError(
+                            .tooManyClients,
+                            "this host already serves \(limits.maxClients) inspectors; close one and try again")),
+                    sent: []))
+            _ = client.flush()
+            connection.close()
+            return
+        }
+        clients[client.id] = client
+        if !needsAuth { client.enqueue(helloFrame()) }
     }
 
     private func readFrom(_ client: AgentClient) {

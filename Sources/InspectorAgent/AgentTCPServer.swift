@@ -7,7 +7,7 @@ import SocketSupport
 ///
 /// Owned by the agent's thread. Every TCP client starts unauthenticated; its first line is
 /// judged here. After a failure the next judgement (of any connection) waits a growing delay
-/// (``delay(afterFailures:)``, capped at ``maximumDelaySeconds``): guessing the token cannot go
+/// (``delay(afterFailures:)``, 0.1 s doubling to at most 3 s by default): guessing the token cannot go
 /// faster by opening more connections, and the agent's loop never blocks (the waiting line is
 /// simply judged on a later pass; Unix-socket clients are served meanwhile).
 final class AgentTCPServer {
@@ -26,14 +26,19 @@ final class AgentTCPServer {
     /// No auth line is judged before this.
     private(set) var nextJudgement = Date.distantPast
 
-    /// The longest delay between two judgements after failures.
-    static let maximumDelaySeconds = 3.0
+    private let firstDelaySeconds: Double
+    private let maximumDelaySeconds: Double
 
-    /// The delay before the next judgement after `failures` failures in a row: none, then 0.1 s,
-    /// doubling up to ``maximumDelaySeconds``.
-    static func delay(afterFailures failures: Int) -> Double {
+    /// The delay before the next judgement after `failures` failures in a row: none, then
+    /// `first` (0.1 s by default), doubling up to `maximum` (3 s by default).
+    static func delay(afterFailures failures: Int, first: Double = 0.1, maximum: Double = 3) -> Double {
         guard failures > 0 else { return 0 }
-        return min(maximumDelaySeconds, 0.1 * pow(2, Double(min(failures - 1, 16))))
+        return min(maximum, first * pow(2, Double(min(failures - 1, 32))))
+    }
+
+    /// This server's delay after `failures` failures in a row.
+    func delay(afterFailures failures: Int) -> Double {
+        Self.delay(afterFailures: failures, first: firstDelaySeconds, maximum: maximumDelaySeconds)
     }
 
     /// Listens as `options` say and logs the connect line (and a warning off loopback).
@@ -43,6 +48,8 @@ final class AgentTCPServer {
         endpoint = InspectorTCPEndpoint(address: listener.address, port: listener.port, token: token)
         self.token = Array(token.utf8)
         self.log = options.log
+        self.firstDelaySeconds = options.firstDelaySeconds
+        self.maximumDelaySeconds = options.maximumDelaySeconds
         if !listener.isLoopback {
             options.log(
                 "bridge-inspector: WARNING: the inspector listens on \(endpoint), which is NOT loopback: anyone on the network "
@@ -90,7 +97,7 @@ final class AgentTCPServer {
             nextJudgement = now
         } else {
             failures += 1
-            let delay = Self.delay(afterFailures: failures)
+            let delay = delay(afterFailures: failures)
             nextJudgement = now.addingTimeInterval(delay)
             log("bridge-inspector: refused a TCP connection (no valid token; \(failures) refused in a row, "
                 + "the next attempt is judged in \(AgentLoop.secondsText(delay)) s)")
@@ -101,7 +108,7 @@ final class AgentTCPServer {
     /// Records a refusal that needed no judgement (a late or oversized first line) for the pace.
     func recordFailure(now: Date) {
         failures += 1
-        nextJudgement = max(nextJudgement, now.addingTimeInterval(Self.delay(afterFailures: failures)))
+        nextJudgement = max(nextJudgement, now.addingTimeInterval(delay(afterFailures: failures)))
     }
 
     static let refusedMessage =

@@ -147,31 +147,25 @@ struct TCPAuthTests {
         expectNoHostData(received, pid: Int(ProcessInfo.processInfo.processIdentifier))
     }
 
-    @Test("repeated failures are judged further and further apart, shared across connections, while Unix clients are served")
+    @Test("repeated failures are judged further and further apart, shared across connections")
     func pacedFailures() async throws {
         let log = LogLines()
         let fixture = try tcpFixture(token: knownToken, log: log)
         defer { fixture.stop() }
-        let unix = try await fixture.client(subscribe: false).client
-        defer { unix.close() }
-        // Six connections, all wrong, sent at once: the last is judged at least 3.1 s after the first.
+        // Five connections, all wrong, sent at once.
         var clients: [RawClient] = []
         defer { for client in clients { client.close() } }
-        for attempt in 0..<6 {
+        for attempt in 0..<5 {
             let client = try tcpClient(fixture)
             clients.append(client)
             try client.send(#"{"kind":"auth","token":"wrong-token-number-\#(attempt)"}"#)
         }
-        // While the later ones wait for their turn, a Unix-socket client is answered at once.
-        try await unix.command("u1", "ping")
-        let judgedBeforePing = log.times(of: "refused a TCP connection").count
-        #expect(judgedBeforePing < 6)
         for client in clients {
             let frames = try await client.readUntilClosed()
             #expect(frames.map(\.errorCode) == ["auth_failed"])
         }
         let times = log.times(of: "refused a TCP connection")
-        #expect(times.count == 6)
+        #expect(times.count == 5)
         // Each judgement waits at least the delay earned by the failures before it (lower bounds
         // only: a busy machine makes the gaps longer, never shorter).
         for index in 1..<times.count {
@@ -186,19 +180,65 @@ struct TCPAuthTests {
         let hello = try await late.next()
         #expect(hello.kind == "hello")
         let lastFailure = try #require(times.last)
-        #expect(lastFailure.duration(to: ContinuousClock.now) >= .milliseconds(Int(AgentTCPServer.delay(afterFailures: 6) * 1000) - 5))
+        #expect(lastFailure.duration(to: ContinuousClock.now) >= .milliseconds(Int(AgentTCPServer.delay(afterFailures: 5) * 1000) - 5))
         // The token is in no log line but the connect line.
         #expect(log.lines.filter { $0.contains(knownToken) }.count == 1)
     }
 
+    @Test("while an auth waits for its turn, the agent's loop is not blocked: Unix-socket clients attach and are answered")
+    func pacingDoesNotBlock() async throws {
+        var options = InspectorTCPOptions(port: 0, token: knownToken, log: LogLines().log)
+        options.firstDelaySeconds = 3_600  // the next judgement, after one failure, is an hour away
+        let fixture = try Fixture(name: secretHostName, tcp: options)
+        defer { fixture.stop() }
+        let wrong = try tcpClient(fixture)
+        defer { wrong.close() }
+        try wrong.send(#"{"kind":"auth","token":"fedcba9876543210fedcba9876543210"}"#)
+        #expect(try await wrong.readUntilClosed().map(\.errorCode) == ["auth_failed"])
+        let waiting = try tcpClient(fixture)
+        defer { waiting.close() }
+        try waiting.send(#"{"kind":"auth","token":"\#(knownToken)"}"#)
+        // Served from start to finish while that auth waits; it has still received nothing.
+        let (unix, hello, _) = try await fixture.client(subscribe: true)
+        defer { unix.close() }
+        #expect(hello.json["host"]?["name"]?.stringValue == secretHostName)
+        let (_, reply) = try await unix.command("u1", "ping")
+        #expect(reply.ok == true)
+        #expect(try !waiting.isClosedByPeer())
+        waiting.patience = .milliseconds(1)
+        await #expect(throws: TestTimeout.self) { _ = try await waiting.nextLine() }
+    }
+
+    @Test("connections waiting to authenticate take at most half the slots; one more is closed without a byte, Unix clients still attach")
+    func unauthenticatedCap() async throws {
+        let fixture = try tcpFixture(token: knownToken)
+        defer { fixture.stop() }
+        let cap = Fixture.limits().maxClientsAwaitingAuth
+        #expect(cap == Fixture.limits().maxClients / 2)
+        var silent: [RawClient] = []
+        defer { for client in silent { client.close() } }
+        for _ in 0..<cap {
+            silent.append(try tcpClient(fixture))
+            let expected = silent.count
+            #expect(await eventually { fixture.agent.clientCount == expected })
+        }
+        let oneMore = try tcpClient(fixture)
+        defer { oneMore.close() }
+        #expect(try await oneMore.readUntilClosed().isEmpty)
+        #expect(fixture.agent.clientCount == cap)
+        let unix = try await fixture.client(subscribe: false)
+        defer { unix.client.close() }
+        #expect(unix.hello.json["host"]?["name"]?.stringValue == secretHostName)
+    }
+
     @Test("the pause between judgements grows with failures and is capped")
     func delays() {
-        let delays = (0...20).map(AgentTCPServer.delay(afterFailures:))
+        let delays = (0...20).map { AgentTCPServer.delay(afterFailures: $0) }
         #expect(delays[0] == 0)
         #expect(delays[1] > 0)
         #expect(zip(delays, delays.dropFirst()).allSatisfy { $0 <= $1 })
-        #expect(delays.allSatisfy { $0 <= AgentTCPServer.maximumDelaySeconds })
-        #expect(delays.last == AgentTCPServer.maximumDelaySeconds)
+        #expect(delays.allSatisfy { $0 <= 3 })
+        #expect(delays.last == 3)
     }
 
     @Test("tokens compare equal only when identical (prefixes, longer and empty ones differ)")
