@@ -188,7 +188,9 @@ struct TCPAuthTests {
     @Test("while an auth waits for its turn, the agent's loop is not blocked: Unix-socket clients attach and are answered")
     func pacingDoesNotBlock() async throws {
         var options = InspectorTCPOptions(port: 0, token: knownToken, log: LogLines().log)
-        options.firstDelaySeconds = 3_600  // the next judgement, after one failure, is an hour away
+        // The next judgement, after one failure, is an hour away.
+        options.firstDelaySeconds = 3_600
+        options.maximumDelaySeconds = 3_600
         let fixture = try Fixture(name: secretHostName, tcp: options)
         defer { fixture.stop() }
         let wrong = try tcpClient(fixture)
