@@ -16,6 +16,11 @@ struct HostCommand: AsyncParsableCommand {
 
               socket: /run/user/1000/bridge-inspector/demo.12345.sock
 
+            With --listen-tcp PORT the inspector is also served on 127.0.0.1:PORT, the way an app \
+            on a phone is reached over USB: the next line on standard output is `tcp: \
+            127.0.0.1:PORT`, and standard error gets one line with the token clients must give \
+            (bridge-inspector --connect 127.0.0.1:PORT --token T). See docs/real-apps.md.
+
             Without options this runs the built-in demo (examples/profiles/demo.json and the \
             looping examples/scenarios/demo.json). Ctrl-C or SIGTERM stops it and removes the \
             socket. Bad profile or scenario files are reported with the file, the place in it and \
@@ -46,6 +51,7 @@ struct HostCommand: AsyncParsableCommand {
               bridge-inspector host --serve examples/web-journey --port 8787
               bridge-inspector host --port 8787 --allow-origin http://localhost:5173
               bridge-inspector host --inspect-via public-api     # seen as a GBGBridge app is
+              bridge-inspector host --listen-tcp 9123     # then: bridge-inspector --connect 127.0.0.1:9123 --token T
             """
     )
 
@@ -96,7 +102,23 @@ struct HostCommand: AsyncParsableCommand {
         valueName: "path"))
     var inspectVia: InspectionPath = .native
 
+    @Option(name: .customLong("listen-tcp"), help: ArgumentHelp(
+        "Also serve the inspector on this TCP port of 127.0.0.1 (0: a free one), as an app on a phone does for `iproxy`; clients need the token logged on standard error. [ADDRESS:]PORT binds another address (loopback only, unless --allow-non-loopback).",
+        valueName: "[address:]port"))
+    var listenTCP: String?
+
+    @Flag(name: .customLong("allow-non-loopback"), help: ArgumentHelp(
+        "Let --listen-tcp bind an address other than loopback. Anyone on the network who learns the token can then drive the host."))
+    var allowNonLoopback = false
+
     func validate() throws {
+        if let listenTCP {
+            guard HostOptions.parseListenTCP(listenTCP) != nil else {
+                throw ValidationError("--listen-tcp takes PORT (0 to 65535) or ADDRESS:PORT, such as 9123 or 127.0.0.1:9123; got \(listenTCP.debugDescription)")
+            }
+        } else if allowNonLoopback {
+            throw ValidationError("--allow-non-loopback only goes with --listen-tcp ADDRESS:PORT")
+        }
         let web = serve != nil || !allowOrigin.isEmpty
         if web, inspectVia == .publicAPI {
             throw ValidationError("--inspect-via public-api works with the simulated journey for now: the page script is not yet served to browser pages, so leave out --serve/--allow-origin")
@@ -123,7 +145,8 @@ struct HostCommand: AsyncParsableCommand {
         let options = HostOptions(
             profilePath: profile, scenarioPath: scenario, name: name, socketPath: socket, journeyLogPath: journeyLog,
             exitWhenDone: exitWhenDone, exitOnStdinEOF: exitOnStdinEOF, waitForInspector: waitForInspector, serveDirectory: serve, port: port,
-            inspectionPath: inspectVia, allowedOrigins: allowOrigin)
+            inspectionPath: inspectVia, allowedOrigins: allowOrigin, listenTCP: listenTCP.flatMap(HostOptions.parseListenTCP),
+            allowNonLoopback: allowNonLoopback)
         let status = await HostRunner(options: options).run()
         if status != 0 { throw ExitCode(status) }
     }

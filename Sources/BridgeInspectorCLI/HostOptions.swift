@@ -1,3 +1,5 @@
+import InspectorAgent
+
 /// What `bridge-inspector host` was asked to do, as plain values.
 struct HostOptions: Sendable {
     /// `--profile`, or `nil` for the built-in demo profile.
@@ -24,6 +26,31 @@ struct HostOptions: Sendable {
     var inspectionPath: InspectionPath = .native
     /// `--allow-origin`: origins besides the served one whose pages may connect to the bridge.
     var allowedOrigins: [String] = []
+
+    /// `--listen-tcp`: the address and port to serve the inspector on over TCP, or `nil`.
+    var listenTCP: (address: String, port: Int)? = nil
+    /// `--allow-non-loopback`.
+    var allowNonLoopback = false
+
+    /// `PORT` (on 127.0.0.1), `ADDRESS:PORT` or `[IPv6]:PORT`; nil when it is none of these.
+    static func parseListenTCP(_ value: String) -> (address: String, port: Int)? {
+        if let port = Int(value) { return (0...65_535).contains(port) ? ("127.0.0.1", port) : nil }
+        guard let colon = value.lastIndex(of: ":"), let port = Int(value[value.index(after: colon)...]),
+            (0...65_535).contains(port)
+        else { return nil }
+        var address = String(value[..<colon])
+        if address.hasPrefix("["), address.hasSuffix("]") { address = String(address.dropFirst().dropLast()) }
+        return address.isEmpty ? nil : (address, port)
+    }
+
+    /// The agent's TCP options for `--listen-tcp`, logging to standard error; nil without it.
+    var inspectorTCPOptions: InspectorTCPOptions? {
+        listenTCP.map { listen in
+            InspectorTCPOptions(
+                port: listen.port, address: listen.address, allowNonLoopback: allowNonLoopback,
+                log: { StandardStreams.printError($0) })
+        }
+    }
 
     /// Whether a browser journey replaces the simulated one (`--serve` or `--allow-origin`).
     var servesWebJourney: Bool { serveDirectory != nil || !allowedOrigins.isEmpty }

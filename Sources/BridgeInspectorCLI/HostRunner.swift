@@ -70,7 +70,8 @@ struct HostRunner {
         var served: ServedInspector
         do {
             served = try ServedInspector(
-                host: host, path: options.inspectionPath, hostVersion: profile.hostVersion, name: name, socketPath: options.socketPath)
+                host: host, path: options.inspectionPath, hostVersion: profile.hostVersion, name: name, socketPath: options.socketPath,
+                tcp: options.inspectorTCPOptions)
         } catch {
             StandardStreams.printError("error: cannot serve the inspector: \(error)")
             return 1
@@ -91,6 +92,8 @@ struct HostRunner {
         let journey = SimulatedJourney(host: host, log: log)
         served.tapJourney(of: host, transport: journey)
         StandardStreams.printOut("socket: \(agent.socketPath)")
+        // The port only: the token goes to standard error once, in the agent's connect line.
+        if let endpoint = agent.tcpEndpoint { StandardStreams.printOut("tcp: \(endpoint)") }
 
         if options.exitOnStdinEOF {
             Self.watchStandardInput { continuation.yield(.standardInputClosed) }
@@ -179,13 +182,15 @@ struct HostRunner {
         }
         let agent: InspectorAgent
         do {
-            agent = try host.startInspector(name: name, socketPath: options.socketPath)
+            agent = try host.startInspector(name: name, socketPath: options.socketPath, tcp: options.inspectorTCPOptions)
         } catch {
             StandardStreams.printError("error: cannot serve the inspector: \(error)")
             await server.stop()
             return 1
         }
         StandardStreams.printOut("socket: \(agent.socketPath)")
+        // The port only: the token goes to standard error once, in the agent's connect line.
+        if let endpoint = agent.tcpEndpoint { StandardStreams.printOut("tcp: \(endpoint)") }
         // The journey's address holds the run's token: it goes to the person running the host
         // (standard output) and nowhere else; notices and logs never repeat it.
         StandardStreams.printOut("serving: \(server.journeyURL)")

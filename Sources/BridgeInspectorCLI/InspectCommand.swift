@@ -13,7 +13,9 @@ struct InspectCommand: AsyncParsableCommand {
         discussion: """
             Attaches to the host named by --socket (or BRIDGE_INSPECTOR_SOCKET), to the host \
             named by --host, or to the only running host; offers a choice when several are \
-            running. Nothing running? Start one with `bridge-inspector demo` or \
+            running. An app on a phone is reached over USB: forward its port with \
+            `iproxy 9123 9123`, then use --connect 127.0.0.1:9123 --token T (the app prints \
+            both in its console line `bridge-inspector: attach over USB ...`). Nothing running? Start one with `bridge-inspector demo` or \
             `bridge-inspector host`.
 
             --host NAME stays attached across runs: when the app is run again (a new process, \
@@ -30,6 +32,8 @@ struct InspectCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("host"), help: ArgumentHelp("Follow the host with this name across runs, waiting for it if need be; NAME.PID: exactly that process.", valueName: "name"))
     var host: String?
+
+    @OptionGroup var tcp: TCPSelection
 
     func run() async throws {
         let directory = HostDirectory()
@@ -54,7 +58,19 @@ struct InspectCommand: AsyncParsableCommand {
             return
         }
         var socketPath: String
+        let endpoint: InspectorEndpoint?
         do {
+            endpoint = try tcp.endpoint(socket: socket, host: host)
+        } catch {
+            StandardStreams.printError("error: \(error)")
+            throw ExitCode(ExitCodes.usage)
+        }
+        do {
+            if let endpoint {
+                socketPath = endpoint.description
+            } else {
+                socketPath = try directory.resolveSocket(option: socket, hostName: host)
+            }
             socketPath = try directory.resolveSocket(option: socket, hostName: host)
         } catch HostSelectionError.several {
             guard TerminalCheck.isInteractive else {
@@ -74,16 +90,22 @@ struct InspectCommand: AsyncParsableCommand {
         // Once attached, the inspector waits for a host that goes away to come back; a socket
         // nobody serves at the start is a mistake to say, not a host to wait for.
         do {
-            try InspectorSession(socketPath: socketPath, subscribe: false, clientName: "bridge-inspector probe", timeout: 5).close()
+            try InspectorSession(
+                endpoint: endpoint ?? .unixSocket(path: socketPath), subscribe: false, clientName: "bridge-inspector probe", timeout: 5
+            ).close()
         } catch let error as InspectorClientError {
             if case .noHost = error {
                 StandardStreams.printError("error: \(error)")
                 throw ExitCode(ExitCodes.noHost)
             }
+            if case .tokenRefused = error {
+                StandardStreams.printError("error: \(error)")
+                throw ExitCode(ExitCodes.refused)
+            }
             // Anything else (a busy host, too many clients) the inspector shows and retries.
         }
         let path = socketPath
-        try await Self.onUIThread { try InteractiveInspector(socketPath: path).run() }
+        try await Self.onUIThread { try InteractiveInspector(socketPath: path, endpoint: endpoint).run() }
     }
 
     /// Shows the host picker; returns the chosen socket, or `nil` when the person gave up.

@@ -21,13 +21,13 @@ struct ServedInspector {
     private var pageTap: PageTapTransport?
 
     /// Starts the agent for `host` by `path`.
-    init(host: BridgeHost, path: InspectionPath, hostVersion: String, name: String, socketPath: String?) throws {
+    init(host: BridgeHost, path: InspectionPath, hostVersion: String, name: String, socketPath: String?, tcp: InspectorTCPOptions?) throws {
         switch path {
         case .native:
-            agent = try host.startInspector(name: name, socketPath: socketPath)
+            agent = try host.startInspector(name: name, socketPath: socketPath, tcp: tcp)
             inspector = nil
         case .publicAPI:
-            let inspector = try GBGBridgeInspector.start(api: host, hostVersion: hostVersion, name: name, socketPath: socketPath)
+            let inspector = try GBGBridgeInspector.start(api: host, hostVersion: hostVersion, name: name, socketPath: socketPath, tcp: tcp)
             agent = inspector.agent
             self.inspector = inspector
         }

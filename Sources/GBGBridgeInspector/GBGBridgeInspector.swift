@@ -26,16 +26,18 @@ public final class GBGBridgeInspector<API: GBGBridgeHostAPI> {
     /// The agent: its socket path and clients.
     public let agent: InspectorAgent
 
-    /// Starts serving `api` (GBGBridge's `BridgeHost`, or anything with its public API) as `name`.
+    /// Starts serving `api` (GBGBridge's `BridgeHost`, or anything with its public API) as `name`,
+    /// on the per-user Unix socket and, with `tcp`, on a loopback TCP port for a device over USB.
     ///
     /// Without a page script nothing the host sends is seen: in an app, use the overload that
     /// takes the WKWebView, which installs it; elsewhere report deliveries with
     /// ``PublicAPIHost/reportSent(json:)`` (see ``PageTapTransport``).
     public static func start(
-        api: API, hostVersion: String, name: String, socketPath: String? = nil, limits: AgentLimits = AgentLimits()
+        api: API, hostVersion: String, name: String, socketPath: String? = nil, limits: AgentLimits = AgentLimits(),
+        tcp: InspectorTCPOptions? = nil
     ) throws -> GBGBridgeInspector {
         let adapter = PublicAPIHost(api: api, hostVersion: hostVersion)
-        let agent = try InspectorAgent(serving: adapter, name: name, socketPath: socketPath, limits: limits)
+        let agent = try InspectorAgent(serving: adapter, name: name, socketPath: socketPath, limits: limits, tcp: tcp)
         adapter.start()
         return GBGBridgeInspector(adapter: adapter, agent: agent)
     }

@@ -18,6 +18,10 @@ import SocketSupport
 /// section 6.
 final class AgentClient {
     enum Phase {
+        /// Connected over TCP; nothing is sent until the first line carries the token.
+        case awaitingAuth(deadline: Date)
+        /// Over TCP, the auth was refused: the error is being flushed, nothing else is read.
+        case refused
         /// Connected; the agent's hello is sent, the client's is awaited.
         case awaitingHello(deadline: Date)
         /// Handshake done.
@@ -63,11 +67,24 @@ final class AgentClient {
     /// When the queue last made progress (or became non-empty).
     private(set) var lastProgress = Date()
 
-    init(id: Int, connection: UnixConnection, handshakeDeadline: Date, maxFrameBytes: Int) {
+    /// A client that must send its hello by `handshakeDeadline`, or, with `needsAuth` (TCP),
+    /// its auth frame first by then.
+    init(id: Int, connection: UnixConnection, handshakeDeadline: Date, maxFrameBytes: Int, needsAuth: Bool = false) {
         self.id = id
         self.connection = connection
-        self.phase = .awaitingHello(deadline: handshakeDeadline)
+        self.phase = needsAuth ? .awaitingAuth(deadline: handshakeDeadline) : .awaitingHello(deadline: handshakeDeadline)
         self.framer = LineFramer(maximumLineLength: maxFrameBytes)
+    }
+
+    /// Whether this is a TCP client that has not authenticated yet.
+    var isAwaitingAuth: Bool {
+        if case .awaitingAuth = phase { return true }
+        return false
+    }
+
+    /// Whether this TCP client's auth line has arrived and waits for its turn to be judged.
+    var isWaitingForJudgement: Bool {
+        isAwaitingAuth && !unhandledFrames.isEmpty
     }
 
     var isSubscribed: Bool {

@@ -25,6 +25,11 @@ public struct AgentLimits: Sendable {
     /// The largest frame a client may send.
     public var maxClientFrameBytes = WireProtocol.maxClientFrameBytes
 
+    /// The most TCP connections that may wait to authenticate at once (half of ``maxClients``,
+    /// at least one); one more is closed at once without a byte, so strangers on a forwarded port
+    /// can never take all the slots from inspectors on the Unix socket.
+    public var maxClientsAwaitingAuth: Int { max(1, maxClients / 2) }
+
     /// The defaults.
     public init() {}
 

@@ -13,6 +13,8 @@ final class AgentLoop: @unchecked Sendable {
     private var state: AgentState
     private let executor: CommandExecutor
     private let limits: AgentLimits
+    /// The opt-in TCP listener and its token, or nil.
+    private let tcp: AgentTCPServer?
 
     private var clients: [Int: AgentClient] = [:]
     private var nextClientId = 0
@@ -31,8 +33,12 @@ final class AgentLoop: @unchecked Sendable {
     private var publishedSubscriberCount = 0
     private var publishedHeldBytes = 0
 
-    init(listener: UnixListener, inbox: AgentInbox, state: AgentState, executor: CommandExecutor, limits: AgentLimits) {
+    init(
+        listener: UnixListener, inbox: AgentInbox, state: AgentState, executor: CommandExecutor, limits: AgentLimits,
+        tcp: AgentTCPServer? = nil
+    ) {
         self.listener = listener
+        self.tcp = tcp
         self.inbox = inbox
         self.state = state
         self.executor = executor
@@ -61,6 +67,7 @@ final class AgentLoop: @unchecked Sendable {
         if started { _ = finished.wait(timeout: .now() + 5) }
         inbox.close()
         listener.close()
+        tcp?.listener.close()
     }
 
     var clientCount: Int {
@@ -107,6 +114,8 @@ final class AgentLoop: @unchecked Sendable {
             order.removeAll(keepingCapacity: true)
             descriptors.append(PollDescriptor(descriptor: listener.rawValue, events: .readable))
             descriptors.append(PollDescriptor(descriptor: inbox.wakePipe.readDescriptor, events: .readable))
+            // Always present (-1, ignored by poll, without TCP), so the clients start at index 3.
+            descriptors.append(PollDescriptor(descriptor: tcp?.listener.rawValue ?? -1, events: .readable))
             for client in clients.values {
                 // A hang-up or error is reported whatever is asked for, so a client whose input
                 // is paused is still noticed when it goes.
@@ -118,7 +127,7 @@ final class AgentLoop: @unchecked Sendable {
             }
             do {
                 // Block only when nothing is queued; a push wakes a parked loop.
-                _ = try Poll.wait(&descriptors, timeoutMilliseconds: inbox.park() ? 250 : 0)
+                _ = try Poll.wait(&descriptors, timeoutMilliseconds: inbox.park() ? idleTimeoutMilliseconds() : 0)
             } catch {
                 inbox.unpark()
                 continue
@@ -129,12 +138,13 @@ final class AgentLoop: @unchecked Sendable {
             let processed = processInbox()
             for (index, id) in order.enumerated() {
                 guard let client = clients[id] else { continue }
-                let events = descriptors[index + 2].returnedEvents
+                let events = descriptors[index + 3].returnedEvents
                 if events.contains(.readable) || events.contains(.hangUp) || events.contains(.error) {
                     readFrom(client)
                 }
             }
             if !descriptors[0].returnedEvents.isEmpty { acceptClients() }
+            if !descriptors[2].returnedEvents.isEmpty { acceptTCPClients() }
             housekeeping()
             flushAll()
             // Frames held back while a client was behind, now that it may have caught up.
@@ -149,6 +159,13 @@ final class AgentLoop: @unchecked Sendable {
             // is handled at once.
             if processed > 0 { usleep(Self.batchNapMicroseconds) }
         }
+    }
+
+    /// How long an idle loop waits in `poll`: 250 ms, or less when a TCP auth line waits for
+    /// its turn to be judged (so the pace of judgements holds without blocking the loop).
+    private func idleTimeoutMilliseconds() -> Int32 {
+        guard let tcp, clients.values.contains(where: { $0.isWaitingForJudgement }) else { return 250 }
+        return max(1, tcp.millisecondsUntilJudgement(now: Date()))
     }
 
     /// How long the loop waits after a pass that handled changes (well under the latency a
@@ -206,28 +223,57 @@ final class AgentLoop: @unchecked Sendable {
             case .rejected:
                 continue
             case .accepted(let connection):
-                nextClientId += 1
-                let client = AgentClient(
-                    id: nextClientId, connection: connection,
-                    handshakeDeadline: Date().addingTimeInterval(limits.handshakeSeconds),
-                    maxFrameBytes: limits.maxClientFrameBytes)
-                if clients.count >= limits.maxClients {
-                    client.enqueue(
-                        Self.replyFrame(
-                            id: nil,
-                            result: .failure(
-                                InspectorError(
-                                    .tooManyClients,
-                                    "this host already serves \(limits.maxClients) inspectors; close one and try again")),
-                            sent: []))
-                    _ = client.flush()
-                    connection.close()
-                    continue
-                }
-                clients[client.id] = client
-                client.enqueue(helloFrame())
+                admit(connection, needsAuth: false)
             }
         }
+    }
+
+    /// Accepts pending TCP connections. They get nothing of the host until their auth frame
+    /// is accepted (see ``handleAuth(of:)``).
+    private func acceptTCPClients() {
+        guard let tcp else { return }
+        while true {
+            let accepted: UnixConnection?
+            do {
+                accepted = try tcp.listener.accept()
+            } catch {
+                return  // EMFILE and friends: try again on the next wake
+            }
+            guard let connection = accepted else { return }
+            admit(connection, needsAuth: true)
+        }
+    }
+
+    /// Adds a new client (or refuses it when the agent is full), greeting it unless it must
+    /// authenticate first.
+    private func admit(_ connection: UnixConnection, needsAuth: Bool) {
+        // Connections that have not authenticated yet may take only a few of the client slots, so
+        // a stranger on the TCP port cannot crowd out the inspectors on the Unix socket. One more
+        // is closed at once, unanswered: it has not proven anything.
+        if needsAuth, clients.values.count(where: \.isAwaitingAuth) >= limits.maxClientsAwaitingAuth {
+            connection.close()
+            return
+        }
+        nextClientId += 1
+        let client = AgentClient(
+            id: nextClientId, connection: connection,
+            handshakeDeadline: Date().addingTimeInterval(limits.handshakeSeconds),
+            maxFrameBytes: limits.maxClientFrameBytes, needsAuth: needsAuth)
+        if clients.count >= limits.maxClients {
+            client.enqueue(
+                Self.replyFrame(
+                    id: nil,
+                    result: .failure(
+                        InspectorError(
+                            .tooManyClients,
+                            "this host already serves \(limits.maxClients) inspectors; close one and try again")),
+                    sent: []))
+            _ = client.flush()
+            connection.close()
+            return
+        }
+        clients[client.id] = client
+        if !needsAuth { client.enqueue(helloFrame()) }
     }
 
     private func readFrom(_ client: AgentClient) {
@@ -250,6 +296,12 @@ final class AgentLoop: @unchecked Sendable {
             case .bytes(let count):
                 let frames = buffer.withUnsafeBytes { client.framer.feed(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
                 client.unhandledFrames.append(contentsOf: frames)
+                if case .awaitingAuth = client.phase, client.unhandledFrames.isEmpty,
+                    client.framer.bufferedByteCount > ClientAuth.maxFrameBytes
+                {
+                    // A first line already too long to be an auth frame: refused now, not at its end.
+                    client.unhandledFrames.append(.oversized(byteCount: client.framer.bufferedByteCount))
+                }
                 handleUnhandledFrames(of: client)
                 guard clients[client.id] != nil else { return }
             }
@@ -259,6 +311,15 @@ final class AgentLoop: @unchecked Sendable {
     /// Handles the frames already read from `client`, in order, until its queue of unread frames
     /// reaches the limit; the rest wait for the client to read (back-pressure on input).
     private func handleUnhandledFrames(of client: AgentClient) {
+        switch client.phase {
+        case .refused:
+            client.unhandledFrames.removeAll()
+            return
+        case .awaitingAuth:
+            guard handleAuth(of: client) else { return }
+        case .awaitingHello, .ready:
+            break
+        }
         while clients[client.id] != nil, client.acceptsInput(limit: limits.maxQueuedBytesPerClient),
             let frame = client.unhandledFrames.popFirst()
         {
@@ -273,6 +334,37 @@ final class AgentLoop: @unchecked Sendable {
                         "frame of more than \(byteCount - 1) bytes is over the \(limits.maxClientFrameBytes)-byte cap; it was skipped"))
             }
         }
+    }
+
+    /// Judges a TCP client's first line when its turn comes; returns whether the client is now
+    /// authenticated (its hello is queued and its later frames may be handled).
+    private func handleAuth(of client: AgentClient) -> Bool {
+        guard let tcp, let first = client.unhandledFrames.first else { return false }
+        let now = Date()
+        guard case .line(let line) = first, line.count <= ClientAuth.maxFrameBytes else {
+            tcp.recordFailure(now: now)
+            refuseAuth(client, InspectorError(.authRequired, AgentTCPServer.requiredMessage))
+            return false
+        }
+        guard tcp.mayJudge(now: now) else { return false }  // judged on a later pass
+        client.unhandledFrames.removeFirst()
+        switch tcp.judge(line, now: now) {
+        case .accepted:
+            client.phase = .awaitingHello(deadline: now.addingTimeInterval(limits.handshakeSeconds))
+            client.enqueue(helloFrame())
+            return true
+        case .refused(let error):
+            refuseAuth(client, error)
+            return false
+        }
+    }
+
+    /// Sends `error` (no host data in it) and closes the connection once it is written.
+    private func refuseAuth(_ client: AgentClient, _ error: InspectorError) {
+        client.phase = .refused
+        client.unhandledFrames.removeAll()
+        client.enqueue(Self.replyFrame(id: nil, result: .failure(error), sent: []))
+        client.closeAfterFlush = true
     }
 
     private func handleLine(_ line: [UInt8], from client: AgentClient) {
@@ -292,6 +384,8 @@ final class AgentLoop: @unchecked Sendable {
             return
         }
         switch client.phase {
+        case .awaitingAuth, .refused:
+            return  // handled in handleUnhandledFrames; never reached
         case .awaitingHello:
             guard frame.kind == "hello" else {
                 protocolError(
@@ -376,6 +470,15 @@ final class AgentLoop: @unchecked Sendable {
     private func housekeeping() {
         let now = Date()
         for client in Array(clients.values) {
+            // A TCP client silent past the deadline; one whose line waits for its turn is not.
+            if case .awaitingAuth(let deadline) = client.phase, now > deadline, client.unhandledFrames.isEmpty {
+                tcp?.recordFailure(now: now)
+                refuseAuth(
+                    client,
+                    InspectorError(
+                        .authRequired,
+                        "no auth frame within \(Self.secondsText(limits.handshakeSeconds)) seconds; \(AgentTCPServer.requiredMessage)"))
+            }
             if case .awaitingHello(let deadline) = client.phase, now > deadline, !client.closeAfterFlush {
                 client.enqueue(
                     Self.replyFrame(

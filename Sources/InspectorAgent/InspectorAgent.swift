@@ -27,6 +27,8 @@ public final class InspectorAgent: Sendable {
     public let socketPath: String
     /// Who the agent says it serves.
     public let hostInfo: WireHostInfo
+    /// Where the agent also listens over TCP, and its token; nil unless asked (``InspectorTCPOptions``).
+    public let tcpEndpoint: InspectorTCPEndpoint?
 
     let loop: AgentLoop
     private let reporting: any InspectionReporting
@@ -39,12 +41,15 @@ public final class InspectorAgent: Sendable {
     /// `<name>.<pid>.sock` in the per-user directory. The result is not discardable on purpose:
     /// an agent nobody keeps stops at once.
     @MainActor
-    public convenience init(serving host: any InspectableHost, name: String, socketPath: String? = nil, limits: AgentLimits = AgentLimits()) throws {
-        try self.init(host: host, name: name, location: SocketLocation.resolve(option: socketPath), limits: limits)
+    public convenience init(
+        serving host: any InspectableHost, name: String, socketPath: String? = nil, limits: AgentLimits = AgentLimits(),
+        tcp: InspectorTCPOptions? = nil
+    ) throws {
+        try self.init(host: host, name: name, location: SocketLocation.resolve(option: socketPath), limits: limits, tcp: tcp)
     }
 
     @MainActor
-    init(host: any InspectableHost, name: String, location: SocketLocation, limits: AgentLimits) throws {
+    init(host: any InspectableHost, name: String, location: SocketLocation, limits: AgentLimits, tcp tcpOptions: InspectorTCPOptions? = nil) throws {
         let pid = Int(ProcessInfo.processInfo.processIdentifier)
         let listener: UnixListener
         switch location {
@@ -52,6 +57,13 @@ public final class InspectorAgent: Sendable {
             listener = try UnixListener(path: path)
         case .directory(let directory):
             listener = try UnixListener(directory: directory, name: SocketName(name: name, pid: Int32(pid)))
+        }
+        let tcp: AgentTCPServer?
+        do {
+            tcp = try tcpOptions.map(AgentTCPServer.init(options:))
+        } catch {
+            listener.close()
+            throw error
         }
         let profile = host.inspectionProfile
         let unsupported = Dictionary(uniqueKeysWithValues: profile.unsupported.map { ($0.key.rawValue, $0.value) })
@@ -63,6 +75,7 @@ public final class InspectorAgent: Sendable {
             inbox = try AgentInbox()
         } catch {
             listener.close()
+            tcp?.listener.close()
             throw error
         }
         let executor = CommandExecutor(host: host, unsupported: profile.unsupported)
@@ -74,7 +87,8 @@ public final class InspectorAgent: Sendable {
         reporting = host.startReporting(to: sink)
         self.socketPath = listener.path
         self.hostInfo = info
-        self.loop = AgentLoop(listener: listener, inbox: inbox, state: state, executor: executor, limits: limits)
+        self.tcpEndpoint = tcp?.endpoint
+        self.loop = AgentLoop(listener: listener, inbox: inbox, state: state, executor: executor, limits: limits, tcp: tcp)
         loop.start()
     }
 
@@ -122,8 +136,13 @@ extension BridgeHost {
     ///
     /// Throws a readable error when the socket cannot be served: a live host already serves that
     /// path, the path is too long for a Unix socket, or the directory is unsafe.
+    /// With `tcp`, the agent also listens on a loopback TCP port for a phone's USB port forward
+    /// and logs one line with the port and token (see ``InspectorTCPOptions``).
+    ///
     /// The result is not discardable on purpose: an agent nobody keeps stops at once.
-    public func startInspector(name: String, socketPath: String? = nil, limits: AgentLimits = AgentLimits()) throws -> InspectorAgent {
-        try InspectorAgent(serving: self, name: name, socketPath: socketPath, limits: limits)
+    public func startInspector(
+        name: String, socketPath: String? = nil, limits: AgentLimits = AgentLimits(), tcp: InspectorTCPOptions? = nil
+    ) throws -> InspectorAgent {
+        try InspectorAgent(serving: self, name: name, socketPath: socketPath, limits: limits, tcp: tcp)
     }
 }

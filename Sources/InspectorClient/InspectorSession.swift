@@ -18,8 +18,10 @@ import SocketSupport
 public final class InspectorSession {
     /// The agent's greeting.
     public let hello: AgentHello
-    /// The socket this session is connected to.
+    /// The socket this session is connected to, or `tcp://HOST:PORT` (never the token).
     public let socketPath: String
+    /// Where this session is connected.
+    public let endpoint: InspectorEndpoint
     /// Whether this session receives the snapshot and live events.
     public let subscribed: Bool
 
@@ -45,14 +47,19 @@ public final class InspectorSession {
     ///
     /// Throws ``InspectorClientError`` with a sentence that says what to do (no host there, not a
     /// bridge-inspector agent, protocol mismatch) or a socket error.
-    public init(socketPath: String, subscribe: Bool, clientName: String = "bridge-inspector", timeout: Double = 5) throws {
+    public convenience init(socketPath: String, subscribe: Bool, clientName: String = "bridge-inspector", timeout: Double = 5) throws {
+        try self.init(endpoint: .unixSocket(path: socketPath), subscribe: subscribe, clientName: clientName, timeout: timeout)
+    }
+
+    /// Connects to `endpoint` (over TCP: sends the token first), then as
+    /// ``init(socketPath:subscribe:clientName:timeout:)``. A refused token throws
+    /// ``InspectorClientError/tokenRefused(endpoint:)``.
+    public init(endpoint: InspectorEndpoint, subscribe: Bool, clientName: String = "bridge-inspector", timeout: Double = 5) throws {
+        let socketPath = endpoint.description
         self.socketPath = socketPath
+        self.endpoint = endpoint
         self.subscribed = subscribe
-        do {
-            connection = try UnixConnection.connect(to: socketPath, timeoutMilliseconds: PollTimeout.milliseconds(seconds: timeout))
-        } catch let error as SocketSystemError where error.code == ECONNREFUSED || error.code == ENOENT {
-            throw InspectorClientError.noHost(socketPath: socketPath, detail: error.description)
-        }
+        connection = try endpoint.open(timeout: timeout)
         var hello: AgentHello?
         let deadline = Date().addingTimeInterval(timeout)
         var framer = LineFramer(maximumLineLength: WireProtocol.maxAgentFrameBytes)
@@ -79,7 +86,7 @@ public final class InspectorSession {
                 if case .hello(let value) = decoded, hello == nil {
                     hello = value
                 } else if case .reply(_, .failure(let error), _) = decoded {
-                    throw InspectorClientError.refused(error)
+                    throw endpoint.refusal(error)
                 } else {
                     early.append(decoded)
                 }
@@ -241,6 +248,8 @@ public enum InspectorClientError: Error, Sendable, CustomStringConvertible {
     case closed(socketPath: String)
     /// A command got no reply in time.
     case commandTimedOut(command: String)
+    /// Over TCP, the agent refused the token (or got none in time).
+    case tokenRefused(endpoint: String)
     /// The agent sent a frame this client cannot read.
     case badFrame(detail: String)
 
@@ -256,6 +265,8 @@ public enum InspectorClientError: Error, Sendable, CustomStringConvertible {
             return "the host refused the connection: \(error.message)"
         case .closed(let path):
             return "the host at \(path) closed the connection (it stopped or restarted)"
+        case .tokenRefused(let endpoint):
+            return "the token was refused by \(endpoint): copy it from the app's console line `bridge-inspector: attach over USB ...` and pass it with --token"
         case .commandTimedOut(let command):
             return "no reply to '\(command)' in time; the host's main thread may be blocked"
         case .badFrame(let detail):

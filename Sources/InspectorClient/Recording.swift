@@ -413,7 +413,7 @@ public struct RecordingWriteError: Error, Sendable, CustomStringConvertible {
 public final class RawFrameStream {
     /// The agent's greeting.
     public let hello: AgentHello
-    /// The socket this stream is connected to.
+    /// The socket this stream is connected to, or `tcp://HOST:PORT` (never the token).
     public let socketPath: String
 
     private let connection: UnixConnection
@@ -421,13 +421,16 @@ public final class RawFrameStream {
     private var buffered: [(line: [UInt8], frame: AgentFrame)] = []
 
     /// Connects, reads the agent's hello and subscribes, waiting at most `timeout` seconds.
-    public init(socketPath: String, clientName: String = "bridge-inspector record", timeout: Double = 5) throws {
+    public convenience init(socketPath: String, clientName: String = "bridge-inspector record", timeout: Double = 5) throws {
+        try self.init(endpoint: .unixSocket(path: socketPath), clientName: clientName, timeout: timeout)
+    }
+
+    /// Connects to `endpoint` (over TCP: sends the token first), then as
+    /// ``init(socketPath:clientName:timeout:)``.
+    public init(endpoint: InspectorEndpoint, clientName: String = "bridge-inspector record", timeout: Double = 5) throws {
+        let socketPath = endpoint.description
         self.socketPath = socketPath
-        do {
-            connection = try UnixConnection.connect(to: socketPath, timeoutMilliseconds: PollTimeout.milliseconds(seconds: timeout))
-        } catch let error as SocketSystemError where error.code == ECONNREFUSED || error.code == ENOENT {
-            throw InspectorClientError.noHost(socketPath: socketPath, detail: error.description)
-        }
+        connection = try endpoint.open(timeout: timeout)
         let deadline = Date().addingTimeInterval(timeout)
         var hello: AgentHello?
         while hello == nil {
@@ -443,7 +446,7 @@ public final class RawFrameStream {
                 if case .hello(let value) = frame, hello == nil {
                     hello = value
                 } else if case .reply(_, .failure(let error), _) = frame {
-                    throw InspectorClientError.refused(error)
+                    throw endpoint.refusal(error)
                 }
                 buffered.append((line, frame))
             }

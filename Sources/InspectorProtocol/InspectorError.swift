@@ -51,6 +51,12 @@ public enum InspectorErrorCode: String, Codable, Sendable, CaseIterable {
     case protocolMismatch = "protocol_mismatch"
     /// The client sent something before its `hello`, or no `hello` in time.
     case handshakeRequired = "handshake_required"
+    /// Over TCP: the client's first line was not `{"kind":"auth","token":"..."}`, or it came
+    /// too late or too long. Nothing of the host was sent; the connection is closed.
+    case authRequired = "auth_required"
+    /// Over TCP: the token in the client's auth frame is not the host's. Nothing of the host
+    /// was sent; the connection is closed.
+    case authFailed = "auth_failed"
     /// The agent already serves its maximum number of clients.
     case tooManyClients = "too_many_clients"
     /// The client sent too many bad frames; the connection is closed.

@@ -7,8 +7,12 @@ import Darwin
 #endif
 import CSocketShims
 
-/// One connected Unix stream socket: the client's connection to an agent, or one
-/// client connection accepted by `UnixListener`.
+/// One connected stream socket: the client's connection to an agent, or one client
+/// connection accepted by `UnixListener` or `TCPListener`.
+///
+/// Despite the name it serves TCP too (`connectTCP(host:port:)`, `TCPListener.accept()`):
+/// reads, writes and closing are the same on any connected stream socket. Only
+/// `peerUserID()` is Unix-only (it throws on a TCP connection).
 ///
 /// Writes never raise SIGPIPE: Linux sends with `MSG_NOSIGNAL`, Apple platforms set
 /// `SO_NOSIGPIPE` on the socket; a gone peer is reported as a thrown
@@ -75,14 +79,7 @@ public final class UnixConnection: @unchecked Sendable {
             if SystemCalls.connectSocket(descriptor, to: address) != 0 {
                 let error = SocketSystemError.current("connect", path: path)
                 guard error.code == EINPROGRESS || error.code == EINTR else { throw error }
-                let events = try Poll.wait(descriptor: descriptor, for: .writable, timeoutMilliseconds: timeoutMilliseconds)
-                guard !events.isEmpty else {
-                    throw SocketSystemError(operation: "connect", path: path, code: ETIMEDOUT)
-                }
-                let pending = SystemCalls.socketError(descriptor)
-                guard pending == 0 else {
-                    throw SocketSystemError(operation: "connect", path: path, code: pending)
-                }
+                try finishConnecting(descriptor, target: path, timeoutMilliseconds: timeoutMilliseconds)
             }
             if requireSameUser {
                 let expected = SystemCalls.effectiveUserID()
@@ -104,6 +101,19 @@ public final class UnixConnection: @unchecked Sendable {
             throw error
         }
         return connection
+    }
+
+    /// Waits (at most `timeoutMilliseconds`) for a non-blocking connect in progress on
+    /// `descriptor` to finish; throws its error (ETIMEDOUT when it did not finish in time).
+    static func finishConnecting(_ descriptor: Int32, target: String, timeoutMilliseconds: Int32) throws {
+        let events = try Poll.wait(descriptor: descriptor, for: .writable, timeoutMilliseconds: timeoutMilliseconds)
+        guard !events.isEmpty else {
+            throw SocketSystemError(operation: "connect", path: target, code: ETIMEDOUT)
+        }
+        let pending = SystemCalls.socketError(descriptor)
+        guard pending == 0 else {
+            throw SocketSystemError(operation: "connect", path: target, code: pending)
+        }
     }
 
     /// The user id of the process at the other end (`SO_PEERCRED` on Linux,

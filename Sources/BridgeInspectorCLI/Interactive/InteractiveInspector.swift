@@ -17,6 +17,8 @@ struct InteractiveInspector {
     let socketPath: String
     /// Follows a host by name across runs; `socketPath` may then be empty (no host yet).
     var follower: HostFollower?
+    /// Where to attach when not the Unix socket at `socketPath` (`--connect`, over TCP).
+    var endpoint: InspectorEndpoint? = nil
     /// Checked every tick; `true` ends the inspector as if `q` was pressed.
     var shouldStop: @Sendable () -> Bool = { false }
     var reconnectInterval: TimeInterval = 1
@@ -41,7 +43,7 @@ struct InteractiveInspector {
                 path = found.socket.path
                 if path != model.socketPath || found.note != nil { model.handle(.attaching(socketPath: path, note: found.note)) }
             }
-            guard let opened = try? InspectorSession(socketPath: path, subscribe: true, clientName: "bridge-inspector tui", timeout: 2) else {
+            guard let opened = try? InspectorSession(endpoint: endpoint ?? .unixSocket(path: path), subscribe: true, clientName: "bridge-inspector tui", timeout: 2) else {
                 return
             }
             session = opened

@@ -15,13 +15,17 @@ struct HostSelection: ParsableArguments {
         "The running host with this name, or NAME.PID (as `bridge-inspector hosts` lists them).", valueName: "name"))
     var host: String?
 
+    @OptionGroup var tcp: TCPSelection
+
     /// How long to wait for the host to greet us.
     static let connectTimeout = 5.0
 
-    /// The socket to use; throws ``ScriptFailure`` (exit 3, or 64 when several hosts run).
-    func socketPath() throws -> String {
+    /// The host to attach to: `--connect` over TCP, else the socket; throws ``ScriptFailure``
+    /// (exit 3, or 64 when several hosts run or the options contradict each other).
+    func endpoint() throws -> InspectorEndpoint {
         do {
-            return try HostDirectory().resolveSocket(option: socket, hostName: host)
+            if let endpoint = try tcp.endpoint(socket: socket, host: host) { return endpoint }
+            return .unixSocket(path: try HostDirectory().resolveSocket(option: socket, hostName: host))
         } catch {
             throw Script.classify(error)
         }
@@ -29,8 +33,8 @@ struct HostSelection: ParsableArguments {
 
     /// A session with the chosen host.
     func session(subscribe: Bool, client: String) throws -> InspectorSession {
-        let path = try socketPath()
-        return try InspectorSession(socketPath: path, subscribe: subscribe, clientName: client, timeout: Self.connectTimeout)
+        let endpoint = try endpoint()
+        return try InspectorSession(endpoint: endpoint, subscribe: subscribe, clientName: client, timeout: Self.connectTimeout)
     }
 }
 

@@ -67,6 +67,11 @@ struct HostsCommand: ParsableCommand {
     }
 
     private func listing() throws -> [Entry] {
+        if selection.tcp.connect != nil || selection.tcp.token != nil {
+            throw ScriptFailure.usage(
+                "`hosts` lists the hosts on this machine's sockets; --connect and --token do not apply",
+                hint: "check a host over TCP with `bridge-inspector snapshot --connect HOST:PORT --token T`")
+        }
         if let explicit = selection.socket ?? SocketEnvironment.explicitSocketPath() {
             guard FileManager.default.fileExists(atPath: explicit) else {
                 throw ScriptFailure.noHost("there is no socket at \(explicit)", hint: "list the running hosts with `bridge-inspector hosts` (without --socket)")

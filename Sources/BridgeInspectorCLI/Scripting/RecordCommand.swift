@@ -66,7 +66,8 @@ struct RecordCommand: ParsableCommand {
                 }
                 stream = first
             } else {
-                stream = try open(try selection.socketPath())
+                // A fixed socket, or tcp://HOST:PORT (the recording names it, never the token).
+                stream = try RawFrameStream(endpoint: try selection.endpoint(), clientName: "bridge-inspector record", timeout: HostSelection.connectTimeout)
             }
             defer { stream.close() }
             let writer: RecordingWriter

@@ -82,7 +82,13 @@ enum Script {
                 return .timeout("\(error)", hint: "check the host with `bridge-inspector hosts`; nothing more was sent")
             case .badFrame:
                 return .failure("\(error)")
+            case .tokenRefused:
+                return ScriptFailure(exitCode: ExitCodes.refused, message: "\(error)")
             }
+        case let error as InspectorEndpointError:
+            return .usage("\(error)")
+        case let error as TCPSelectionError:
+            return .usage("\(error)")
         case let error as HostSelectionError:
             if case .several = error { return .usage("\(error)") }
             return .noHost("\(error)")

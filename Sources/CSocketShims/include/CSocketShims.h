@@ -52,6 +52,24 @@ int csock_pipe(int fds[2]);
 /// always NUL-terminated. Hides the GNU/XSI `strerror_r` difference.
 void csock_strerror(int code, char *buffer, size_t length);
 
+
+/// Whether `address` is a numeric loopback address: 1 for IPv4 127.0.0.0/8 or IPv6 ::1,
+/// 0 for any other numeric IPv4/IPv6 address, -1 (errno EINVAL) when it is not numeric.
+int csock_is_loopback(const char *address);
+
+/// Creates a TCP socket bound to the numeric IPv4/IPv6 `address` on `port` (0: any free
+/// port) and listening with `backlog`. The socket is non-blocking, close-on-exec, has
+/// `SO_REUSEADDR` (and `IPV6_V6ONLY` for IPv6) set. Stores the port actually bound in
+/// `*bound_port`. Returns the descriptor, or -1 with errno set (EINVAL: not a numeric address).
+int csock_tcp_listen(const char *address, int port, int backlog, int *bound_port);
+
+/// Creates a non-blocking, close-on-exec TCP socket (with `TCP_NODELAY` and, where it
+/// exists, `SO_NOSIGPIPE`) for `host`:`port` and starts connecting. `host` may be a name
+/// (resolved with `getaddrinfo`, first result) or a numeric address. Returns the descriptor
+/// with `*connect_error` 0 (connected) or EINPROGRESS (poll for writable, then read
+/// SO_ERROR), or -1 with errno set; a resolver failure is reported as errno EHOSTUNREACH.
+int csock_tcp_connect(const char *host, int port, int *connect_error);
+
 #ifdef __cplusplus
 }
 #endif

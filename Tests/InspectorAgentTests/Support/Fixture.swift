@@ -95,7 +95,11 @@ final class Fixture {
     }
 
     /// `prepare` runs on the host before the agent starts (to test the initial snapshot).
-    init(limits: AgentLimits = Fixture.limits(), name: String = "test-host", prepare: (BridgeHost) -> Void = { _ in }) throws {
+    /// With `tcp` the agent also listens over TCP (see ``InspectorTCPOptions``).
+    init(
+        limits: AgentLimits = Fixture.limits(), name: String = "test-host", tcp: InspectorTCPOptions? = nil,
+        prepare: (BridgeHost) -> Void = { _ in }
+    ) throws {
         directory = try makeTemporaryDirectory()
         socketPath = directory + "/a.sock"
         host = BridgeHost(hostVersion: "2.3.4")
@@ -103,7 +107,7 @@ final class Fixture {
         host.attach(journey)
         prepare(host)
         do {
-            agent = try host.startInspector(name: name, socketPath: socketPath, limits: limits)
+            agent = try host.startInspector(name: name, socketPath: socketPath, limits: limits, tcp: tcp)
         } catch {
             removeDirectory(directory)
             throw error
