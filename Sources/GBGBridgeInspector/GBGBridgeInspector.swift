@@ -42,6 +42,12 @@ public final class GBGBridgeInspector<API: GBGBridgeHostAPI> {
         return GBGBridgeInspector(adapter: adapter, agent: agent)
     }
 
+    /// What must live as long as the inspector: a mirror wrapping GBGBridge's host (the adapter
+    /// holds its API weakly) and the page script's handler.
+    var retained: [AnyObject] = []
+    /// Run once by ``stop()``, such as removing the page script from the web view.
+    var cleanups: [@MainActor () -> Void] = []
+
     private init(adapter: PublicAPIHost<API>, agent: InspectorAgent) {
         self.adapter = adapter
         self.agent = agent
@@ -51,6 +57,9 @@ public final class GBGBridgeInspector<API: GBGBridgeHostAPI> {
     public func stop() {
         agent.stop()
         adapter.stop()
+        let pending = cleanups
+        cleanups.removeAll()
+        for cleanup in pending { cleanup() }
     }
 
     isolated deinit {

@@ -26,6 +26,10 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     public private(set) var ignoredReports = 0
     /// Messages reported sent by the page since the start.
     public private(set) var sentReports = 0
+    /// Why the page script last failed to report something (a value JSON cannot carry, a
+    /// `window.GBGBridge` it cannot wrap, a post that is not a report), as the page said it.
+    /// Untrusted text: make it safe before it reaches a terminal.
+    public private(set) var lastTapProblem: String?
 
     private weak var api: API?
     private let hostVersion: String
@@ -231,6 +235,18 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// The page script started on a newly loaded page: a journey is attached.
     public func reportPageLoaded() {
         journeyAttached(true)
+    }
+
+    /// Takes one report of the page script (``OutgoingTap`` in an app): a sent message, a page
+    /// load, or a problem, which is counted in ``ignoredReports`` and kept in ``lastTapProblem``.
+    public func handle(_ report: OutgoingTapReport) {
+        switch report {
+        case .sent(let json): reportSent(json: json)
+        case .page: reportPageLoaded()
+        case .unreportable(let reason), .blind(let reason), .invalid(let reason):
+            ignoredReports += 1
+            lastTapProblem = String(reason.prefix(1024))
+        }
     }
 
     /// The largest report read (a bridge message larger than this is not one GBGBridge sends).

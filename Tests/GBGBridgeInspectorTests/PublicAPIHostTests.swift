@@ -154,6 +154,17 @@ struct PublicAPIHostTests {
         }
         #expect(adapter.ignoredReports == 7)
         #expect(adapter.sentReports == 0)
+
+        // Through the page script's envelopes, as the WebKit handler hands them over.
+        adapter.handle(OutgoingTapReport(body: #"{"kind":"blind","reason":"window.GBGBridge is frozen"}"#))
+        #expect(adapter.ignoredReports == 8)
+        #expect(adapter.lastTapProblem == "window.GBGBridge is frozen")
+        adapter.handle(OutgoingTapReport(body: 42))
+        #expect(adapter.ignoredReports == 9)
+        let sent = #"{"version":"1.0","correlationId":"ios-event-1","type":"event","timestamp":1,"payload":{"action":"host.ping"}}"#
+        let envelope = String(decoding: try JSONSerialization.data(withJSONObject: ["kind": "sent", "json": sent]), as: UTF8.self)
+        adapter.handle(OutgoingTapReport(body: envelope))
+        #expect(adapter.sentReports == 1)
     }
 }
 
