@@ -28,6 +28,11 @@ struct DemoCommand: AsyncParsableCommand {
         "Have the demo host write its journey log (JSON Lines) to this file.", valueName: "file"))
     var journeyLog: String?
 
+    @Option(name: .customLong("inspect-via"), help: ArgumentHelp(
+        "How the inspector sees the demo host: native, or public-api (as an app embedding GBG's GBGBridge is seen; docs/real-apps.md). Default: native.",
+        valueName: "path"))
+    var inspectVia: InspectionPath = .native
+
     /// How long the child host gets to print its socket.
     static let startTimeout: Duration = .seconds(15)
 
@@ -39,6 +44,7 @@ struct DemoCommand: AsyncParsableCommand {
         var arguments = ["host", "--exit-on-stdin-eof", "--name", "demo"]
         if let socket { arguments += ["--socket", socket] }
         if let journeyLog { arguments += ["--journey-log", journeyLog] }
+        if inspectVia != .native { arguments += ["--inspect-via", inspectVia.rawValue] }
 
         // Signals are watched before the child exists, so none can be lost while it starts:
         // SIGINT/SIGTERM stop the child, whatever the attach is doing.

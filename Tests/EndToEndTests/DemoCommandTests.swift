@@ -34,6 +34,23 @@ struct DemoCommandTests {
         #expect(!FileManager.default.fileExists(atPath: socket))
     }
 
+    @Test("demo --inspect-via public-api shows the demo as a GBGBridge app is seen: the same panes, and the path named")
+    func publicAPIPath() async throws {
+        let directory = try TemporaryDirectory()
+        let socket = directory.file("d.sock")
+        let terminal = try TmuxSession([binary, "demo", "--socket", socket, "--inspect-via", "public-api"])
+        defer {
+            terminal.kill()
+            for pid in hostProcesses(mentioning: socket) { sendSignal(SIGKILL, to: pid) }
+        }
+        // Sent messages (the BUSY response) come from the page-script stand-in, slots from polling.
+        let screen = await terminal.waitForEach("via GBGBridge public API", "connected", "capability.query", "BUSY", "Pending")
+        #expect(screen?.contains("demo (pid") == true, "\(screen ?? "")")
+        try terminal.press("q")
+        #expect(await terminal.waitFor("[exited 0]") != nil)
+        #expect(await poll(timeout: .seconds(10)) { hostProcesses(mentioning: socket).isEmpty })
+    }
+
     @Test("SIGTERM to demo stops its child host and removes the socket", arguments: [SIGTERM, SIGINT])
     func signalStopsChild(signal: Int32) async throws {
         let directory = try TemporaryDirectory()
