@@ -87,7 +87,7 @@ struct ScriptingCommandTests {
         #expect(lines.first?.hasPrefix("NAME") == true)
         let alphaLine = try #require(lines.first { $0.hasPrefix("alpha") }, "\(listed)")
         #expect(alphaLine.contains("\(alpha.pid)"))
-        #expect(alphaLine.contains("1.0.0"))
+        #expect(alphaLine.contains("1.0.0    native  "), "VERSION, then VIA")
         #expect(alphaLine.contains("(up "))
         #expect(alphaLine.contains("\(directory)/alpha.\(alpha.pid).sock"))
         let ghostLine = try #require(lines.first { $0.hasPrefix("ghost") }, "\(listed)")
@@ -99,6 +99,7 @@ struct ScriptingCommandTests {
         #expect(alphaEntry["live"] as? Bool == true)
         #expect(alphaEntry["pid"] as? Int == Int(alpha.pid))
         #expect(alphaEntry["hostVersion"] as? String == "1.0.0")
+        #expect(alphaEntry["inspection"] as? String == "native")
         #expect(alphaEntry["startedAt"] is Double || alphaEntry["startedAt"] is Int)
         #expect(entries.first { $0["name"] as? String == "ghost" }?["live"] as? Bool == false)
 

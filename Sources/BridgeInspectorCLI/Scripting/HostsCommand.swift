@@ -44,6 +44,8 @@ struct HostsCommand: ParsableCommand {
         var hostName: String?
         var hostVersion: String?
         var environment: String?
+        /// `native`, or `public-api` for an app embedding GBG's GBGBridge (docs/real-apps.md).
+        var inspection: String?
         var startedAt: Double?
         var agent: String?
         /// Why the socket could not be probed, when it could not (neither live nor stale).
@@ -96,7 +98,7 @@ struct HostsCommand: ParsableCommand {
             return Entry(
                 name: listing.name, pid: listing.pid, socket: listing.socketPath, live: listing.isLive, greeted: listing.hello != nil,
                 hostName: listing.hello?.host.name, hostVersion: listing.hello?.host.hostVersion, environment: listing.hello?.host.environment,
-                startedAt: listing.hello?.host.startedAt, agent: listing.hello?.agent, unknown: listing.unknownLiveness)
+                inspection: listing.hello?.host.inspectionPath, startedAt: listing.hello?.host.startedAt, agent: listing.hello?.agent, unknown: listing.unknownLiveness)
         }
     }
 
@@ -114,6 +116,7 @@ struct HostsCommand: ParsableCommand {
             entry.hostName = host.name
             entry.hostVersion = host.hostVersion
             entry.environment = host.environment
+            entry.inspection = host.inspectionPath
             entry.startedAt = host.startedAt
             entry.agent = session.hello.agent
             session.close()
@@ -129,7 +132,7 @@ struct HostsCommand: ParsableCommand {
 
     static func table(_ entries: [Entry], now: Double = Date().timeIntervalSince1970 * 1000, timeFormat: TimeFormat = TimeFormat()) -> String {
         let safe = ScriptOutput.safe
-        var rows = [["NAME", "PID", "VERSION", "SINCE", "SOCKET"]]
+        var rows = [["NAME", "PID", "VERSION", "VIA", "SINCE", "SOCKET"]]
         for entry in entries {
             let since: String
             if let unknown = entry.unknown {
@@ -141,9 +144,12 @@ struct HostsCommand: ParsableCommand {
             } else {
                 since = "live, but it did not greet (busy or not an inspector agent)"
             }
-            rows.append([safe(entry.hostName ?? entry.name), "\(entry.pid)", entry.hostVersion.map(safe) ?? "-", since, safe(entry.socket)])
+            rows.append([
+                safe(entry.hostName ?? entry.name), "\(entry.pid)", entry.hostVersion.map(safe) ?? "-", entry.inspection.map(safe) ?? "-", since,
+                safe(entry.socket),
+            ])
         }
-        var widths = [Int](repeating: 0, count: 5)
+        var widths = [Int](repeating: 0, count: rows[0].count)
         for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
         return rows.map { row in
             row.enumerated().map { index, cell in index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0) }
