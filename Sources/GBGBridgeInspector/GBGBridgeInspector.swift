@@ -17,8 +17,8 @@ import InspectorProtocol
 ///
 /// The adapter takes the host's delegate slot and forwards every call to the app's delegate, so
 /// the app behaves as before (its `.unsupported` answers from `unhandledRequest` still go out).
-/// Keep the returned inspector; ``stop()`` (or releasing it) gives the delegate back and removes
-/// the socket.
+/// Keep the returned inspector; ``stop()`` gives the delegate back and removes the socket (so
+/// does releasing it, with Swift 6.2 or later; with older compilers call ``stop()``).
 @MainActor
 public final class GBGBridgeInspector<API: GBGBridgeHostAPI> {
     /// The adapter the agent serves.
@@ -62,7 +62,11 @@ public final class GBGBridgeInspector<API: GBGBridgeHostAPI> {
         for cleanup in pending { cleanup() }
     }
 
+    #if compiler(>=6.2)
+    /// Released without ``stop()``: stops, so the app's delegate gets its slot back (the proxy in
+    /// it goes with the adapter, and GBGBridge holds its delegate weakly).
     isolated deinit {
         stop()
     }
+    #endif
 }

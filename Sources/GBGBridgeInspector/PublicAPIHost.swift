@@ -121,7 +121,9 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
 
     public func inspectionSnapshot() -> BridgeSnapshot {
         let time = now()
-        refresh(reporting: false)
+        // Differences found now go to the agents already reporting; the new one starts from
+        // the snapshot.
+        refresh()
         let received = api?.receivedMessages ?? []
         let pendingMessages = api?.pendingRequests ?? []
         return BridgeSnapshot(
@@ -257,10 +259,6 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
 
     /// Compares the public properties with what was last seen and reports the differences.
     public func refresh() {
-        refresh(reporting: true)
-    }
-
-    private func refresh(reporting: Bool) {
         guard let api else { return }
         let time = now()
         if let proxy, api.delegateObject !== proxy {
@@ -271,18 +269,18 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         let error = api.lastError
         if error != lastError {
             lastError = error
-            if reporting { report(.lastError(error, time: time)) }
+            report(.lastError(error, time: time))
         }
         let current = api.pendingRequests
         let currentIds = Set(current.map(\.correlationId))
         for id in pending where !currentIds.contains(id) {
             pendingSince.removeValue(forKey: id)
-            if reporting { report(.pendingRemoved(correlationId: id)) }
+            report(.pendingRemoved(correlationId: id))
         }
         let known = Set(pending)
         for message in current where !known.contains(message.correlationId) {
             pendingSince[message.correlationId] = time
-            if reporting { report(.pendingAdded(PendingRequest(message: message, since: time))) }
+            report(.pendingAdded(PendingRequest(message: message, since: time)))
         }
         pending = current.map(\.correlationId)
         for kind in CaptureCapability.Kind.allCases {
@@ -292,7 +290,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
             let state = Self.state(of: Self.capture(kind, of: api), kind: kind, since: since)
             if state != previous {
                 slots[kind] = state
-                if reporting { report(.slot(state)) }
+                report(.slot(state))
             }
         }
     }
