@@ -189,6 +189,26 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         refresh()
     }
 
+    /// Waits (at most ``settleTimeout``) until the page has reported every message the command
+    /// `cause` made GBGBridge send: WebKit hands the page script's posts over asynchronously.
+    public func settle(after cause: InspectionCause) async {
+        let deadline = ContinuousClock.now + settleTimeout
+        while isAwaitingReports(from: cause), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        // Not reported in time (no page, or no script): a later message of the same name must
+        // not be taken for this command's.
+        awaitedEvents.removeAll { $0.causes.values.contains(cause) }
+    }
+
+    /// How long a command's reply waits for the page to report what the command sent. A page
+    /// that never reports (no page script, or no page) delays each reply by this much.
+    public var settleTimeout: Duration = .milliseconds(500)
+
+    private func isAwaitingReports(from cause: InspectionCause) -> Bool {
+        awaitedResponses.values.contains { $0.values.contains(cause) } || awaitedEvents.contains { $0.causes.values.contains(cause) }
+    }
+
     /// Not offered (``unsupported``); the agent refuses the command before calling this.
     public func clearLastError() {}
 

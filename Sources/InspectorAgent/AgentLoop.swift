@@ -443,6 +443,9 @@ final class AgentLoop: @unchecked Sendable {
         let inbox = inbox
         Task { @MainActor in
             let result = executor.run(command, tag: tag)
+            // A host that learns later what a command sent (GBGBridge's page script) gets a
+            // moment to report it, so the reply carries the messages sent as it does natively.
+            if case .success = result { await executor.settle(tag) }
             inbox.push(.reply(tag: tag, result: result))
         }
     }

@@ -74,6 +74,12 @@ final class CommandExecutor {
         }
     }
 
+    /// Waits until the host has reported what the command `tag` made it send (bounded by the
+    /// host; at once for a native host).
+    func settle(_ tag: AgentInbox.CommandTag) async {
+        await host?.settle(after: InspectionCause(tag: tag))
+    }
+
     static func captureResult(_ result: InspectorCommand.SlotResult, kind: CaptureCapability.Kind) -> Result<CaptureResult, InspectorError> {
         switch result {
         case .success(let imageBase64, let width, let height, let mimeType):

@@ -42,6 +42,16 @@ public protocol InspectableHost: AnyObject {
     func clearLastError()
     /// Clears the message log (only called when ``HostFeature/clearLog`` is supported).
     func clearMessageLog()
+
+    /// Returns once the host has reported the messages the command `cause` made it send, or
+    /// after a short bound. A host that reports them while the command runs (the native one)
+    /// returns at once: the default does. The agent sends the command's reply after this, so
+    /// the reply lists what was sent.
+    func settle(after cause: InspectionCause) async
+}
+
+extension InspectableHost {
+    public func settle(after cause: InspectionCause) async {}
 }
 
 /// How a host is presented to inspectors.

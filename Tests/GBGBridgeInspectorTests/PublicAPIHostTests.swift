@@ -88,6 +88,26 @@ struct PublicAPIHostTests {
         if case .failure(let error) = again.result { #expect(error.knownCode == .notPending) } else { Issue.record("answered twice") }
     }
 
+    @Test("the page reports later, as WebKit does: replies still carry what the command sent, marked as the inspector's")
+    func asynchronousPageReports() async throws {
+        let app = try AppUnderTest(answerUnhandled: false, reportLater: true)
+        defer { app.stop() }
+        app.receive(request("nfc.read", id: "n1"))
+        let session = try await app.session(subscribe: true)
+        defer { session.close() }
+        let respond = try await session.run(.respond(.init(correlationId: "n1", status: .success)))
+        #expect(respond.sent.map(\.correlationId) == ["n1"])
+        let event = try await session.run(.sendEvent(.init(name: "host.ping")))
+        #expect(event.sent.map(\.payload.action) == ["host.ping"])
+        let events = try await session.events(until: { events in
+            events.filter { if case .traffic(let record) = $0 { record.direction == .sent } else { false } }.count == 2
+        })
+        let origins = events.compactMap { event -> MessageOrigin? in
+            if case .traffic(let record) = event, record.direction == .sent { return record.origin } else { return nil }
+        }
+        #expect(origins == [.inspector, .inspector])
+    }
+
     @Test("slots: taken and freed as the app works, a change nothing reports found by polling; the inspector cancels and enables them (Troubleshooting: Typed Slot Returns BUSY Error)")
     func slots() async throws {
         let app = try AppUnderTest()
@@ -208,14 +228,21 @@ final class AppUnderTest {
     private let tap: PageTapTransport
     private let directory: String
 
-    init(answerUnhandled: Bool = true) throws {
+    init(answerUnhandled: Bool = true, reportLater: Bool = false) throws {
         logger = MessageLogger(host: host, answerUnhandled: answerUnhandled)
         host.delegate = logger
         directory = NSTemporaryDirectory() + "gbg-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         inspector = try GBGBridgeInspector.start(api: host, hostVersion: "2.0.0", name: "app", socketPath: directory + "/a.sock")
         let adapter = inspector.adapter
-        tap = PageTapTransport(wrapping: journey) { [weak adapter] json in adapter?.reportSent(json: json) }
+        tap = PageTapTransport(wrapping: journey) { [weak adapter] json in
+            // WebKit hands a page's posts over on a later turn of the main run loop.
+            if reportLater {
+                Task { @MainActor in adapter?.reportSent(json: json) }
+            } else {
+                adapter?.reportSent(json: json)
+            }
+        }
         host.attach(tap)
         adapter.reportPageLoaded()
     }
