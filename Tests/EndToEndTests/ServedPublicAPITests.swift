@@ -1,5 +1,6 @@
 import BridgeCore
 import Foundation
+import GBGBridgeInspector
 import InspectorClient
 import InspectorProtocol
 import Testing
@@ -140,5 +141,29 @@ struct ServedPublicAPITests {
         host.signal(SIGTERM)
         #expect(await host.waitForExit() == 0, "stderr: \(host.standardError)")
         #expect(!host.standardError.contains("ignored page-script reports"), "stderr: \(host.standardError)")
+    }
+
+    @Test("a dev-server page's bootstrap tag (--allow-origin) carries the page script too, after the bridge bootstrap")
+    func allowedOriginGetsTheScript() async throws {
+        let directory = try TemporaryDirectory()
+        let host = try BinaryProcess([
+            "host", "--allow-origin", "http://localhost:5173", "--socket", directory.file("h.sock"), "--inspect-via", "public-api",
+        ], binary: binary)
+        defer { host.kill() }
+        #expect(await host.waitForLine(prefix: "serving: ") != nil, "stderr: \(host.standardError)")
+        #expect(await poll(timeout: .seconds(10)) { host.standardError.contains("<script src=\"") }, "stderr: \(host.standardError)")
+        let tag = try #require(host.standardError.range(of: #"<script src="([^"]+)">"#, options: .regularExpression).map { host.standardError[$0] })
+        let url = try #require(URLComponents(string: String(tag.dropFirst(#"<script src=""#.count).dropLast(2))))
+        let port = try #require(url.port)
+        let response = try webTCPRequest(port: port, """
+            GET \(url.path)?\(url.query ?? "") HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://localhost:5173\r\nConnection: close\r\n\r\n
+            """)
+        #expect(response.hasPrefix("HTTP/1.1 200 OK"), "\(response.prefix(300))")
+        let bridgeAt = try #require(response.range(of: "window.GBGBridge"))
+        let tapAt = try #require(response.range(of: OutgoingTapScript.source))
+        #expect(bridgeAt.lowerBound < tapAt.lowerBound)
+        #expect(response.contains(#"REPORT_HANDLER = "\#(OutgoingTapScript.handlerName)""#))
+        host.signal(SIGTERM)
+        #expect(await host.waitForExit() == 0)
     }
 }
