@@ -41,7 +41,9 @@ struct HostCommand: AsyncParsableCommand {
             fresh bridge context and gets host.ready. Only pages of that origin may connect; a \
             journey on its own dev server is allowed with --allow-origin (then --serve may be left \
             out) and includes, as its first script, the bootstrap script at the address with the \
-            token the host prints. Slow or idle connections are closed. See docs/web-journeys.md.
+            token the host prints. Slow or idle connections are closed. With --inspect-via public-api \
+            the pages also run the inspector's page script, as an app's WKWebView does, and the \
+            inspector sees what the host sends only through its reports. See docs/web-journeys.md.
 
             Examples:
               bridge-inspector host
@@ -51,6 +53,7 @@ struct HostCommand: AsyncParsableCommand {
               bridge-inspector host --serve examples/web-journey --port 8787
               bridge-inspector host --port 8787 --allow-origin http://localhost:5173
               bridge-inspector host --inspect-via public-api     # seen as a GBGBridge app is
+              bridge-inspector host --serve examples/web-journey --inspect-via public-api
               bridge-inspector host --listen-tcp 9123     # then: bridge-inspector --connect 127.0.0.1:9123 --token T
             """
     )
@@ -120,9 +123,6 @@ struct HostCommand: AsyncParsableCommand {
             throw ValidationError("--allow-non-loopback only goes with --listen-tcp ADDRESS:PORT")
         }
         let web = serve != nil || !allowOrigin.isEmpty
-        if web, inspectVia == .publicAPI {
-            throw ValidationError("--inspect-via public-api works with the simulated journey for now: the page script is not yet served to browser pages, so leave out --serve/--allow-origin")
-        }
         if web, scenario != nil {
             throw ValidationError("--scenario and --serve/--allow-origin cannot be used together: --scenario simulates the web journey, --serve runs a real one in a browser")
         }

@@ -1,5 +1,6 @@
 import BridgeCore
 import Foundation
+import GBGBridgeInspector
 import InspectorAgent
 import JourneySimulation
 import JourneyWebSocket
@@ -168,9 +169,17 @@ struct HostRunner {
         defer { signals.cancel() }
 
         // 2. Serve the journey (this checks the directory, the origins and the port), then the inspector.
-        let configuration = WebJourneyConfiguration(
+        var configuration = WebJourneyConfiguration(
             servedDirectory: options.serveDirectory, port: options.port ?? 0, allowedOrigins: options.allowedOrigins,
             bootstrapScript: host.configuration?.bootstrapScript ?? BridgeConfiguration.defaultBootstrapScript)
+        // Through the public API, the page runs the real page script, as in an app's WKWebView,
+        // and its reports are all the inspector sees of what the host sends (no stand-in here).
+        let pageReports = PageReportRelay()
+        if options.inspectionPath == .publicAPI {
+            configuration.pageReports = PageReportChannel(script: OutgoingTapScript.source, handlerName: OutgoingTapScript.handlerName) { body in
+                pageReports.received(body)
+            }
+        }
         let server: WebJourneyServer
         do {
             server = try await WebJourneyServer.start(host: host, configuration: configuration) { notice in
@@ -180,14 +189,18 @@ struct HostRunner {
             StandardStreams.printError("error: \(error)")
             return 1
         }
-        let agent: InspectorAgent
+        let served: ServedInspector
         do {
-            agent = try host.startInspector(name: name, socketPath: options.socketPath, tcp: options.inspectorTCPOptions)
+            served = try ServedInspector(
+                host: host, path: options.inspectionPath, hostVersion: profile.hostVersion, name: name, socketPath: options.socketPath,
+                tcp: options.inspectorTCPOptions)
         } catch {
             StandardStreams.printError("error: cannot serve the inspector: \(error)")
             await server.stop()
             return 1
         }
+        pageReports.inspector = served
+        let agent = served.agent
         StandardStreams.printOut("socket: \(agent.socketPath)")
         // The port only: the token goes to standard error once, in the agent's connect line.
         if let endpoint = agent.tcpEndpoint { StandardStreams.printOut("tcp: \(endpoint)") }
@@ -226,7 +239,8 @@ struct HostRunner {
 
         // 4. Shut down: pages first (no more traffic), then the agent (removes the socket).
         await server.stop()
-        agent.stop()
+        pageReports.summarize(server.pageReportCounts)
+        served.stop()
         continuation.finish()
         return 0
     }

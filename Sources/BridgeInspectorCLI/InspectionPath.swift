@@ -43,6 +43,25 @@ struct ServedInspector {
         pageTap = tap
     }
 
+    /// Whether the public-API adapter serves the agent.
+    var seesPublicAPI: Bool { inspector != nil }
+
+    /// On the public-API path, hands one report of the real page script, running in the
+    /// browser's page (`--serve`), to the adapter, as an app's script message handler does.
+    /// Returns the decoded report (`nil` on the native path) so the caller can tell the person
+    /// about the ones that are not traffic.
+    @discardableResult
+    func pageReported(_ body: String) -> OutgoingTapReport? {
+        guard let adapter = inspector?.adapter else { return nil }
+        let report = OutgoingTapReport(body: body)
+        switch report {
+        case .sent(let json): adapter.reportSent(json: json)
+        case .page: adapter.reportPageLoaded()
+        case .unreportable, .blind, .invalid: break
+        }
+        return report
+    }
+
     /// Stops the agent (and gives the host's delegate slot back).
     func stop() {
         if let inspector { inspector.stop() } else { agent.stop() }

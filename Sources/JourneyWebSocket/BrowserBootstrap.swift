@@ -1,4 +1,5 @@
 import BridgeCore
+import Foundation
 
 /// The script that gives a page in a desktop browser the bridge a WKWebView gives it on iOS.
 ///
@@ -19,15 +20,60 @@ import BridgeCore
 ///   parses the JSON argument and makes the call. An exception thrown by `receive` is reported to
 ///   the host, which records `evaluateJavaScript failed: ...` in `lastError`, as on iOS.
 ///
+/// With a ``PageReportChannel`` it also defines `window.webkit.messageHandlers.<handlerName>`,
+/// whose posts go over the same WebSocket as reports, and runs the channel's script after the
+/// bootstrap script (see ``script(bootstrapScript:pageReports:maximumFrameBytes:)``).
+///
 /// The wire format, one JSON text frame per item:
 /// - page to host: `{"kind":"post","text":"<the message as posted, JSON text>"}` and
 ///   `{"kind":"evaluateFailed","seq":<n>,"error":"<text>"}` (`seq` counts the host's frames from 1);
+///   with a report channel also `{"kind":"report","text":"<the body as posted>"}`, or
+///   `{"kind":"reportTooLarge","bytes":<n>}` in place of a report frame that would be larger than
+///   the host accepts;
 /// - host to page: the delivery script itself.
 public enum BrowserBootstrap {
     /// The whole script served at ``WebJourneyPaths/bootstrapScript``, with `bootstrapScript`
-    /// (default: GBGBridge's documented bootstrap) run after the shim in the top-level frame.
-    public static func script(bootstrapScript: String = BridgeConfiguration.defaultBootstrapScript) -> String {
-        shim + "\n" + bootstrapScript + "\n}\n"
+    /// (default: GBGBridge's documented bootstrap) run after the shim in the top-level frame, and
+    /// then, when given, the script of `pageReports`, which can post to its handler.
+    /// `maximumFrameBytes` is the host's ``WebJourneyConfiguration/maximumMessageBytes``.
+    public static func script(
+        bootstrapScript: String = BridgeConfiguration.defaultBootstrapScript, pageReports: PageReportChannel? = nil,
+        maximumFrameBytes: Int = 16 * 1024 * 1024
+    ) -> String {
+        var parts: [String] = [shimHead]
+        if let pageReports { parts.append(reportHandler(name: pageReports.handlerName, maximumFrameBytes: maximumFrameBytes)) }
+        parts += [shimTail, bootstrapScript]
+        if let pageReports { parts.append(pageReports.script) }
+        return parts.joined(separator: "\n") + "\n}\n"
+    }
+
+    /// Defines the report handler, inside the shim's function (where `send` is): each post
+    /// becomes a `report` frame, in order with the bridge's own frames. No page script can reach
+    /// `send` or write frames of other kinds through it.
+    static func reportHandler(name: String, maximumFrameBytes: Int) -> String {
+        // The name goes into the script as a JSON string literal: no text of it can be code.
+        let literal = (try? JSONEncoder().encode(name)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+        return #"""
+              var REPORT_HANDLER = \#(literal), MAX_FRAME = \#(maximumFrameBytes);
+              try {
+                Object.defineProperty(window.webkit.messageHandlers, REPORT_HANDLER, { enumerable: true, value: Object.freeze({
+                  postMessage: function (body) {
+                    var text = typeof body === "string" ? body : JSON.stringify(body);
+                    if (typeof text !== "string") {
+                      throw new TypeError(REPORT_HANDLER + ".postMessage: the message cannot be serialised");
+                    }
+                    var frame = JSON.stringify({ kind: "report", text: text });
+                    if (frame.length * 3 > MAX_FRAME) {
+                      var bytes = new TextEncoder().encode(frame).length;
+                      if (bytes > MAX_FRAME) { frame = JSON.stringify({ kind: "reportTooLarge", bytes: bytes }); }
+                    }
+                    send(frame);
+                  }
+                }) });
+              } catch (error) {
+                console.error("[GBGBridge] cannot define window.webkit.messageHandlers." + REPORT_HANDLER + ": " + error);
+              }
+            """#
     }
 
     /// The most messages a page keeps while its connection is opening.
@@ -36,8 +82,9 @@ public enum BrowserBootstrap {
     /// The WebSocket close code the host uses when a newer page context takes over.
     public static let supersededCloseCode = 4001
 
-    /// The shim, which opens the top-frame block that the bootstrap script and `}` close.
-    static let shim = #"""
+    /// The shim's start, which opens the top-frame block that the bootstrap script and `}` close,
+    /// and the function that ``shimTail`` closes.
+    static let shimHead = #"""
         /* GBGBridge for web journeys in a desktop browser, served by `bridge-inspector host`.
            See docs/web-journeys.md. Top-level frame only, as WKWebView's forMainFrameOnly. */
         if (window.top === window) {
@@ -75,20 +122,23 @@ public enum BrowserBootstrap {
               if (typeof text !== "string") {
                 throw new TypeError("gbgBridge.postMessage: the message cannot be serialised");
               }
-              var frame = JSON.stringify({ kind: "post", text: text });
-              if (state === "open") {
-                socket.send(frame);
-              } else if (state === "connecting") {
-                if (queue.length >= MAX_QUEUED) {
-                  console.error("[GBGBridge] message dropped: " + MAX_QUEUED + " messages are already waiting for the connection to the host to open");
-                  return;
-                }
-                queue.push(frame);
-              } else {
-                console.warn("[GBGBridge] message dropped: this page is not connected to the host any more; reload the page to attach again");
-              }
+              send(JSON.stringify({ kind: "post", text: text }));
             }
           });
+          // Sends a frame now, or once the connection is open (in order with every other frame).
+          function send(frame) {
+            if (state === "open") {
+              socket.send(frame);
+            } else if (state === "connecting") {
+              if (queue.length >= MAX_QUEUED) {
+                console.error("[GBGBridge] message dropped: " + MAX_QUEUED + " messages are already waiting for the connection to the host to open");
+                return;
+              }
+              queue.push(frame);
+            } else {
+              console.warn("[GBGBridge] message dropped: this page is not connected to the host any more; reload the page to attach again");
+            }
+          }
           try {
             window.webkit = window.webkit || {};
             window.webkit.messageHandlers = window.webkit.messageHandlers || {};
@@ -97,6 +147,10 @@ public enum BrowserBootstrap {
             console.error("[GBGBridge] cannot define window.webkit.messageHandlers.gbgBridge: " + error);
             return;
           }
+        """#
+
+    /// The rest of the shim, after the handlers are defined.
+    static let shimTail = #"""
           function report(seq, error) {
             console.error("[GBGBridge] delivery " + seq + " failed: " + error);
             if (state === "open") {

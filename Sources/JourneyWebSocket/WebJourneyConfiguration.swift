@@ -50,13 +50,17 @@ public struct WebJourneyConfiguration: Sendable {
     /// closed (default 60 seconds), such as a download the client stopped reading. The bridge
     /// WebSocket, once open, has no such limit: a journey may wait for its person for long.
     public var idleTimeout: Duration
+    /// A page script of an inspector and the handler it reports to, or `nil` (the default) for
+    /// none: see ``PageReportChannel``. The bootstrap served to pages of allowed origins has it too.
+    public var pageReports: PageReportChannel?
 
     /// Creates a configuration; everything but the directory has the documented default.
     public init(
         servedDirectory: String?, port: Int = 0, allowedOrigins: [String] = [],
         bootstrapScript: String = BridgeConfiguration.defaultBootstrapScript,
         maximumMessageBytes: Int = 16 * 1024 * 1024, maximumPendingDeliveryBytes: Int = 64 * 1024 * 1024,
-        maximumFileBytes: Int = 256 * 1024 * 1024, requestTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60)
+        maximumFileBytes: Int = 256 * 1024 * 1024, requestTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60),
+        pageReports: PageReportChannel? = nil
     ) {
         self.servedDirectory = servedDirectory
         self.port = port
@@ -67,6 +71,7 @@ public struct WebJourneyConfiguration: Sendable {
         self.maximumFileBytes = maximumFileBytes
         self.requestTimeout = requestTimeout
         self.idleTimeout = idleTimeout
+        self.pageReports = pageReports
     }
 
     /// The address the server binds: loopback only, never anything reachable from another machine.

@@ -116,7 +116,8 @@ public final class WebJourneyServer: Sendable {
         }
         let directory = try configuration.servedDirectory.map { path throws(WebJourneyError) in try ServedDirectory(path: path) }
 
-        let pages = PageCoordinator(host: host, maximumPendingBytes: configuration.maximumPendingDeliveryBytes, onNotice: onNotice)
+        let pages = PageCoordinator(
+            host: host, maximumPendingBytes: configuration.maximumPendingDeliveryBytes, pageReports: configuration.pageReports, onNotice: onNotice)
         let threadPool = NIOThreadPool(numberOfThreads: 1)
         threadPool.start()
         let context = ServerContext(
@@ -160,6 +161,10 @@ public final class WebJourneyServer: Sendable {
     /// The pages connected now, oldest first (for tests and diagnostics).
     @MainActor
     public var connectedPages: [WebPage] { pages.connectedPages }
+
+    /// What became of the reports of ``WebJourneyConfiguration/pageReports`` so far.
+    @MainActor
+    public var pageReportCounts: PageReportCounts { pages.reportCounts }
 }
 
 /// What every connection's handlers share; safe to use from any thread.
@@ -176,7 +181,11 @@ final class ServerContext: Sendable {
         self.directory = directory
         self.threadPool = threadPool
         self.pages = pages
-        self.bootstrapScript = Array(BrowserBootstrap.script(bootstrapScript: configuration.bootstrapScript).utf8)
+        self.bootstrapScript = Array(
+            BrowserBootstrap.script(
+                bootstrapScript: configuration.bootstrapScript, pageReports: configuration.pageReports,
+                maximumFrameBytes: configuration.maximumMessageBytes
+            ).utf8)
         // Until the port is known (port 0), no Host matches and every request is refused.
         self.policyBox = NIOLockedValueBox(RequestPolicy(port: -1, extraOrigins: extraOrigins, token: AccessToken.random()))
     }
@@ -259,14 +268,20 @@ final class PageCoordinator {
     private let host: BridgeHost
     private let maximumPendingBytes: Int
     private let onNotice: @MainActor (WebJourneyNotice) -> Void
+    private let pageReports: PageReportChannel?
+    private(set) var reportCounts = PageReportCounts()
     private var current: WebSocketJourneyTransport?
     private var open: [Int: WebSocketJourneyTransport] = [:]
     private var nextId = 1
     private var stopped = false
 
-    init(host: BridgeHost, maximumPendingBytes: Int, onNotice: @escaping @MainActor (WebJourneyNotice) -> Void) {
+    init(
+        host: BridgeHost, maximumPendingBytes: Int, pageReports: PageReportChannel? = nil,
+        onNotice: @escaping @MainActor (WebJourneyNotice) -> Void
+    ) {
         self.host = host
         self.maximumPendingBytes = maximumPendingBytes
+        self.pageReports = pageReports
         self.onNotice = onNotice
     }
 
@@ -304,6 +319,8 @@ final class PageCoordinator {
                 }
             case .invalid(let what):
                 onNotice(.protocolError(page, "the page sent \(what); it was ignored"))
+            case .report, .reportTooLarge, .malformedReport:
+                pageReported(input, by: transport)
             }
         }
 
@@ -314,6 +331,28 @@ final class PageCoordinator {
             host.detach()
         }
         onNotice(.detached(page, stillPending: transport.stillPending()))
+    }
+
+    /// Hands a report of the attached journey page to the report channel; counts and drops the
+    /// others (another page's, oversized, malformed). Without a channel it is an unknown kind.
+    private func pageReported(_ input: PageInput, by transport: WebSocketJourneyTransport) {
+        guard let pageReports else {
+            onNotice(.protocolError(transport.page, "the page sent a report, but no page script reports to this host; it was ignored"))
+            return
+        }
+        guard current === transport else {
+            reportCounts.notFromJourneyPage += 1
+            return
+        }
+        switch input {
+        case .report(let body) where body.utf8.count <= pageReports.maximumReportBytes:
+            reportCounts.delivered += 1
+            pageReports.receive(body)
+        case .report, .reportTooLarge:
+            reportCounts.oversized += 1
+        default:
+            reportCounts.malformed += 1
+        }
     }
 
     /// Closes every page with 1001 "going away", detaches the host, and waits (bounded) for the pages to go.

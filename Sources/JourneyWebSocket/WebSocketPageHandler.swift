@@ -11,12 +11,33 @@ enum PageInput: Sendable, Equatable {
     case evaluateFailed(seq: Int, error: String)
     /// A frame that is not part of the bridge's wire format.
     case invalid(String)
+    /// A post of the page's ``PageReportChannel`` handler, as its body text.
+    case report(String)
+    /// A report the page did not send because its frame would have had `bytes` bytes, more than
+    /// the host accepts.
+    case reportTooLarge(bytes: Int)
+    /// A `report` frame without a string `text`.
+    case malformedReport
 
     private struct Envelope: Decodable {
         var kind: String
         var text: String?
         var seq: Int?
         var error: String?
+        var bytes: Int?
+
+        private enum CodingKeys: String, CodingKey { case kind, text, seq, error, bytes }
+
+        // Only `kind` must have its type: a field of the wrong type is treated as missing, so the
+        // frame is reported for what it is (a `report` without `text` is a malformed report).
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            kind = try container.decode(String.self, forKey: .kind)
+            text = try? container.decodeIfPresent(String.self, forKey: .text)
+            seq = try? container.decodeIfPresent(Int.self, forKey: .seq)
+            error = try? container.decodeIfPresent(String.self, forKey: .error)
+            bytes = try? container.decodeIfPresent(Int.self, forKey: .bytes)
+        }
     }
 
     /// Decodes one text frame from the page.
@@ -33,6 +54,11 @@ enum PageInput: Sendable, Equatable {
                 return .invalid("an \"evaluateFailed\" frame without \"seq\" and \"error\"")
             }
             return .evaluateFailed(seq: seq, error: error)
+        case "report":
+            guard let text = envelope.text else { return .malformedReport }
+            return .report(text)
+        case "reportTooLarge":
+            return .reportTooLarge(bytes: envelope.bytes ?? 0)
         default:
             return .invalid("a frame of unknown kind \"\(RequestPolicy.printable(envelope.kind))\"")
         }

@@ -268,7 +268,7 @@ struct BrowserJourneyTests {
 // MARK: - Helpers
 
 /// A snapshot of the host through the agent, polled (bounded) until `condition` holds.
-private func webSnapshot(_ session: InspectorSession, timeout: Duration = .seconds(20), until condition: (WireState) -> Bool) async throws -> WireState {
+func webSnapshot(_ session: InspectorSession, timeout: Duration = .seconds(20), until condition: (WireState) -> Bool) async throws -> WireState {
     let deadline = ContinuousClock.now + timeout
     while true {
         _ = try session.run(.snapshot)
@@ -283,7 +283,7 @@ private func webSnapshot(_ session: InspectorSession, timeout: Duration = .secon
 }
 
 /// The example page's `#journey-state` JSON, polled (bounded) until `condition` holds.
-private func pageState(
+func pageState(
     _ browser: HeadlessChromium, _ tab: String, timeout: Duration = .seconds(20), until condition: ([String: Any]) -> Bool
 ) async throws -> [String: Any] {
     let deadline = ContinuousClock.now + timeout

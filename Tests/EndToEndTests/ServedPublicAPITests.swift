@@ -1,0 +1,169 @@
+import BridgeCore
+import Foundation
+import GBGBridgeInspector
+import InspectorClient
+import InspectorProtocol
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `bridge-inspector host --serve examples/web-journey --inspect-via public-api` in headless
+/// Chromium: the page runs the real page script (`OutgoingTapScript`) after the bridge
+/// bootstrap, as an app's WKWebView runs it, and the inspector sees what the host sends only
+/// through the script's reports (docs/web-journeys.md, "Seen as an app embedding GBGBridge").
+///
+/// What the page received is recorded independently of the script: a DevTools document-start
+/// script wraps `WebSocket` and keeps every frame the host sent. Without Chromium the test fails
+/// under CI (CI=true) and is skipped, with the reason, elsewhere.
+@Suite("Web journey seen through the public API", .serialized)
+struct ServedPublicAPITests {
+    let binary: String
+
+    init() throws {
+        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+    }
+
+    /// Keeps each frame the host sends to the page in `window.__hostFrames` (runs before the bootstrap).
+    static let frameRecorder = """
+        (function () {
+          var Native = window.WebSocket, frames = [];
+          Object.defineProperty(window, "__hostFrames", { value: frames });
+          window.WebSocket = function (url, protocols) {
+            var socket = protocols === undefined ? new Native(url) : new Native(url, protocols);
+            socket.addEventListener("message", function (event) { frames.push(event.data); });
+            return socket;
+          };
+          window.WebSocket.prototype = Native.prototype;
+        })();
+        """
+
+    /// Each message the page received: the host's JSON in the delivery script, and the JSON of
+    /// the value `receive` got (`JSON.stringify(JSON.parse(...))`; the host escapes `<` and
+    /// U+2028 for the script, which the value does not keep).
+    private func received(_ browser: HeadlessChromium, _ tab: String) async throws -> [(host: String, value: String)] {
+        let prefix = JavaScriptDelivery.receiveFunction + "(", suffix = ");"
+        let text = try #require(try await browser.evaluate(tab, """
+            JSON.stringify((window.__hostFrames || []).map(function (frame) {
+              var json = frame.slice(\(prefix.utf16.count), frame.length - \(suffix.utf16.count));
+              return [json, JSON.stringify(JSON.parse(json))];
+            }))
+            """) as? String)
+        let pairs = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String]])
+        return pairs.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
+    }
+
+    /// Checks that the inspector's sent messages are, in order, exactly the messages the page
+    /// received: the same message, and the JSON of the very value the page got, byte for byte.
+    private func expectSame(_ sent: [WireTraffic], _ received: [(host: String, value: String)], sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(sent.count == received.count, "inspector: \(sent.map(\.message.payload.action)); page: \(received.count) frames", sourceLocation: sourceLocation)
+        let codec = BridgeMessageCodec()
+        for (record, json) in zip(sent, received) {
+            guard case .success(let message) = codec.decode(Data(json.host.utf8)) else {
+                Issue.record("the page received something that is not a bridge message: \(json.host)", sourceLocation: sourceLocation)
+                continue
+            }
+            #expect(record.message == message, sourceLocation: sourceLocation)
+            #expect(record.bytes == json.value.utf8.count, "JSON of \(message.payload.action): \(json.value)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test(
+        "the page's own script reports what the host sends: capabilities, an answer through the agent, events, and again after a reload",
+        .enabled(if: HeadlessChromium.executable != nil || HeadlessChromium.underCI,
+            "Chromium is not installed (apt-get install chromium; .ci/run does it): the public-API browser test cannot run here"))
+    func publicAPIInBrowser() async throws {
+        guard let executable = HeadlessChromium.executable else {
+            Issue.record("CI=true but Chromium is not installed: .ci/run should have installed the Debian package chromium")
+            return
+        }
+        let directory = try TemporaryDirectory()
+        let socket = directory.file("h.sock")
+        let host = try BinaryProcess([
+            "host", "--serve", examplePath("web-journey"), "--profile", examplePath("web-journey/host-profile.json"),
+            "--socket", socket, "--inspect-via", "public-api",
+        ], binary: binary)
+        defer { host.kill() }
+        #expect(await host.waitForLine(prefix: "socket: ") == socket)
+        let served = try #require(await host.waitForLine(prefix: "serving: "), "stderr: \(host.standardError)")
+
+        let browser = try HeadlessChromium(executable: executable, directory: directory)
+        defer { browser.close() }
+        let tab = try await browser.openPage()
+        try await browser.addScriptOnNewDocument(tab, Self.frameRecorder)
+        try await browser.navigate(tab, to: served)
+
+        let session = try InspectorSession(socketPath: socket, subscribe: false, clientName: "served-public-api-tests")
+        defer { session.close() }
+
+        // 1. host.ready and the capability.query response, reported by the page's script.
+        var state = try await webSnapshot(session) { state in
+            state.pending.contains { $0.action == "camera.document.capture" }
+                && state.messages.filter { $0.direction == .sent }.count >= 2
+        }
+        #expect(state.host.inspection == "public-api")
+        var sent = state.messages.filter { $0.direction == .sent }
+        #expect(sent.map(\.message.payload.action) == ["host.ready", "capability.query"], "each once: no stand-in reports as well")
+        #expect(sent.map(\.origin) == [.host, .host])
+        let capture = try #require(state.pending.first { $0.action == "camera.document.capture" })
+        let page = try await pageState(browser, tab) { ($0["capture"] as? [String: Any])?["status"] as? String == "waiting" }
+        #expect((page["capabilities"] as? [String: Any])?["status"] as? String == "success")
+        expectSame(sent, try await received(browser, tab))
+
+        // 2. An answer to the pending capture and an event, both made through the agent.
+        let reply = try session.run(.respond(.init(
+            correlationId: capture.correlationId, status: .success,
+            data: ["imageBase64": .string(BrowserJourneyTests.pngBase64), "imageWidth": 2, "imageHeight": 1, "mimeType": "image/png"])))
+        #expect((try? reply.result.get()) != nil, "respond failed: \(reply.result)")
+        let ping = try session.run(.sendEvent(.init(name: "host.ping", data: ["from": "inspector", "text": "é \u{2028} </script>"])))
+        #expect((try? ping.result.get()) != nil)
+        state = try await webSnapshot(session) { $0.messages.filter { $0.direction == .sent }.count >= 4 }
+        sent = state.messages.filter { $0.direction == .sent }
+        #expect(sent.map(\.message.payload.action) == ["host.ready", "capability.query", "camera.document.capture", "host.ping"])
+        #expect(sent.map(\.origin) == [.host, .host, .inspector, .inspector])
+        _ = try await pageState(browser, tab) { state in
+            (state["events"] as? [[String: Any]])?.contains { $0["action"] as? String == "host.ping" } == true
+        }
+        expectSame(sent, try await received(browser, tab))
+
+        // 3. A reload: the new page runs the script again and its reports follow.
+        try await browser.reload(tab)
+        state = try await webSnapshot(session) { state in
+            state.messages.filter { $0.direction == .sent && $0.message.payload.action == "host.ready" }.count == 2
+                && state.messages.filter { $0.direction == .sent && $0.message.payload.action == "capability.query" }.count == 2
+        }
+        sent = state.messages.filter { $0.direction == .sent }
+        #expect(Array(sent.map(\.message.payload.action).suffix(2)) == ["host.ready", "capability.query"])
+        #expect(state.journeyAttached)
+        expectSame(Array(sent.suffix(2)), try await received(browser, tab))
+        #expect(!host.standardError.contains("page script could not"), "stderr: \(host.standardError)")
+
+        host.signal(SIGTERM)
+        #expect(await host.waitForExit() == 0, "stderr: \(host.standardError)")
+        #expect(!host.standardError.contains("ignored page-script reports"), "stderr: \(host.standardError)")
+    }
+
+    @Test("a dev-server page's bootstrap tag (--allow-origin) carries the page script too, after the bridge bootstrap")
+    func allowedOriginGetsTheScript() async throws {
+        let directory = try TemporaryDirectory()
+        let host = try BinaryProcess([
+            "host", "--allow-origin", "http://localhost:5173", "--socket", directory.file("h.sock"), "--inspect-via", "public-api",
+        ], binary: binary)
+        defer { host.kill() }
+        #expect(await host.waitForLine(prefix: "serving: ") != nil, "stderr: \(host.standardError)")
+        #expect(await poll(timeout: .seconds(10)) { host.standardError.contains("<script src=\"") }, "stderr: \(host.standardError)")
+        let tag = try #require(host.standardError.range(of: #"<script src="([^"]+)">"#, options: .regularExpression).map { host.standardError[$0] })
+        let url = try #require(URLComponents(string: String(tag.dropFirst(#"<script src=""#.count).dropLast(2))))
+        let port = try #require(url.port)
+        let response = try webTCPRequest(port: port, """
+            GET \(url.path)?\(url.query ?? "") HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://localhost:5173\r\nConnection: close\r\n\r\n
+            """)
+        #expect(response.hasPrefix("HTTP/1.1 200 OK"), "\(response.prefix(300))")
+        let bridgeAt = try #require(response.range(of: "window.GBGBridge"))
+        let tapAt = try #require(response.range(of: OutgoingTapScript.source))
+        #expect(bridgeAt.lowerBound < tapAt.lowerBound)
+        #expect(response.contains(#"REPORT_HANDLER = "\#(OutgoingTapScript.handlerName)""#))
+        host.signal(SIGTERM)
+        #expect(await host.waitForExit() == 0)
+    }
+}
