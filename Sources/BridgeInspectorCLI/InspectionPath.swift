@@ -54,11 +54,7 @@ struct ServedInspector {
     func pageReported(_ body: String) -> OutgoingTapReport? {
         guard let adapter = inspector?.adapter else { return nil }
         let report = OutgoingTapReport(body: body)
-        switch report {
-        case .sent(let json): adapter.reportSent(json: json)
-        case .page: adapter.reportPageLoaded()
-        case .unreportable, .blind, .invalid: break
-        }
+        adapter.handle(report)
         return report
     }
 
