@@ -130,8 +130,8 @@ let package = Package(
         .executableTarget(
             name: "BridgeInspectorBenchmarks",
             dependencies: [
-                "BridgeCore", "InspectorAgent", "InspectorClient", "InspectorProtocol", "InspectorTUI", "SocketSupport", "TerminalUI",
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                "BridgeCore", "InspectorAgent", "GBGBridgeInspector", "InspectorClient", "InspectorProtocol", "InspectorTUI", "SocketSupport",
+                "TerminalUI", .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strict),
         .testTarget(

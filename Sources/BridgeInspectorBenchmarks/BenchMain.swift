@@ -52,6 +52,23 @@ struct BridgeInspectorBench {
         var limits = AgentLimits()
         limits.stalledClientSeconds = 3600
         let bench = HostBench(scratch: scratch, limits: limits)
+        let adapterBench = AdapterBench(scratch: scratch, limits: limits)
+        if options.adapterOnly {
+            progress("machine: \(machine.summary)")
+            let adapter = try await AdapterFigures.measure(
+                adapterBench, messages: options.adapterMessages, runs: options.adapterRuns, pollCalls: options.pollCalls)
+            let loadAtEnd = loadAverage()
+            let cpuShares = ticksAtStart.percentages(until: CPUTicks.now())
+            var report = Report()
+            adapter.add(to: &report)
+            report.set("machine", machineReport(machine, loadAtStart: loadAtStart, loadAtEnd: loadAtEnd, cpuShares: cpuShares))
+            var table = Table()
+            table.text("bridge-inspector-bench --adapter-only (\(options.mode.rawValue)\(options.mode == .smoke ? ": figures mean nothing" : ""))")
+            table.text("machine: \(machine.summary)")
+            table.text(loadLine(loadAtStart: loadAtStart, loadAtEnd: loadAtEnd, cpuShares: cpuShares))
+            adapter.add(to: &table)
+            return (report, table)
+        }
         let messages = Workload.messages(options.messages)
         let averageBytes = Double(messages.reduce(0) { $0 + $1.count }) / Double(max(1, messages.count))
 
@@ -126,6 +143,10 @@ struct BridgeInspectorBench {
         progress("TUI: \(options.tuiMessages) messages")
         let tui = try TUIBench.run(
             count: options.tuiMessages, renders: options.renders, filterRuns: options.filterRuns, keyCycles: options.keyCycles)
+
+        progress("adapter: native agent vs GBGBridge public API, \(options.adapterMessages) messages of each kind")
+        let adapter = try await AdapterFigures.measure(
+            adapterBench, messages: options.adapterMessages, runs: options.adapterRuns, pollCalls: options.pollCalls)
 
         let loadAtEnd = loadAverage()
         let cpuShares = ticksAtStart.percentages(until: CPUTicks.now())
@@ -226,17 +247,8 @@ struct BridgeInspectorBench {
         #endif
         report.set("config", config)
 
-        var machineReport = Report()
-        machineReport.set("cpu", machine.cpuModel)
-        machineReport.set("cores", machine.cores)
-        machineReport.set("memory_bytes", Int(machine.memoryBytes))
-        machineReport.set("os", machine.system)
-        machineReport.set("kernel", machine.kernel)
-        machineReport.set("load_average_1m_start", loadAtStart)
-        machineReport.set("load_average_1m_end", loadAtEnd)
-        machineReport.set("cpu_steal_percent", cpuShares.steal)
-        machineReport.set("cpu_idle_percent", cpuShares.idle)
-        report.set("machine", machineReport)
+        adapter.add(to: &report)
+        report.set("machine", machineReport(machine, loadAtStart: loadAtStart, loadAtEnd: loadAtEnd, cpuShares: cpuShares))
 
         var allRuns = Report()
         for setup in HostSetup.allCases {
@@ -250,9 +262,7 @@ struct BridgeInspectorBench {
         var table = Table()
         table.text("bridge-inspector-bench (\(options.mode.rawValue)\(options.mode == .smoke ? ": figures mean nothing" : ""))")
         table.text("machine: \(machine.summary)")
-        table.text(
-            "load average (1 min) at start \(Format.fixed(loadAtStart, 2)), at end \(Format.fixed(loadAtEnd, 2))"
-                + "; over the run the CPUs were \(Format.fixed(cpuShares.idle, 0)) % idle and \(Format.fixed(cpuShares.steal, 1)) % stolen by the hypervisor")
+        table.text(loadLine(loadAtStart: loadAtStart, loadAtEnd: loadAtEnd, cpuShares: cpuShares))
         table.text(
             "workload: \(Format.count(Double(options.messages))) messages of ~\(Int(averageBytes)) bytes per run (1 in \(Workload.requestEvery) a request answered by a handler), \(options.runs) alternated runs per setup, median")
 
@@ -338,6 +348,28 @@ struct BridgeInspectorBench {
             "\(keys.framesPerCycle) frames decoded and applied, a key, a render; \(keys.cycles) cycles")
         table.row("key + frame at \(Format.count(Double(keys.messagesPerSecond))) msgs/s, p99", Format.fixed(keys.p99Ms, 1) + " ms",
             Format.verdict(keys.p99Ms < 50, "< 50 ms"))
+        adapter.add(to: &table)
         return (report, table)
+    }
+
+    /// The machine and how busy it was, for the JSON object.
+    static func machineReport(_ machine: Machine, loadAtStart: Double, loadAtEnd: Double, cpuShares: (steal: Double, idle: Double)) -> Report {
+        var report = Report()
+        report.set("cpu", machine.cpuModel)
+        report.set("cores", machine.cores)
+        report.set("memory_bytes", Int(machine.memoryBytes))
+        report.set("os", machine.system)
+        report.set("kernel", machine.kernel)
+        report.set("load_average_1m_start", loadAtStart)
+        report.set("load_average_1m_end", loadAtEnd)
+        report.set("cpu_steal_percent", cpuShares.steal)
+        report.set("cpu_idle_percent", cpuShares.idle)
+        return report
+    }
+
+    /// How busy the machine was, for the table.
+    static func loadLine(loadAtStart: Double, loadAtEnd: Double, cpuShares: (steal: Double, idle: Double)) -> String {
+        "load average (1 min) at start \(Format.fixed(loadAtStart, 2)), at end \(Format.fixed(loadAtEnd, 2))"
+            + "; over the run the CPUs were \(Format.fixed(cpuShares.idle, 0)) % idle and \(Format.fixed(cpuShares.steal, 1)) % stolen by the hypervisor"
     }
 }

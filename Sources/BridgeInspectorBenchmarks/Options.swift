@@ -30,6 +30,12 @@ struct Options {
     /// Scale of the attach-under-load logs (1: a 30 MiB log of 16 KB messages, and a full log of
     /// 10,000 messages of 256 bytes).
     var attachScale = 1.0
+    /// Messages of each kind per adapter-cost run, runs per setup, and polls timed.
+    var adapterMessages = 20_000
+    var adapterRuns = 5
+    var pollCalls = 100_000
+    /// `--adapter-only`: only the native-vs-public-API figures (a minute or two).
+    var adapterOnly = false
 
     static let usage = """
         usage: bridge-inspector-bench [--json] [--quick | --smoke] [overrides]
@@ -44,6 +50,8 @@ struct Options {
           --rate N               messages per second in the latency run (default 1000)
           --payload-mb N         size of the large message in MiB (default 10)
           --tui-messages N       messages in the TUI's log (default 1000000)
+          --adapter-messages N   messages of each kind per native/public-API run (default 20000)
+          --adapter-only         only the native vs GBGBridge public-API figures
           --help                 this text
         """
 
@@ -70,6 +78,8 @@ struct Options {
             case "--rate": options.latencyRate = try value("--rate")
             case "--payload-mb": options.payloadBytes = Int(try value("--payload-mb") * 1024 * 1024)
             case "--tui-messages": options.tuiMessages = Int(try value("--tui-messages"))
+            case "--adapter-messages": options.adapterMessages = Int(try value("--adapter-messages"))
+            case "--adapter-only": options.adapterOnly = true
             case "--help", "-h": throw BenchError(usage)
             default: throw BenchError("unknown option \(arguments[index])\n\n\(usage)")
             }
@@ -94,6 +104,9 @@ struct Options {
             renders = 30
             filterRuns = 2
             keyCycles = 100
+            adapterMessages = 5_000
+            adapterRuns = 3
+            pollCalls = 20_000
         case .smoke:
             messages = 400
             runs = 1
@@ -107,6 +120,9 @@ struct Options {
             renders = 3
             filterRuns = 1
             keyCycles = 5
+            adapterMessages = 200
+            adapterRuns = 1
+            pollCalls = 1_000
         }
     }
 }
