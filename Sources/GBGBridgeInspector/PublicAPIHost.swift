@@ -46,6 +46,11 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     private var lastError: String?
     private var pending: [String] = []
     private var pendingSince: [String: Date] = [:]
+    /// Requests seen and responses seen, to tell why a request is not pending.
+    private var recent = RecentRequests()
+    /// Requests that were pending and left without a response the page reported (answered by
+    /// the app with no journey attached, say): bounded with `recent`.
+    private var everPending: Set<String> = []
     private var slots: [CaptureCapability.Kind: CaptureSlotState] = [:]
     private var journeyAttached: Bool
     /// Inspector commands whose outgoing message the page has not reported yet: responses by
@@ -149,7 +154,16 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         guard let api else { throw .notPending(correlationId: correlationId) }
         refresh()
         guard api.pendingRequests.contains(where: { $0.correlationId == correlationId }) else {
-            throw .notPending(correlationId: correlationId)
+            // Say why, as BridgeCore's host does, from what the adapter saw.
+            switch recent.fate(of: correlationId) {
+            case .answered?: throw .alreadyAnswered(correlationId: correlationId)
+            case .received?:
+                // Once pending and gone: answered (by the app, say, with no page to report it).
+                // Never pending: a handler or a capture slot holds it.
+                if everPending.contains(correlationId) { throw .alreadyAnswered(correlationId: correlationId) }
+                throw .handledElsewhere(correlationId: correlationId)
+            case nil: throw .notPending(correlationId: correlationId)
+            }
         }
         expectResponse(to: correlationId)
         api.respond(to: correlationId, status: status, data: data, error: error)
@@ -218,6 +232,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     // MARK: What the delegate and the page report
 
     public func didReceive(_ message: BridgeMessage) {
+        if message.type == .request { recent.received(message.correlationId) }
         journeyAttached(true)
         if let json = try? codec.encode(message) {
             report(.traffic(TrafficRecord(direction: .received, message: message, json: json, time: now())))
@@ -242,6 +257,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
             return
         }
         sentReports += 1
+        if message.type == .response { recent.answered(message.correlationId) }
         journeyAttached(true)
         var causes: [ObjectIdentifier: InspectionCause] = [:]
         if message.type == .response, let awaited = awaitedResponses.removeValue(forKey: message.correlationId) {
@@ -295,6 +311,10 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         let currentIds = Set(current.map(\.correlationId))
         for id in pending where !currentIds.contains(id) {
             pendingSince.removeValue(forKey: id)
+            if recent.fate(of: id) != nil {
+                everPending.insert(id)
+                if everPending.count > recent.limit { everPending = everPending.filter { recent.fate(of: $0) != nil } }
+            }
             report(.pendingRemoved(correlationId: id))
         }
         let known = Set(pending)

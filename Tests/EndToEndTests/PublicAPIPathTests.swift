@@ -117,25 +117,15 @@ struct PublicAPIPathTests {
         #expect(again.status == 2, "\(again)")
         #expect(again.stderr.contains("error: the host refused: ") && again.stderr.contains("'nfc-1'"), "\(again)")
         #expect(again.stderr.contains("hint: list pending requests with `bridge-inspector snapshot`"), "\(again)")
-        // The one difference: the adapter cannot tell a request that was answered, or one a
-        // capture slot holds, from one it never saw, and says `not_pending` for all three
-        // (PublicAPIHost.respondToPending); natively the host says which. Same exit status.
-        let gapReason: Comment = "PublicAPIHost.respondToPending refuses every id not in pendingRequests as not_pending"
-        withKnownIssue(gapReason) {
-            #expect(again.stderr.contains("was already answered") && again.stderr.contains("(already_answered)"), "\(path.rawValue): \(again)")
-        } when: { path.isPublicAPI }
+        // Both paths say why: answered already, held by a capture slot, or never seen. (The
+        // adapter tells them apart from what it saw: PublicAPIHost.respondToPending.)
+        #expect(again.stderr.contains("was already answered") && again.stderr.contains("(already_answered)"), "\(path.rawValue): \(again)")
         let unknown = try await host.run(["respond", "no-such-id"], binary: binary)
         #expect(unknown.status == 2, "\(unknown)")
         #expect(unknown.stderr.contains("no pending request has correlationId 'no-such-id'"), "\(unknown)")
         let capture = try await host.run(["respond", "cap-1"], binary: binary)
         #expect(capture.status == 2, "a capture slot's request is not pending: \(capture)")
-        withKnownIssue(gapReason) {
-            #expect(capture.stderr.contains("handled_elsewhere"), "\(path.rawValue): \(capture)")
-        } when: { path.isPublicAPI }
-        if path.isPublicAPI {
-            #expect(again.stderr.contains("no pending request has correlationId 'nfc-1'") && again.stderr.contains("(not_pending)"), "\(again)")
-            #expect(capture.stderr.contains("(not_pending)"), "\(capture)")
-        }
+        #expect(capture.stderr.contains("handled_elsewhere"), "\(path.rawValue): \(capture)")
         #expect(host.receivedResponse("cap-1") == nil)
 
         // An error response, quietly; nothing else went out.

@@ -83,9 +83,24 @@ struct PublicAPIHostTests {
         #expect(app.journey.deliveries.count == 1)
         #expect(String(decoding: delivered.json, as: UTF8.self).contains(#""tag":"ok""#))
 
-        // A request that is gone gets the same error as on the native path.
+        // Refusals say why, as on the native path: answered already, never seen, held by a slot
+        // (the app answering a pending request with no page attached counts as answered too).
         let again = try await session.run(.respond(.init(correlationId: "p1", status: .success)))
-        if case .failure(let error) = again.result { #expect(error.knownCode == .notPending) } else { Issue.record("answered twice") }
+        if case .failure(let error) = again.result { #expect(error.knownCode == .alreadyAnswered) } else { Issue.record("answered twice") }
+        let unknown = try await session.run(.respond(.init(correlationId: "nobody", status: .success)))
+        if case .failure(let error) = unknown.result { #expect(error.knownCode == .notPending) } else { Issue.record("answered an unknown id") }
+        app.host.documentCapture.handler = { [weak host = app.host] _ in
+            await host?.documentCapture.awaitCompletion() ?? .cancelled(reason: "gone")
+        }
+        app.receive(request("camera.document.capture", id: "held"))
+        let held = try await session.run(.respond(.init(correlationId: "held", status: .success)))
+        if case .failure(let error) = held.result { #expect(error.knownCode == .handledElsewhere) } else { Issue.record("answered a slot's request") }
+        app.receive(request("nfc.read", id: "quiet"))
+        app.journey.failure = TestFailure()
+        app.host.respond(to: "quiet", status: .success)
+        app.inspector.adapter.refresh()
+        let quiet = try await session.run(.respond(.init(correlationId: "quiet", status: .success)))
+        if case .failure(let error) = quiet.result { #expect(error.knownCode == .alreadyAnswered) } else { Issue.record("answered twice") }
     }
 
     @Test("the page reports later, as WebKit does: replies still carry what the command sent, marked as the inspector's")
@@ -300,6 +315,7 @@ final class AppClient: @unchecked Sendable {
 }
 
 struct SessionTimeout: Error {}
+struct TestFailure: Error {}
 
 func request(_ action: String, id: String) -> String {
     #"{"version":"1.0","correlationId":"\#(id)","type":"request","timestamp":1,"payload":{"action":"\#(action)","data":{}}}"#

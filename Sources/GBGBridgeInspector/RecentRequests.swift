@@ -1,0 +1,53 @@
+/// The fate of requests the adapter saw recently, so that an inspector answering one that is not
+/// pending is told why, as BridgeCore's host tells it: already answered, or held by a handler or
+/// slot. GBGBridge's public API only shows what is pending now; the rest is what the adapter saw
+/// (the delegate's `didReceive`, and the page script's reports of responses).
+///
+/// Bounded: the oldest ids are forgotten first, and a forgotten id is reported as never seen
+/// (`not_pending`), which is still true of it.
+struct RecentRequests {
+    /// What became of a request.
+    enum Fate: Equatable {
+        /// Received; no response seen yet.
+        case received
+        /// A response to it was seen going to the journey.
+        case answered
+    }
+
+    private(set) var fates: [String: Fate] = [:]
+    private var order: [String] = []
+    private var head = 0
+    let limit: Int
+
+    init(limit: Int = 10_000) {
+        self.limit = limit
+    }
+
+    /// The journey sent request `id`.
+    mutating func received(_ id: String) {
+        remember(id, .received)
+    }
+
+    /// A response to `id` went to the journey.
+    mutating func answered(_ id: String) {
+        remember(id, .answered)
+    }
+
+    /// What became of `id`, if it is still remembered.
+    func fate(of id: String) -> Fate? { fates[id] }
+
+    private mutating func remember(_ id: String, _ fate: Fate) {
+        if fates.updateValue(fate, forKey: id) == nil {
+            order.append(id)
+            if order.count - head > limit {
+                fates.removeValue(forKey: order[head])
+                head += 1
+                // Drop the forgotten prefix now and then, so `order` stays within twice the limit.
+                if head >= limit {
+                    order.removeFirst(head)
+                    head = 0
+                }
+            }
+        }
+    }
+}

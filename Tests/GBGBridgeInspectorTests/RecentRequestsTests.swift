@@ -1,0 +1,20 @@
+@testable import GBGBridgeInspector
+import Testing
+
+@Suite("What the adapter remembers of requests")
+struct RecentRequestsTests {
+    @Test("fates are kept for the newest ids only; an answer updates a fate without using more room")
+    func bounded() {
+        var recent = RecentRequests(limit: 3)
+        for id in ["a", "b", "c"] { recent.received(id) }
+        recent.answered("b")
+        #expect(recent.fate(of: "a") == .received)
+        #expect(recent.fate(of: "b") == .answered)
+        recent.received("d")
+        #expect(recent.fate(of: "a") == nil, "the oldest is forgotten")
+        #expect(recent.fate(of: "d") == .received)
+        for index in 0..<100 { recent.received("x\(index)") }
+        #expect(recent.fates.count == 3)
+        #expect(recent.fate(of: "x99") == .received)
+    }
+}
