@@ -210,7 +210,9 @@ struct BrowserJourneyTests {
         defer { host.kill() }
         let served = try #require(await host.waitForLine(prefix: "serving: "), "stderr: \(host.standardError)")
         let (port, token) = try #require(servedAddress(served), "not http://127.0.0.1:<port>/?token=<token>: \(served)")
-        #expect(host.standardError.contains("open the \"serving:\" URL above, with its token, in a browser"))
+        // The host writes this to standard error after the "serving:" line on standard output:
+        // two pipes, read separately, so wait for it.
+        #expect(await poll(timeout: .seconds(20)) { host.standardError.contains("open the \"serving:\" URL above, with its token, in a browser") }, "\(host.standardError)")
 
         // Without the token nothing is served, and the answer says what to do.
         let anonymous = try webTCPRequest(port: port, "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
