@@ -12,7 +12,8 @@ struct HostSelection: ParsableArguments {
     var socket: String?
 
     @Option(name: .customLong("host"), help: ArgumentHelp(
-        "The running host with this name, or NAME.PID (as `bridge-inspector hosts` lists them).", valueName: "name"))
+        "The running host with this name, or NAME.PID (as `bridge-inspector hosts` lists them). `tail --follow` and `record` follow a NAME across runs of the app.",
+        valueName: "name"))
     var host: String?
 
     @OptionGroup var tcp: TCPSelection
