@@ -117,10 +117,10 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// What GBGBridge's documented iOS API gives no way to do, and what a person is told.
     public static var unsupported: [HostFeature: String] {
         [
-        .clearError: "GBGBridge's iOS API has no clearError(): lastError stays until GBGBridge sets another",
-        .clearLog: "GBGBridge's public API cannot clear receivedMessages: the log is cleared only in this inspector's view",
-        .malformedInput: "GBGBridge's public API does not show input that failed to decode; lastError says why it failed",
-        .customCapabilities: "GBGBridge's public API does not list custom capabilities; capability.query answers show them in the log",
+            .clearError: "GBGBridge's iOS API has no clearError(): lastError stays until GBGBridge sets another",
+            .clearLog: "GBGBridge's public API cannot clear receivedMessages: the host keeps them (capped) as they are",
+            .malformedInput: "GBGBridge's public API does not show input that failed to decode; lastError says why it failed",
+            .customCapabilities: "GBGBridge's public API does not list custom capabilities; capability.query answers show them in the log",
         ]
     }
 
