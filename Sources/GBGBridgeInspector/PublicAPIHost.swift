@@ -46,11 +46,11 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     private var lastError: String?
     private var pending: [String] = []
     private var pendingSince: [String: Date] = [:]
-    /// Requests seen and responses seen, to tell why a request is not pending.
+    /// Requests seen, requests that left `pendingRequests`, and responses seen: why a request
+    /// is not pending.
     private var recent = RecentRequests()
-    /// Requests that were pending and left without a response the page reported (answered by
-    /// the app with no journey attached, say): bounded with `recent`.
-    private var everPending: Set<String> = []
+    /// A comparison is already queued for after GBGBridge routes the messages just received.
+    private var refreshQueued = false
     private var slots: [CaptureCapability.Kind: CaptureSlotState] = [:]
     private var journeyAttached: Bool
     /// Inspector commands whose outgoing message the page has not reported yet: responses by
@@ -156,12 +156,10 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         guard api.pendingRequests.contains(where: { $0.correlationId == correlationId }) else {
             // Say why, as BridgeCore's host does, from what the adapter saw.
             switch recent.fate(of: correlationId) {
-            case .answered?: throw .alreadyAnswered(correlationId: correlationId)
-            case .received?:
-                // Once pending and gone: answered (by the app, say, with no page to report it).
-                // Never pending: a handler or a capture slot holds it.
-                if everPending.contains(correlationId) { throw .alreadyAnswered(correlationId: correlationId) }
-                throw .handledElsewhere(correlationId: correlationId)
+            // Answered, or once pending and gone (answered by the app with no page to report it).
+            case .answered?, .leftPending?: throw .alreadyAnswered(correlationId: correlationId)
+            // Received and never pending: a handler or a capture slot holds it.
+            case .received?: throw .handledElsewhere(correlationId: correlationId)
             case nil: throw .notPending(correlationId: correlationId)
             }
         }
@@ -237,10 +235,15 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         if let json = try? codec.encode(message) {
             report(.traffic(TrafficRecord(direction: .received, message: message, json: json, time: now())))
         }
-        refresh()
-        // The delegate hears of a message before GBGBridge routes it: compare again once the
-        // routing (a slot taking the request, a handler answering) has happened.
-        Task { @MainActor [weak self] in self?.refresh() }
+        // The delegate hears of a message before GBGBridge routes it, so nothing it changes is
+        // visible yet: compare once the routing (a slot taking the request, a handler answering)
+        // has happened, once for a whole burst of messages.
+        guard !refreshQueued else { return }
+        refreshQueued = true
+        Task { @MainActor [weak self] in
+            self?.refreshQueued = false
+            self?.refresh()
+        }
     }
 
     public func unhandledRequest(_ message: BridgeMessage) {
@@ -311,10 +314,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         let currentIds = Set(current.map(\.correlationId))
         for id in pending where !currentIds.contains(id) {
             pendingSince.removeValue(forKey: id)
-            if recent.fate(of: id) != nil {
-                everPending.insert(id)
-                if everPending.count > recent.limit { everPending = everPending.filter { recent.fate(of: $0) != nil } }
-            }
+            recent.leftPending(id)
             report(.pendingRemoved(correlationId: id))
         }
         let known = Set(pending)

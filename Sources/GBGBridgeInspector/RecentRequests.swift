@@ -1,7 +1,8 @@
 /// The fate of requests the adapter saw recently, so that an inspector answering one that is not
 /// pending is told why, as BridgeCore's host tells it: already answered, or held by a handler or
 /// slot. GBGBridge's public API only shows what is pending now; the rest is what the adapter saw
-/// (the delegate's `didReceive`, and the page script's reports of responses).
+/// (the delegate's `didReceive`, `pendingRequests` over time, and the page script's reports of
+/// responses).
 ///
 /// Bounded: the oldest ids are forgotten first, and a forgotten id is reported as never seen
 /// (`not_pending`), which is still true of it.
@@ -10,6 +11,9 @@ struct RecentRequests {
     enum Fate: Equatable {
         /// Received; no response seen yet.
         case received
+        /// It was in `pendingRequests` and left without a response the page reported (the app
+        /// answered it with no page attached, say).
+        case leftPending
         /// A response to it was seen going to the journey.
         case answered
     }
@@ -26,6 +30,11 @@ struct RecentRequests {
     /// The journey sent request `id`.
     mutating func received(_ id: String) {
         remember(id, .received)
+    }
+
+    /// `id` left `pendingRequests`; a response already seen stays the fate.
+    mutating func leftPending(_ id: String) {
+        if fates[id] != .answered { remember(id, .leftPending) }
     }
 
     /// A response to `id` went to the journey.

@@ -20,8 +20,6 @@ public enum HostFeature: String, Sendable, CaseIterable, Codable {
     case clearError
     /// Clear the message log.
     case clearLog
-    /// See the messages the host sends to the journey.
-    case sentMessages
     /// See input from the journey that failed to decode (beyond `lastError`'s text).
     case malformedInput
     /// See custom capabilities.

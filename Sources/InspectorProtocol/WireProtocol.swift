@@ -2,7 +2,8 @@ import BridgeCore
 
 /// Names and limits of the inspector protocol, shared by the agent and every client.
 ///
-/// The protocol is newline-delimited JSON over a Unix socket: one compact JSON object per line.
+/// The protocol is newline-delimited JSON over a Unix socket (or, after an `auth` line, a loopback
+/// TCP port): one compact JSON object per line.
 /// `docs/inspector-protocol.md` describes it completely; this type holds the numbers both ends
 /// must agree on.
 public enum WireProtocol {

@@ -200,10 +200,7 @@ struct PublicAPIPathTests {
         // --until: ping until the follower (attached at some point) sees one.
         let follower = try host.start(["tail", "--last", "0", "--until", "action:host.ping", "--timeout", "60"], binary: binary)
         defer { follower.kill() }
-        for _ in 0..<60 where follower.isRunning {
-            #expect(try await host.run(["event", "host.ping", "--quiet"], binary: binary).status == 0)
-            _ = await poll(timeout: .milliseconds(500)) { !follower.isRunning }
-        }
+        try await host.ping(until: follower, attempts: 60, binary: binary)
         #expect(await follower.waitForExit() == 0, "\(follower.standardError)")
         #expect(follower.standardOutput.split(separator: "\n").last?.contains("host.ping") == true, "\(follower.standardOutput)")
 
@@ -265,16 +262,7 @@ struct PublicAPIPathTests {
 
     @Test("auto-respond answers exactly --times requests, then exits 0", arguments: InspectedVia.allCases)
     func autoRespond(path: InspectedVia) async throws {
-        let host = try await ScriptedHost(binary: binary, scenario: """
-            {"name": "three", "steps": [
-              {"send": {"payload": {"action": "nfc.read"}, "correlationId": "nfc-1", "timeoutMs": 600000, "label": "first"}},
-              {"awaitResponse": {"label": "first"}},
-              {"send": {"payload": {"action": "nfc.read"}, "correlationId": "nfc-2", "timeoutMs": 600000, "label": "second"}},
-              {"awaitResponse": {"label": "second"}},
-              {"send": {"payload": {"action": "nfc.read"}, "correlationId": "nfc-3", "timeoutMs": 600000}},
-              {"wait": 600000}
-            ]}
-            """, extra: path.hostOptions)
+        let host = try await ScriptedHost(binary: binary, scenario: scriptingChainedNFCScenario, extra: path.hostOptions)
         defer { host.stop() }
         #expect(await host.waitForPending { $0 == ["nfc-1"] })
         let run = try await host.run(

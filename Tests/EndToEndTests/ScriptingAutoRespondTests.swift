@@ -16,18 +16,8 @@ struct ScriptingAutoRespondTests {
 
     @Test("--times 2 answers exactly two requests (one pending at start, one new), then exits 0; the third stays pending")
     func answersExactlyTwo() async throws {
-        // Each request is sent only once the one before it is answered, so however slowly the
-        // processes start, one is pending when auto-respond starts and the next is new.
-        let host = try await ScriptedHost(binary: binary, scenario: """
-            {"name": "three", "steps": [
-              {"send": {"payload": {"action": "nfc.read"}, "correlationId": "nfc-1", "timeoutMs": 600000, "label": "first"}},
-              {"awaitResponse": {"label": "first"}},
-              {"send": {"payload": {"action": "nfc.read"}, "correlationId": "nfc-2", "timeoutMs": 600000, "label": "second"}},
-              {"awaitResponse": {"label": "second"}},
-              {"send": {"payload": {"action": "nfc.read"}, "correlationId": "nfc-3", "timeoutMs": 600000}},
-              {"wait": 600000}
-            ]}
-            """)
+        // One is pending when auto-respond starts and the next is new (see the scenario).
+        let host = try await ScriptedHost(binary: binary, scenario: scriptingChainedNFCScenario)
         defer { host.stop() }
         #expect(await host.waitForPending { $0 == ["nfc-1"] })
 

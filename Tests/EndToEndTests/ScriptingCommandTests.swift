@@ -23,6 +23,19 @@ let scriptingHeldScenario = """
     ]}
     """
 
+/// Three `nfc.read` requests, each sent only once the one before it is answered: however slowly
+/// the processes start, one is pending when a responder starts and the next is new.
+let scriptingChainedNFCScenario = """
+    {"name": "three", "steps": [
+      {"send": {"payload": {"action": "nfc.read"}, "correlationId": "nfc-1", "timeoutMs": 600000, "label": "first"}},
+      {"awaitResponse": {"label": "first"}},
+      {"send": {"payload": {"action": "nfc.read"}, "correlationId": "nfc-2", "timeoutMs": 600000, "label": "second"}},
+      {"awaitResponse": {"label": "second"}},
+      {"send": {"payload": {"action": "nfc.read"}, "correlationId": "nfc-3", "timeoutMs": 600000}},
+      {"wait": 600000}
+    ]}
+    """
+
 /// The held journey, then later requests that the test lets in one at a time: the journey asks
 /// `gate.open` and, each time the test answers it, sends one `late.thing` request and asks again.
 /// Nothing depends on a timer, however slow the machine.
@@ -381,10 +394,7 @@ struct ScriptingCommandTests {
         let follower = try host.start(["tail", "--last", "0", "--until", "action:host.ping", "--timeout", "20"], binary: binary)
         defer { follower.kill() }
         // Ping until the follower (attached at some point) sees one.
-        for _ in 0..<40 where follower.isRunning {
-            #expect(try await host.run(["event", "host.ping", "--quiet"], binary: binary).status == 0)
-            _ = await poll(timeout: .milliseconds(500)) { !follower.isRunning }
-        }
+        try await host.ping(until: follower, attempts: 40, binary: binary)
         #expect(await follower.waitForExit() == 0, "\(follower.standardError)")
         #expect(follower.standardOutput.split(separator: "\n").last?.contains("host.ping") == true, "\(follower.standardOutput)")
         #expect(!follower.standardOutput.contains("nfc-1"))

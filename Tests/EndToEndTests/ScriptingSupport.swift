@@ -65,6 +65,15 @@ final class ScriptedHost {
         try BinaryProcess(arguments + ["--socket", socket], binary: binary, stdin: .closed)
     }
 
+    /// Sends `host.ping` until `follower` (a `tail --until action:host.ping`, attached at some
+    /// point) has seen one and exited, at most `attempts` times, half a second apart at most.
+    func ping(until follower: BinaryProcess, attempts: Int, binary: String) async throws {
+        for _ in 0..<attempts where follower.isRunning {
+            #expect(try await run(["event", "host.ping", "--quiet"], binary: binary).status == 0)
+            _ = await poll(timeout: .milliseconds(500)) { !follower.isRunning }
+        }
+    }
+
     /// The host's state now, through a session of the test's own.
     func state() throws -> WireState {
         let session = try InspectorSession(socketPath: socket, subscribe: false, clientName: "scripting-tests")

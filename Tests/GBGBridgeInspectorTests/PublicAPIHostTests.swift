@@ -78,7 +78,9 @@ struct PublicAPIHostTests {
         }
         #expect(sent.count == 1)
         #expect(sent.first?.origin == .inspector, "the response is marked as the inspector's")
-        #expect(sent.first.map { try? JSONEncoder().encode($0.message) } != nil)
+        // The record is the delivery itself: the same message, the same byte count.
+        #expect(sent.first?.bytes == delivered.json.count)
+        #expect(sent.first.flatMap { try? BridgeMessageCodec().encode($0.message) } == delivered.json)
         #expect(reply.sent.first?.correlationId == "p1")
         #expect(app.journey.deliveries.count == 1)
         #expect(String(decoding: delivered.json, as: UTF8.self).contains(#""tag":"ok""#))

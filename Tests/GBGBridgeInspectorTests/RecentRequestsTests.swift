@@ -17,4 +17,17 @@ struct RecentRequestsTests {
         #expect(recent.fates.count == 3)
         #expect(recent.fate(of: "x99") == .received)
     }
+
+    @Test("leaving pendingRequests is remembered, but never hides a response already seen")
+    func leftPending() {
+        var recent = RecentRequests(limit: 10)
+        recent.received("p")
+        recent.leftPending("p")
+        #expect(recent.fate(of: "p") == .leftPending)
+        recent.answered("q")
+        recent.leftPending("q")
+        #expect(recent.fate(of: "q") == .answered)
+        recent.leftPending("seen-only-as-pending")
+        #expect(recent.fate(of: "seen-only-as-pending") == .leftPending)
+    }
 }
