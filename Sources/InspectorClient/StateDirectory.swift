@@ -1,0 +1,104 @@
+import Foundation
+
+/// Where the inspector keeps what a person built up between runs (reply rules, the event
+/// history, remembered responses), like a shell keeps its history: `$XDG_STATE_HOME/bridge-inspector`,
+/// or `~/.local/state/bridge-inspector` when `XDG_STATE_HOME` is unset or not absolute (the XDG
+/// Base Directory rules).
+///
+/// Each kind of state is one small JSON file, written whole through a temporary file and a
+/// rename, so a crash never leaves half a file; the directory is created on first write with
+/// mode 0700 and the files with 0600, because a rule or a response can hold test data a person
+/// would not share.
+///
+/// ```swift
+/// let state = StateDirectory()                       // from the environment
+/// try state.save(drafts, as: "events.json")
+/// let drafts = try state.load([EventDraft].self, from: "events.json") ?? []
+/// ```
+///
+/// Tests pass their own directory (`StateDirectory(path: tmp)`) so a test never reads or writes
+/// a person's real state.
+public struct StateDirectory: Sendable, Equatable {
+    /// The directory's path.
+    public var path: String
+
+    /// A state directory at `path`.
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// The state directory the environment names: `$XDG_STATE_HOME/bridge-inspector` when
+    /// `XDG_STATE_HOME` is an absolute path, else `$HOME/.local/state/bridge-inspector`.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            path = (state as NSString).appendingPathComponent("bridge-inspector")
+        } else {
+            let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()
+            path = (home as NSString).appendingPathComponent(".local/state/bridge-inspector")
+        }
+    }
+
+    /// The full path of the file `name` in this directory.
+    public func file(_ name: String) -> String {
+        (path as NSString).appendingPathComponent(name)
+    }
+
+    /// Why state could not be read or written: the path and what went wrong, in one sentence a
+    /// person can act on.
+    public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The file concerned.
+        public var path: String
+        /// What went wrong.
+        public var reason: String
+
+        /// "cannot read /…/rules.json: …".
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    /// Decodes the file `name`, or returns `nil` when there is no such file yet.
+    ///
+    /// - Throws: ``Problem`` when the file exists but cannot be read or is not the expected JSON
+    ///   (the caller says so and carries on with nothing loaded; the file is left as it is).
+    public func load<Value: Decodable>(_ type: Value.Type, from name: String) throws -> Value? {
+        let full = file(name)
+        guard FileManager.default.fileExists(atPath: full) else { return nil }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: full))
+        } catch {
+            throw Problem(path: full, reason: "cannot be read (\(error.localizedDescription))")
+        }
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch {
+            throw Problem(path: full, reason: "is not a file this version can read; move it away to start afresh")
+        }
+    }
+
+    /// Encodes `value` as JSON into the file `name`, replacing it whole.
+    ///
+    /// - Throws: ``Problem`` when the directory or the file cannot be written.
+    public func save<Value: Encodable>(_ value: Value, as name: String) throws {
+        let full = file(name)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let data = try encoder.encode(value)
+            let temporary = full + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+            guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else {
+                throw Problem(path: full, reason: "cannot be written (is \(path) writable?)")
+            }
+            if rename(temporary, full) != 0 {
+                let reason = String(cString: strerror(errno))
+                unlink(temporary)
+                throw Problem(path: full, reason: "cannot be written (\(reason))")
+            }
+        } catch let problem as Problem {
+            throw problem
+        } catch {
+            throw Problem(path: full, reason: "cannot be written (\(error.localizedDescription))")
+        }
+    }
+}
