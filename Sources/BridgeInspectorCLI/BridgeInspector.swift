@@ -16,6 +16,7 @@ struct BridgeInspector: AsyncParsableCommand {
             New here? Run `bridge-inspector demo`: it starts a demo host in the background and \
             attaches to it. Run `bridge-inspector help <subcommand>` for the details of each one.
             """,
+        version: VersionCommand.line,
         subcommands: [
             InspectCommand.self,
             DemoCommand.self,
@@ -30,6 +31,7 @@ struct BridgeInspector: AsyncParsableCommand {
             AutoRespondCommand.self,
             RecordCommand.self,
             OpenCommand.self,
+            VersionCommand.self,
         ],
         defaultSubcommand: InspectCommand.self
     )

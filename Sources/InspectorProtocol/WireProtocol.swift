@@ -36,8 +36,13 @@ public enum WireProtocol {
     /// What this agent can do, listed in its `hello` as `features`.
     public static let features = ["snapshot", "events", "gap", "commands", "origin"]
 
+    /// The version of bridge-inspector (the agent, the command and the libraries ship together):
+    /// `bridge-inspector --version` prints it beside ``version``, and the agent names it in its
+    /// `hello`.
+    public static let toolVersion = "0.1.0"
+
     /// The agent's name and version, sent in its `hello`.
-    public static let agentName = "bridge-inspector-agent/0.1.0"
+    public static let agentName = "bridge-inspector-agent/\(toolVersion)"
 }
 
 /// The value of a frame's `kind` field.
