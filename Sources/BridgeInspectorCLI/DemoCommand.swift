@@ -21,11 +21,11 @@ struct DemoCommand: AsyncParsableCommand {
     )
 
     @Option(name: .long, help: ArgumentHelp(
-        "Serve the demo host's inspector on this socket path. Default: the per-user directory.", valueName: "path"))
+        "Serve the demo host's inspector on this socket path. Default: the per-user directory.", valueName: "path"), completion: Completions.anyFile)
     var socket: String?
 
     @Option(name: .customLong("journey-log"), help: ArgumentHelp(
-        "Have the demo host write its journey log (JSON Lines) to this file.", valueName: "file"))
+        "Have the demo host write its journey log (JSON Lines) to this file.", valueName: "file"), completion: Completions.anyFile)
     var journeyLog: String?
 
     @Option(name: .customLong("inspect-via"), help: ArgumentHelp(

@@ -27,10 +27,10 @@ struct InspectCommand: AsyncParsableCommand {
             Inside, press ? for every key and q to quit.
             """)
 
-    @Option(name: .customLong("socket"), help: ArgumentHelp("The host's socket (default: $BRIDGE_INSPECTOR_SOCKET, or the only running host).", valueName: "path"))
+    @Option(name: .customLong("socket"), help: ArgumentHelp("The host's socket (default: $BRIDGE_INSPECTOR_SOCKET, or the only running host).", valueName: "path"), completion: Completions.anyFile)
     var socket: String?
 
-    @Option(name: .customLong("host"), help: ArgumentHelp("Follow the host with this name across runs, waiting for it if need be; NAME.PID: exactly that process.", valueName: "name"))
+    @Option(name: .customLong("host"), help: ArgumentHelp("Follow the host with this name across runs, waiting for it if need be; NAME.PID: exactly that process.", valueName: "name"), completion: Completions.hostNames)
     var host: String?
 
     @OptionGroup var tcp: TCPSelection

@@ -69,7 +69,7 @@ struct AutoRespondCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The rule's name. Default: <action>#<n>.", valueName: "name"))
     var name: String?
 
-    @Option(help: ArgumentHelp("Also use the rules in this JSON file (tried before the command line's rule).", valueName: "file"))
+    @Option(help: ArgumentHelp("Also use the rules in this JSON file (tried before the command line's rule).", valueName: "file"), completion: Completions.jsonFile)
     var rules: String?
 
     @Option(help: ArgumentHelp("Give up after this many seconds (exit 4 if a --times rule is not used up).", valueName: "seconds"))

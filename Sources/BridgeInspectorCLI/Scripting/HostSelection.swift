@@ -8,12 +8,12 @@ import InspectorProtocol
 /// `$BRIDGE_INSPECTOR_SOCKET`, else the only running host.
 struct HostSelection: ParsableArguments {
     @Option(name: .customLong("socket"), help: ArgumentHelp(
-        "The host's socket. Default: $BRIDGE_INSPECTOR_SOCKET, else the only running host.", valueName: "path"))
+        "The host's socket. Default: $BRIDGE_INSPECTOR_SOCKET, else the only running host.", valueName: "path"), completion: Completions.anyFile)
     var socket: String?
 
     @Option(name: .customLong("host"), help: ArgumentHelp(
         "The running host with this name, or NAME.PID (as `bridge-inspector hosts` lists them). `tail --follow` and `record` follow a NAME across runs of the app.",
-        valueName: "name"))
+        valueName: "name"), completion: Completions.hostNames)
     var host: String?
 
     @OptionGroup var tcp: TCPSelection

@@ -25,7 +25,7 @@ struct OpenCommand: ParsableCommand {
               bridge-inspector open --check session.jsonl
             """)
 
-    @Argument(help: ArgumentHelp("The recording to open.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The recording to open.", valueName: "file"), completion: Completions.recording)
     var file: String
 
     @Flag(help: "Only read and check the file, and print a summary (no terminal needed).")

@@ -32,7 +32,7 @@ struct RecordCommand: ParsableCommand {
 
     @OptionGroup var selection: HostSelection
 
-    @Argument(help: ArgumentHelp("The file to write (replaced if it exists); - for standard output.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The file to write (replaced if it exists); - for standard output.", valueName: "file"), completion: Completions.recording)
     var file: String
 
     @Option(help: ArgumentHelp("Stop after this many events (after the snapshot).", valueName: "n"))

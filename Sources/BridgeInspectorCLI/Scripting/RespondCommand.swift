@@ -27,7 +27,7 @@ struct RespondCommand: ParsableCommand {
 
     @OptionGroup var selection: HostSelection
 
-    @Argument(help: ArgumentHelp("The pending request's correlation id (as `snapshot` and `wait-for` print it).", valueName: "correlation-id"))
+    @Argument(help: ArgumentHelp("The pending request's correlation id (as `snapshot` and `wait-for` print it).", valueName: "correlation-id"), completion: Completions.pendingIds)
     var correlationId: String
 
     @Option(help: ArgumentHelp("The response status.", valueName: "status"))

@@ -65,7 +65,7 @@ struct SlotCommand: ParsableCommand {
     @Option(help: ArgumentHelp("complete --result success: the image height reported (1 to 8192). Default: 720.", valueName: "pixels"))
     var height: Int?
 
-    @Option(help: ArgumentHelp("complete --result success: send this image file instead of a synthetic PNG.", valueName: "file"))
+    @Option(help: ArgumentHelp("complete --result success: send this image file instead of a synthetic PNG.", valueName: "file"), completion: Completions.imageFile)
     var image: String?
 
     @Option(name: .customLong("mime-type"), help: ArgumentHelp(
