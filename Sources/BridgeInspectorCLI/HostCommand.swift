@@ -1,4 +1,5 @@
 import ArgumentParser
+import TerminalUI
 
 /// `bridge-inspector host`: a real bridge host with a simulated web journey, or a real one in a
 /// browser (`--serve`), serving the inspector on a Unix socket.
@@ -42,6 +43,8 @@ struct HostCommand: AsyncParsableCommand {
             journey on its own dev server is allowed with --allow-origin (then --serve may be left \
             out) and includes, as its first script, the bootstrap script at the address with the \
             token the host prints. Slow or idle connections are closed. With --inspect-via public-api \
+            Without --profile, a host-profile.json in DIR is the profile (its name names the \
+            host). With --inspect-via public-api \
             the pages also run the inspector's page script, as an app's WKWebView does, and the \
             inspector sees what the host sends only through its reports. See docs/web-journeys.md.
 
@@ -50,7 +53,7 @@ struct HostCommand: AsyncParsableCommand {
               bridge-inspector host --profile examples/profiles/minimal.json \\
                   --scenario examples/scenarios/capture-flow.json \\
                   --journey-log journey.jsonl --exit-when-done
-              bridge-inspector host --serve examples/web-journey --port 8787
+              bridge-inspector host --serve examples/web-journey --port 8787   # + its host-profile.json
               bridge-inspector host --port 8787 --allow-origin http://localhost:5173
               bridge-inspector host --inspect-via public-api     # seen as a GBGBridge app is
               bridge-inspector host --serve examples/web-journey --inspect-via public-api
@@ -58,10 +61,10 @@ struct HostCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("The host profile to use (JSON). Default: the built-in demo profile.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("The host profile to use (JSON). Default: with --serve DIR, DIR/host-profile.json when there is one; else the built-in demo profile.", valueName: "file"), completion: Completions.jsonFile)
     var profile: String?
 
-    @Option(name: .long, help: ArgumentHelp("The journey scenario to run (JSON). Default: the built-in demo scenario.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("The journey scenario to run (JSON). Default: the built-in demo scenario.", valueName: "file"), completion: Completions.jsonFile)
     var scenario: String?
 
     @Option(name: .long, help: ArgumentHelp(
@@ -70,11 +73,11 @@ struct HostCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp(
         "Serve the inspector on this socket path. Default: $BRIDGE_INSPECTOR_SOCKET when set, else <name>.<pid>.sock in the per-user directory ($BRIDGE_INSPECTOR_SOCKET_DIR; else on macOS /tmp/bridge-inspector-<uid>; on Linux $XDG_RUNTIME_DIR/bridge-inspector or /tmp/bridge-inspector-<uid>).",
-        valueName: "path"))
+        valueName: "path"), completion: Completions.anyFile)
     var socket: String?
 
     @Option(name: .customLong("journey-log"), help: ArgumentHelp(
-        "Write everything the journey sends, receives and gives up on to this file, one JSON object per line.", valueName: "file"))
+        "Write everything the journey sends, receives and gives up on to this file, one JSON object per line.", valueName: "file"), completion: Completions.anyFile)
     var journeyLog: String?
 
     @Flag(name: .customLong("exit-when-done"), help: "Exit when the scenario ends (it must not loop). Without it the host keeps running until stopped.")
@@ -89,7 +92,7 @@ struct HostCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp(
         "Serve the web journey in this directory to a browser on 127.0.0.1, with the bridge bootstrap injected into its pages, instead of simulating a journey.",
-        valueName: "dir"))
+        valueName: "dir"), completion: .directory)
     var serve: String?
 
     @Option(name: .long, help: ArgumentHelp("The port for --serve or --allow-origin on 127.0.0.1; 0 picks a free one. Default: 0.", valueName: "port"))
@@ -142,8 +145,13 @@ struct HostCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let besideJourney = HostOptions.profileBesideJourney(serveDirectory: serve, profilePath: profile)
+        if let besideJourney {
+            StandardStreams.printError(
+                "bridge-inspector host: using the host profile \(Sanitizer.sanitize(besideJourney)) that sits beside the journey (--profile FILE chooses another).")
+        }
         let options = HostOptions(
-            profilePath: profile, scenarioPath: scenario, name: name, socketPath: socket, journeyLogPath: journeyLog,
+            profilePath: profile ?? besideJourney, scenarioPath: scenario, name: name, socketPath: socket, journeyLogPath: journeyLog,
             exitWhenDone: exitWhenDone, exitOnStdinEOF: exitOnStdinEOF, waitForInspector: waitForInspector, serveDirectory: serve, port: port,
             inspectionPath: inspectVia, allowedOrigins: allowOrigin, listenTCP: listenTCP.flatMap(HostOptions.parseListenTCP),
             allowNonLoopback: allowNonLoopback)

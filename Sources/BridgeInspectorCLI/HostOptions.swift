@@ -1,3 +1,4 @@
+import Foundation
 import InspectorAgent
 
 /// What `bridge-inspector host` was asked to do, as plain values.
@@ -26,6 +27,21 @@ struct HostOptions: Sendable {
     var inspectionPath: InspectionPath = .native
     /// `--allow-origin`: origins besides the served one whose pages may connect to the bridge.
     var allowedOrigins: [String] = []
+
+    /// The name of the host profile a served journey may keep beside its pages, used when
+    /// `--serve DIR` is given without `--profile`.
+    static let servedProfileName = "host-profile.json"
+
+    /// `DIR/host-profile.json` when `--serve DIR` is given without `--profile` and that file
+    /// exists: a journey directory carries the host it was written for, so serving it alone
+    /// gives that host (its name, its slots) rather than the demo's.
+    static func profileBesideJourney(serveDirectory: String?, profilePath: String?) -> String? {
+        guard profilePath == nil, let serveDirectory else { return nil }
+        let candidate = (serveDirectory as NSString).appendingPathComponent(servedProfileName)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
+        return candidate
+    }
 
     /// `--listen-tcp`: the address and port to serve the inspector on over TCP, or `nil`.
     var listenTCP: (address: String, port: Int)? = nil

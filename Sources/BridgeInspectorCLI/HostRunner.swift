@@ -4,6 +4,7 @@ import GBGBridgeInspector
 import InspectorAgent
 import JourneySimulation
 import JourneyWebSocket
+import SocketSupport
 import TerminalUI
 #if canImport(Glibc)
 import Glibc
@@ -102,6 +103,7 @@ struct HostRunner {
         StandardStreams.printError(
             "bridge-inspector host: host \"\(name)\" (hostVersion \(profile.hostVersion)) is running the journey scenario \"\(scenario.name)\""
                 + (scenario.loop ? " in a loop" : "") + "; stop it with Ctrl-C.")
+        StandardStreams.printError(Self.attachHint(name: name, socketPath: agent.socketPath))
 
         // 4. Run: the host announces itself, the journey starts (once someone watches, when asked).
         let waitForInspector = options.waitForInspector
@@ -219,6 +221,7 @@ struct HostRunner {
             StandardStreams.printError(
                 "bridge-inspector host: open the \"serving:\" URL above, with its token, in a browser; only a page opened from it can be the journey, and other local programs are refused.")
         }
+        StandardStreams.printError(Self.attachHint(name: name, socketPath: agent.socketPath))
         if !options.allowedOrigins.isEmpty {
             StandardStreams.printError(
                 "bridge-inspector host: pages of \(options.allowedOrigins.joined(separator: ", ")) include, as their first script, <script src=\"\(server.bootstrapScriptURL)\"></script> (it carries this run's token; do not commit it).")
@@ -268,6 +271,15 @@ struct HostRunner {
         case .protocolError(let page, let text):
             printError("bridge-inspector host: \(page): \(text)")
         }
+    }
+
+    /// The line that tells a person how to watch this host: the command for a second terminal,
+    /// `--host NAME` when the socket is in the per-user directory (where `--host` looks), else
+    /// `--socket PATH`.
+    static func attachHint(name: String, socketPath: String) -> String {
+        let inDirectory = (socketPath as NSString).deletingLastPathComponent == SocketDirectory.resolve().path
+        let option = inDirectory ? "--host \(name)" : "--socket \(socketPath)"
+        return "bridge-inspector host: to inspect it, run in another terminal: bridge-inspector \(Sanitizer.sanitize(option))"
     }
 
     /// Calls `closed` once standard input reaches end of file (or fails), from a background thread.
