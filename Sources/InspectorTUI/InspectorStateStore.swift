@@ -55,23 +55,22 @@ public struct InspectorStateStore {
     /// note when a save failed (shown once per failure).
     @discardableResult
     public mutating func saveChanges(of model: InspectorModel) -> String? {
-        var problem: String?
-        if !rulesLocked, model.rules != savedRules {
-            savedRules = model.rules
-            do {
-                try directory.save(model.rules, as: Self.rulesFile)
-            } catch {
-                problem = "reply rules not saved: \(error)"
-            }
+        let rules = rulesLocked ? nil : Self.save(model.rules, ifChangedFrom: &savedRules, as: Self.rulesFile, in: directory, what: "reply rules")
+        let events = eventsLocked ? nil : Self.save(model.eventHistory, ifChangedFrom: &savedEvents, as: Self.eventsFile, in: directory, what: "event history")
+        return events ?? rules
+    }
+
+    /// Saves `value` as `file` when it differs from `saved`; returns what went wrong, if anything.
+    private static func save<Value: Encodable & Equatable>(
+        _ value: Value, ifChangedFrom saved: inout Value?, as file: String, in directory: StateDirectory, what: String
+    ) -> String? {
+        guard value != saved else { return nil }
+        saved = value
+        do {
+            try directory.save(value, as: file)
+            return nil
+        } catch {
+            return "\(what) not saved: \(error)"
         }
-        if !eventsLocked, model.eventHistory != savedEvents {
-            savedEvents = model.eventHistory
-            do {
-                try directory.save(model.eventHistory, as: Self.eventsFile)
-            } catch {
-                problem = "event history not saved: \(error)"
-            }
-        }
-        return problem
     }
 }
