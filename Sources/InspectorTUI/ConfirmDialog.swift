@@ -1,18 +1,33 @@
 import InspectorProtocol
 import TerminalUI
 
-/// Asks before something destructive; `y` sends the command, anything else backs out.
+/// Asks before something destructive; `y` sends the command (or quits), anything else backs out.
 public struct ConfirmDialog: Sendable {
     /// The question, naming exactly what will happen.
     public var question: String
-    /// The command sent on yes.
-    public var command: InspectorCommand
+    /// The command sent on yes; `nil` when yes quits the inspector.
+    public var command: InspectorCommand?
     /// The action's label for the action log.
     public var label: String
 
+    /// Asks before sending `command`.
+    init(question: String, command: InspectorCommand, label: String) {
+        self.question = question
+        self.command = command
+        self.label = label
+    }
+
+    /// Asks before quitting: `y`, or `q` again, quits.
+    init(quitQuestion question: String) {
+        self.question = question
+        self.command = nil
+        self.label = "quit"
+    }
+
     mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
         switch key {
-        case .char("y"), .char("Y"): return .send(command, label: label)
+        case .char("y"), .char("Y"): return command.map { .send($0, label: label) } ?? .quit
+        case .char("q") where command == nil: return .quit
         default: return .close
         }
     }

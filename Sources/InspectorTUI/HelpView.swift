@@ -6,7 +6,7 @@ public struct HelpView: Sendable {
 
     static let sections: [(title: String, keys: [(String, String)])] = [
         ("Everywhere", [
-            ("?  F1", "this help"), ("q", "quit (in a view: back)"), ("Esc", "back out of a view, a prompt, the search or the filter"),
+            ("?  F1", "this help"), ("q", "quit; asks first while reply rules are active (in a view: back)"), ("Esc", "back out of a view, a prompt, the search or the filter"),
             ("Ctrl-C", "quit at once"), ("Tab / Shift-Tab", "next / previous pane"),
         ]),
         ("Moving", [

@@ -15,6 +15,7 @@ extension InspectorModel {
             size = newSize
             clampCursors()
         case .frame(let frame):
+            hostClock.observe(frame, at: now)
             apply(frame)
             offerPendingToRules()
             return dueReplies()
@@ -36,6 +37,7 @@ extension InspectorModel {
                 inFlight[id] = index
             }
         case .commandFailed(let label, let error):
+            if let correlationId = ruleReplyLabels.removeValue(forKey: label) { replies.outcome(of: correlationId, answered: false) }
             if let index = actions.lastIndex(where: { $0.label == label && $0.commandId == nil }) {
                 actions[index].outcome = .refused(error)
             }
@@ -111,6 +113,16 @@ extension InspectorModel {
 
     private mutating func settle(commandId: String, result: Result<JSONValue, InspectorError>) {
         guard let index = inFlight.removeValue(forKey: commandId), actions.indices.contains(index) else { return }
+        if let correlationId = ruleReplyLabels.removeValue(forKey: actions[index].label) {
+            let rule = replies.outcome(of: correlationId, answered: (try? result.get()) != nil)
+            if case .failure(let error) = result, error.knownCode == .alreadyAnswered || error.knownCode == .notPending {
+                // Another inspector (or a person) answered first: the host refused ours, which is
+                // no failure of this inspector's; the rule still owes that answer.
+                actions[index].outcome = .refused(error.message)
+                showFlash("rule \(rule?.name ?? ""): \(correlationId) was answered elsewhere first; not counted", isError: false)
+                return
+            }
+        }
         switch result {
         case .success:
             actions[index].outcome = .done
@@ -149,23 +161,25 @@ extension InspectorModel {
             let draft = EventDraft(name: args.name, dataText: text)
             eventHistory.removeAll { $0 == draft }
             eventHistory.append(draft)
+            if eventHistory.count > Self.eventHistoryLimit { eventHistory.removeFirst(eventHistory.count - Self.eventHistoryLimit) }
         }
         return [.send(command, label: label)]
     }
 
     // MARK: Reply rules
 
-    /// Offers every pending request not yet offered to the reply rules; matches are scheduled
-    /// after their rule's delay.
+    /// Offers the pending requests to the reply rules (``ReplyScheduler``); says when a rule's use
+    /// was given back or an abandoned request was left alone.
     mutating func offerPendingToRules() {
         guard !rules.isEmpty, !readOnly else { return }
-        for request in live.pending where !offeredToRules.contains(request.correlationId) {
-            offeredToRules.insert(request.correlationId)
-            guard let (rule, delay) = rules.match(request) else { continue }
-            scheduledReplies.append(
-                ScheduledReply(
-                    due: now + Double(delay), command: .respond(rule.command(answering: request.correlationId)),
-                    label: "rule \(rule.name): respond \(rule.response.status.rawValue) to \(request.action) \(request.correlationId)"))
+        let update = replies.update(pending: live.pending, now: now, hostNow: hostClock.hostNow(localNow: now))
+        if let given = update.gaveBack.last {
+            showFlash("rule \(given.rule.name): \(given.request.correlationId) was answered elsewhere during the delay; not counted", isError: false)
+        }
+        if let skipped = update.skippedAbandoned.last {
+            showFlash(
+                "rules skip \(skipped.action) \(skipped.correlationId): pending past the journey's timeout, it has given up on it (answer it with r)",
+                isError: false)
         }
     }
 
@@ -173,7 +187,7 @@ extension InspectorModel {
     /// form), says so, and offers it the pending requests not yet offered to the rules.
     @discardableResult
     mutating func addRule(_ rule: ReplyRule) -> ReplyRule {
-        let added = rules.add(rule)
+        let added = replies.book.add(rule)
         showFlash("rule \(added.name) will answer \(added.times.map { "the next \($0)" } ?? "every") \(added.action) request", isError: false)
         offerPendingToRules()
         return added
@@ -181,10 +195,37 @@ extension InspectorModel {
 
     /// Sends the rule answers whose delay has passed.
     mutating func dueReplies() -> [InspectorEffect] {
-        guard !scheduledReplies.isEmpty else { return [] }
-        let due = scheduledReplies.filter { $0.due <= now }
-        scheduledReplies.removeAll { $0.due <= now }
-        return due.flatMap { send($0.command, label: $0.label) }
+        replies.due(now: now).flatMap { reply -> [InspectorEffect] in
+            let label = "rule \(reply.rule.name): respond \(reply.rule.response.status.rawValue) to \(reply.request.action) \(reply.request.correlationId)"
+            let effects = send(.respond(reply.command), label: label)
+            if effects.isEmpty {
+                replies.outcome(of: reply.request.correlationId, answered: false)
+            } else {
+                ruleReplyLabels[label] = reply.request.correlationId
+            }
+            return effects
+        }
+    }
+
+    /// Takes reply rules kept from an earlier run (or shared as a rules file), **paused**: a rule
+    /// that answered live traffic on its own the moment the inspector opened would surprise; the
+    /// note says how many there are and how to resume them (R, then space).
+    public mutating func loadRules(_ book: ReplyRuleBook, from path: String) {
+        var loaded = book
+        loaded.resetHits()
+        for rule in loaded.rules { loaded.setEnabled(false, id: rule.id) }
+        for rule in loaded.rules { replies.book.add(rule) }
+        guard !loaded.isEmpty else { return }
+        let count = loaded.rules.count
+        showFlash("\(count) reply rule\(count == 1 ? "" : "s") loaded from \(path), paused: R to see them, space to resume one", isError: false)
+    }
+
+    /// The most events the history keeps (and saves).
+    public static let eventHistoryLimit = 50
+
+    /// Takes the event history kept from an earlier run (the newest ``eventHistoryLimit``).
+    public mutating func loadEventHistory(_ drafts: [EventDraft]) {
+        eventHistory = Array(drafts.suffix(Self.eventHistoryLimit))
     }
 
     // MARK: The visible rows
@@ -299,7 +340,7 @@ extension InspectorModel {
         case .sendAndRemember(let command, let label, let rule):
             overlays.removeLast()
             // The request being answered now is not offered to the new rule again.
-            if case .respond(let args) = command { offeredToRules.insert(args.correlationId) }
+            if case .respond(let args) = command { replies.markAnswered(args.correlationId) }
             addRule(rule)
             return send(command, label: label) + dueReplies()
         case .addRule(let rule):
@@ -312,11 +353,16 @@ extension InspectorModel {
             }
             return dueReplies()
         case .removeRule(let id):
-            if let removed = rules.remove(id: id) { showFlash("rule \(removed.name) removed after \(removed.hits) hits", isError: false) }
+            if let removed = replies.book.remove(id: id) { showFlash("rule \(removed.name) removed after \(removed.hits) hits", isError: false) }
             return []
         case .toggleRule(let id):
-            if let rule = rules.rule(id: id) { _ = rules.setEnabled(!rule.isEnabled, id: id) }
-            return []
+            if let rule = rules.rule(id: id) { replies.book.setEnabled(!rule.isEnabled, id: id) }
+            // A resumed rule answers what is pending now.
+            offerPendingToRules()
+            return dueReplies()
+        case .quit:
+            quitting = true
+            return [.quit]
         }
     }
 
@@ -392,6 +438,14 @@ extension InspectorModel {
         }
         switch key {
         case .char("q"):
+            let active = rules.rules.filter(\.isActive).count
+            if active > 0, !readOnly {
+                overlays.append(
+                    .confirm(
+                        ConfirmDialog(
+                            quitQuestion: "Quit? \(active) active reply rule\(active == 1 ? "" : "s") will stop answering (they are saved, and come back paused next time).")))
+                return []
+            }
             quitting = true
             return [.quit]
         case .char("?"), .function(1):

@@ -72,12 +72,14 @@ public struct InspectorModel: Sendable {
     var recentArrivals: [Double] = []
     /// Set when the person asked to quit.
     public internal(set) var quitting = false
-    /// The reply rules this inspector applies to new pending requests.
-    public internal(set) var rules = ReplyRuleBook()
-    /// Rule answers waiting for their delay, oldest first.
-    var scheduledReplies: [ScheduledReply] = []
-    /// Pending requests already offered to the rules (each is offered once).
-    var offeredToRules: Set<String> = []
+    /// The reply rules this inspector applies to pending requests, with their hit counts.
+    public var rules: ReplyRuleBook { replies.book }
+    /// When the rules answer what (shared with `auto-respond`).
+    var replies = ReplyScheduler()
+    /// The host's clock, for the pending requests' ages (abandoned requests are not answered by rules).
+    var hostClock = HostClock()
+    /// Rule answers sent and not yet settled: action label → correlation id.
+    var ruleReplyLabels: [String: String] = [:]
 
     /// Creates a model for a screen of `size`.
     public init(size: Size, socketPath: String, now: Double = Date().timeIntervalSince1970 * 1000) {
@@ -115,16 +117,6 @@ public struct InspectorModel: Sendable {
     }
 }
 
-/// A rule's answer waiting for its delay.
-struct ScheduledReply: Sendable, Equatable {
-    /// When to send it (milliseconds since 1970).
-    var due: Double
-    /// The respond command (naming the rule).
-    var command: InspectorCommand
-    /// The action log's label.
-    var label: String
-}
-
 /// A brief message shown above the footer.
 public struct Flash: Sendable, Equatable {
     /// The text (host errors verbatim).
@@ -155,8 +147,8 @@ public struct ActionRecord: Sendable, Equatable {
     }
 }
 
-/// A remembered event, for the event dialog's history.
-public struct EventDraft: Sendable, Equatable {
+/// A remembered event, for the event dialog's history (kept between runs in `events.json`).
+public struct EventDraft: Codable, Sendable, Equatable {
     /// The event name.
     public var name: String
     /// Its data as JSON text.

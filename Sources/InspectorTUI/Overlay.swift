@@ -98,6 +98,8 @@ public enum OverlayAction: Sendable {
     case removeRule(Int)
     /// Pause or resume the reply rule with this id.
     case toggleRule(Int)
+    /// Quit the inspector (confirmed).
+    case quit
     /// Close this overlay and add a reply rule, as "remember" in the respond dialog adds one:
     /// the pending requests and every later one are offered to it, and it counts its hits.
     case addRule(ReplyRule)

@@ -31,6 +31,9 @@ struct InteractiveInspector {
         var loop = EventLoop(screen: screen)
         var model = InspectorModel(size: screen.size, socketPath: socketPath)
         model.followedHost = follower.map { $0.target.name }
+        // Reply rules and the event history are kept between runs ($XDG_STATE_HOME), like a shell's history.
+        var store = InspectorStateStore(directory: StateDirectory())
+        store.load(into: &model)
         var session: InspectorSession?
         var lastAttempt = Date.distantPast
         let retryInterval = follower == nil ? reconnectInterval : min(reconnectInterval, 2 * HostFollower.pollInterval)
@@ -128,7 +131,9 @@ struct InteractiveInspector {
                 attach()
                 changed = true
             }
+            if let problem = store.saveChanges(of: model) { model.handle(.notice(problem, isError: true)) }
         }
+        store.saveChanges(of: model)
         session?.close()
     }
 }

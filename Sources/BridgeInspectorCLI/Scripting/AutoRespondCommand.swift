@@ -23,13 +23,22 @@ struct AutoRespondCommand: ParsableCommand {
 
             It exits 0 when every rule with --times has used up its count (never while an \
             --always rule is in force), and on Ctrl-C or SIGTERM; the rules with their hit counts \
-            are printed on standard error at exit. A request answered by someone else first is \
-            not counted.
+            are printed on standard error at exit. A request answered by someone else first (a \
+            person, or another inspector whose rules answered it) is not counted: the rule still \
+            owes that answer.
+
+            Requests the journey has abandoned are skipped, with a note on standard error: a \
+            request pending longer than the journey's timeout (the web SDK's 30 s, 5 s for \
+            capability.query; --journey-timeout for a journey that sets its own) gets an answer \
+            that reaches no one. --include-abandoned answers them too.
 
             A rules file holds {"rules": [...]} (or just the array); each rule is an object with \
             "action" (required; * matches anything), "times" (leave it out for every request), \
             "delayMs", "status" (default success), "data", "error" ({"code", "message", \
-            "recoverable"}) and "name" (default <action>#<n>). See docs/cli.md.
+            "recoverable"}), "name" (default <action>#<n>) and "enabled" (default true; false \
+            keeps a rule in the file without using it). Counts start afresh ("hits" is ignored). \
+            The interactive inspector saves its rules in the same format (rules.json in \
+            $XDG_STATE_HOME/bridge-inspector), so that file can be passed here. See docs/cli.md.
 
             Exit status: 0 done; 3 the host went away while a --times rule still had requests \
             to answer; 4 --timeout passed first.
@@ -74,6 +83,8 @@ struct AutoRespondCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Give up after this many seconds (exit 4 if a --times rule is not used up).", valueName: "seconds"))
     var timeout: Double?
+
+    @OptionGroup var abandoned: AbandonedOptions
 
     /// The rules to use, checked completely before connecting.
     func makeBook() throws -> ReplyRuleBook {
@@ -130,20 +141,23 @@ struct AutoRespondCommand: ParsableCommand {
         try Script.run {
             var book = try makeBook()
             try Seconds.check(timeout, option: "--timeout")
+            let timeouts = try abandoned.timeouts()
             let names = book.rules.map(\.name)
             if Set(names).count != names.count {
                 throw ScriptFailure.usage("two rules have the same name; give each rule in --rules its own \"name\"")
             }
             let session = try selection.session(subscribe: true, client: "bridge-inspector auto-respond")
             defer { session.close() }
-            var responder = RuleResponder(book: book, session: session)
+            var responder = RuleResponder(
+                scheduler: ReplyScheduler(book: book, timeouts: timeouts, includesAbandoned: abandoned.includeAbandoned), session: session)
             let loop = FrameLoop(session: session)
             defer { loop.cancel() }
             StandardStreams.printError("answering with \(book.rules.count) rule\(book.rules.count == 1 ? "" : "s") on \(ScriptOutput.safe(session.hello.host.name)) (Ctrl-C to stop):")
             for rule in book.rules { StandardStreams.printError("  " + RuleResponder.describe(rule)) }
 
             let snapshot = try session.firstSnapshot()
-            responder.consider(snapshot.state.pending)
+            responder.handle(.snapshot(seq: 0, state: snapshot.state))
+            try responder.answerDue()
             var end = FrameLoop.End.finished
             if !responder.isDone {
                 end = try loop.run(timeout: timeout, nextWake: { responder.secondsToNextDue }) { frame in
@@ -152,7 +166,7 @@ struct AutoRespondCommand: ParsableCommand {
                     return responder.isDone
                 }
             }
-            book = responder.book
+            book = responder.scheduler.book
             StandardStreams.printError("rules at exit:")
             for rule in book.rules { StandardStreams.printError("  " + RuleResponder.describe(rule)) }
             switch end {
@@ -172,82 +186,73 @@ struct AutoRespondCommand: ParsableCommand {
     }
 }
 
-/// Applies a rule book to the pending requests of one session: matches them, waits out each
-/// rule's delay, answers through `respond`, and gives the hit back when the host refuses.
+/// Drives a ``ReplyScheduler`` for one session: keeps the host's pending list from its frames,
+/// sends the answers that are due through `respond`, and reports what the scheduler decided.
 struct RuleResponder {
-    private(set) var book: ReplyRuleBook
+    private(set) var scheduler: ReplyScheduler
     let session: InspectorSession
     var timeFormat = TimeFormat()
+    /// The host's pending requests, as its frames say.
+    private var pending: [WirePending] = []
+    private var clock = HostClock()
 
-    /// A matched request waiting for its rule's delay.
-    private struct Scheduled {
-        var due: Date
-        var request: WirePending
-        var ruleID: Int
-    }
-
-    private var scheduled: [Scheduled] = []
-    /// Requests already matched (answered or scheduled), so a resynchronising snapshot does not
-    /// answer them twice.
-    private var seen: Set<String> = []
-
-    init(book: ReplyRuleBook, session: InspectorSession) {
-        self.book = book
+    init(scheduler: ReplyScheduler, session: InspectorSession) {
+        self.scheduler = scheduler
         self.session = session
     }
 
     /// Whether nothing more will be answered: every rule used up and nothing scheduled.
-    var isDone: Bool { scheduled.isEmpty && book.isUsedUp }
+    var isDone: Bool { scheduler.isDone }
+
+    private static var nowMs: Double { Date().timeIntervalSince1970 * 1000 }
 
     /// Seconds until the next scheduled answer is due (a quarter of a second when none is).
     var secondsToNextDue: Double {
-        guard let next = scheduled.map(\.due).min() else { return 0.25 }
-        return max(0, next.timeIntervalSinceNow)
-    }
-
-    /// Matches pending requests (oldest first) against the rules.
-    mutating func consider(_ pending: [WirePending]) {
-        for request in pending.sorted(by: { $0.since < $1.since }) where !seen.contains(request.correlationId) {
-            guard let (rule, delayMs) = book.match(request) else { continue }
-            seen.insert(request.correlationId)
-            scheduled.append(Scheduled(due: Date().addingTimeInterval(Double(delayMs) / 1000), request: request, ruleID: rule.id))
-        }
+        guard let next = scheduler.nextDue else { return 0.25 }
+        return max(0, (next - Self.nowMs) / 1000)
     }
 
     mutating func handle(_ frame: AgentFrame) {
+        let now = Self.nowMs
+        clock.observe(frame, at: now)
         switch frame {
         case .event(_, .pendingAdded(let request)):
-            consider([request])
+            pending.removeAll { $0.correlationId == request.correlationId }
+            pending.append(request)
         case .event(_, .pendingRemoved(let id)):
-            // Answered by someone else while its rule's delay ran: the rule still owes an answer.
-            if let index = scheduled.firstIndex(where: { $0.request.correlationId == id }) {
-                let dropped = scheduled.remove(at: index)
-                book.giveBack(ruleID: dropped.ruleID)
-                StandardStreams.printError("request \(ScriptOutput.safe(id)) was answered by someone else before its rule's delay ended; not counted")
-            }
+            pending.removeAll { $0.correlationId == id }
         case .snapshot(_, let state):
-            consider(state.pending)
+            pending = state.pending
         default:
-            break
+            return
+        }
+        let update = scheduler.update(pending: pending, now: now, hostNow: clock.hostNow(localNow: now))
+        for given in update.gaveBack {
+            StandardStreams.printError(
+                "request \(ScriptOutput.safe(given.request.correlationId)) was answered by someone else before \(ScriptOutput.safe(given.rule.name))'s delay ended; not counted")
+        }
+        for request in update.skippedAbandoned {
+            StandardStreams.printError(
+                "skipped \(ScriptOutput.safe(request.action)) \(ScriptOutput.safe(request.correlationId)): pending for \(TimeFormat.duration(ms: clock.hostNow(localNow: now) - request.since)), so the journey has given up on it (--include-abandoned answers it anyway)")
         }
     }
 
     /// Answers every request whose delay has passed.
     mutating func answerDue() throws {
-        let now = Date()
-        while let index = scheduled.firstIndex(where: { $0.due <= now }) {
-            let item = scheduled.remove(at: index)
-            guard let rule = book.rule(id: item.ruleID) else { continue }
-            let reply = try session.run(.respond(rule.command(answering: item.request.correlationId)))
-            switch reply.result {
+        for reply in scheduler.due(now: Self.nowMs) {
+            let correlationId = reply.request.correlationId
+            let result = try session.run(.respond(reply.command)).result
+            switch result {
             case .success:
+                scheduler.outcome(of: correlationId, answered: true)
+                let rule = reply.rule
                 let count = rule.times.map { "\(rule.hits) of \($0)" } ?? "\(rule.hits)"
                 StandardStreams.printOut(
-                    "\(timeFormat.clock(Date().timeIntervalSince1970 * 1000))  \(ScriptOutput.safe(rule.name))  answered \(ScriptOutput.safe(item.request.action)) \(ScriptOutput.safe(item.request.correlationId)) with \(rule.response.status.rawValue)  (hit \(count))")
+                    "\(timeFormat.clock(Date().timeIntervalSince1970 * 1000))  \(ScriptOutput.safe(rule.name))  answered \(ScriptOutput.safe(reply.request.action)) \(ScriptOutput.safe(correlationId)) with \(rule.response.status.rawValue)  (hit \(count))")
             case .failure(let refusal):
-                book.giveBack(ruleID: rule.id)
+                scheduler.outcome(of: correlationId, answered: false)
                 StandardStreams.printError(
-                    "\(ScriptOutput.safe(rule.name)): the host refused to answer \(ScriptOutput.safe(item.request.correlationId)): \(ScriptOutput.safe(refusal.message)) (\(refusal.code)); not counted")
+                    "\(ScriptOutput.safe(reply.rule.name)): the host refused to answer \(ScriptOutput.safe(correlationId)): \(ScriptOutput.safe(refusal.message)) (\(refusal.code)); not counted")
             }
         }
     }

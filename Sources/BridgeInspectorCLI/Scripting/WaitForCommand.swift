@@ -17,6 +17,12 @@ struct WaitForCommand: ParsableCommand {
             given. With --slot it waits instead until that capture slot is busy and prints the id \
             of the request holding it (answer it with `bridge-inspector slot ... complete`).
 
+            A request the journey has abandoned is skipped, with a note on standard error: one \
+            pending longer than the journey's timeout (the web SDK's 30 s, 5 s for \
+            capability.query) gets an answer that reaches no one. --include-abandoned takes it \
+            anyway; --journey-timeout SECONDS says the journey waits another time than the \
+            web SDK's default.
+
             The filter language is the one of `bridge-inspector tail`; action:, id: and body: are \
             the useful terms here. --json prints the whole pending request (or slot) as JSON.
 
@@ -46,11 +52,14 @@ struct WaitForCommand: ParsableCommand {
     @Flag(help: "Print the pending request (or the slot) as one JSON object instead of its id.")
     var json = false
 
+    @OptionGroup var abandoned: AbandonedOptions
+
     func run() throws {
         try Script.run {
             let filter = try FilterArgument.parse(self.filter, option: "--filter")
             if filter != nil, slot != nil { throw ScriptFailure.usage("--filter and --slot cannot be used together", hint: "busy slots hold capture requests, which are never pending") }
             try Seconds.check(timeout, option: "--timeout")
+            let timeouts = try abandoned.timeouts()
 
             let session = try selection.session(subscribe: true, client: "bridge-inspector wait-for")
             defer { session.close() }
@@ -60,7 +69,21 @@ struct WaitForCommand: ParsableCommand {
             var pendingIds = Set(snapshot.state.pending.map(\.correlationId))
             let busyAtStart = slot.flatMap { kind in snapshot.state.slots.first { $0.kind == kind.kind }?.activeRequest }
 
+            var clock = HostClock()
+            var reportedAbandoned: Set<String> = []
             func matching(_ pending: WirePending) -> Bool {
+                guard matchesFilter(pending) else { return false }
+                let hostNow = clock.hostNow(localNow: Date().timeIntervalSince1970 * 1000)
+                guard abandoned.includeAbandoned || !timeouts.isAbandoned(pending, hostNow: hostNow) else {
+                    if reportedAbandoned.insert(pending.correlationId).inserted {
+                        StandardStreams.printError(
+                            "skipped \(ScriptOutput.safe(pending.action)) \(ScriptOutput.safe(pending.correlationId)): pending for \(TimeFormat.duration(ms: hostNow - pending.since)), so the journey has given up on it (--include-abandoned takes it anyway)")
+                    }
+                    return false
+                }
+                return true
+            }
+            func matchesFilter(_ pending: WirePending) -> Bool {
                 guard let filter else { return true }
                 let entry = LogEntry(WireTraffic(seq: 0, direction: .received, time: pending.since, origin: .journey, bytes: 0, message: pending.message))
                 return filter.matches(entry, pending: pendingIds)
@@ -80,6 +103,7 @@ struct WaitForCommand: ParsableCommand {
             }
             if result == nil {
                 let end = try loop.run(timeout: timeout) { frame in
+                    if let frame { clock.observe(frame, at: Date().timeIntervalSince1970 * 1000) }
                     switch frame {
                     case .event(_, .pendingAdded(let request))?:
                         pendingIds.insert(request.correlationId)

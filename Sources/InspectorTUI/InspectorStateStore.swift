@@ -1,0 +1,76 @@
+import Foundation
+import InspectorClient
+
+/// Keeps what a person builds up in the interactive inspector between runs, in the
+/// ``StateDirectory``: the reply rules (`rules.json`, the rules-file format of
+/// `auto-respond --rules`, so the file can be shared) and the event history (`events.json`).
+///
+/// ```swift
+/// var store = InspectorStateStore(directory: StateDirectory())
+/// store.load(into: &model)          // at start: notes on screen say what was loaded
+/// store.saveChanges(of: model)      // after each input: writes only what changed
+/// ```
+///
+/// A file that cannot be read is never overwritten: the note says so, and nothing of that kind is
+/// saved in this run, so a person can move it away and keep what was in it.
+public struct InspectorStateStore {
+    /// The rules file's name.
+    public static let rulesFile = "rules.json"
+    /// The event history's file name.
+    public static let eventsFile = "events.json"
+
+    /// Where the files are.
+    public let directory: StateDirectory
+    private var savedRules: ReplyRuleBook?
+    private var savedEvents: [EventDraft]?
+    private var rulesLocked = false
+    private var eventsLocked = false
+
+    /// A store in `directory`.
+    public init(directory: StateDirectory) {
+        self.directory = directory
+    }
+
+    /// Loads the saved rules (paused, see ``InspectorModel/loadRules(_:from:)``) and event history into `model`.
+    public mutating func load(into model: inout InspectorModel) {
+        do {
+            if let book = try directory.load(ReplyRuleBook.self, from: Self.rulesFile) {
+                model.loadRules(book, from: directory.file(Self.rulesFile))
+            }
+        } catch {
+            rulesLocked = true
+            model.handle(.notice("reply rules not loaded: \(error); rules made now are not saved until it is moved away", isError: true))
+        }
+        savedRules = model.rules
+        do {
+            if let drafts = try directory.load([EventDraft].self, from: Self.eventsFile) { model.loadEventHistory(drafts) }
+        } catch {
+            eventsLocked = true
+            model.handle(.notice("event history not loaded: \(error); events sent now are not remembered until it is moved away", isError: true))
+        }
+        savedEvents = model.eventHistory
+    }
+
+    /// Saves the rules and the event history when they changed since the last save; returns a
+    /// note when a save failed (shown once per failure).
+    @discardableResult
+    public mutating func saveChanges(of model: InspectorModel) -> String? {
+        let rules = rulesLocked ? nil : Self.save(model.rules, ifChangedFrom: &savedRules, as: Self.rulesFile, in: directory, what: "reply rules")
+        let events = eventsLocked ? nil : Self.save(model.eventHistory, ifChangedFrom: &savedEvents, as: Self.eventsFile, in: directory, what: "event history")
+        return events ?? rules
+    }
+
+    /// Saves `value` as `file` when it differs from `saved`; returns what went wrong, if anything.
+    private static func save<Value: Encodable & Equatable>(
+        _ value: Value, ifChangedFrom saved: inout Value?, as file: String, in directory: StateDirectory, what: String
+    ) -> String? {
+        guard value != saved else { return nil }
+        saved = value
+        do {
+            try directory.save(value, as: file)
+            return nil
+        } catch {
+            return "\(what) not saved: \(error)"
+        }
+    }
+}
