@@ -24,7 +24,9 @@ struct InspectCommand: AsyncParsableCommand {
             that name: the newest is taken (the status line says so). --host NAME.PID means \
             exactly that one process and is not followed.
 
-            Inside, press ? for every key and q to quit.
+            Inside, press ? for every key and q to quit. A terminal that cannot show it \
+            (TERM=dumb, or a type terminfo does not know) gets one line saying so and the \
+            `bridge-inspector tail --follow` command to use instead, and exit status 64.
             """)
 
     @Option(name: .customLong("socket"), help: ArgumentHelp("The host's socket (default: $BRIDGE_INSPECTOR_SOCKET, or the only running host).", valueName: "path"), completion: Completions.anyFile)
@@ -44,6 +46,7 @@ struct InspectCommand: AsyncParsableCommand {
                 StandardStreams.printError("error: the inspector needs a terminal; for scripts use `bridge-inspector tail --follow --host \(ScriptOutput.safe(target.name))`")
                 throw ExitCode(ExitCodes.usage)
             }
+            try TerminalCheck.requireFullScreen(selection: "--host " + Self.shellWord(target.name))
             let follower = HostFollower(target: target, directory: directory.discovery.directory)
             let first: HostFollower.Found?
             do {
@@ -71,9 +74,8 @@ struct InspectCommand: AsyncParsableCommand {
             } else {
                 socketPath = try directory.resolveSocket(option: socket, hostName: host)
             }
-            socketPath = try directory.resolveSocket(option: socket, hostName: host)
         } catch HostSelectionError.several {
-            guard TerminalCheck.isInteractive else {
+            guard TerminalCheck.isInteractive, TerminalCheck.unusableReason == nil else {
                 StandardStreams.printError("error: \(HostSelectionError.several((try? directory.list(greet: false))?.filter(\.isLive).map { "\($0.name) (pid \($0.pid)): \($0.socketPath)" } ?? []))")
                 throw ExitCode(ExitCodes.usage)
             }
@@ -86,6 +88,11 @@ struct InspectCommand: AsyncParsableCommand {
         guard TerminalCheck.isInteractive else {
             StandardStreams.printError("error: the inspector needs a terminal; for scripts use `bridge-inspector tail`, `snapshot` or `respond`")
             throw ExitCode(ExitCodes.usage)
+        }
+        if let connect = tcp.connect, endpoint != nil {
+            try TerminalCheck.requireFullScreen(selection: "--connect " + Self.shellWord(connect) + (tcp.token == nil ? "" : " --token …"))
+        } else {
+            try TerminalCheck.requireFullScreen(selection: "--socket " + Self.shellWord(socketPath))
         }
         // Once attached, the inspector waits for a host that goes away to come back; a socket
         // nobody serves at the start is a mistake to say, not a host to wait for.
@@ -106,6 +113,14 @@ struct InspectCommand: AsyncParsableCommand {
         }
         let path = socketPath
         try await Self.onUIThread { try InteractiveInspector(socketPath: path, endpoint: endpoint).run() }
+    }
+
+    /// `text` as one shell word, made safe to print: quoted when it holds anything but letters,
+    /// digits and `-_./:@`.
+    static func shellWord(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./:@".unicodeScalars.contains($0)) }
+        let quoted = plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return ScriptOutput.safe(quoted)
     }
 
     /// Shows the host picker; returns the chosen socket, or `nil` when the person gave up.

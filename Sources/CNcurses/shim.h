@@ -98,3 +98,27 @@ static inline int cn_tty_size(int fd, int *rows, int *cols) {
     *cols = ws.ws_col;
     return 0;
 }
+
+// MARK: - Can this terminal show a full-screen interface?
+
+#include <term.h>
+
+// Looks `term` (NULL: $TERM) up in terminfo without starting curses and without touching the
+// screen: 1 when it can move the cursor anywhere (has `cup`, is not hard-copy or generic),
+// 0 when it cannot (TERM=dumb), -1 when terminfo does not know it (setupterm failed). The
+// terminal description it loads is freed again, and the current one (if any) is restored.
+static inline int cn_terminal_can_address_cursor(const char *term, int fd) {
+    int error = 0;
+    TERMINAL *saved = cur_term;
+    if (setupterm((char *)term, fd, &error) != OK) {
+        set_curterm(saved);
+        return -1;
+    }
+    TERMINAL *loaded = cur_term;
+    const char *cup = tigetstr("cup");
+    int result = (cup != NULL && cup != (const char *)-1) ? 1 : 0;
+    if (tigetflag("hc") > 0 || tigetflag("gn") > 0) result = 0;
+    set_curterm(saved);
+    del_curterm(loaded);
+    return result;
+}

@@ -7,12 +7,22 @@ import TerminalUI
 /// response, its partner threaded below or above it with the latency.
 ///
 /// Large payloads are shown in part first (the first lines, the start of long strings, with
-/// their size); `m` shows more.
+/// their size); `m` shows more, and the title says while anything is left out. Long lines wrap;
+/// `w` switches to scrolling sideways (← →) like `less -S`. `/` searches the message; `n` and
+/// `N` move between matching lines, marked at the left edge, with their count in the title.
 public struct DetailView: Sendable {
     /// The log row shown.
     public private(set) var logIndex: Int
     var offset = 0
     var detailLevel = 1
+    /// Long lines wrap (the default); `w` switches to scrolling sideways with ← →.
+    var wraps = true
+    /// The first column shown when lines do not wrap.
+    var column = 0
+    /// The search being typed after `/`, if any.
+    var searchInput: TextInput?
+    /// The text searched for; `n` and `N` move between the lines that hold it.
+    var searchQuery: String?
     private(set) var lines: [[Span]] = []
     private(set) var truncated = false
 
@@ -90,8 +100,37 @@ public struct DetailView: Sendable {
         return spans
     }
 
+    /// The width of the text inside the frame for a screen of `model`'s size.
+    private static func textWidth(_ model: InspectorModel) -> Int { max(1, model.size.width - 2) }
+
+    /// The lines as shown: wrapped to the width, or whole (for scrolling sideways).
+    func shownLines(width: Int) -> [[Span]] {
+        wraps ? SpanLines.wrapped(lines, width: width).map(\.spans) : lines
+    }
+
+    /// The shown lines that hold the search text (case-insensitive).
+    func matches(in shown: [[Span]]) -> [Int] {
+        guard let query = searchQuery, !query.isEmpty else { return [] }
+        return shown.indices.filter { shown[$0].map(\.text).joined().localizedCaseInsensitiveContains(query) }
+    }
+
     mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
         let page = max(1, model.size.height - 6)
+        let width = Self.textWidth(model)
+        if var input = searchInput {
+            switch key {
+            case .escape:
+                searchInput = nil
+            case .enter:
+                searchInput = nil
+                searchQuery = input.text.isEmpty ? nil : input.text
+                return jumpToMatch(forward: true, from: offset, width: width)
+            default:
+                _ = input.handle(key)
+                searchInput = input
+            }
+            return .none
+        }
         switch key {
         case .escape, .char("q"):
             return .close
@@ -100,6 +139,24 @@ public struct DetailView: Sendable {
             detailLevel += 1
             rebuild(model: model)
             return .none
+        case .char("w"):
+            wraps.toggle()
+            column = 0
+            offset = 0
+            return .flash(wraps ? "long lines wrap (w: scroll sideways with ← →)" : "long lines scroll sideways with ← → (w: wrap)", isError: false)
+        case .left, .char("h"):
+            column = max(0, column - 8)
+            return wraps ? .flash("long lines wrap; press w to scroll sideways", isError: false) : .none
+        case .right, .char("l"):
+            guard !wraps else { return .flash("long lines wrap; press w to scroll sideways", isError: false) }
+            column = min(max(0, SpanLines.maxWidth(lines) - width + 8), column + 8)
+            return .none
+        case .char("/"):
+            searchInput = TextInput(text: searchQuery ?? "")
+            return .none
+        case .char("n"), .char("N"):
+            guard searchQuery != nil else { return .flash("no search: press / to search this message", isError: false) }
+            return jumpToMatch(forward: key == .char("n"), from: offset + (key == .char("n") ? 1 : -1), width: width)
         case .tab:
             if let partner = model.live.log[safe: logIndex]?.partner {
                 logIndex = partner
@@ -113,13 +170,46 @@ public struct DetailView: Sendable {
             else { return .flash("this message is not a pending request", isError: true) }
             return .push(.respond(RespondDialog(request: request)))
         default:
-            if let next = DialogFrame.scroll(offset, key: key, count: lines.count, page: page) { offset = next }
+            if let next = DialogFrame.scroll(offset, key: key, count: shownLines(width: width).count, page: page) { offset = next }
             return .none
         }
     }
 
+    /// Scrolls to the next (or previous) line with a match, from `start`, wrapping around.
+    private mutating func jumpToMatch(forward: Bool, from start: Int, width: Int) -> OverlayAction {
+        let found = matches(in: shownLines(width: width))
+        guard !found.isEmpty else { return .flash("no match for \(searchQuery ?? "") in this message", isError: true) }
+        let next = forward ? (found.first { $0 >= start } ?? found[0]) : (found.last { $0 <= start } ?? found[found.count - 1])
+        offset = next
+        return .none
+    }
+
     func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
-        let inner = DialogFrame.full(&buffer, area: area, title: "Message detail  (\(offset + 1)/\(max(1, lines.count)))")
-        DialogFrame.drawLines(lines, first: offset, into: &buffer, rect: inner)
+        let width = max(1, area.width - 2)
+        let shown = shownLines(width: width)
+        var title = "Message detail  (\(min(offset + 1, max(1, shown.count)))/\(max(1, shown.count)))"
+        if !wraps { title += column > 0 ? "  ← column \(column + 1) →" : "  no wrap →" }
+        let found = matches(in: shown)
+        if let query = searchQuery {
+            let current = found.firstIndex { $0 >= offset }.map { $0 + 1 } ?? found.count
+            title += found.isEmpty ? "  “\(query)”: no match" : "  “\(query)”: \(current)/\(found.count) lines"
+        }
+        // Whatever was left out is said where it is always seen, not only on the last line.
+        if truncated { title += "  · part not shown: m for more" }
+        let inner = DialogFrame.full(&buffer, area: area, title: title)
+        var body = inner
+        if let input = searchInput, inner.height > 1 {
+            body.height -= 1
+            let y = inner.maxY - 1
+            let x = buffer.write("search: ", at: Point(x: inner.x, y: y), style: Theme.paneTitleFocused, maxWidth: inner.width)
+            _ = input.draw(into: &buffer, in: Rect(x: inner.x + x, y: y, width: max(1, inner.width - x), height: 1), placeholder: "text in this message")
+        }
+        let visible = wraps ? shown : shown.map { SpanLines.dropping(column, from: $0) }
+        DialogFrame.drawLines(visible, first: offset, into: &buffer, rect: body)
+        if searchQuery != nil {
+            for row in 0..<body.height where found.contains(offset + row) {
+                buffer.write("▌", at: Point(x: inner.x - 1, y: body.y + row), style: Theme.highlight, maxWidth: 1)
+            }
+        }
     }
 }

@@ -1,6 +1,7 @@
 import TerminalUI
 
-/// Every key, grouped by where it works. `?` opens it; Esc closes it.
+/// Every key, grouped by where it works. `?` opens it; Esc closes it. Laid out by
+/// ``HelpLayout`` for the terminal's width; the list itself is data, one line a key.
 public struct HelpView: Sendable {
     var offset = 0
 
@@ -29,6 +30,11 @@ public struct HelpView: Sendable {
             ("c", "complete the slot's request: image, error or cancellation"), ("x", "cancel the slot's request (asks first)"),
             ("t", "enable / disable the slot (disable asks first)"), ("P", "cycle the slot's permission state"),
         ]),
+        ("Message detail (Enter)", [
+            ("m", "show more of a message shown in part"), ("w", "wrap long lines / scroll sideways"),
+            ("← →  h l", "scroll sideways when lines do not wrap"), ("/  n N", "search the message; next / previous match"),
+            ("Tab", "jump between a request and its response"),
+        ]),
         ("lastError", [
             ("E", "history of lastError"), ("J", "jump to the message that caused lastError"), ("C", "clear lastError (asks first)"),
         ]),
@@ -44,32 +50,28 @@ public struct HelpView: Sendable {
             ("R", "answered by a reply rule"), ("┄┄ gap / disconnected / reattached ┄┄", "where the stream was interrupted"),
             ("── NAME restarted ──", "the app was run again (--host NAME): both pids"),
             ("⊘ (Pending)", "sent by a page that has gone; an answer reaches the next page"),
+            ("! (Pending)", "waiting over half the journey's timeout (30 s; 5 s for a capability query)"),
+            ("✗ (Pending)", "past the journey's timeout: the journey has given up on it"),
         ]),
     ]
 
-    var lines: [[Span]] {
-        var lines: [[Span]] = []
-        for section in Self.sections {
-            lines.append([Span(section.title, Theme.paneTitleFocused)])
-            for (key, meaning) in section.keys {
-                lines.append([Span("  " + TextWidth.pad(key, to: 36), Theme.paneTitle), Span(meaning, .plain)])
-            }
-            lines.append([])
-        }
-        return lines
-    }
+    /// The lines laid out for a frame `width` columns wide inside.
+    func lines(width: Int) -> [[Span]] { HelpLayout.lines(Self.sections, width: width) }
 
     mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
         switch key {
         case .escape, .char("q"), .char("?"), .function(1): return .close
         default:
-            if let next = DialogFrame.scroll(offset, key: key, count: lines.count, page: max(1, model.size.height - 6)) { offset = next }
+            let count = lines(width: max(1, model.size.width - 2)).count
+            if let next = DialogFrame.scroll(offset, key: key, count: count, page: max(1, model.size.height - 6)) { offset = next }
             return .none
         }
     }
 
     func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
-        let inner = DialogFrame.centered(&buffer, area: area, width: 96, height: area.height, title: "Help: keys")
+        let lines = lines(width: max(1, area.width - 2))
+        let more = offset + area.height - 2 < lines.count ? "  (j/k scroll, \(offset + 1)/\(lines.count))" : ""
+        let inner = DialogFrame.full(&buffer, area: area, title: "Help: keys" + more)
         DialogFrame.drawLines(lines, first: offset, into: &buffer, rect: inner)
     }
 }

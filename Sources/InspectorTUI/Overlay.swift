@@ -27,6 +27,10 @@ public enum Overlay: Sendable {
 
     /// Lets the overlay handle a key.
     mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+        // "? F1: this help" works everywhere: F1 in every view, ? where it is not typed text.
+        if key == .function(1) || (key == .char("?") && !takesText) {
+            if case .help = self {} else { return .push(.help(HelpView())) }
+        }
         switch self {
         case .help(var view): defer { self = .help(view) }; return view.handle(key, model: model)
         case .detail(var view): defer { self = .detail(view) }; return view.handle(key, model: model)
@@ -38,6 +42,15 @@ public enum Overlay: Sendable {
         case .actions(var view): defer { self = .actions(view) }; return view.handle(key, model: model)
         case .rules(var view): defer { self = .rules(view) }; return view.handle(key, model: model)
         case .newRule(var view): defer { self = .newRule(view) }; return view.handle(key, model: model)
+        }
+    }
+
+    /// Whether `?` is text here (a form or a search being typed), so only F1 opens the help.
+    private var takesText: Bool {
+        switch self {
+        case .respond, .event, .slot, .newRule: return true
+        case .detail(let view): return view.searchInput != nil
+        case .help, .confirm, .errors, .actions, .rules: return false
         }
     }
 
@@ -61,7 +74,10 @@ public enum Overlay: Sendable {
     var footerKeys: [(key: String, label: String)] {
         switch self {
         case .help: return [("Esc", "back"), ("j/k", "scroll")]
-        case .detail: return [("Esc", "back"), ("j/k", "scroll"), ("m", "more"), ("Tab", "request/response"), ("r", "respond")]
+        case .detail(let view):
+            if view.searchInput != nil { return [("Enter", "search"), ("Esc", "cancel")] }
+            return [("Esc", "back"), ("j/k", "scroll"), ("m", "more"), ("/", "search"), ("n/N", "match"), ("w", view.wraps ? "no wrap" : "wrap"),
+                    ("Tab", "request/response"), ("r", "respond"), ("?", "help")]
         case .respond(let view): return view.footerKeys
         case .event(let view): return view.footerKeys
         case .slot(let view): return view.footerKeys

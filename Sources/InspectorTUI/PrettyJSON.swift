@@ -151,7 +151,9 @@ public enum PrettyJSON {
             let shownEnd = min(end, start + 1 + maxStringLength)
             var text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<shownEnd]), as: UTF8.self)
             if shownEnd < end { text += "…\"" }
-            return (text, end, length)
+            // Written as JSON escapes (`\u202e`, a surrogate pair above U+FFFF), not as the
+            // terminal's visible escapes: safe to show, and a copy is still valid JSON.
+            return (Sanitizer.sanitize(json: text), end, length)
         }
     }
 }

@@ -30,6 +30,20 @@ struct TerminalSessionTests {
         #expect(screen?.contains("bridge-inspector demo") == true, "\(screen ?? "")")
     }
 
+    @Test("TERM=dumb: one line says the terminal cannot show the inspector and names tail --follow with the host's socket; exit 64, nothing drawn")
+    func dumbTerminal() async throws {
+        let host = try await ScriptedHost(binary: binary, scenario: scriptingHeldScenario)
+        defer { host.stop() }
+        let terminal = try TmuxSession([binary, "--socket", host.socket], environment: ["TERM": "dumb"])
+        defer { terminal.kill() }
+        let screen = try #require(await terminal.waitFor("[exited 64]"))
+        #expect(screen.contains("this terminal cannot show the inspector (TERM=dumb cannot move the cursor)"), "\(screen)")
+        // The line names the command that works here, with the socket the inspector would have used.
+        #expect(screen.replacingOccurrences(of: "\n", with: "").contains("bridge-inspector tail --follow --socket \(host.socket)"), "\(screen)")
+        // Nothing of the inspector was drawn: no box, no status line, no escape debris.
+        for drawn in ["┌", "─", "Messages", "lastError", "\u{1B}", "[?1049"] { #expect(!screen.contains(drawn), "\(drawn) in:\n\(screen)") }
+    }
+
     @Test("attached to a host: the panes show lastError, pending requests and the busy slot; keys answer a request, complete the slot and fire an event")
     func attachAndAct() async throws {
         let host = try await ScriptedHost(binary: binary, scenario: scriptingHeldScenario)

@@ -150,7 +150,8 @@ struct DetailViewTests {
     func scrolls() throws {
         var model = journeyModel(width: 80, height: 24)
         model.press(.char("g"), .char("j"), .enter)
-        let count = try #require(detailView(model)).lines.count
+        // Counted as shown: wrapped to the 78 columns inside the frame.
+        let count = try #require(detailView(model)).shownLines(width: 78).count
         #expect(model.screen[1].contains("(1/\(count))"))
         model.press(.char("j"), .char("j"))
         #expect(model.screen[1].contains("(3/\(count))"))

@@ -11,8 +11,10 @@ struct HelpTests {
     /// Every key named in the help's key column.
     static var documented: Set<String> {
         var tokens = Set<String>()
-        for line in HelpView().lines where line.count == 2 {
-            for token in line[0].text.split(separator: " ") { tokens.insert(String(token)) }
+        for section in HelpView.sections {
+            for (key, _) in section.keys {
+                for token in key.split(separator: " ") { tokens.insert(String(token)) }
+            }
         }
         return tokens
     }
@@ -101,5 +103,39 @@ struct HelpTests {
         model.press(.char("G"))
         #expect(model.screenText.contains("Markers in the log"))
         #expect(model.screenText.contains("made by an inspector"))
+    }
+
+    @Test("The help uses the terminal's width: at 80, 120 and 200 columns no key runs into its meaning and no meaning is cut")
+    func layoutAtWidths() throws {
+        for width in [80, 120, 200] {
+            var model = journeyModel(width: width, height: 40)
+            model.press(.char("?"))
+            var seen: [String] = []
+            for _ in 0..<40 {
+                let rows = text(in: Rect(x: 1, y: 2, width: width - 2, height: 36), of: model.render())
+                seen += rows
+                model.press(.pageDown)
+            }
+            let all = seen.joined(separator: "\n")
+            for section in HelpView.sections {
+                for (key, meaning) in section.keys {
+                    // The key stands alone: followed by two spaces or the end of its line.
+                    #expect(all.contains("  " + key + "  ") || seen.contains { $0.hasSuffix("  " + key) }, "\(width): \(key) runs into its meaning")
+                    // The meaning is all there, wrapped maybe, never cut.
+                    let words = meaning.split(separator: " ").map(String.init)
+                    #expect(words.allSatisfy { all.contains($0) }, "\(width): part of \"\(meaning)\" is missing")
+                    #expect(!all.contains(meaning.prefix(20) + "…"), "\(width): \(meaning) is cut")
+                }
+            }
+            // Nothing touches the right border: every line fits the box.
+            let box = model.render().lines.dropFirst(1).prefix(38)
+            #expect(box.allSatisfy { !$0.contains("…│") }, "\(width)")
+            // The pending markers are explained.
+            for marker in ["! (Pending)", "✗ (Pending)", "⊘ (Pending)"] { #expect(all.contains(marker), "\(width): \(marker)") }
+        }
+        // Wide terminals use their width: a long meaning stays on one line at 200 columns.
+        var wide = journeyModel(width: 200, height: 60)
+        wide.press(.char("?"))
+        #expect(wide.screenText.contains("respond to the selected pending request (\"remember\" makes a reply rule)"))
     }
 }
