@@ -577,7 +577,7 @@ extension InspectorModel {
             }
             return
         }
-        overlays.append(.respond(RespondDialog(request: target, remembered: rememberedResponses.templates(for: target.action))))
+        overlays.append(.respond(RespondDialog(request: target)))
     }
 
     /// The slot to act on: the selected one in the Slots pane, else the only busy one.

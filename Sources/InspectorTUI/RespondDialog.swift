@@ -24,8 +24,6 @@ public struct RespondDialog: Sendable {
     var fields = ResponseFields()
     var field = Field.data
     var templateIndex = -1
-    /// Responses sent by hand before for this action, newest first, offered before the templates.
-    var remembered: [ResponseFields.Template] = []
     /// Why the last send failed before reaching the host, shown until the next try.
     var sendError: String?
     /// Keep answering requests for this action the same way: how many more (nil: none; 0: every).
@@ -64,9 +62,8 @@ public struct RespondDialog: Sendable {
         }
     }
 
-    init(request: WirePending, remembered: [ResponseFields.Template] = []) {
+    init(request: WirePending) {
         self.request = request
-        self.remembered = remembered
     }
 
     /// The response status chosen.
@@ -74,10 +71,15 @@ public struct RespondDialog: Sendable {
     /// The data field.
     var data: TextInput { fields.data.input }
 
-    /// The templates offered for this request: the responses sent by hand before for its action
-    /// (newest first), then success, a capture success for camera actions, and each documented
-    /// error code with the SDK's recoverable flag.
-    var templates: [ResponseFields.Template] { remembered + ResponseFields.templates(for: request.action) }
+    /// The built-in templates for this request: success, a capture success for camera actions,
+    /// and each documented error code with the SDK's recoverable flag.
+    var templates: [ResponseFields.Template] { ResponseFields.templates(for: request.action) }
+
+    /// What Ctrl-T cycles through: the responses sent by hand before for this action (newest
+    /// first, ``InspectorModel/rememberedResponses``), then the built-in ``templates``.
+    func offeredTemplates(in model: InspectorModel) -> [ResponseFields.Template] {
+        model.rememberedResponses.templates(for: request.action) + templates
+    }
 
     /// Why this request cannot be answered now, or `nil` when it can: the host is disconnected,
     /// or the request is no longer pending.
@@ -125,7 +127,7 @@ public struct RespondDialog: Sendable {
         case .backTab:
             field = Field(rawValue: (field.rawValue + Field.allCases.count - 1) % Field.allCases.count) ?? .status
         case .ctrl("t"), .function(2):
-            let list = templates
+            let list = offeredTemplates(in: model)
             templateIndex = (templateIndex + 1) % list.count
             fields.apply(list[templateIndex])
         case .ctrl("e"):
@@ -162,7 +164,7 @@ public struct RespondDialog: Sendable {
         let stale = staleness(in: model)
         let waiting = model.pendingAge(of: request).map { ", waiting \(TimeFormat.duration(ms: $0))" } ?? ""
         y = FormDrawing.note("request \(request.correlationId)\(waiting) · \(Self.summary(of: request))", style: Theme.dim, into: &buffer, at: y, in: inner)
-        let template = templateIndex >= 0 ? templates[templateIndex].name : "none (Ctrl-T)"
+        let template = offeredTemplates(in: model)[safe: templateIndex]?.name ?? "none (Ctrl-T)"
         y = FormDrawing.note("template: \(template)", style: Theme.dim, into: &buffer, at: y, in: inner)
         y += 1
         y = fields.draw(focus: field.responseField, into: &buffer, at: y, in: inner)

@@ -44,6 +44,17 @@ struct RememberedResponsesTests {
         #expect(model.screen.contains { $0.contains("template: success, no data") })
     }
 
+    @Test("Responses loaded at start are offered wherever the dialog is opened from, the detail view too")
+    func offeredFromDetail() throws {
+        var model = journeyModel()
+        model.rememberedResponses = RememberedResponses(entries: [.init(action: "nfc.read", response: .init(status: .success, data: ["uid": "77"]))])
+        model.press(.char("g"), .char("j"), .char("j"), .char("j"), .char("j"))  // nfc-1
+        #expect(model.selectedEntry?.correlationId == "nfc-1")
+        model.press(.enter, .char("r"), .ctrl("t"))
+        #expect(try #require(respondDialog(model)).data.text == #"{"uid":"77"}"#)
+        #expect(model.screen.contains { $0.contains(#"template: sent before: success {"uid":"77"}"#) })
+    }
+
     @Test("A built-in template sent unchanged is not remembered again")
     func templatesNotRemembered() {
         var model = journeyModel()
