@@ -18,6 +18,24 @@ enum FormDrawing {
         return y + 1
     }
 
+    /// Draws `label: [text]` on one row, a value still untouched in the "selected" colours
+    /// (typing replaces it); returns the row below.
+    @discardableResult
+    static func textField(
+        _ label: String, _ text: PrefilledText, focused: Bool, placeholder: String = "", into buffer: inout Buffer, at y: Int, in rect: Rect
+    ) -> Int {
+        guard focused, text.isUntouched, y < rect.maxY else {
+            return textField(label, text.input, focused: focused, placeholder: placeholder, into: &buffer, at: y, in: rect)
+        }
+        buffer.write(TextWidth.pad(label, to: labelWidth), at: Point(x: rect.x, y: y), style: Theme.paneTitleFocused, maxWidth: labelWidth)
+        let field = Rect(x: rect.x + labelWidth, y: y, width: max(1, rect.width - labelWidth), height: 1)
+        _ = text.input.draw(into: &buffer, in: field, style: selectedDefault, focused: true, placeholder: placeholder)
+        return y + 1
+    }
+
+    /// A focused field's value that typing replaces: drawn like selected text.
+    static let selectedDefault = Style(foreground: .black, background: .cyan)
+
     /// Draws `label: ‹ value ›` for a choice; returns the row below.
     @discardableResult
     static func choice(_ label: String, _ value: String, focused: Bool, hint: String, into buffer: inout Buffer, at y: Int, in rect: Rect) -> Int {

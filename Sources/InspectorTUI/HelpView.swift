@@ -21,13 +21,13 @@ public struct HelpView: Sendable {
             ("A", "the action log: everything this inspector did for you"),
         ]),
         ("Answering and events", [
-            ("r", "respond to the selected pending request (\"remember\" makes a reply rule)"),
+            ("r", "respond to the selected pending request (Ctrl-T: your earlier answers, then templates; \"remember\" makes a reply rule)"),
             ("R", "reply rules: what answers requests automatically, with hit counts"),
             ("n (in R)", "new rule: action pattern (camera.*), how many (N or every), delay, response"),
             ("e", "fire a host event (↑ ↓ recall earlier ones)"),
         ]),
         ("Capture slots (Slots pane, or the only busy slot)", [
-            ("c", "complete the slot's request: image, error or cancellation"), ("x", "cancel the slot's request (asks first)"),
+            ("c", "complete the slot's request: image, error or cancellation"), ("x", "cancel the slot's request, with a reason (asks first)"),
             ("t", "enable / disable the slot (disable asks first)"), ("P", "cycle the slot's permission state"),
         ]),
         ("Message detail (Enter)", [

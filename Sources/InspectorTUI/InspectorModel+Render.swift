@@ -147,7 +147,9 @@ extension InspectorModel {
     private func renderPending(into buffer: inout Buffer, area: Rect) {
         // A host that leaks requests can have more pending than the agent keeps records of.
         let omitted = live.counts.pendingOmitted.map { " (+\($0) not listed)" } ?? ""
-        let inner = paneBox(&buffer, area, "Pending \(live.pending.count)\(omitted)", .pending)
+        // While the host is gone its requests cannot be answered: say so, dim them, stop their clocks.
+        let gone = live.isDisconnected
+        let inner = paneBox(&buffer, area, "Pending \(live.pending.count)\(omitted)\(gone ? " · host gone" : "")", .pending)
         guard !inner.isEmpty else { return }
         if live.pending.isEmpty {
             buffer.write("no request is waiting", at: inner.origin, style: Theme.dim, maxWidth: inner.width)
@@ -159,11 +161,14 @@ extension InspectorModel {
             let index = first + row
             guard index < live.pending.count else { break }
             let request = live.pending[index]
-            let age = now - request.since
+            let age = pendingClock - request.since
             let timeout = PendingTimeout.forAction(request.action)
             let ageStyle: Style
             let mark: String
-            if age >= timeout {
+            if gone {
+                ageStyle = Theme.dim
+                mark = " "
+            } else if age >= timeout {
                 ageStyle = Theme.danger
                 mark = "✗"
             } else if age >= timeout / 2 {
@@ -184,12 +189,26 @@ extension InspectorModel {
             // The page that sent it is gone: an answer now reaches a page that never asked.
             let orphaned = live.orphanedPending.contains(request.correlationId)
             let action = orphaned ? "⊘ " + request.action : request.action
-            x += buffer.write(TextWidth.fit(action, to: actionWidth), at: Point(x: x, y: y), style: selected ? Theme.selection : (orphaned ? Theme.dim : .plain), maxWidth: actionWidth) + 1
+            x += buffer.write(TextWidth.fit(action, to: actionWidth), at: Point(x: x, y: y), style: selected ? Theme.selection : (orphaned || gone ? Theme.dim : .plain), maxWidth: actionWidth) + 1
             x = inner.x + actionWidth + 1
             buffer.write(TextWidth.fit(MessageRow.shortId(request.correlationId), to: idWidth - 1), at: Point(x: x, y: y), style: selected ? Theme.selection : Theme.dim, maxWidth: idWidth)
             x = inner.x + actionWidth + 1 + idWidth
             buffer.write(TextWidth.fit(ageText, to: ageWidth, alignment: .right), at: Point(x: x, y: y), style: selected ? Theme.selection : ageStyle, maxWidth: inner.maxX - x)
         }
+    }
+
+    /// The clock pending ages are measured by: now, or the moment the host went away (a gone
+    /// host's requests stop ageing, since nobody can answer them).
+    var pendingClock: Double {
+        if case .disconnected(let since) = live.connection { return since }
+        return now
+    }
+
+    /// How long `request` has waited (stopped while the host is gone), or `nil` when it is no
+    /// longer pending.
+    func pendingAge(of request: WirePending) -> Double? {
+        guard live.pending.contains(where: { $0.correlationId == request.correlationId }) else { return nil }
+        return max(0, pendingClock - request.since)
     }
 
     // MARK: Slots

@@ -32,6 +32,7 @@ extension InspectorModel {
             if let flash, flash.until <= now { self.flash = nil }
             return dueReplies()
         case .commandSent(let id, let label):
+            if unsentDialog?.label == label { unsentDialog = nil }
             if let index = actions.lastIndex(where: { $0.label == label && $0.commandId == nil }) {
                 actions[index].commandId = id
                 inFlight[id] = index
@@ -42,6 +43,7 @@ extension InspectorModel {
                 actions[index].outcome = .refused(error)
             }
             showFlash("\(label): \(error)", isError: true)
+            reopenUnsentDialog(label: label, error: error)
         case .editorFinished(let purpose, let text):
             guard let text else {
                 showFlash("the editor did not save; nothing changed", isError: true)
@@ -164,6 +166,36 @@ extension InspectorModel {
             if eventHistory.count > Self.eventHistoryLimit { eventHistory.removeFirst(eventHistory.count - Self.eventHistoryLimit) }
         }
         return [.send(command, label: label)]
+    }
+
+    /// Closes the dialog whose command was just sent, keeping it to reopen should the send fail
+    /// before reaching the host; a response sent by hand from the respond dialog is remembered
+    /// for its action (unless it is a built-in template), and the runner saves the list.
+    mutating func closeSentDialog(label: String, command: InspectorCommand) -> [InspectorEffect] {
+        guard let closed = overlays.popLast() else { return [] }
+        unsentDialog = (label, closed)
+        guard case .respond(let dialog) = closed, case .respond(let args) = command else { return [] }
+        let response = ReplyRule.Response(status: args.status, data: args.data, error: args.error)
+        let builtIn = ResponseFields.templates(for: dialog.request.action).contains { template in
+            guard case .success(let data) = DataField.parse(template.data) else { return false }
+            return ReplyRule.Response(status: template.status, data: data, error: template.error) == response
+        }
+        guard !builtIn else { return [] }
+        rememberedResponses.add(response, for: dialog.request.action)
+        return [.saveResponses(rememberedResponses)]
+    }
+
+    /// Reopens the dialog that sent `label` when sending failed before it reached the host, with
+    /// what was typed and the error, so nothing typed is lost.
+    mutating func reopenUnsentDialog(label: String, error: String) {
+        guard let unsent = unsentDialog, unsent.label == label else { return }
+        unsentDialog = nil
+        var overlay = unsent.overlay
+        if case .respond(var dialog) = overlay {
+            dialog.sendError = "not sent (\(error)): Enter tries again"
+            overlay = .respond(dialog)
+        }
+        overlays.append(overlay)
     }
 
     // MARK: Reply rules
@@ -321,8 +353,10 @@ extension InspectorModel {
             overlays.removeLast()
             return []
         case .send(let command, let label):
-            overlays.removeLast()
-            return send(command, label: label)
+            // Not sent (disconnected, a recording): the dialog stays open with what was typed.
+            let effects = send(command, label: label)
+            guard !effects.isEmpty else { return [] }
+            return effects + closeSentDialog(label: label, command: command)
         case .sendAndStay(let command, let label):
             return send(command, label: label)
         case .push(let overlay):
@@ -338,11 +372,11 @@ extension InspectorModel {
             showFlash(text, isError: isError)
             return []
         case .sendAndRemember(let command, let label, let rule):
-            overlays.removeLast()
+            let saving = closeSentDialog(label: label, command: command)
             // The request being answered now is not offered to the new rule again.
             if case .respond(let args) = command { replies.markAnswered(args.correlationId) }
             addRule(rule)
-            return send(command, label: label) + dueReplies()
+            return send(command, label: label) + saving + dueReplies()
         case .addRule(let rule):
             overlays.removeLast()
             addRule(rule)
@@ -618,12 +652,7 @@ extension InspectorModel {
             return
         }
         if action == .cancel {
-            overlays.append(
-                .confirm(
-                    ConfirmDialog(
-                        question: "Cancel the \(slot.kind.rawValue) capture \(slot.activeRequest ?? "")? The journey receives status cancelled.",
-                        command: .cancelSlot(.init(slot: slot.kind, reason: "Cancelled from the inspector")),
-                        label: "cancel the \(slot.kind.rawValue) capture \(slot.activeRequest ?? "")")))
+            overlays.append(.confirm(.cancelCapture(slot)))
         } else {
             overlays.append(.slot(SlotDialog(slot: slot)))
         }

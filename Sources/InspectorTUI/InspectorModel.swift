@@ -80,6 +80,11 @@ public struct InspectorModel: Sendable {
     var hostClock = HostClock()
     /// Rule answers sent and not yet settled: action label → correlation id.
     var ruleReplyLabels: [String: String] = [:]
+    /// Responses sent by hand, per action, offered first by the respond dialog's Ctrl-T; the
+    /// runner loads them from the state directory and saves them on ``InspectorEffect/saveResponses(_:)``.
+    public var rememberedResponses = RememberedResponses()
+    /// The dialog closed by its last send, reopened if that send fails before reaching the host.
+    var unsentDialog: (label: String, overlay: Overlay)?
 
     /// Creates a model for a screen of `size`.
     public init(size: Size, socketPath: String, now: Double = Date().timeIntervalSince1970 * 1000) {

@@ -81,7 +81,7 @@ public enum Overlay: Sendable {
         case .respond(let view): return view.footerKeys
         case .event(let view): return view.footerKeys
         case .slot(let view): return view.footerKeys
-        case .confirm: return [("y", "yes"), ("n/Esc", "no")]
+        case .confirm(let view): return view.footerKeys
         case .errors: return [("Esc", "back"), ("Enter", "jump to cause"), ("j/k", "move")]
         case .actions: return [("Esc", "back"), ("j/k", "scroll")]
         case .rules: return [("Esc", "back"), ("n", "new rule"), ("space", "pause/resume"), ("d", "remove"), ("j/k", "move")]

@@ -7,16 +7,25 @@ import TerminalUI
 /// Answers a pending request by hand: status, data as JSON, and an error object, with templates
 /// for the common answers and the exact wire message shown before it is sent.
 ///
-/// Tab moves between fields; ←/→ change the status; Ctrl-T (or F2) cycles templates; Ctrl-E
-/// edits the data in `$EDITOR`; Enter sends; Esc cancels. The data is validated as you type and
-/// a mistake is reported with its line and column.
+/// It opens on the data field, where a person answering by hand types first (the status is
+/// `success` unless changed, and Ctrl-T sets status and error together); the `{}` there, like
+/// every value a template fills in, is replaced by the first character typed. Tab moves between
+/// fields; ←/→ change the status; Ctrl-T (or F2) cycles the responses sent by hand before for
+/// this action, then the templates; Ctrl-E edits the data in `$EDITOR`; Enter sends; Esc
+/// cancels. The data is validated as you type and a mistake is reported with its line and column.
+///
+/// The dialog knows whether its request can still be answered: while the host is disconnected,
+/// or once the request has left pendingRequests (answered elsewhere, by a rule, cancelled), it
+/// says so and Enter keeps the dialog and what was typed instead of sending.
 public struct RespondDialog: Sendable {
     /// The request being answered.
     public let request: WirePending
     /// Status, data and error, shared with the new-rule form.
     var fields = ResponseFields()
-    var field = Field.status
+    var field = Field.data
     var templateIndex = -1
+    /// Why the last send failed before reaching the host, shown until the next try.
+    var sendError: String?
     /// Keep answering requests for this action the same way: how many more (nil: none; 0: every).
     var remember = Remember.no
 
@@ -60,11 +69,29 @@ public struct RespondDialog: Sendable {
     /// The response status chosen.
     var status: BridgeResponseStatus { fields.status }
     /// The data field.
-    var data: TextInput { fields.data }
+    var data: TextInput { fields.data.input }
 
-    /// The templates offered for this request: success, a capture success for camera actions,
+    /// The built-in templates for this request: success, a capture success for camera actions,
     /// and each documented error code with the SDK's recoverable flag.
     var templates: [ResponseFields.Template] { ResponseFields.templates(for: request.action) }
+
+    /// What Ctrl-T cycles through: the responses sent by hand before for this action (newest
+    /// first, ``InspectorModel/rememberedResponses``), then the built-in ``templates``.
+    func offeredTemplates(in model: InspectorModel) -> [ResponseFields.Template] {
+        model.rememberedResponses.templates(for: request.action) + templates
+    }
+
+    /// Why this request cannot be answered now, or `nil` when it can: the host is disconnected,
+    /// or the request is no longer pending.
+    func staleness(in model: InspectorModel) -> String? {
+        if model.live.isDisconnected {
+            return "not connected to the host: nothing can be sent now; what you typed stays here (Esc closes)"
+        }
+        if !model.live.pending.contains(where: { $0.correlationId == request.correlationId }) {
+            return "\(request.correlationId) is no longer pending (answered elsewhere, by a rule, or cancelled): Esc closes"
+        }
+        return nil
+    }
 
     mutating func setData(_ text: String) {
         fields.setData(text)
@@ -84,8 +111,11 @@ public struct RespondDialog: Sendable {
         return try? BridgeMessageCodec().encode(message)
     }
 
+    /// The keys for the focused field (a choice's ←/→, or a text field's editing keys), most
+    /// needed first: the footer drops from the end what does not fit.
     var footerKeys: [(key: String, label: String)] {
-        [("Enter", "send"), ("Tab", "field"), ("←→", "status"), ("Ctrl-T", "template"), ("Ctrl-E", "$EDITOR"), ("Esc", "cancel")]
+        let editing = fields.text(field.responseField)?.footerKeys ?? [("←→", "change")]
+        return [("Enter", "send"), ("Esc", "cancel")] + editing + [("Tab", "field"), ("Ctrl-T", "template"), ("Ctrl-E", "$EDITOR")]
     }
 
     mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
@@ -97,12 +127,14 @@ public struct RespondDialog: Sendable {
         case .backTab:
             field = Field(rawValue: (field.rawValue + Field.allCases.count - 1) % Field.allCases.count) ?? .status
         case .ctrl("t"), .function(2):
-            let list = templates
+            let list = offeredTemplates(in: model)
             templateIndex = (templateIndex + 1) % list.count
             fields.apply(list[templateIndex])
         case .ctrl("e"):
             return .openEditor(text: data.text.isEmpty ? "{}" : data.text, purpose: .responseData)
         case .enter:
+            if let stale = staleness(in: model) { return .flash(stale, isError: true) }
+            sendError = nil
             switch command {
             case .success(let command):
                 let label = "respond \(status.rawValue) to \(request.action) \(request.correlationId)"
@@ -129,18 +161,27 @@ public struct RespondDialog: Sendable {
     func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
         let inner = DialogFrame.centered(&buffer, area: area, width: 100, height: area.height, title: "Respond to \(request.action)")
         var y = inner.y
-        y = FormDrawing.note(
-            "request \(request.correlationId), waiting \(TimeFormat.duration(ms: model.now - request.since))", style: Theme.dim,
-            into: &buffer, at: y, in: inner)
-        let template = templateIndex >= 0 ? templates[templateIndex].name : "none (Ctrl-T)"
+        let stale = staleness(in: model)
+        let waiting = model.pendingAge(of: request).map { ", waiting \(TimeFormat.duration(ms: $0))" } ?? ""
+        y = FormDrawing.note("request \(request.correlationId)\(waiting) · \(Self.summary(of: request))", style: Theme.dim, into: &buffer, at: y, in: inner)
+        let template = offeredTemplates(in: model)[safe: templateIndex]?.name ?? "none (Ctrl-T)"
         y = FormDrawing.note("template: \(template)", style: Theme.dim, into: &buffer, at: y, in: inner)
         y += 1
         y = fields.draw(focus: field.responseField, into: &buffer, at: y, in: inner)
         y = FormDrawing.choice("remember", remember.rawValue, focused: field == .remember, hint: "←/→: make a reply rule (R lists rules)", into: &buffer, at: y, in: inner)
-        switch command {
-        case .failure(let error): y = FormDrawing.note("✗ " + error.message, style: Theme.danger, into: &buffer, at: y, in: inner)
-        case .success: y = FormDrawing.note("✓ ready: Enter sends", style: Theme.success, into: &buffer, at: y, in: inner)
+        switch (stale ?? sendError, command) {
+        case (let problem?, _): y = FormDrawing.note("✗ " + problem, style: Theme.danger, into: &buffer, at: y, in: inner)
+        case (nil, .failure(let error)): y = FormDrawing.note("✗ " + error.message, style: Theme.danger, into: &buffer, at: y, in: inner)
+        case (nil, .success): y = FormDrawing.note("✓ ready: Enter sends", style: Theme.success, into: &buffer, at: y, in: inner)
         }
         FormDrawing.preview(wireMessage(now: model.now), title: "the journey will receive", into: &buffer, from: y + 1, in: inner)
+    }
+
+    /// The request's own data on one line (`its data: {"side":"front"}`), or that it carries none.
+    static func summary(of request: WirePending) -> String {
+        guard let data = request.message.payload.data else {
+            return request.truncated == true ? "its data is too large to keep here (its row in Messages shows it)" : "it sent no data"
+        }
+        return "its data: " + (RememberedResponses.compactJSON(data) ?? "(cannot be shown)")
     }
 }

@@ -10,9 +10,10 @@ import TerminalUI
 /// status/error agreement (`InspectorCommand.statusErrorMismatch`) in one place.
 struct ResponseFields: Sendable {
     var status: BridgeResponseStatus = .success
-    var data = TextInput(text: "{}")
-    var errorCode = TextInput()
-    var errorMessage = TextInput()
+    /// The data JSON; its `{}` is a default the first character typed replaces.
+    var data = PrefilledText("{}")
+    var errorCode = PrefilledText()
+    var errorMessage = PrefilledText()
     var recoverable = false
 
     /// One of the five fields, in the order they are drawn.
@@ -51,15 +52,16 @@ struct ResponseFields: Sendable {
         return list
     }
 
+    /// Sets the data to text the person wrote (in `$EDITOR`): typing then edits it.
     mutating func setData(_ text: String) {
-        data = TextInput(text: text.trimmingCharacters(in: .whitespacesAndNewlines))
+        data = PrefilledText(text.trimmingCharacters(in: .whitespacesAndNewlines), untouched: false)
     }
 
     mutating func apply(_ template: Template) {
         status = template.status
-        setData(template.data)
-        errorCode = TextInput(text: template.error?.code ?? "")
-        errorMessage = TextInput(text: template.error?.message ?? "")
+        data = PrefilledText(template.data.trimmingCharacters(in: .whitespacesAndNewlines))
+        errorCode = PrefilledText(template.error?.code ?? "")
+        errorMessage = PrefilledText(template.error?.message ?? "")
         recoverable = template.error?.recoverable ?? false
     }
 
@@ -100,11 +102,21 @@ struct ResponseFields: Sendable {
             let index = all.firstIndex(of: status) ?? 0
             if key == .right || key == .char(" ") || key == .char("l") { status = all[(index + 1) % all.count] }
             if key == .left || key == .char("h") { status = all[(index + all.count - 1) % all.count] }
-        case .data: _ = data.handle(key)
-        case .errorCode: _ = errorCode.handle(key)
-        case .errorMessage: _ = errorMessage.handle(key)
+        case .data: data.handle(key)
+        case .errorCode: errorCode.handle(key)
+        case .errorMessage: errorMessage.handle(key)
         case .recoverable:
             if key == .char(" ") || key == .left || key == .right { recoverable.toggle() }
+        }
+    }
+
+    /// The text field `field` is, if it is one.
+    func text(_ field: Field?) -> PrefilledText? {
+        switch field {
+        case .data: return data
+        case .errorCode: return errorCode
+        case .errorMessage: return errorMessage
+        case .status, .recoverable, nil: return nil
         }
     }
 

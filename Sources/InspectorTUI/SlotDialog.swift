@@ -45,7 +45,8 @@ public struct SlotDialog: Sendable {
     var errorCode = TextInput(text: BridgeErrorCode.permissionDenied.rawValue)
     var errorMessage = TextInput(text: BridgeErrorCode.permissionDenied.defaultMessage)
     var recoverable = true
-    var reason = TextInput(text: "Cancelled from the inspector")
+    /// The cancellation's reason, prefilled: the first character typed replaces it.
+    var reason = PrefilledText(ConfirmDialog.defaultCancelReason)
     var field = 0
 
     /// The field index of the image file (for the success outcome).
@@ -187,7 +188,7 @@ public struct SlotDialog: Sendable {
             case (.error, 1): _ = errorCode.handle(key)
             case (.error, 2): _ = errorMessage.handle(key)
             case (.error, 3): if key == .char(" ") || key == .left || key == .right { recoverable.toggle() }
-            case (.cancelled, 1): _ = reason.handle(key)
+            case (.cancelled, 1): reason.handle(key)
             default: break
             }
         }

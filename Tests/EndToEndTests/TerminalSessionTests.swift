@@ -111,10 +111,11 @@ struct TerminalSessionTests {
         defer { terminal.kill() }
         await terminal.waitFor("connected", "nfc-1")
 
-        // r on the only pending request; Tab to "remember"; → once: "and the next 1 like it".
+        // r on the only pending request (it opens on the data field); Tab to "remember"; → once:
+        // "and the next 1 like it".
         try terminal.press("r")
         await terminal.waitFor("Respond to nfc.read", "no, just this one")
-        try terminal.press("Tab", "Tab", "Tab", "Tab", "Tab", "Right")
+        try terminal.press("Tab", "Tab", "Tab", "Tab", "Right")
         await terminal.waitFor("and the next 1 like it")
         try terminal.press("Enter")
 
@@ -130,7 +131,7 @@ struct TerminalSessionTests {
         #expect(await terminal.exitStatus() == 0)
     }
 
-    @Test("x cancels a BUSY slot after asking; the screen redraws to a new size; untrusted text is shown inert")
+    @Test("x cancels a BUSY slot after asking (Enter sends the prefilled reason); the screen redraws to a new size; untrusted text is shown inert")
     func cancelSlotAndResize() async throws {
         let host = try await ScriptedHost(binary: binary, scenario: """
             {"name": "hostile", "steps": [
@@ -148,8 +149,8 @@ struct TerminalSessionTests {
         #expect(!screen.contains("\u{1B}"))
 
         try terminal.press("x")
-        await terminal.waitFor("Cancel the document capture cap-1")
-        try terminal.press("y")
+        await terminal.waitFor("Cancel the document capture cap-1", "Cancelled from the inspector")
+        try terminal.press("Enter")
         #expect(await poll(timeout: .seconds(10)) { host.receivedResponse("cap-1") != nil })
         let payload = (host.receivedResponse("cap-1")?["message"] as? [String: Any])?["payload"] as? [String: Any]
         #expect(payload?["status"] as? String == "cancelled")

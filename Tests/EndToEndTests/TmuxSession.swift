@@ -24,6 +24,9 @@ final class TmuxSession: @unchecked Sendable {
     private let tmux: String
     private let server = "bi-test-\(getpid())-\(UUID().uuidString.prefix(8))"
     private var killed = false
+    /// The session's own state directory (`XDG_STATE_HOME`), so what the inspector keeps between
+    /// runs never touches the real home; removed by ``kill()``. A test may pass its own instead.
+    private let stateHome = FileManager.default.temporaryDirectory.appendingPathComponent("bi-state-\(UUID().uuidString)").path
 
     /// Starts `arguments` (the first is the program) in a `width`×`height` terminal. When the
     /// program ends, the pane prints `[exited N]` and stays, so its exit status can be read.
@@ -31,6 +34,8 @@ final class TmuxSession: @unchecked Sendable {
         guard let tmux = Self.executable else { throw Failure(description: "tmux is not installed (apt-get install tmux)") }
         self.tmux = tmux
         let command = arguments.map(Self.quote).joined(separator: " ")
+        var environment = environment
+        if environment["XDG_STATE_HOME"] == nil { environment["XDG_STATE_HOME"] = stateHome }
         let exports = environment.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
         let script = "unset BRIDGE_INSPECTOR_SOCKET; \(exports.isEmpty ? "" : "export \(exports); ")\(command); echo \"[exited $?]\"; sleep 600"
         try run(["-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "\(width)", "-y", "\(height)", "sh", "-c", script])
@@ -113,6 +118,7 @@ final class TmuxSession: @unchecked Sendable {
     func kill() {
         guard !killed else { return }
         killed = true
+        try? FileManager.default.removeItem(atPath: stateHome)
         _ = try? run(["kill-server"])
     }
 

@@ -216,25 +216,45 @@ struct SlotActionTests {
             ])
     }
 
-    @Test("x asks first; only y cancels the capture")
+    @Test("x asks first, with the reason prefilled; Enter cancels the capture, Esc backs out")
     func cancelConfirms() throws {
         var model = Self.slotsModel()
         #expect(model.press(.char("x")).isEmpty)
         let confirm = try #require(confirmDialog(model))
         #expect(confirm.question.contains("Cancel the document capture doc-7?"))
-        #expect(model.screen.contains { $0.contains("y: yes   n / Esc: no") })
-        #expect(model.press(.char("n")).isEmpty)
-        #expect(model.overlays.isEmpty)
-        model.press(.char("x"))
+        #expect(model.screen.contains { $0.contains("reason          Cancelled from the inspector") })
+        #expect(model.screen.contains { $0.contains("Enter: cancel the capture   Esc: back") })
         #expect(model.press(.escape).isEmpty)
-        model.press(.char("x"))
-        #expect(model.press(.enter).isEmpty)
         #expect(model.overlays.isEmpty)
         #expect(model.actions.isEmpty)
         model.press(.char("x"))
-        let effects = model.press(.char("y"))
+        let effects = model.press(.enter)
         #expect(effects == [.send(.cancelSlot(.init(slot: .document, reason: "Cancelled from the inspector")), label: "cancel the document capture doc-7")])
         #expect(model.overlays.isEmpty)
+    }
+
+    @Test("x takes a reason: typing replaces the prefilled one, and it is what the journey receives")
+    func cancelWithReason() throws {
+        var model = Self.slotsModel()
+        model.press(.char("x"))
+        #expect(model.footer.contains("type replaces it"))
+        model.type("User closed the camera")
+        #expect(model.footer.contains("Ctrl-U clear"))
+        let effects = model.press(.enter)
+        #expect(effects == [.send(.cancelSlot(.init(slot: .document, reason: "User closed the camera")), label: "cancel the document capture doc-7")])
+        // An emptied reason leaves the host's default.
+        var cleared = Self.slotsModel()
+        cleared.press(.char("x"), .backspace)
+        #expect(cleared.press(.enter) == [.send(.cancelSlot(.init(slot: .document, reason: nil)), label: "cancel the document capture doc-7")])
+    }
+
+    @Test("c's cancelled reason is prefilled too: typing replaces it")
+    func slotReasonReplaces() {
+        var model = Self.slotsModel()
+        model.press(.char("c"), .right, .right, .tab)
+        model.type("Blurry")
+        let effects = model.press(.enter)
+        #expect(effects == [.send(.completeSlot(.init(slot: .document, result: .cancelled(reason: "Blurry"))), label: "complete the document capture doc-7 with cancelled")])
     }
 
     @Test("c and x work from the Messages pane when exactly one slot is busy")

@@ -475,10 +475,10 @@ struct MainScreenTests {
         let expected = """
              bridge-inspector │ demo-app (pid 4242) v2.1.0 ios │ ● connected │ 1.2 msg/s
             ┌ Respond to nfc.read ─────────────────────────────────────────────────────────┐
-            │request nfc-1, waiting 4.0s                                                   │
+            │request nfc-1, waiting 4.0s · it sent no data                                 │
             │template: error BUSY                                                          │
             │                                                                              │
-            │status          ‹ error ›  ←/→ to change                                      │
+            │status          ‹ error ›                                                     │
             │data (JSON)     {} or empty for none                                          │
             │error code      BUSY                                                          │
             │error message   Another native operation is in progress                       │
@@ -496,7 +496,7 @@ struct MainScreenTests {
             │      "message": "Another native operation is in progress",                   │
             │      "recoverable": true                                                     │
             └──────────────────────────────────────────────────────────────────────────────┘
-             Enter send  Tab field  ←→ status  Ctrl-T template  Ctrl-E $EDITOR  Esc cancel
+             Enter send  Esc cancel  Ctrl-U clear  Ctrl-W word  Tab field  Ctrl-T template
             """
         #expect(model.screenText == expected)
     }

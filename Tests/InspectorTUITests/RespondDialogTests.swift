@@ -44,7 +44,7 @@ struct RespondDialogTests {
         model.press(.tab, .char("j"), .enter)
         #expect(try #require(respondDialog(model)).request.correlationId == "cap-2")
         #expect(model.screen.contains { $0.contains("Respond to capability.query") })
-        #expect(model.screen.contains { $0.contains("request cap-2, waiting 3.0s") })
+        #expect(model.screen.contains { $0.contains("request cap-2, waiting 3.0s · it sent no data") })
         model.press(.escape)
         #expect(model.overlays.isEmpty)
     }
@@ -86,7 +86,6 @@ struct RespondDialogTests {
     @Test("A JSON mistake in the data is reported with its line and column as it is typed")
     func dataMistake() throws {
         var model = Self.dialogModel()
-        model.press(.tab, .ctrl("u"))
         model.type(#"{"tag": "04A1",}"#)
         #expect(model.screen.contains { $0.contains("✗ JSON line 1, column 16") })
         #expect(previewLines(model) == ["(fix the fields above to see the message)"])
@@ -103,7 +102,6 @@ struct RespondDialogTests {
     @Test("Data that is JSON but not an object is refused")
     func dataNotObject() {
         var model = Self.dialogModel()
-        model.press(.tab, .ctrl("u"))
         model.type("[1, 2]")
         #expect(model.screen.contains { $0.contains("data must be a JSON object") })
         #expect(model.press(.enter).isEmpty)
@@ -112,14 +110,11 @@ struct RespondDialogTests {
     @Test("Enter sends exactly the fields set, with a label for the action log")
     func sendsExactly() throws {
         var model = Self.dialogModel()
-        model.press(.tab, .ctrl("u"))
         model.type(#"{"tag": "04A1", "count": 2}"#)
         let effects = model.press(.enter)
         let label = "respond success to nfc.read nfc-1"
         #expect(
-            effects == [
-                .send(.respond(.init(correlationId: "nfc-1", status: .success, data: ["tag": "04A1", "count": 2], error: nil)), label: label)
-            ])
+            effects.first == .send(.respond(.init(correlationId: "nfc-1", status: .success, data: ["tag": "04A1", "count": 2], error: nil)), label: label))
         #expect(model.overlays.isEmpty)
         #expect(model.actions.map(\.label) == [label])
         #expect(model.actions[0].outcome == nil)
@@ -128,16 +123,16 @@ struct RespondDialogTests {
     @Test("Empty data sends no data at all")
     func emptyData() {
         var model = Self.dialogModel()
-        model.press(.tab, .ctrl("u"), .tab, .tab, .tab, .tab)  // back to status
+        model.press(.backspace)  // clears the untouched {}
         #expect(!previewLines(model).contains { $0.contains("\"data\"") })
         let effects = model.press(.enter)
-        #expect(effects == [.send(.respond(.init(correlationId: "nfc-1", status: .success, data: nil, error: nil)), label: "respond success to nfc.read nfc-1")])
+        #expect(effects.first == .send(.respond(.init(correlationId: "nfc-1", status: .success, data: nil, error: nil)), label: "respond success to nfc.read nfc-1"))
     }
 
     @Test("An error status needs an error code")
     func errorNeedsCode() throws {
         var model = Self.dialogModel()
-        model.press(.right)
+        model.press(.backTab, .right)  // from the data field back to the status
         #expect(try #require(respondDialog(model)).status == .error)
         #expect(model.screen.contains { $0.contains("an error response needs an error code") })
         #expect(model.press(.enter).isEmpty)
@@ -148,11 +143,10 @@ struct RespondDialogTests {
         model.press(.tab, .char(" "))
         let effects = model.press(.enter)
         #expect(
-            effects == [
-                .send(
+            effects.first
+                == .send(
                     .respond(.init(correlationId: "nfc-1", status: .error, data: [:], error: BridgeErrorPayload(code: "NFC_OFF", message: "NFC is switched off", recoverable: true))),
-                    label: "respond error to nfc.read nfc-1")
-            ])
+                    label: "respond error to nfc.read nfc-1"))
     }
 
     /// Template names, error codes and recoverable flags as Ctrl-T cycles.
@@ -336,5 +330,72 @@ struct RespondDialogTests {
         #expect(model.screen.contains { $0.contains("✓ ready") })
         model.handle(.editorFinished(purpose: .responseData, text: nil))
         #expect(model.footer.contains("the editor did not save"))
+    }
+
+    // MARK: The first hour (issue 13, trap 1)
+
+    /// One pending nfc.read (its request carries data), so `r` opens the dialog from anywhere.
+    static func onePendingModel(width: Int = 120, height: Int = 40) -> InspectorModel {
+        var model = makeModel(width: width, height: height)
+        let request = Fixture.message("nfc-9", .request, "nfc.read", at: Fixture.t0 - 1_000, data: ["timeoutMs": 5000, "purpose": "passport"])
+        let pending = WirePending(correlationId: "nfc-9", action: "nfc.read", since: Fixture.t0 - 1_000, message: request)
+        model.handle(.frame(.snapshot(seq: 1, state: Fixture.state(pending: [pending]))))
+        return model
+    }
+
+    @Test("r then typing the data sends exactly what was typed: the dialog opens on the data field and typing replaces its {}")
+    func typingReplacesTheDefault() throws {
+        var model = Self.onePendingModel()
+        model.press(.char("r"))
+        model.type(#"{"uid":"04A2"}"#)
+        #expect(try #require(respondDialog(model)).data.text == #"{"uid":"04A2"}"#)
+        #expect(model.screen.contains { $0.contains("✓ ready: Enter sends") })
+        let effects = model.press(.enter)
+        #expect(effects.first == .send(.respond(.init(correlationId: "nfc-9", status: .success, data: ["uid": "04A2"], error: nil)), label: "respond success to nfc.read nfc-9"))
+    }
+
+    @Test("Once edited, typing appends; a template's values are replaced by the first character typed")
+    func editedFieldsAppend() throws {
+        var model = Self.onePendingModel()
+        model.press(.char("r"))
+        model.type(#"{"a":1"#)
+        model.type("}")
+        #expect(try #require(respondDialog(model)).data.text == #"{"a":1}"#)
+        // ←/→ on the untouched {} start editing it instead of replacing it.
+        model.press(.escape, .char("r"), .left)
+        model.type(#""k":2"#)
+        #expect(try #require(respondDialog(model)).data.text == #"{"k":2}"#)
+        // error BUSY, then Tab to the error code: typing replaces BUSY.
+        model.press(.escape, .char("r"))
+        for _ in 0..<6 { model.press(.ctrl("t")) }
+        model.press(.tab)
+        model.type("NFC_OFF")
+        let dialog = try #require(respondDialog(model))
+        #expect(dialog.fields.errorCode.text == "NFC_OFF")
+        #expect(dialog.fields.errorMessage.text == BridgeErrorCode.busy.defaultMessage)
+    }
+
+    @Test("The footer lists the editing keys of the focused field")
+    func footerListsEditingKeys() {
+        var model = Self.onePendingModel()
+        model.press(.char("r"))
+        #expect(model.footer.contains("type replaces it"))
+        model.type("{")
+        #expect(model.footer.contains("Ctrl-U clear"))
+        #expect(model.footer.contains("Ctrl-W word"))
+        model.press(.backTab)
+        #expect(model.footer.contains("←→ change"))
+        // At 80 columns the keys most needed still fit.
+        var narrow = Self.onePendingModel(width: 80, height: 24)
+        narrow.press(.char("r"), .char("{"))
+        #expect(narrow.footer.contains("Enter send  Esc cancel  Ctrl-U clear  Ctrl-W word"))
+    }
+
+    @Test("The dialog shows the request's own data")
+    func showsRequestData() {
+        var model = Self.onePendingModel()
+        model.press(.char("r"))
+        #expect(model.screen.contains { $0.contains(#"request nfc-9, waiting 1.0s · its data: {"purpose":"passport","timeoutMs":5000}"#) })
+        #expect(Self.dialogModel().screen.contains { $0.contains("request nfc-1, waiting 4.0s · it sent no data") })
     }
 }

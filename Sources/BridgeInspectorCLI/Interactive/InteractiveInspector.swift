@@ -22,6 +22,9 @@ struct InteractiveInspector {
     /// Checked every tick; `true` ends the inspector as if `q` was pressed.
     var shouldStop: @Sendable () -> Bool = { false }
     var reconnectInterval: TimeInterval = 1
+    /// Where what a person builds up is kept between runs (reply rules, the event history, the
+    /// responses sent by hand).
+    var stateDirectory = StateDirectory()
     /// How often an idle screen is redrawn (for the ages and countdowns it shows).
     static let idleRedrawInterval: TimeInterval = 0.25
 
@@ -32,8 +35,12 @@ struct InteractiveInspector {
         var model = InspectorModel(size: screen.size, socketPath: socketPath)
         model.followedHost = follower.map { $0.target.name }
         // Reply rules and the event history are kept between runs ($XDG_STATE_HOME), like a shell's history.
-        var store = InspectorStateStore(directory: StateDirectory())
+        var store = InspectorStateStore(directory: stateDirectory)
         store.load(into: &model)
+        // The responses sent by hand in earlier runs; a damaged file is reported and never overwritten.
+        let (remembered, responsesProblem) = RememberedResponses.load(from: stateDirectory)
+        model.rememberedResponses = remembered
+        if let responsesProblem { model.handle(.notice(responsesProblem, isError: true)) }
         var session: InspectorSession?
         var lastAttempt = Date.distantPast
         let retryInterval = follower == nil ? reconnectInterval : min(reconnectInterval, 2 * HostFollower.pollInterval)
@@ -76,6 +83,9 @@ struct InteractiveInspector {
                     } catch {
                         model.handle(.commandFailed(label: label, error: "\(error)"))
                     }
+                case .saveResponses(let responses):
+                    guard responsesProblem == nil else { continue }
+                    do { try responses.save(to: stateDirectory) } catch { model.handle(.notice("the response was not remembered for later runs: \(error)", isError: true)) }
                 case .openEditor(let text, let purpose):
                     screen.end()
                     let edited = ExternalEditor.edit(text)

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// The responses a person sends by hand are kept between runs of the interactive inspector in
+/// `$XDG_STATE_HOME/bridge-inspector/responses.json` (issue 13): saved when one is sent, offered
+/// by Ctrl-T in the next run; a damaged file is reported and left as it is.
+@Suite(
+    "Remembered responses across runs of the inspector",
+    .serialized,
+    .timeLimit(.minutes(3)),
+    .enabled(if: TmuxSession.executable != nil || TmuxSession.underCI,
+        "tmux is not installed (apt-get install tmux; .ci/run does it): the terminal tests cannot run here"))
+struct RememberedResponsesTerminalTests {
+    let binary: String
+
+    init() throws {
+        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+    }
+
+    @Test("a damaged file is reported and left alone; a typed answer is saved and offered by Ctrl-T in the next run")
+    func keptBetweenRuns() async throws {
+        let host = try await ScriptedHost(binary: binary, scenario: """
+            {"name": "three", "steps": [
+              {"send": {"payload": {"action": "nfc.read"}, "correlationId": "nfc-1", "timeoutMs": 600000, "label": "first"}},
+              {"awaitResponse": {"label": "first"}},
+              {"send": {"payload": {"action": "nfc.read"}, "correlationId": "nfc-2", "timeoutMs": 600000, "label": "second"}},
+              {"awaitResponse": {"label": "second"}},
+              {"send": {"payload": {"action": "nfc.read"}, "correlationId": "nfc-3", "timeoutMs": 600000}},
+              {"wait": 600000}
+            ]}
+            """)
+        defer { host.stop() }
+        let state = try TemporaryDirectory()
+        let file = state.file("bridge-inspector/responses.json")
+        try FileManager.default.createDirectory(atPath: state.file("bridge-inspector"), withIntermediateDirectories: true)
+        let damaged = "{\"version\": 1, \"responses\": [oops"
+        try Data(damaged.utf8).write(to: URL(fileURLWithPath: file))
+        let environment = ["XDG_STATE_HOME": state.path]
+
+        // Run 1: the damaged file is named on screen; an answer typed by hand does not overwrite it.
+        let first = try TmuxSession([binary, "--socket", host.socket], environment: environment)
+        defer { first.kill() }
+        await first.waitFor("connected", "nfc-1", "were not loaded")
+        try first.press("r")
+        await first.waitFor("Respond to nfc.read", "type replaces it")
+        try first.type(#"{"uid":"0001"}"#)
+        try first.press("Enter")
+        #expect(await poll(timeout: .seconds(15)) { host.receivedResponse("nfc-1") != nil })
+        try first.press("q")
+        #expect(await first.exitStatus() == 0)
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == damaged)
+
+        // Run 2, the file moved away: the typed answer is saved.
+        try FileManager.default.removeItem(atPath: file)
+        let second = try TmuxSession([binary, "--socket", host.socket], environment: environment)
+        defer { second.kill() }
+        await second.waitFor("connected", "nfc-2")
+        try second.press("r")
+        await second.waitFor("Respond to nfc.read", "request nfc-2")
+        try second.type(#"{"uid":"04A2"}"#)
+        try second.press("Enter")
+        #expect(await poll(timeout: .seconds(15)) { host.receivedResponse("nfc-2") != nil })
+        try second.press("q")
+        #expect(await second.exitStatus() == 0)
+        #expect((try? String(contentsOfFile: file, encoding: .utf8))?.contains("04A2") == true)
+
+        // Run 3: Ctrl-T offers it first.
+        let third = try TmuxSession([binary, "--socket", host.socket], environment: environment)
+        defer { third.kill() }
+        await third.waitFor("connected", "nfc-3")
+        try third.press("r")
+        await third.waitFor("Respond to nfc.read", "request nfc-3")
+        try third.press("C-t")
+        await third.waitFor(#"template: sent before: success {"uid":"04A2"}"#)
+        try third.press("Escape", "q")
+        #expect(await third.exitStatus() == 0)
+    }
+}
