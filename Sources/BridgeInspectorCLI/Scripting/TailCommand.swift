@@ -27,10 +27,12 @@ struct TailCommand: ParsableCommand {
             object of docs/inspector-protocol.md, sorted keys), one per line (JSON Lines).
 
             Filters (--filter, --until) use the interactive inspector's language: terms \
-            separated by spaces must all match, ! negates a term.
-              type:request|response|event    dir:in|out
+            separated by spaces (or &) must all match, | between terms means either, ! \
+            negates a term or a group, ( ) group. ! binds tightest, | loosest: \
+            'a b | c' is '(a b) | c'. Quote text that holds spaces or | & ( ): "a | b".
+              type:request  type:response  type:event    dir:in  dir:out
               action:camera.*  (* matches any run of characters)
-              status:success|error|cancelled|unsupported    code:BUSY
+              status:success  status:error  status:cancelled  status:unsupported    code:BUSY
               id:TEXT  (part of the correlation id)    body:TEXT  (in the JSON)
               is:pending  is:error  is:malformed  is:manual  is:rule
               any other word: text in the action, correlation id or error code
@@ -42,6 +44,7 @@ struct TailCommand: ParsableCommand {
             Examples:
               bridge-inspector tail --last 20
               bridge-inspector tail --follow --filter 'type:request !action:capability.*'
+              bridge-inspector tail --filter 'action:nfc.* | action:wallet.*'
               bridge-inspector tail --json --filter is:error | jq .message.payload.error
               bridge-inspector tail --last 0 --until 'action:journey.cancel' --timeout 60
             """)
