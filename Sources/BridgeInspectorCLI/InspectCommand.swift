@@ -41,7 +41,7 @@ struct InspectCommand: AsyncParsableCommand {
         let target = host.map(HostTarget.init(parsing:))
         if let target, target.follows, SocketEnvironment.explicitSocketPath(option: socket) == nil {
             guard TerminalCheck.isInteractive else {
-                StandardStreams.printError("error: the inspector needs a terminal; for scripts use `bridge-inspector tail --follow --host \(ScriptOutput.safe(target.name))`")
+                StandardStreams.printFailure("the inspector needs a terminal; for scripts use `bridge-inspector tail --follow --host \(ScriptOutput.safe(target.name))`")
                 throw ExitCode(ExitCodes.usage)
             }
             let follower = HostFollower(target: target, directory: directory.discovery.directory)
@@ -49,7 +49,7 @@ struct InspectCommand: AsyncParsableCommand {
             do {
                 first = try follower.newest()
             } catch {
-                StandardStreams.printError("error: \(error)")
+                StandardStreams.printFailure("\(error)")
                 throw ExitCode(ExitCodes.noHost)
             }
             if let note = first?.note { StandardStreams.printError("note: \(note)") }
@@ -62,7 +62,7 @@ struct InspectCommand: AsyncParsableCommand {
         do {
             endpoint = try tcp.endpoint(socket: socket, host: host)
         } catch {
-            StandardStreams.printError("error: \(error)")
+            StandardStreams.printFailure("\(error)")
             throw ExitCode(ExitCodes.usage)
         }
         do {
@@ -74,17 +74,17 @@ struct InspectCommand: AsyncParsableCommand {
             socketPath = try directory.resolveSocket(option: socket, hostName: host)
         } catch HostSelectionError.several {
             guard TerminalCheck.isInteractive else {
-                StandardStreams.printError("error: \(HostSelectionError.several((try? directory.list(greet: false))?.filter(\.isLive).map { "\($0.name) (pid \($0.pid)): \($0.socketPath)" } ?? []))")
+                StandardStreams.printFailure("\(HostSelectionError.several((try? directory.list(greet: false))?.filter(\.isLive).map { "\($0.name) (pid \($0.pid)): \($0.socketPath)" } ?? []))")
                 throw ExitCode(ExitCodes.usage)
             }
             guard let chosen = try Self.pick(from: directory.list().filter(\.isLive)) else { return }
             socketPath = chosen
         } catch {
-            StandardStreams.printError("error: \(error)")
+            StandardStreams.printFailure("\(error)")
             throw ExitCode(ExitCodes.noHost)
         }
         guard TerminalCheck.isInteractive else {
-            StandardStreams.printError("error: the inspector needs a terminal; for scripts use `bridge-inspector tail`, `snapshot` or `respond`")
+            StandardStreams.printFailure("the inspector needs a terminal; for scripts use `bridge-inspector tail`, `snapshot` or `respond`")
             throw ExitCode(ExitCodes.usage)
         }
         // Once attached, the inspector waits for a host that goes away to come back; a socket
@@ -95,11 +95,11 @@ struct InspectCommand: AsyncParsableCommand {
             ).close()
         } catch let error as InspectorClientError {
             if case .noHost = error {
-                StandardStreams.printError("error: \(error)")
+                StandardStreams.printFailure("\(error)")
                 throw ExitCode(ExitCodes.noHost)
             }
             if case .tokenRefused = error {
-                StandardStreams.printError("error: \(error)")
+                StandardStreams.printFailure("\(error)")
                 throw ExitCode(ExitCodes.refused)
             }
             // Anything else (a busy host, too many clients) the inspector shows and retries.
