@@ -359,6 +359,30 @@ struct ScriptingCommandTests {
         #expect(try host.state().slots.first { $0.kind == .document }?.enabled == true)
     }
 
+    // Issue 13, trap 8: tail --json mixed Traffic and Malformed records with nothing to tell them apart.
+    @Test("tail --json gives every record a kind: traffic and malformed differ; --filter takes | and ( )")
+    func tailKinds() async throws {
+        let host = try await heldHost()
+        defer { host.stop() }
+        let json = try await host.run(["tail", "--json"], binary: binary)
+        #expect(json.status == 0, "\(json)")
+        let records = json.lines.compactMap(scriptingJSON)
+        #expect(records.count == json.lines.count && !records.isEmpty, "\(json)")
+        #expect(records.allSatisfy { $0["kind"] is String }, "every record has a kind: \(json.stdout)")
+        let malformed = try #require(records.first { $0["raw"] as? String == "{oops" })
+        #expect(malformed["kind"] as? String == "malformed")
+        let nfc = try #require(records.first { ($0["message"] as? [String: Any])?["correlationId"] as? String == "nfc-1" })
+        #expect(nfc["kind"] as? String == "traffic")
+        #expect(records.filter { $0["kind"] as? String == "malformed" }.count == 1)
+
+        // The filter language's | and ( ) on the command line, as in the TUI.
+        let either = try await host.run(["tail", "--json", "--filter", "is:malformed | (type:request action:camera.*)"], binary: binary)
+        #expect(either.status == 0, "\(either)")
+        let kinds = either.lines.compactMap(scriptingJSON).map { $0["kind"] as? String }
+        #expect(kinds.sorted { ($0 ?? "") < ($1 ?? "") } == ["malformed", "traffic"], "\(either)")
+        #expect(either.stdout.contains("cap-1") && !either.stdout.contains("nfc-1"))
+    }
+
     @Test("tail prints the log (text or JSON Lines), filters it, follows it until --until or --count; --timeout is exit 4")
     func tail() async throws {
         let host = try await heldHost()
