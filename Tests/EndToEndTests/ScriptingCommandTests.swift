@@ -1,3 +1,4 @@
+import BridgeCore
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -357,6 +358,33 @@ struct ScriptingCommandTests {
         #expect(slots.first { $0.kind == .document }?.enabled == false)
         #expect(try await host.run(["slot", "document", "enable"], binary: binary).status == 0)
         #expect(try host.state().slots.first { $0.kind == .document }?.enabled == true)
+    }
+
+    // Issue 13, trap 8: `slot … --image FILE` reported 1280×720 for any file.
+    @Test("slot complete --image sends the file's real size and type, read from its content; anything but PNG or JPEG is refused")
+    func slotImageSize() async throws {
+        let host = try await heldHost()
+        defer { host.stop() }
+        let notImage = host.directory.file("notes.png")
+        try Data("just text".utf8).write(to: URL(fileURLWithPath: notImage))
+        let refused = try await host.run(["slot", "document", "complete", "--image", notImage], binary: binary)
+        #expect(refused.status == 64, "\(refused)")
+        #expect(refused.stderr.hasPrefix("Error: --image \(notImage): not a PNG or JPEG image"), "\(refused)")
+        #expect(refused.stderr.contains("only PNG and JPEG can be sent"))
+        #expect(try host.state().slots.first?.activeRequest == "cap-1", "nothing was sent")
+
+        // A real 37×23 PNG, named .jpg: the size and type come from the bytes.
+        let image = host.directory.file("scan.jpg")
+        try SyntheticImage.png(width: 37, height: 23).write(to: URL(fileURLWithPath: image))
+        let complete = try await host.run(["slot", "document", "complete", "--image", image], binary: binary)
+        #expect(complete.status == 0, "\(complete)")
+        let data = try #require(((scriptingJSON(complete.stdout)?["payload"] as? [String: Any])?["data"] as? [String: Any]))
+        #expect(data["imageWidth"] as? Int == 37 && data["imageHeight"] as? Int == 23, "\(data)")
+        #expect(data["mimeType"] as? String == "image/png")
+        #expect(await poll(timeout: .seconds(10)) {
+            let received = (host.receivedResponse("cap-1")?["message"] as? [String: Any])?["payload"] as? [String: Any]
+            return (received?["data"] as? [String: Any])?["imageWidth"] as? Int == 37
+        }, "the journey received the real size")
     }
 
     // Issue 13, trap 8: tail --json mixed Traffic and Malformed records with nothing to tell them apart.
