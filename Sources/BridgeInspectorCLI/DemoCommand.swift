@@ -38,7 +38,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let executable = ExecutablePath.current() else {
-            StandardStreams.printError("error: cannot find this program's own executable to start the demo host")
+            StandardStreams.printFailure("cannot find this program's own executable to start the demo host")
             throw ExitCode.failure
         }
         var arguments = ["host", "--exit-on-stdin-eof", "--name", "demo"]
@@ -60,7 +60,7 @@ struct DemoCommand: AsyncParsableCommand {
             child = try ChildHost(executable: executable, arguments: arguments)
         } catch {
             signals.cancel()
-            StandardStreams.printError("error: \(error)")
+            StandardStreams.printFailure("\(error)")
             throw ExitCode.failure
         }
         let attach = Task { () throws -> Void in
@@ -84,15 +84,15 @@ struct DemoCommand: AsyncParsableCommand {
         } catch is CancellationError {
             return
         } catch let failure as DemoFailure {
-            StandardStreams.printError("error: \(failure.message)")
+            StandardStreams.printFailure("\(failure.message)")
             throw ExitCode.failure
         } catch {
-            StandardStreams.printError("error: \(error)")
+            StandardStreams.printFailure("\(error)")
             throw ExitCode.failure
         }
         // The attach ended by itself: if the host went away on its own, say so.
         if !stopRequested.isSet, child.waitForExit(timeout: .milliseconds(200)) {
-            StandardStreams.printError("error: the demo host stopped unexpectedly: it \(child.exitDescription)" + Self.childErrorSuffix(child))
+            StandardStreams.printFailure("the demo host stopped unexpectedly: it \(child.exitDescription)" + Self.childErrorSuffix(child))
             throw ExitCode.failure
         }
     }

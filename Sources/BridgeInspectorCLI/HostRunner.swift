@@ -45,17 +45,17 @@ struct HostRunner {
             profile = try options.profilePath.map { path throws(SimulationInputError) in try HostProfile.load(path: path) } ?? BuiltInDemo.profile
             scenario = try options.scenarioPath.map { path throws(SimulationInputError) in try JourneyScenario.load(path: path) } ?? BuiltInDemo.scenario
         } catch {
-            StandardStreams.printError("error: \(error)")
+            StandardStreams.printFailure("\(error)")
             return 1
         }
         if options.exitWhenDone, scenario.loop {
-            StandardStreams.printError(
-                "error: --exit-when-done needs a scenario that ends, but \"\(scenario.name)\" loops (\"loop\": true); use another scenario or leave out --exit-when-done")
+            StandardStreams.printFailure(
+                "--exit-when-done needs a scenario that ends, but \"\(scenario.name)\" loops (\"loop\": true); use another scenario or leave out --exit-when-done")
             return 1
         }
         let name = options.name ?? profile.name
         if name.isEmpty {
-            StandardStreams.printError("error: --name must not be empty")
+            StandardStreams.printFailure("--name must not be empty")
             return 1
         }
 
@@ -75,7 +75,7 @@ struct HostRunner {
                 host: host, path: options.inspectionPath, hostVersion: profile.hostVersion, name: name, socketPath: options.socketPath,
                 tcp: options.inspectorTCPOptions)
         } catch {
-            StandardStreams.printError("error: cannot serve the inspector: \(error)")
+            StandardStreams.printFailure("cannot serve the inspector: \(error)")
             return 1
         }
         // The journey log is opened (and emptied) only now: a second host refused above must
@@ -85,7 +85,7 @@ struct HostRunner {
             do {
                 log = try JourneyLog(path: path)
             } catch {
-                StandardStreams.printError("error: \(error)")
+                StandardStreams.printFailure("\(error)")
                 served.stop()
                 return 1
             }
@@ -156,12 +156,12 @@ struct HostRunner {
         do {
             profile = try options.profilePath.map { path throws(SimulationInputError) in try HostProfile.load(path: path) } ?? BuiltInDemo.profile
         } catch {
-            StandardStreams.printError("error: \(error)")
+            StandardStreams.printFailure("\(error)")
             return 1
         }
         let name = options.name ?? profile.name
         if name.isEmpty {
-            StandardStreams.printError("error: --name must not be empty")
+            StandardStreams.printFailure("--name must not be empty")
             return 1
         }
         let host = profile.makeHost()
@@ -188,7 +188,7 @@ struct HostRunner {
                 Self.report(notice, host: host)
             }
         } catch {
-            StandardStreams.printError("error: \(error)")
+            StandardStreams.printFailure("\(error)")
             return 1
         }
         let served: ServedInspector
@@ -197,7 +197,7 @@ struct HostRunner {
                 host: host, path: options.inspectionPath, hostVersion: profile.hostVersion, name: name, socketPath: options.socketPath,
                 tcp: options.inspectorTCPOptions)
         } catch {
-            StandardStreams.printError("error: cannot serve the inspector: \(error)")
+            StandardStreams.printFailure("cannot serve the inspector: \(error)")
             await server.stop()
             return 1
         }

@@ -43,7 +43,7 @@ struct InspectCommand: AsyncParsableCommand {
         let target = host.map(HostTarget.init(parsing:))
         if let target, target.follows, SocketEnvironment.explicitSocketPath(option: socket) == nil {
             guard TerminalCheck.isInteractive else {
-                StandardStreams.printError("error: the inspector needs a terminal; for scripts use `bridge-inspector tail --follow --host \(ScriptOutput.safe(target.name))`")
+                StandardStreams.printFailure("the inspector needs a terminal; for scripts use `bridge-inspector tail --follow --host \(ScriptOutput.safe(target.name))`")
                 throw ExitCode(ExitCodes.usage)
             }
             try TerminalCheck.requireFullScreen(selection: "--host " + Self.shellWord(target.name))
@@ -52,7 +52,7 @@ struct InspectCommand: AsyncParsableCommand {
             do {
                 first = try follower.newest()
             } catch {
-                StandardStreams.printError("error: \(error)")
+                StandardStreams.printFailure("\(error)")
                 throw ExitCode(ExitCodes.noHost)
             }
             if let note = first?.note { StandardStreams.printError("note: \(note)") }
@@ -65,7 +65,7 @@ struct InspectCommand: AsyncParsableCommand {
         do {
             endpoint = try tcp.endpoint(socket: socket, host: host)
         } catch {
-            StandardStreams.printError("error: \(error)")
+            StandardStreams.printFailure("\(error)")
             throw ExitCode(ExitCodes.usage)
         }
         do {
@@ -76,17 +76,17 @@ struct InspectCommand: AsyncParsableCommand {
             }
         } catch HostSelectionError.several {
             guard TerminalCheck.isInteractive, TerminalCheck.unusableReason == nil else {
-                StandardStreams.printError("error: \(HostSelectionError.several((try? directory.list(greet: false))?.filter(\.isLive).map { "\($0.name) (pid \($0.pid)): \($0.socketPath)" } ?? []))")
+                StandardStreams.printFailure("\(HostSelectionError.several((try? directory.list(greet: false))?.filter(\.isLive).map { "\($0.name) (pid \($0.pid)): \($0.socketPath)" } ?? []))")
                 throw ExitCode(ExitCodes.usage)
             }
             guard let chosen = try Self.pick(from: directory.list().filter(\.isLive)) else { return }
             socketPath = chosen
         } catch {
-            StandardStreams.printError("error: \(error)")
+            StandardStreams.printFailure("\(error)")
             throw ExitCode(ExitCodes.noHost)
         }
         guard TerminalCheck.isInteractive else {
-            StandardStreams.printError("error: the inspector needs a terminal; for scripts use `bridge-inspector tail`, `snapshot` or `respond`")
+            StandardStreams.printFailure("the inspector needs a terminal; for scripts use `bridge-inspector tail`, `snapshot` or `respond`")
             throw ExitCode(ExitCodes.usage)
         }
         if let connect = tcp.connect, endpoint != nil {
@@ -102,11 +102,11 @@ struct InspectCommand: AsyncParsableCommand {
             ).close()
         } catch let error as InspectorClientError {
             if case .noHost = error {
-                StandardStreams.printError("error: \(error)")
+                StandardStreams.printFailure("\(error)")
                 throw ExitCode(ExitCodes.noHost)
             }
             if case .tokenRefused = error {
-                StandardStreams.printError("error: \(error)")
+                StandardStreams.printFailure("\(error)")
                 throw ExitCode(ExitCodes.refused)
             }
             // Anything else (a busy host, too many clients) the inspector shows and retries.

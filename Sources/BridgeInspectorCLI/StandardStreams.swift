@@ -20,9 +20,20 @@ enum StandardStreams {
         write(safeLines(text) + "\n", to: STDOUT_FILENO)
     }
 
-    /// Writes `text` and a newline to standard error, made safe like ``printOut(_:)``.
+    /// Writes `text` and a newline to standard error, made safe like ``printOut(_:)``: progress,
+    /// notes and warnings. An error goes through ``printFailure(_:)``, which adds the prefix.
     static func printError(_ text: String) {
         write(safeLines(text) + "\n", to: STDERR_FILENO)
+    }
+
+    /// What every error of ours starts with: the prefix swift-argument-parser prints for its own
+    /// (an unknown option, a missing argument), so a script or a person sees one form.
+    static let errorPrefix = "Error: "
+
+    /// Writes an error to standard error: `Error: ` and `message`, made safe like ``printOut(_:)``.
+    /// The one place the prefix is added; callers give only what happened.
+    static func printFailure(_ message: String) {
+        printError(errorPrefix + message)
     }
 
     /// Writes JSON text (one line, or pretty-printed lines) and a newline to standard output,

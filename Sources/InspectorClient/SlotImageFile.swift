@@ -1,8 +1,10 @@
+import BridgeCore
 import Foundation
 
 /// An image file chosen to complete a capture slot, read once, checked against the one size
 /// limit that `bridge-inspector slot ... complete --image FILE` and the interactive inspector's
-/// slot dialog share.
+/// slot dialog share. Only PNG and JPEG files are taken: their width, height and media type are
+/// read from the bytes (``ImageHeader``), so the journey is told the truth about the image.
 ///
 /// Read the file when the person commits to it (leaves the field, presses Enter, runs the
 /// command), never while drawing, and send the bytes it holds:
@@ -11,7 +13,7 @@ import Foundation
 /// switch SlotImageFile.read(path: "~/passport.jpg") {
 /// case .success(let file):
 ///     let result = InspectorCommand.SlotResult.success(
-///         imageBase64: file.bytes.base64EncodedString(), width: 1280, height: 720, mimeType: file.mimeType)
+///         imageBase64: file.bytes.base64EncodedString(), width: file.width, height: file.height, mimeType: file.mimeType)
 /// case .failure(let problem):
 ///     print(problem.description)  // "passport.jpg: no such file"
 /// }
@@ -25,8 +27,12 @@ public struct SlotImageFile: Sendable, Equatable {
     public var path: String
     /// The file's bytes.
     public var bytes: Data
-    /// The media type reported to the journey, from the file name (``mimeType(forPath:)``).
+    /// The media type reported to the journey, from the bytes: `image/png` or `image/jpeg`.
     public var mimeType: String
+    /// The image's width in pixels, from its header.
+    public var width: Int
+    /// The image's height in pixels, from its header.
+    public var height: Int
 
     /// Why an image file cannot be sent.
     public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
@@ -37,6 +43,9 @@ public struct SlotImageFile: Sendable, Equatable {
         case unreadable(path: String)
         /// The file holds more than ``SlotImageFile/maxBytes``.
         case tooLarge(path: String, bytes: Int)
+        /// The file is not a PNG or JPEG whose size can be read, or is larger on a side than the
+        /// host accepts; `reason` says which.
+        case unusable(path: String, reason: String)
 
         /// One sentence naming the path and what is wrong, with the limit when it is the size.
         public var description: String { describing(as: path) }
@@ -44,7 +53,7 @@ public struct SlotImageFile: Sendable, Equatable {
         /// The path given to ``SlotImageFile/read(path:)``.
         public var path: String {
             switch self {
-            case .missing(let path), .unreadable(let path), .tooLarge(let path, _): return path
+            case .missing(let path), .unreadable(let path), .tooLarge(let path, _), .unusable(let path, _): return path
             }
         }
 
@@ -56,6 +65,7 @@ public struct SlotImageFile: Sendable, Equatable {
             case .missing: return "\(name): no such file"
             case .unreadable: return "\(name): cannot read the file"
             case .tooLarge(_, let bytes): return "\(name) is \(bytes) bytes; at most \(SlotImageFile.maxBytes) can be sent"
+            case .unusable(_, let reason): return "\(name): \(reason)"
             }
         }
     }
@@ -85,17 +95,20 @@ public struct SlotImageFile: Sendable, Equatable {
             return .failure(.unreadable(path: path))
         }
         guard bytes.count <= maxBytes else { return .failure(.tooLarge(path: path, bytes: bytes.count)) }
-        return .success(SlotImageFile(path: path, bytes: bytes, mimeType: mimeType(forPath: expanded)))
+        return image(path: path, bytes: bytes)
     }
 
-    /// The media type for an image file, by its extension: `png`, `heic` and `webp` are
-    /// themselves, anything else is reported as `image/jpeg` (what cameras produce).
-    public static func mimeType(forPath path: String) -> String {
-        switch (path as NSString).pathExtension.lowercased() {
-        case "png": return "image/png"
-        case "heic": return "image/heic"
-        case "webp": return "image/webp"
-        default: return "image/jpeg"
+    /// `bytes` as the image file at `path`, with the size and media type its header gives;
+    /// refused unless it is a PNG or JPEG no larger on a side than the host accepts.
+    public static func image(path: String, bytes: Data) -> Result<SlotImageFile, Problem> {
+        let header: ImageHeader
+        switch ImageHeader.read(bytes) {
+        case .success(let read): header = read
+        case .failure(let problem): return .failure(.unusable(path: path, reason: problem.reason))
         }
+        guard header.width <= SyntheticImage.maxSide, header.height <= SyntheticImage.maxSide else {
+            return .failure(.unusable(path: path, reason: "the image is \(header.width)×\(header.height) pixels; the host accepts at most \(SyntheticImage.maxSide) on a side"))
+        }
+        return .success(SlotImageFile(path: path, bytes: bytes, mimeType: header.mimeType, width: header.width, height: header.height))
     }
 }

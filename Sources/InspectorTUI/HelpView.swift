@@ -39,10 +39,10 @@ public struct HelpView: Sendable {
             ("E", "history of lastError"), ("J", "jump to the message that caused lastError"), ("C", "clear lastError (asks first)"),
         ]),
         ("Filter language (f and /)", [
-            ("type:request|response|event", "by type"), ("dir:in|out", "from / to the journey"),
+            ("type:request/response/event", "by type"), ("dir:in/out", "from / to the journey"),
             ("action:camera.*", "by action, * matches anything"), ("status:error  code:BUSY", "by response status or error code"),
-            ("id:a1b2", "part of a correlation id"), ("is:pending|error|malformed|manual|rule", "by state"),
-            ("body:text", "text anywhere in the JSON"), ("!term", "negate a term; terms combine with AND"),
+            ("id:a1b2", "part of a correlation id"), ("is:pending/error/malformed/manual/rule", "by state"),
+            ("body:text", "text anywhere in the JSON"), ("a b   a | b   !a   ( )", "and, or, not, group (! first, | last)"),
             ("anything else", "text in the action, id or reason"),
         ]),
         ("Markers in the log", [

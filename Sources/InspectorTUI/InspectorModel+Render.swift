@@ -245,10 +245,23 @@ extension InspectorModel {
             buffer.fill(area)
             let label = prompt.kind == .filter ? "filter: " : "search: "
             let x = buffer.write(label, at: area.origin, style: Theme.paneTitleFocused, maxWidth: area.width)
-            let inputWidth = max(1, area.width - x - (prompt.error == nil ? 0 : min(50, area.width / 2)))
+            // The error is shown whole: beside the input when it fits there, else word-wrapped on
+            // the rows just above the footer (over the panes' bottom edge while the prompt is open).
+            let errorWidth = prompt.error.map { TextWidth.width(of: " " + $0) } ?? 0
+            let besideInput = errorWidth <= area.width - x - 20
+            let inputWidth = max(1, area.width - x - (besideInput ? errorWidth : 0))
             _ = prompt.input.draw(into: &buffer, in: Rect(x: x, y: area.y, width: inputWidth, height: 1), placeholder: "type:request action:camera.* is:pending text…")
             if let error = prompt.error {
-                buffer.write(" " + error, at: Point(x: x + inputWidth, y: area.y), style: Theme.danger, maxWidth: area.maxX - x - inputWidth)
+                if besideInput {
+                    buffer.write(" " + error, at: Point(x: x + inputWidth, y: area.y), style: Theme.danger, maxWidth: area.maxX - x - inputWidth)
+                } else {
+                    let lines = TextWrap.wrap(error, width: max(1, area.width - 2)).suffix(max(1, area.y - 1))
+                    for (row, line) in lines.enumerated() {
+                        let y = area.y - lines.count + row
+                        buffer.fill(Rect(x: area.x, y: y, width: area.width, height: 1), style: Theme.flashError)
+                        buffer.write(" " + line, at: Point(x: area.x, y: y), style: Theme.flashError, maxWidth: area.width)
+                    }
+                }
             }
             return
         }

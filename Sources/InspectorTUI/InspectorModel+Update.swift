@@ -84,7 +84,7 @@ extension InspectorModel {
         }
         let before = live.log.count
         let selectedPendingId = selectedPending?.correlationId
-        let filterUsesPending = filter.terms.contains { $0.predicate == .pending }
+        let filterUsesPending = filter.usesPending
         let pendingBefore = filterUsesPending ? live.pending.map(\.correlationId) : []
         live.apply(frame, at: now)
         for entry in live.log[before...] where entry.kind == .message || entry.kind == .malformed {
@@ -271,7 +271,7 @@ extension InspectorModel {
         let limit = pausedAt.map { min($0, live.log.count) } ?? live.log.count
         guard examined < limit else { return }
         let wasAtEnd = following
-        let pending = filter.terms.contains { $0.predicate == .pending } ? pendingIds : []
+        let pending = filter.usesPending ? pendingIds : []
         // Borrow the rows instead of copying each one out (a copy retains its strings and JSON):
         // a filter change looks at every row, a million in a long session.
         let filter = filter

@@ -2,9 +2,12 @@ import BridgeCore
 import Foundation
 import InspectorClient
 
-/// The inspector's filter language: small enough to remember, shared by the TUI and `tail`.
+/// The inspector's filter language: small enough to remember, shared by the TUI and the CLI
+/// (`tail --filter`, `wait-for --filter`, ...).
 ///
-/// Terms are separated by spaces and must all match; `!` in front negates a term:
+/// Terms are separated by spaces and must all match (`&` between them says the same);
+/// `|` between them means either; `!` in front negates a term or a group; `( )` groups.
+/// `!` binds tightest, then and, then `|` (as in mitmproxy): `a b | c` is `(a b) | c`.
 ///
 /// | term | matches |
 /// | --- | --- |
@@ -20,8 +23,13 @@ import InspectorClient
 /// | `body:text` | text anywhere in the message's JSON |
 /// | anything else | text in the action, correlation id or reason (case-insensitive) |
 ///
+/// A word in double quotes (`"a | b"`) is plain text, spaces and operators included; a
+/// backslash makes the next operator character plain (`\|`). After a key the quotes are part of
+/// the value (`body:"side"` finds the JSON string with its quotes) and still keep what is inside
+/// together (`body:"a b"`).
+///
 /// ```swift
-/// let filter = try LogFilter.parse("type:request !action:capability.*")
+/// let filter = try LogFilter.parse("type:request !action:capability.* | is:error")
 /// filter.matches(entry, pending: pendingIds)
 /// ```
 public struct LogFilter: Sendable, Equatable {
@@ -42,77 +50,97 @@ public struct LogFilter: Sendable, Equatable {
         case text(String)
     }
 
-    /// A condition, possibly negated.
-    public struct Term: Sendable, Equatable {
-        /// The condition.
-        public var predicate: Predicate
-        /// Whether it must not match.
-        public var negated: Bool
+    /// A parsed expression: terms combined with not, and, or.
+    public indirect enum Expression: Sendable, Equatable {
+        /// One condition.
+        case term(Predicate)
+        /// The expression must not match.
+        case not(Expression)
+        /// Every expression must match.
+        case and([Expression])
+        /// At least one expression must match.
+        case or([Expression])
+
+        /// Whether `predicate` appears anywhere in the expression.
+        func uses(_ predicate: Predicate) -> Bool {
+            switch self {
+            case .term(let own): return own == predicate
+            case .not(let inner): return inner.uses(predicate)
+            case .and(let parts), .or(let parts): return parts.contains { $0.uses(predicate) }
+            }
+        }
     }
 
-    /// A mistake in a filter expression, with the term it is about.
+    /// A mistake in a filter expression: the text it is about, where it starts, and what is wrong.
     public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
-        /// The offending term.
+        /// The offending term or operator.
         public var term: String
         /// What is wrong and what would be right.
         public var reason: String
-        public var description: String { "'\(term)': \(reason)" }
+        /// One-based column (in characters) of the term in the text as typed, leading spaces included.
+        public var column: Int
+        public var description: String { "'\(term)' at column \(column): \(reason)" }
     }
 
-    /// The terms, all of which must match.
-    public var terms: [Term]
+    /// What must match; `nil` matches everything.
+    public var expression: Expression?
     /// The text it was parsed from.
     public var source: String
 
     /// The filter that matches everything.
-    public static let all = LogFilter(terms: [], source: "")
+    public static let all = LogFilter(expression: nil, source: "")
 
     /// Whether the filter matches everything.
-    public var isEmpty: Bool { terms.isEmpty }
+    public var isEmpty: Bool { expression == nil }
+
+    /// Whether the filter depends on pendingRequests (`is:pending`), so rows must be looked at
+    /// again when it changes.
+    public var usesPending: Bool { expression?.uses(.pending) ?? false }
 
     /// The keys the language knows, for help and error messages.
     public static let keys = ["type:", "dir:", "action:", "status:", "code:", "id:", "is:", "body:"]
 
     /// Parses an expression (see the type's table).
     public static func parse(_ text: String) throws(ParseError) -> LogFilter {
-        var terms: [Term] = []
-        for raw in text.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
-            var word = String(raw)
-            var negated = false
-            while word.hasPrefix("!") {
-                negated.toggle()
-                word.removeFirst()
-            }
-            guard !word.isEmpty else { throw ParseError(term: String(raw), reason: "'!' needs a term after it") }
-            terms.append(Term(predicate: try predicate(word), negated: negated))
-        }
-        return LogFilter(terms: terms, source: text.trimmingCharacters(in: .whitespaces))
+        var parser = FilterParser(tokens: try FilterLexer.tokens(in: text))
+        let expression = try parser.parse()
+        return LogFilter(expression: expression, source: text.trimmingCharacters(in: .whitespaces))
     }
 
-    private static func predicate(_ word: String) throws(ParseError) -> Predicate {
+    /// The condition a word stands for (`type:request`, plain text, ...).
+    static func predicate(_ word: FilterLexer.Word, column: Int) throws(ParseError) -> Predicate {
+        if word.quoted { return .text(word.text.lowercased()) }
+        do {
+            return try predicate(word.text)
+        } catch {
+            throw ParseError(term: word.source, reason: error.reason, column: column)
+        }
+    }
+
+    private static func predicate(_ word: String) throws(WordError) -> Predicate {
         guard let colon = word.firstIndex(of: ":") else { return .text(word.lowercased()) }
         let key = word[..<colon].lowercased()
         let value = String(word[word.index(after: colon)...])
-        guard !value.isEmpty else { throw ParseError(term: word, reason: "needs a value after '\(key):'") }
+        guard !value.isEmpty else { throw WordError(reason: "needs a value after '\(key):'") }
         switch key {
         case "type", "t":
             switch value.lowercased() {
             case "request", "req": return .type(.request)
             case "response", "resp", "res": return .type(.response)
             case "event", "evt": return .type(.event)
-            default: throw ParseError(term: word, reason: "type is request, response or event")
+            default: throw WordError(reason: "type is request, response or event")
             }
         case "dir", "d":
             switch value.lowercased() {
             case "in", "received", "recv": return .direction(.received)
             case "out", "sent": return .direction(.sent)
-            default: throw ParseError(term: word, reason: "dir is in or out")
+            default: throw WordError(reason: "dir is in or out")
             }
         case "action", "a":
             return .action(pattern: value)
         case "status", "s":
             guard let status = BridgeResponseStatus(rawValue: value.lowercased()) else {
-                throw ParseError(term: word, reason: "status is success, error, cancelled or unsupported")
+                throw WordError(reason: "status is success, error, cancelled or unsupported")
             }
             return .status(status)
         case "code":
@@ -126,13 +154,18 @@ public struct LogFilter: Sendable, Equatable {
             case "malformed": return .malformed
             case "manual", "inspector", "handmade": return .manual
             case "rule": return .rule
-            default: throw ParseError(term: word, reason: "is: takes pending, error, malformed, manual or rule")
+            default: throw WordError(reason: "is: takes pending, error, malformed, manual or rule")
             }
         case "body", "b":
             return .body(value)
         default:
-            throw ParseError(term: word, reason: "unknown key; use \(keys.joined(separator: " "))")
+            throw WordError(reason: "unknown key; use \(keys.joined(separator: " "))")
         }
+    }
+
+    /// What is wrong with one word, before it is known where the word is.
+    private struct WordError: Error {
+        var reason: String
     }
 
     /// Whether `entry` matches; `pending` holds the correlation ids waiting in pendingRequests.
@@ -148,10 +181,17 @@ public struct LogFilter: Sendable, Equatable {
         case .gap, .disconnected, .reattached, .hostRestarted: return true
         case .message, .malformed: break
         }
-        for term in terms where Self.test(term.predicate, entry, pending) == term.negated {
-            return false
+        guard let expression else { return true }
+        return Self.evaluate(expression, entry, pending)
+    }
+
+    private static func evaluate(_ expression: Expression, _ entry: UnsafePointer<LogEntry>, _ pending: Set<String>) -> Bool {
+        switch expression {
+        case .term(let predicate): return test(predicate, entry, pending)
+        case .not(let inner): return !evaluate(inner, entry, pending)
+        case .and(let parts): return parts.allSatisfy { evaluate($0, entry, pending) }
+        case .or(let parts): return parts.contains { evaluate($0, entry, pending) }
         }
-        return true
     }
 
     private static func test(_ predicate: Predicate, _ entry: UnsafePointer<LogEntry>, _ pending: Set<String>) -> Bool {

@@ -77,6 +77,13 @@ public struct SlotDialog: Sendable {
             return
         }
         let result = SlotImageFile.read(path: path)
+        let newlyRead = readImage.map { $0.path != path || $0.base64 == nil } ?? true
+        if newlyRead, case .success(let file) = result {
+            // The size sent is the file's (from its header): shown in the width and height
+            // fields, where it can still be changed on purpose.
+            width = TextInput(text: String(file.width))
+            height = TextInput(text: String(file.height))
+        }
         readImage = ReadImage(path: path, result: result, base64: try? result.get().bytes.base64EncodedString())
     }
 
@@ -220,7 +227,7 @@ public struct SlotDialog: Sendable {
         case .success:
             var ready = "✓ ready: Enter sends"
             if outcome == .success, !imagePath.isEmpty, case .success(let file)? = readImage?.result {
-                ready += " \(Self.fileName(file)) (\(TimeFormat.bytes(file.bytes.count)), \(file.mimeType))"
+                ready += " \(Self.fileName(file)) (\(file.width)×\(file.height) \(file.mimeType), \(TimeFormat.bytes(file.bytes.count)))"
             }
             y = FormDrawing.note(ready, style: Theme.success, into: &buffer, at: y, in: inner)
         }

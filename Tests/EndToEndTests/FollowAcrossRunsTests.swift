@@ -81,6 +81,7 @@ struct FollowAcrossRunsTests {
         defer { second.kill() }
         #expect(await poll(timeout: .seconds(30)) { tail.standardOutput.contains("hostRestarted") }, "\(tail.standardOutput)\n\(tail.standardError)")
         let marker = try #require(tail.standardOutput.split(separator: "\n").compactMap { scriptingJSON($0) }.first { $0["marker"] as? String == "hostRestarted" })
+        #expect(marker["kind"] as? String == "marker")
         #expect(marker["host"] as? String == "my-app")
         #expect(marker["endedPid"] as? Int == Int(first.pid))
         #expect(marker["attachedPid"] as? Int == Int(second.pid))

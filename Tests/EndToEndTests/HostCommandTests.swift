@@ -145,7 +145,7 @@ struct HostCommandTests {
         let status = await host.waitForExit()
         #expect(status == 1)
         #expect(host.standardError ==
-            "error: \(profile): slots.document.delayMs: expected a whole number of milliseconds from 0 to 3600000, found the number -5\n")
+            "Error: \(profile): slots.document.delayMs: expected a whole number of milliseconds from 0 to 3600000, found the number -5\n")
         #expect(host.standardOutput.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: socket))
     }
@@ -162,7 +162,7 @@ struct HostCommandTests {
         defer { host.kill() }
         #expect(await host.waitForExit() == 1)
         #expect(host.standardError ==
-            "error: \(scenario): line 5, column 5: invalid JSON: expected ',' or ']' in an array, found '{'\n")
+            "Error: \(scenario): line 5, column 5: invalid JSON: expected ',' or ']' in an array, found '{'\n")
         #expect(!FileManager.default.fileExists(atPath: socket))
         #expect(!FileManager.default.fileExists(atPath: logPath))
     }
@@ -174,11 +174,11 @@ struct HostCommandTests {
         let first = try BinaryProcess(["host", "--profile", missing, "--socket", directory.file("a.sock")], binary: binary)
         defer { first.kill() }
         #expect(await first.waitForExit() == 1)
-        #expect(first.standardError == "error: \(missing): cannot read the file: no such file\n")
+        #expect(first.standardError == "Error: \(missing): cannot read the file: no such file\n")
         let second = try BinaryProcess(["host", "--exit-when-done", "--socket", directory.file("b.sock")], binary: binary)
         defer { second.kill() }
         #expect(await second.waitForExit() == 1)
-        #expect(second.standardError.hasPrefix("error: --exit-when-done needs a scenario that ends, but \"demo\" loops"))
+        #expect(second.standardError.hasPrefix("Error: --exit-when-done needs a scenario that ends, but \"demo\" loops"))
         #expect(!FileManager.default.fileExists(atPath: directory.file("b.sock")))
     }
 
@@ -214,7 +214,7 @@ struct HostCommandTests {
         defer { second.kill() }
         #expect(await second.waitForExit() == 1)
         #expect(second.standardError ==
-            "error: cannot serve the inspector: a live host is already serving \(socket); it was left untouched. Stop that host first, or serve on another socket path.\n")
+            "Error: cannot serve the inspector: a live host is already serving \(socket); it was left untouched. Stop that host first, or serve on another socket path.\n")
         #expect(second.standardOutput.isEmpty)
 
         // The first host is untouched: still running, its journey log kept, its socket still

@@ -115,7 +115,7 @@ struct PublicAPIPathTests {
         // A request that is gone: refused by the host (exit 2) with its reason and what to do next.
         let again = try await host.run(["respond", "nfc-1"], binary: binary)
         #expect(again.status == 2, "\(again)")
-        #expect(again.stderr.contains("error: the host refused: ") && again.stderr.contains("'nfc-1'"), "\(again)")
+        #expect(again.stderr.contains("Error: the host refused: ") && again.stderr.contains("'nfc-1'"), "\(again)")
         #expect(again.stderr.contains("hint: list pending requests with `bridge-inspector snapshot`"), "\(again)")
         // Both paths say why: answered already, held by a capture slot, or never seen. (The
         // adapter tells them apart from what it saw: PublicAPIHost.respondToPending.)

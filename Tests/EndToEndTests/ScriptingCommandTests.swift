@@ -1,3 +1,4 @@
+import BridgeCore
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -357,6 +358,57 @@ struct ScriptingCommandTests {
         #expect(slots.first { $0.kind == .document }?.enabled == false)
         #expect(try await host.run(["slot", "document", "enable"], binary: binary).status == 0)
         #expect(try host.state().slots.first { $0.kind == .document }?.enabled == true)
+    }
+
+    // Issue 13, trap 8: `slot … --image FILE` reported 1280×720 for any file.
+    @Test("slot complete --image sends the file's real size and type, read from its content; anything but PNG or JPEG is refused")
+    func slotImageSize() async throws {
+        let host = try await heldHost()
+        defer { host.stop() }
+        let notImage = host.directory.file("notes.png")
+        try Data("just text".utf8).write(to: URL(fileURLWithPath: notImage))
+        let refused = try await host.run(["slot", "document", "complete", "--image", notImage], binary: binary)
+        #expect(refused.status == 64, "\(refused)")
+        #expect(refused.stderr.hasPrefix("Error: --image \(notImage): not a PNG or JPEG image"), "\(refused)")
+        #expect(refused.stderr.contains("only PNG and JPEG can be sent"))
+        #expect(try host.state().slots.first?.activeRequest == "cap-1", "nothing was sent")
+
+        // A real 37×23 PNG, named .jpg: the size and type come from the bytes.
+        let image = host.directory.file("scan.jpg")
+        try SyntheticImage.png(width: 37, height: 23).write(to: URL(fileURLWithPath: image))
+        let complete = try await host.run(["slot", "document", "complete", "--image", image], binary: binary)
+        #expect(complete.status == 0, "\(complete)")
+        let data = try #require(((scriptingJSON(complete.stdout)?["payload"] as? [String: Any])?["data"] as? [String: Any]))
+        #expect(data["imageWidth"] as? Int == 37 && data["imageHeight"] as? Int == 23, "\(data)")
+        #expect(data["mimeType"] as? String == "image/png")
+        #expect(await poll(timeout: .seconds(10)) {
+            let received = (host.receivedResponse("cap-1")?["message"] as? [String: Any])?["payload"] as? [String: Any]
+            return (received?["data"] as? [String: Any])?["imageWidth"] as? Int == 37
+        }, "the journey received the real size")
+    }
+
+    // Issue 13, trap 8: tail --json mixed Traffic and Malformed records with nothing to tell them apart.
+    @Test("tail --json gives every record a kind: traffic and malformed differ; --filter takes | and ( )")
+    func tailKinds() async throws {
+        let host = try await heldHost()
+        defer { host.stop() }
+        let json = try await host.run(["tail", "--json"], binary: binary)
+        #expect(json.status == 0, "\(json)")
+        let records = json.lines.compactMap(scriptingJSON)
+        #expect(records.count == json.lines.count && !records.isEmpty, "\(json)")
+        #expect(records.allSatisfy { $0["kind"] is String }, "every record has a kind: \(json.stdout)")
+        let malformed = try #require(records.first { $0["raw"] as? String == "{oops" })
+        #expect(malformed["kind"] as? String == "malformed")
+        let nfc = try #require(records.first { ($0["message"] as? [String: Any])?["correlationId"] as? String == "nfc-1" })
+        #expect(nfc["kind"] as? String == "traffic")
+        #expect(records.filter { $0["kind"] as? String == "malformed" }.count == 1)
+
+        // The filter language's | and ( ) on the command line, as in the TUI.
+        let either = try await host.run(["tail", "--json", "--filter", "is:malformed | (type:request action:camera.*)"], binary: binary)
+        #expect(either.status == 0, "\(either)")
+        let kinds = either.lines.compactMap(scriptingJSON).map { $0["kind"] as? String }
+        #expect(kinds.sorted { ($0 ?? "") < ($1 ?? "") } == ["malformed", "traffic"], "\(either)")
+        #expect(either.stdout.contains("cap-1") && !either.stdout.contains("nfc-1"))
     }
 
     @Test("tail prints the log (text or JSON Lines), filters it, follows it until --until or --count; --timeout is exit 4")

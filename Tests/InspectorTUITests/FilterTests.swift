@@ -55,7 +55,7 @@ struct FilterScreenTests {
         model.press(.char("f"))
         model.type("type:bogus")
         #expect(model.prompt?.error != nil)
-        #expect(model.footer.contains("'type:bogus': type is request, response or event"))
+        #expect(model.footer.contains("'type:bogus' at column 1: type is request, response or event"))
         for _ in 0..<5 { model.press(.backspace) }
         model.type("event")
         #expect(model.prompt?.error == nil)
@@ -67,6 +67,26 @@ struct FilterScreenTests {
         #expect(model.prompt?.input.text == "type:event colour:red")
         #expect(model.filter.isEmpty)
         #expect(model.visible.count == 10)
+    }
+
+    @Test("A filter error too long for the prompt line is shown whole, wrapped between words, never cut mid-word")
+    func longErrorShownWhole() throws {
+        var model = journeyModel(width: 60, height: 20)
+        model.press(.char("f"))
+        model.type("type:request colour:red")
+        let error = try #require(model.prompt?.error)
+        #expect(error == "'colour:red' at column 14: unknown key; use type: dir: action: status: code: id: is: body:")
+        let screen = model.screen
+        // Every word of the error is on screen, in order, across the rows above the prompt.
+        let shown = screen.suffix(4).joined(separator: " ").split(separator: " ").joined(separator: " ")
+        #expect(shown.contains(error), "\(screen.suffix(4))")
+        // The prompt keeps the whole line for what is being typed.
+        #expect(model.footer.contains("type:request colour:red"))
+        // A short error still fits beside the input on a wide screen.
+        var wide = journeyModel(width: 160)
+        wide.press(.char("f"))
+        wide.type("type:request |")
+        #expect(wide.footer.contains("'|' at column 14: '|' needs a term on each side"))
     }
 
     @Test("Esc in the prompt leaves the filter as it was; Esc on the main screen clears it")
@@ -331,8 +351,85 @@ struct LogFilterTests {
             _ = try LogFilter.parse("type:request " + text)
             Issue.record("\(text) parsed")
         } catch {
-            #expect(error.term == text || text == "!")
+            #expect(error.term == text)
+            #expect(error.column == 14)  // after "type:request "
             #expect(error.description.contains(reason), "\(error.description)")
         }
+    }
+
+    // Issue 13, trap 6: `action:nfc.* | action:wallet.*` showed nothing, `|` being read as text.
+
+    @Test("| means either; without spaces too")
+    func or() throws {
+        #expect(try Self.matching("action:camera.* | action:host.*") == [1, 4, 5, 6])
+        #expect(try Self.matching("action:camera.*|action:host.*") == [1, 4, 5, 6])
+        #expect(try Self.matching("is:malformed | status:success | code:BUSY") == [3, 4, 7])
+    }
+
+    @Test("! binds tightest, then and (& or a space), then |; parentheses group")
+    func precedence() throws {
+        #expect(try Self.matching("type:request action:camera.* | is:malformed") == [1, 7])
+        #expect(try Self.matching("type:request & action:camera.* | is:malformed") == [1, 7])
+        #expect(try Self.matching("type:request (action:camera.* | is:malformed)") == [1])
+        #expect(try Self.matching("!type:request | dir:in") == [1, 2, 3, 4, 5, 6, 7])
+        #expect(try Self.matching("!(type:request | type:response)") == [5, 6, 7])
+        #expect(try Self.matching("!dir:in dir:out | is:malformed") == [3, 4, 5, 6, 7])
+        #expect(try Self.matching("((id:cap) | (id:doc)) !type:response") == [1, 2])
+        #expect(try Self.matching("!!(type:request)") == [1, 2])
+    }
+
+    @Test("A quoted or escaped | is text to find, as is anything in quotes")
+    func literalOperators() throws {
+        let piped = LogEntry(Fixture.request(seq: 8, id: "a|b (x)", action: "pipe.test", at: 0))
+        func matches(_ text: String) throws -> Bool { try LogFilter.parse(text).matches(piped, pending: []) }
+        #expect(try matches("\"|\""))
+        #expect(try matches("a\\|b"))
+        #expect(try matches("\"a|b (x)\""))
+        #expect(try matches("id:\\(x\\)"))
+        #expect(try !matches("\"type:request\""))  // quoted: plain text, not a key
+        #expect(try matches("\"PIPE.\""))
+        #expect(try Self.matching("body:\"side\"") == [1])  // after a key the quotes stay, as before
+        #expect(try Self.matching("body:\"side\": \"front\"") == [])  // two words: the second is plain text
+        #expect(try matches("body:\"a|b (x)\""))  // a quote after a key holds spaces and operators together
+    }
+
+    @Test("is:pending inside | or ( ) still asks for pendingRequests")
+    func usesPending() throws {
+        #expect(try LogFilter.parse("type:event | (!dir:out is:pending)").usesPending)
+        #expect(try !LogFilter.parse("type:event | dir:out").usesPending)
+        #expect(try Self.matching("is:pending | is:malformed", pending: ["cap-1"]) == [2, 7])
+    }
+
+    @Test(
+        "Operator mistakes name the operator and its column, counted from the first character typed",
+        arguments: [
+            ("type:request |", "|", 14, "'|' needs a term on each side"), ("| type:request", "|", 1, "'|' needs a term on each side"),
+            ("a || b", "|", 3, "'|' needs a term on each side"), ("a & | b", "&", 3, "'&' needs a term on each side"),
+            ("  (type:request", "(", 3, "the group is never closed; add ')'"),
+            ("type:request)", ")", 13, "no '(' before it"), ("a ( ) b", "()", 3, "the group is empty"),
+            ("a !", "!", 3, "'!' needs a term after it"), ("(a !)", "!", 4, "'!' needs a term after it"),
+            ("   type:bogus", "type:bogus", 4, "type is request, response or event"),
+            ("a \"b c", "\"b c", 3, "the quote is never closed"), ("body:\"x", "body:\"x", 1, "the quote at column 6 is never closed"),
+            ("a \"\"", "\"\"", 3, "empty quotes match nothing"),
+        ])
+    func operatorErrors(text: String, term: String, column: Int, reason: String) {
+        do {
+            _ = try LogFilter.parse(text)
+            Issue.record("\(text) parsed")
+        } catch {
+            #expect(error.term == term)
+            #expect(error.column == column)
+            #expect(error.description.contains(reason), "\(error.description)")
+            #expect(error.description.contains("column \(column)"))
+        }
+    }
+
+    @Test("Hostile nesting is refused, not a stack overflow")
+    func hostileNesting() {
+        for text in [String(repeating: "(", count: 100_000) + "a", String(repeating: "!", count: 100_000) + "a", String(repeating: "(a ", count: 100_000)] {
+            #expect(throws: LogFilter.ParseError.self) { try LogFilter.parse(text) }
+        }
+        #expect(throws: Never.self) { try LogFilter.parse(String(repeating: "(", count: 64) + "a" + String(repeating: ")", count: 64)) }
+        #expect(throws: Never.self) { try LogFilter.parse(Array(repeating: "a", count: 10_000).joined(separator: " | ")) }
     }
 }

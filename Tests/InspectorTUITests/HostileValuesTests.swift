@@ -161,7 +161,7 @@ struct HostileValuesTests {
 
     @Test("The image file is read once, when its field is committed: drawing never reads it, Enter sends what was read")
     func imageFileReadOnCommit() throws {
-        let bytes = Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3, 4])
+        let bytes = TestImages.jpeg3x2
         let path = try Self.imageFile("passport.jpg", bytes: bytes)
         var model = Self.dialogOnImageField()
         model.type(path)
@@ -172,15 +172,15 @@ struct HostileValuesTests {
         // The file goes away: what was read stays, and drawing does not notice.
         try FileManager.default.removeItem(atPath: path)
         for _ in 0..<3 {
-            #expect(model.screen.contains { $0.contains("✓ ready: Enter sends passport.jpg (8 B, image/jpeg)") })
+            #expect(model.screen.contains { $0.contains("✓ ready: Enter sends passport.jpg (3×2 image/jpeg, 287 B)") })
         }
-        #expect(previewLines(model).contains(#"      "imageBase64": "<base64 of passport.jpg, 8 B>","#), "\(previewLines(model))")
+        #expect(previewLines(model).contains(#"      "imageBase64": "<base64 of passport.jpg, 287 B>","#), "\(previewLines(model))")
         #expect(previewLines(model).contains(#"      "mimeType": "image/jpeg""#))
         let effects = model.press(.enter)
         #expect(
             effects == [
                 .send(
-                    .completeSlot(.init(slot: .document, result: .success(imageBase64: bytes.base64EncodedString(), width: 1280, height: 720, mimeType: "image/jpeg"))),
+                    .completeSlot(.init(slot: .document, result: .success(imageBase64: bytes.base64EncodedString(), width: 3, height: 2, mimeType: "image/jpeg"))),
                     label: "complete the document capture doc-7 with success")
             ])
     }
@@ -201,7 +201,7 @@ struct HostileValuesTests {
 
     @Test("An image file over the limit the slot command uses is refused in the dialog without being sent")
     func imageFileTooLarge() throws {
-        let path = try Self.imageFile("huge.png", bytes: Data())
+        let path = try Self.imageFile("huge.png", bytes: TestImages.png(width: 5, height: 4))
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.truncate(atOffset: UInt64(SlotImageFile.maxBytes + 1))
         try handle.close()

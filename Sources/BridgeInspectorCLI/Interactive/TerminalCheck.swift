@@ -25,7 +25,7 @@ enum TerminalCheck {
     static func requireFullScreen(selection: String) throws {
         guard let reason = unusableReason else { return }
         let command = (["bridge-inspector tail --follow"] + (selection.isEmpty ? [] : [selection])).joined(separator: " ")
-        StandardStreams.printError("Error: this terminal cannot show the inspector (\(reason)); use `\(command)` to follow the traffic as lines")
+        StandardStreams.printFailure("this terminal cannot show the inspector (\(reason)); use `\(command)` to follow the traffic as lines")
         throw ExitCode(ExitCodes.usage)
     }
 }

@@ -73,7 +73,7 @@ final class FrameLoop {
 
 /// Parsing filter expressions given on the command line.
 enum FilterArgument {
-    static let hint = "filter terms (all must match, ! negates): type:request|response|event dir:in|out action:camera.* status:error code:BUSY id:TEXT is:pending|error|malformed|manual|rule body:TEXT, or plain text"
+    static let hint = "filter terms (all must match; | between terms: either; ! negates; ( ) groups; \"|\" is text): type:request/response/event dir:in/out action:camera.* status:error code:BUSY id:TEXT is:pending/error/malformed/manual/rule body:TEXT, or plain text"
 
     /// The filter `text` holds (`nil` when not given); a usage failure (exit 64) naming the bad term.
     static func parse(_ text: String?, option: String) throws -> LogFilter? {

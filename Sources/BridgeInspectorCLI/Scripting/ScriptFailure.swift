@@ -10,7 +10,7 @@ import TerminalUI
 struct ScriptFailure: Error {
     /// One of ``ExitCodes``.
     var exitCode: Int32
-    /// What happened (printed after `error: `).
+    /// What happened (printed after `Error: `).
     var message: String
     /// What to do next (printed after `hint: `), if anything useful can be said.
     var hint: String?
@@ -45,7 +45,7 @@ struct ScriptFailure: Error {
 }
 
 /// Runs a scripting subcommand's body and turns every failure into its documented exit code,
-/// with `error: ...` and `hint: ...` on standard error.
+/// with `Error: ...` and `hint: ...` on standard error.
 enum Script {
     static func run(_ body: () throws -> Void) throws {
         do {
@@ -63,7 +63,7 @@ enum Script {
     }
 
     static func report(_ failure: ScriptFailure) {
-        StandardStreams.printError("error: \(failure.message)")
+        StandardStreams.printFailure(failure.message)
         if let hint = failure.hint { StandardStreams.printError("hint: \(hint)") }
     }
 

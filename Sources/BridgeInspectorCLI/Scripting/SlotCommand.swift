@@ -14,7 +14,8 @@ struct SlotCommand: ParsableCommand {
               complete     answer the request holding the slot (the slot is BUSY):
                            --result success (default): an image, a synthetic PNG
                              of --width x --height made by the host, or the
-                             bytes of --image FILE;
+                             bytes of --image FILE (a PNG or JPEG: its size
+                             and type are read from the file and sent);
                            --result error: --error-code, --error-message,
                              --[no-]recoverable;
                            --result cancelled: --reason.
@@ -59,17 +60,17 @@ struct SlotCommand: ParsableCommand {
     @Option(help: ArgumentHelp("complete: the kind of result.", valueName: "kind"))
     var result: Outcome?
 
-    @Option(help: ArgumentHelp("complete --result success: the image width reported (1 to 8192). Default: 1280.", valueName: "pixels"))
+    @Option(help: ArgumentHelp("complete --result success: the image width reported (1 to 8192). Default: 1280, or the --image file's width.", valueName: "pixels"))
     var width: Int?
 
-    @Option(help: ArgumentHelp("complete --result success: the image height reported (1 to 8192). Default: 720.", valueName: "pixels"))
+    @Option(help: ArgumentHelp("complete --result success: the image height reported (1 to 8192). Default: 720, or the --image file's height.", valueName: "pixels"))
     var height: Int?
 
-    @Option(help: ArgumentHelp("complete --result success: send this image file instead of a synthetic PNG.", valueName: "file"), completion: Completions.imageFile)
+    @Option(help: ArgumentHelp("complete --result success: send this PNG or JPEG file instead of a synthetic PNG.", valueName: "file"), completion: Completions.imageFile)
     var image: String?
 
     @Option(name: .customLong("mime-type"), help: ArgumentHelp(
-        "complete --image: the media type reported. Default: from the file name (png, heic, webp, else image/jpeg).", valueName: "type"))
+        "complete --image: the media type reported. Default: the file's, from its content (image/png or image/jpeg).", valueName: "type"))
     var mimeType: String?
 
     @OptionGroup var error: ErrorOptions
@@ -146,19 +147,21 @@ struct SlotCommand: ParsableCommand {
     }
 
     private func successResult() throws -> InspectorCommand.SlotResult {
-        let w = width ?? 1280
-        let h = height ?? 720
-        for (name, value) in [("--width", w), ("--height", h)] where !(1...SyntheticImage.maxSide).contains(value) {
-            throw ScriptFailure.usage("\(name) must be a whole number from 1 to \(SyntheticImage.maxSide) (got \(value))")
+        for (name, value) in [("--width", width), ("--height", height)] {
+            if let value, !(1...SyntheticImage.maxSide).contains(value) {
+                throw ScriptFailure.usage("\(name) must be a whole number from 1 to \(SyntheticImage.maxSide) (got \(value))")
+            }
         }
         guard let image else {
             if mimeType != nil { throw ScriptFailure.usage("--mime-type applies only with --image", hint: "a synthetic image is always image/png") }
-            return .success(imageBase64: nil, width: w, height: h, mimeType: "image/png")
+            return .success(imageBase64: nil, width: width ?? 1280, height: height ?? 720, mimeType: "image/png")
         }
-        // Read and checked (at most SlotImageFile.maxBytes) as the interactive inspector does.
+        // Read and checked (at most SlotImageFile.maxBytes, PNG or JPEG) as the interactive
+        // inspector does; the size sent is the file's unless --width or --height says otherwise.
         switch SlotImageFile.read(path: image) {
         case .success(let file):
-            return .success(imageBase64: file.bytes.base64EncodedString(), width: w, height: h, mimeType: mimeType ?? file.mimeType)
+            return .success(
+                imageBase64: file.bytes.base64EncodedString(), width: width ?? file.width, height: height ?? file.height, mimeType: mimeType ?? file.mimeType)
         case .failure(let problem):
             throw ScriptFailure.usage("--image \(problem)")
         }

@@ -17,20 +17,25 @@ struct TailCommand: ParsableCommand {
             With --follow and --host NAME (not NAME.PID) tail stays attached across runs: it \
             waits for a host of that name to start, and when the host is run again (a new \
             process) it prints a marker line naming both pids (in --json an object \
-            {"marker":"hostRestarted","host":...,"endedPid":...,"attachedPid":...,"time":...}) \
+            {"kind":"marker","marker":"hostRestarted","host":...,"endedPid":...,"attachedPid":...,"time":...}) \
             and goes on with the new process's messages.
 
             Lines: time, IN (from the journey) or OUT (to it), req/resp/evt, the action (✎ marks \
             a message an inspector made, R one a reply rule answered), the correlation id, the \
             status and error code, and a response's latency. Markers show where the stream was \
             interrupted. --json prints each message's record instead (the Traffic or Malformed \
-            object of docs/inspector-protocol.md, sorted keys), one per line (JSON Lines).
+            object of docs/inspector-protocol.md, sorted keys), one per line (JSON Lines), each \
+            with a "kind": "traffic" (a message), "malformed" (input that failed to decode) or \
+            "marker" (an interruption; "marker" says which: gap, disconnected, reattached, \
+            reattachedToRestartedHost, hostRestarted).
 
             Filters (--filter, --until) use the interactive inspector's language: terms \
-            separated by spaces must all match, ! negates a term.
-              type:request|response|event    dir:in|out
+            separated by spaces (or &) must all match, | between terms means either, ! \
+            negates a term or a group, ( ) group. ! binds tightest, | loosest: \
+            'a b | c' is '(a b) | c'. Quote text that holds spaces or | & ( ): "a | b".
+              type:request  type:response  type:event    dir:in  dir:out
               action:camera.*  (* matches any run of characters)
-              status:success|error|cancelled|unsupported    code:BUSY
+              status:success  status:error  status:cancelled  status:unsupported    code:BUSY
               id:TEXT  (part of the correlation id)    body:TEXT  (in the JSON)
               is:pending  is:error  is:malformed  is:manual  is:rule
               any other word: text in the action, correlation id or error code
@@ -42,6 +47,7 @@ struct TailCommand: ParsableCommand {
             Examples:
               bridge-inspector tail --last 20
               bridge-inspector tail --follow --filter 'type:request !action:capability.*'
+              bridge-inspector tail --filter 'action:nfc.* | action:wallet.*'
               bridge-inspector tail --json --filter is:error | jq .message.payload.error
               bridge-inspector tail --last 0 --until 'action:journey.cancel' --timeout 60
             """)
@@ -182,21 +188,51 @@ struct TailPrinter {
         self.json = json
     }
 
-    /// A message's record as the agent sent it, for `--json`.
+    /// What a `--json` line is, in its `kind` field, so a script tells them apart without guessing
+    /// from the other fields (docs/cli.md lists them).
+    enum Kind: String, Encodable {
+        /// A message that crossed the bridge (the protocol's Traffic record).
+        case traffic
+        /// Input that failed to decode (the protocol's Malformed record).
+        case malformed
+        /// Where the stream was interrupted or the host changed; `marker` says which.
+        case marker
+    }
+
+    private enum KindKey: String, CodingKey {
+        case kind
+    }
+
+    /// A message's record as the agent sent it, for `--json`, with its ``Kind``.
     enum Record: Encodable {
         case traffic(WireTraffic)
         case malformed(WireMalformed)
 
         func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: KindKey.self)
             switch self {
-            case .traffic(let record): try record.encode(to: encoder)
-            case .malformed(let record): try record.encode(to: encoder)
+            case .traffic(let record):
+                try container.encode(Kind.traffic, forKey: .kind)
+                try record.encode(to: encoder)
+            case .malformed(let record):
+                try container.encode(Kind.malformed, forKey: .kind)
+                try record.encode(to: encoder)
             }
         }
     }
 
+    /// A row whose record did not come with the frame: what the log holds of it.
+    struct Unrecorded: Encodable {
+        var kind: Kind
+        var seq: Int
+        var time: Double
+        /// The message's JSON (or the malformed input), as text.
+        var raw: String
+    }
+
     /// A marker (gap, disconnect, restart) for `--json`.
     struct Marker: Encodable {
+        var kind = Kind.marker
         var marker: String
         var time: Double
         var from: Int?
@@ -246,7 +282,8 @@ struct TailPrinter {
         switch entry.kind {
         case .message, .malformed:
             if let record = records[entry.seq] { return try ScriptOutput.json(record) }
-            return String(decoding: entry.json, as: UTF8.self)
+            let kind: Kind = entry.kind == .malformed ? .malformed : .traffic
+            return try ScriptOutput.json(Unrecorded(kind: kind, seq: entry.seq, time: entry.time, raw: String(decoding: entry.json, as: UTF8.self)))
         case .gap(let from, let to):
             return try ScriptOutput.json(Marker(marker: "gap", time: entry.time, from: from, to: to))
         case .disconnected:
