@@ -42,6 +42,8 @@ xvfb_pid=$!
 sleep 1
 cols=150 rows=44
 tmux -L bishots new-session -d -s shots -x "$cols" -y "$rows" "TERM=xterm-256color $bin --socket $socket"
+# Only the inspector in the picture: no tmux status line.
+tmux -L bishots set-option -t shots status off
 DISPLAY="$display" xterm -geometry "${cols}x${rows}+0+0" -fa 'DejaVu Sans Mono' -fs 10 -bg '#1e1e1e' -fg '#d4d4d4' \
   -e tmux -L bishots attach -t shots &
 xterm_pid=$!
