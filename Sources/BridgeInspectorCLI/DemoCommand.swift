@@ -41,6 +41,13 @@ struct DemoCommand: AsyncParsableCommand {
             StandardStreams.printFailure("cannot find this program's own executable to start the demo host")
             throw ExitCode.failure
         }
+        // A terminal that cannot show the inspector (TERM=dumb) is refused before the child host
+        // starts; without a terminal the traffic is printed as lines instead (DemoAttach).
+        if TerminalCheck.isInteractive {
+            try TerminalCheck.requireFullScreen(
+                instead: "run the demo host with `bridge-inspector host --name demo` and follow it from another terminal with "
+                    + "`bridge-inspector tail --follow --host demo`")
+        }
         var arguments = ["host", "--exit-on-stdin-eof", "--name", "demo"]
         if let socket { arguments += ["--socket", socket] }
         if let journeyLog { arguments += ["--journey-log", journeyLog] }

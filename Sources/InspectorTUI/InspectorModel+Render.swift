@@ -161,14 +161,16 @@ extension InspectorModel {
             let index = first + row
             guard index < live.pending.count else { break }
             let request = live.pending[index]
-            let age = pendingClock - request.since
-            let timeout = PendingTimeout.forAction(request.action)
+            // Ages and marks on the host's clock, as `since` is: one notion of "abandoned"
+            // (JourneyTimeouts), the same the reply rules and `wait-for` use.
+            let age = max(0, pendingClock - request.since)
+            let timeout = journeyTimeouts.timeoutMs(forAction: request.action)
             let ageStyle: Style
             let mark: String
             if gone {
                 ageStyle = Theme.dim
                 mark = " "
-            } else if age >= timeout {
+            } else if journeyTimeouts.isAbandoned(request, hostNow: pendingClock) {
                 ageStyle = Theme.danger
                 mark = "✗"
             } else if age >= timeout / 2 {
@@ -197,12 +199,16 @@ extension InspectorModel {
         }
     }
 
-    /// The clock pending ages are measured by: now, or the moment the host went away (a gone
-    /// host's requests stop ageing, since nobody can answer them).
+    /// The clock pending ages are measured by: the host's clock (``HostClock``; `since` is
+    /// stamped by the host) now, or when the host went away (a gone host's requests stop
+    /// ageing, since nobody can answer them).
     var pendingClock: Double {
-        if case .disconnected(let since) = live.connection { return since }
-        return now
+        if case .disconnected(let since) = live.connection { return hostClock.hostNow(localNow: since) }
+        return hostClock.hostNow(localNow: now)
     }
+
+    /// The journey's timeouts, which say when a pending request is abandoned: the reply rules'.
+    var journeyTimeouts: JourneyTimeouts { replies.timeouts }
 
     /// How long `request` has waited (stopped while the host is gone), or `nil` when it is no
     /// longer pending.
@@ -227,7 +233,8 @@ extension InspectorModel {
             var x = inner.x
             x += buffer.write(TextWidth.pad(slot.kind.rawValue, to: 9), at: Point(x: x, y: y), style: base.bolded, maxWidth: inner.maxX - x)
             if let active = slot.activeRequest {
-                let age = slot.activeSince.map { TimeFormat.duration(ms: now - $0) } ?? ""
+                // `activeSince` is on the host's clock.
+                let age = slot.activeSince.map { TimeFormat.duration(ms: hostClock.hostNow(localNow: now) - $0) } ?? ""
                 x += buffer.write("BUSY \(age) ", at: Point(x: x, y: y), style: selected ? base : Theme.danger, maxWidth: inner.maxX - x)
                 buffer.write("held by \(active)", at: Point(x: x, y: y), style: base, maxWidth: inner.maxX - x)
             } else {
@@ -271,12 +278,12 @@ extension InspectorModel {
             return
         }
         buffer.fill(area, style: Theme.footer)
+        // Whole hints only, the most important kept (FooterHints), one column of margin each side.
         var x = area.x + 1
-        for (key, label) in footerKeys {
-            let width = TextWidth.width(of: key) + TextWidth.width(of: label) + 3
-            guard x + width <= area.maxX else { break }
+        for (key, label) in FooterHints.fitting(footerKeys, width: area.width - 2) {
             x += buffer.write(key, at: Point(x: x, y: area.y), style: Theme.footerKey)
-            x += buffer.write(" " + label + "  ", at: Point(x: x, y: area.y), style: Theme.footer)
+            x += buffer.write(" " + label, at: Point(x: x, y: area.y), style: Theme.footer)
+            x += FooterHints.separator
         }
     }
 
@@ -339,19 +346,6 @@ enum SlotFlags {
     static func lines(for slots: [WireSlot], width: Int) -> [String] {
         let form = forms.first { form in slots.allSatisfy { TextWidth.width(of: line($0, form)) <= width } } ?? forms[forms.count - 1]
         return slots.map { line($0, form) }
-    }
-}
-
-/// How long the web SDK waits before it gives up on a request (from its documented defaults).
-public enum PendingTimeout {
-    /// `discoverCapabilities()` gives up after 5 s.
-    public static let capabilityQueryMs = 5_000.0
-    /// `request()` gives up after 30 s.
-    public static let requestMs = 30_000.0
-
-    /// The journey's timeout for a request with `action`.
-    public static func forAction(_ action: String) -> Double {
-        action == CapabilityQueryHandler.action ? capabilityQueryMs : requestMs
     }
 }
 

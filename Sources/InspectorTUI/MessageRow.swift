@@ -22,6 +22,7 @@ enum MessageRow {
         func style(_ styled: Style) -> Style { selected || highlighted ? base : styled }
         var x = origin.x
         let limit = row.maxX
+        let narrow = width < Self.wideWidth
         switch entry.kind {
         case .gap(let from, let to):
             buffer.write("┄┄ gap: missed events \(from)–\(to) (inspector fell behind); state resynchronised ┄┄", at: origin, style: style(Theme.marker), maxWidth: width)
@@ -42,7 +43,17 @@ enum MessageRow {
             x += buffer.write(timeFormat.clock(entry.time) + " ", at: Point(x: x, y: origin.y), style: style(Theme.dim), maxWidth: limit - x)
             x += buffer.write("IN  ", at: Point(x: x, y: origin.y), style: style(Theme.incoming), maxWidth: limit - x)
             x += buffer.write("BAD  ", at: Point(x: x, y: origin.y), style: style(Theme.danger), maxWidth: limit - x)
-            buffer.write("malformed: " + entry.summary, at: Point(x: x, y: origin.y), style: style(Theme.danger), maxWidth: limit - x)
+            // Input that names its correlationId shows it in the id column, like any message, so
+            // the request it was meant to be can be found; without one the reason takes the row.
+            guard let id = MalformedInput.correlationId(in: entry.json) else {
+                buffer.write("malformed: " + entry.summary, at: Point(x: x, y: origin.y), style: style(Theme.danger), maxWidth: limit - x)
+                return
+            }
+            let tail = Self.tail(id: id, status: "", latency: nil, width: width)
+            let tailWidth = TextWidth.width(of: tail)
+            let reasonWidth = max(1, limit - x - tailWidth)
+            buffer.write(TextWidth.fit("malformed: " + entry.summary, to: reasonWidth), at: Point(x: x, y: origin.y), style: style(Theme.danger), maxWidth: reasonWidth)
+            buffer.write(tail, at: Point(x: limit - min(tailWidth, limit - x), y: origin.y), style: style(Theme.dim), maxWidth: min(tailWidth, limit - x))
             return
         case .message:
             break
@@ -64,34 +75,47 @@ enum MessageRow {
         if entry.answeredByRule {
             x += buffer.write("R ", at: Point(x: x, y: origin.y), style: style(Theme.handMade), maxWidth: limit - x)
         }
-        // Right-hand part: id, status, latency; the action takes what is left. In a wide pane
-        // they keep the same columns on every row (a request's id sits above its response's
-        // id); in a narrow one the action matters more, so a row without a status does not
-        // reserve room for one. Fitted, not just padded: an id or error code that is long,
-        // wide or full of escapes must not widen the tail and shift the columns.
-        let aligned = width >= 90
-        var tail = " " + TextWidth.fit(shortId(entry.correlationId), to: 12)
+        // Right-hand part: id, status, latency; the action takes what is left. They keep the
+        // same columns on every row, at every width (a request's id sits above its response's
+        // id, and an event's with them), narrower in a narrow pane. Fitted, not just padded: an
+        // id or error code that is long, wide or full of escapes must not widen the tail and
+        // shift the columns.
         var tailStyle = Theme.dim
         var statusText = ""
         if let status = entry.status {
-            statusText = status.rawValue + (entry.errorCode.map { " " + $0 } ?? "")
             if status != .success { tailStyle = Theme.warning }
+            // Narrow: an error's code says it is an error, so the code alone fits the column.
+            if narrow, status == .error, let code = entry.errorCode {
+                statusText = code
+            } else {
+                statusText = status.rawValue + (entry.errorCode.map { " " + $0 } ?? "")
+            }
         }
         if entry.deliveryError != nil {
             statusText = statusText.isEmpty ? "UNDELIVERED" : statusText + " UNDELIVERED"
             tailStyle = Theme.danger
         }
         let latency = entry.latencyMs.map { TimeFormat.duration(ms: $0) }
-        if aligned {
-            tail += " " + TextWidth.fit(statusText, to: width >= 96 ? 24 : 16)
-            tail += " " + TextWidth.pad(latency ?? "", to: 7, alignment: .right)
-        } else {
-            if !statusText.isEmpty { tail += " " + TextWidth.pad(TextWidth.truncate(statusText, to: 24), to: 11) }
-            if let latency { tail += " " + TextWidth.pad(latency, to: 7, alignment: .right) }
-        }
+        let tail = Self.tail(id: entry.correlationId, status: statusText, latency: latency, width: width)
         let tailWidth = TextWidth.width(of: tail)
         let actionWidth = max(1, limit - x - tailWidth)
         buffer.write(TextWidth.fit(entry.summary, to: actionWidth), at: Point(x: x, y: origin.y), style: style(.plain), maxWidth: actionWidth)
         buffer.write(tail, at: Point(x: limit - min(tailWidth, limit - x), y: origin.y), style: style(tailStyle), maxWidth: min(tailWidth, limit - x))
+    }
+
+    /// Inner widths from this one up use the wide columns (a status column that holds
+    /// `error PERMISSION_DENIED` whole at 96 and more).
+    static let wideWidth = 90
+
+    /// The right-hand columns of a row `width` wide: the short id, the status and the latency,
+    /// each fitted to its column so that every row's columns line up.
+    ///
+    /// Narrow (80 columns, where the action matters most) the status column is 17 wide: the
+    /// longest error code, `PERMISSION_DENIED`, whole.
+    static func tail(id: String, status: String, latency: String?, width: Int) -> String {
+        let statusWidth = width < wideWidth ? 17 : (width >= 96 ? 24 : 16)
+        let latencyWidth = width < wideWidth ? 6 : 7
+        return " " + TextWidth.fit(shortId(id), to: 12) + " " + TextWidth.fit(status, to: statusWidth)
+            + " " + TextWidth.pad(latency ?? "", to: latencyWidth, alignment: .right)
     }
 }

@@ -44,6 +44,48 @@ struct TerminalSessionTests {
         for drawn in ["┌", "─", "Messages", "lastError", "\u{1B}", "[?1049"] { #expect(!screen.contains(drawn), "\(drawn) in:\n\(screen)") }
     }
 
+    @Test("TERM=dumb: demo refuses before starting its host, naming `host` plus `tail --follow`; exit 64, no host process, no socket, nothing drawn")
+    func dumbTerminalDemo() async throws {
+        let directory = try TemporaryDirectory()
+        let socket = directory.file("d.sock")
+        let terminal = try TmuxSession([binary, "demo", "--socket", socket], environment: ["TERM": "dumb"])
+        defer {
+            terminal.kill()
+            for pid in hostProcesses(mentioning: socket) { sendSignal(SIGKILL, to: pid) }
+        }
+        let screen = try #require(await terminal.waitFor("[exited 64]"))
+        let joined = screen.replacingOccurrences(of: "\n", with: "")
+        #expect(joined.contains("this terminal cannot show the inspector (TERM=dumb cannot move the cursor)"), "\(screen)")
+        #expect(joined.contains("`bridge-inspector host --name demo`") && joined.contains("`bridge-inspector tail --follow --host demo`"), "\(screen)")
+        // Refused before anything started: the child host never ran.
+        #expect(hostProcesses(mentioning: socket).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: socket))
+        for drawn in ["┌", "─", "Messages", "\u{1B}", "[?1049"] { #expect(!screen.contains(drawn), "\(drawn) in:\n\(screen)") }
+    }
+
+    @Test("TERM=dumb: open FILE refuses the viewer and names `open --check FILE`; exit 64, nothing drawn")
+    func dumbTerminalOpen() async throws {
+        // A real recording, so only the terminal can be the reason to refuse.
+        let host = try await ScriptedHost(binary: binary, scenario: scriptingHeldScenario)
+        defer { host.stop() }
+        let file = host.directory.file("session.jsonl")
+        let recorder = try host.start(["record", file], binary: binary)
+        defer { recorder.kill() }
+        #expect(await poll(timeout: .seconds(20)) { ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains("\"kind\":\"snapshot\"") })
+        recorder.signal(SIGTERM)
+        #expect(await recorder.waitForExit() == 0, "\(recorder.standardError)")
+        let check = try await runCLI(["open", "--check", file], binary: binary)
+        #expect(check.status == 0, "\(check)")
+
+        let terminal = try TmuxSession([binary, "open", file], environment: ["TERM": "dumb"])
+        defer { terminal.kill() }
+        let screen = try #require(await terminal.waitFor("[exited 64]"))
+        let joined = screen.replacingOccurrences(of: "\n", with: "")
+        #expect(joined.contains("this terminal cannot show the inspector (TERM=dumb cannot move the cursor)"), "\(screen)")
+        #expect(joined.contains("`bridge-inspector open --check \(file)`"), "\(screen)")
+        for drawn in ["┌", "─", "Messages", "recording (read-only)", "\u{1B}", "[?1049"] { #expect(!screen.contains(drawn), "\(drawn) in:\n\(screen)") }
+    }
+
     @Test("attached to a host: the panes show lastError, pending requests and the busy slot; keys answer a request, complete the slot and fire an event")
     func attachAndAct() async throws {
         let host = try await ScriptedHost(binary: binary, scenario: scriptingHeldScenario)

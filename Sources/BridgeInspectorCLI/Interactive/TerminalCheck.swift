@@ -23,9 +23,16 @@ enum TerminalCheck {
     /// the same host) that works there instead, and exits ``ExitCodes/usage``, as without a
     /// terminal at all.
     static func requireFullScreen(selection: String) throws {
-        guard let reason = unusableReason else { return }
         let command = (["bridge-inspector tail --follow"] + (selection.isEmpty ? [] : [selection])).joined(separator: " ")
-        StandardStreams.printFailure("this terminal cannot show the inspector (\(reason)); use `\(command)` to follow the traffic as lines")
+        try requireFullScreen(instead: "use `\(command)` to follow the traffic as lines")
+    }
+
+    /// Refuses to start a full-screen command (the inspector, `demo`, `open`) on a terminal that
+    /// cannot show it, before it starts anything: prints one line that says why and, `instead`,
+    /// what works there, and exits ``ExitCodes/usage``.
+    static func requireFullScreen(instead: String) throws {
+        guard let reason = unusableReason else { return }
+        StandardStreams.printFailure("this terminal cannot show the inspector (\(reason)); \(instead)")
         throw ExitCode(ExitCodes.usage)
     }
 }

@@ -33,6 +33,12 @@ struct OpenCommand: ParsableCommand {
 
     func run() throws {
         try Script.run {
+            // The viewer needs a full-screen terminal: refuse one that cannot show it before
+            // reading the file (--check needs no terminal).
+            if !check, TerminalCheck.isInteractive {
+                try TerminalCheck.requireFullScreen(
+                    instead: "to read the recording here use `bridge-inspector open --check \(InspectCommand.shellWord(file))`")
+            }
             let contents = Recording.load(from: URL(fileURLWithPath: (file as NSString).expandingTildeInPath))
             if contents.problem?.line == 0 || (contents.frames.isEmpty && contents.problem != nil) {
                 throw ScriptFailure(exitCode: ExitCodes.badRecording, message: "\(file): \(contents.problem?.description ?? "nothing readable")", hint: nil)
