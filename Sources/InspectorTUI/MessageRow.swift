@@ -49,11 +49,10 @@ enum MessageRow {
                 buffer.write("malformed: " + entry.summary, at: Point(x: x, y: origin.y), style: style(Theme.danger), maxWidth: limit - x)
                 return
             }
-            let tail = Self.tail(id: id, status: "", latency: nil, width: width)
-            let tailWidth = TextWidth.width(of: tail)
-            let reasonWidth = max(1, limit - x - tailWidth)
+            let idText = Self.idColumn(id)
+            let reasonWidth = max(1, limit - x - Self.idColumnWidth)
             buffer.write(TextWidth.fit("malformed: " + entry.summary, to: reasonWidth), at: Point(x: x, y: origin.y), style: style(Theme.danger), maxWidth: reasonWidth)
-            buffer.write(tail, at: Point(x: limit - min(tailWidth, limit - x), y: origin.y), style: style(Theme.dim), maxWidth: min(tailWidth, limit - x))
+            buffer.write(idText, at: Point(x: limit - min(Self.idColumnWidth, limit - x), y: origin.y), style: style(Theme.dim), maxWidth: min(Self.idColumnWidth, limit - x))
             return
         case .message:
             break
@@ -75,10 +74,12 @@ enum MessageRow {
         if entry.answeredByRule {
             x += buffer.write("R ", at: Point(x: x, y: origin.y), style: style(Theme.handMade), maxWidth: limit - x)
         }
-        // Right-hand part: id, status, latency; the action takes what is left. They keep the
-        // same columns on every row, at every width (a request's id sits above its response's
-        // id, and an event's with them), narrower in a narrow pane. Fitted, not just padded: an
-        // id or error code that is long, wide or full of escapes must not widen the tail and
+        // Right-hand part: status and latency (on rows that have them), then the id at the right
+        // edge; the action takes what is left. The id keeps one column on every row, at every
+        // width (a request's id sits above its response's id, and an event's with them); the
+        // status block keeps its own, and a row without a status lends that space to its action,
+        // so `camera.document.capture` stays whole in an 80-column pane. Fitted, not just padded:
+        // an id or error code that is long, wide or full of escapes must not widen the tail and
         // shift the columns.
         var tailStyle = Theme.dim
         var statusText = ""
@@ -96,26 +97,38 @@ enum MessageRow {
             tailStyle = Theme.danger
         }
         let latency = entry.latencyMs.map { TimeFormat.duration(ms: $0) }
-        let tail = Self.tail(id: entry.correlationId, status: statusText, latency: latency, width: width)
-        let tailWidth = TextWidth.width(of: tail)
-        let actionWidth = max(1, limit - x - tailWidth)
+        let statusBlock = statusText.isEmpty && latency == nil ? "" : Self.statusBlock(status: statusText, latency: latency, width: width)
+        let statusWidth = TextWidth.width(of: statusBlock)
+        let actionWidth = max(1, limit - x - Self.idColumnWidth - statusWidth)
         buffer.write(TextWidth.fit(entry.summary, to: actionWidth), at: Point(x: x, y: origin.y), style: style(.plain), maxWidth: actionWidth)
-        buffer.write(tail, at: Point(x: limit - min(tailWidth, limit - x), y: origin.y), style: style(tailStyle), maxWidth: min(tailWidth, limit - x))
+        let idX = limit - min(Self.idColumnWidth, limit - x)
+        if statusWidth > 0 {
+            let statusX = max(x, idX - statusWidth)
+            buffer.write(statusBlock, at: Point(x: statusX, y: origin.y), style: style(tailStyle), maxWidth: idX - statusX)
+        }
+        buffer.write(Self.idColumn(entry.correlationId), at: Point(x: idX, y: origin.y), style: style(Theme.dim), maxWidth: limit - idX)
     }
 
     /// Inner widths from this one up use the wide columns (a status column that holds
     /// `error PERMISSION_DENIED` whole at 96 and more).
     static let wideWidth = 90
 
-    /// The right-hand columns of a row `width` wide: the short id, the status and the latency,
-    /// each fitted to its column so that every row's columns line up.
+    /// The id column's width: a space and the short id (at most 12 characters).
+    static let idColumnWidth = 13
+
+    /// The id column: the short id, fitted so that every row's id starts in the same column.
+    static func idColumn(_ id: String) -> String {
+        " " + TextWidth.fit(shortId(id), to: 12)
+    }
+
+    /// The status and latency columns of a row `width` wide, each fitted to its column so that
+    /// they line up on every row that has them.
     ///
     /// Narrow (80 columns, where the action matters most) the status column is 17 wide: the
     /// longest error code, `PERMISSION_DENIED`, whole.
-    static func tail(id: String, status: String, latency: String?, width: Int) -> String {
+    static func statusBlock(status: String, latency: String?, width: Int) -> String {
         let statusWidth = width < wideWidth ? 17 : (width >= 96 ? 24 : 16)
         let latencyWidth = width < wideWidth ? 6 : 7
-        return " " + TextWidth.fit(shortId(id), to: 12) + " " + TextWidth.fit(status, to: statusWidth)
-            + " " + TextWidth.pad(latency ?? "", to: latencyWidth, alignment: .right)
+        return " " + TextWidth.fit(status, to: statusWidth) + " " + TextWidth.pad(latency ?? "", to: latencyWidth, alignment: .right)
     }
 }

@@ -237,7 +237,7 @@ struct RobustnessTests {
         #expect(idColumns.count == 1)
         let okRow = try #require((0..<buffer.height).first { y in
             let line = text(in: Rect(x: inner.x, y: y, width: inner.width, height: 1), of: buffer)[0]
-            return line.contains("OUT resp") && line.contains(" ok-1 ") && line.contains(" success ")
+            return line.contains("OUT resp") && line.contains(" ok-1") && line.contains(" success ")
         })
         let statusColumn = try #require(column(of: "success", inRow: okRow, of: buffer))
         let responseIdColumn = try #require(column(of: "ok-1", inRow: okRow, of: buffer))
