@@ -144,7 +144,7 @@ extension ReplyRuleBook: Codable {
     /// Reads a rules file's contents; the error names the place (`rules[1].status`) and what is wrong.
     public static func decode(_ data: Data) throws(ReplyRuleFileError) -> ReplyRuleBook {
         if let problem = JSONSyntaxCheck.firstProblem(in: data) {
-            throw ReplyRuleFileError(place: "line \(problem.line), column \(problem.column)", reason: "invalid JSON: \(problem.reason)")
+            throw ReplyRuleFileError(place: "line \(problem.line), column \(problem.characterColumn(in: data))", reason: "invalid JSON: \(problem.reason)")
         }
         do {
             return try JSONDecoder().decode(ReplyRuleBook.self, from: data)
