@@ -38,6 +38,23 @@ public enum JSONSyntaxCheck {
 
         /// `line L, column C: reason`.
         public var description: String { "line \(line), column \(column): \(reason)" }
+
+        /// The one-based column of the mistake in characters, what a person sees and counts
+        /// (`column` counts bytes, so `é` counts two there), from the first character of its
+        /// line in `bytes` (the text that was checked), leading spaces included: the column
+        /// both the inspector's data fields and the CLI's `--data` report.
+        public func characterColumn(in bytes: some BidirectionalCollection<UInt8>) -> Int {
+            let end = min(max(offset, 0), bytes.count)
+            let before = bytes.prefix(end)
+            let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { before.index(after: $0) } ?? before.startIndex
+            return String(decoding: before[lineStart...], as: UTF8.self).count + 1
+        }
+
+        /// `line L, column C: reason`, with the column in characters of `bytes` (the text that
+        /// was checked; see ``characterColumn(in:)``).
+        public func describe(in bytes: some BidirectionalCollection<UInt8>) -> String {
+            "line \(line), column \(characterColumn(in: bytes)): \(reason)"
+        }
     }
 
     /// Returns the first problem in `bytes`, or `nil` when they hold exactly one valid JSON value

@@ -6,14 +6,14 @@ import Foundation
 /// The inspector runs on its own thread (curses wants one thread); cancelling the task (SIGINT,
 /// SIGTERM, the child exiting) makes it return within one event-loop tick.
 enum DemoAttach {
-    static func run(socketPath: String) async throws {
+    static func run(socketPath: String, sharedRules: InteractiveInspector.SharedRules? = nil) async throws {
         let stop = StopRequest()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let thread = Thread {
                     do {
                         if TerminalCheck.isInteractive {
-                            try InteractiveInspector(socketPath: socketPath, shouldStop: { stop.isSet }).run()
+                            try InteractiveInspector(socketPath: socketPath, shouldStop: { stop.isSet }, sharedRules: sharedRules).run()
                         } else {
                             try StreamPrinter(socketPath: socketPath).run(shouldStop: { stop.isSet })
                         }

@@ -33,10 +33,15 @@ struct DemoCommand: AsyncParsableCommand {
         valueName: "path"))
     var inspectVia: InspectionPath = .native
 
+    @Option(help: ArgumentHelp(
+        "Load the reply rules in this JSON file into the inspector, paused (as `inspect --rules`).", valueName: "file"), completion: Completions.jsonFile)
+    var rules: String?
+
     /// How long the child host gets to print its socket.
     static let startTimeout: Duration = .seconds(15)
 
     func run() async throws {
+        let shared = try InspectCommand.sharedRules(rules)
         guard let executable = ExecutablePath.current() else {
             StandardStreams.printFailure("cannot find this program's own executable to start the demo host")
             throw ExitCode.failure
@@ -75,7 +80,7 @@ struct DemoCommand: AsyncParsableCommand {
                 throw DemoFailure(message: "the demo host did not start: it \(child.isRunning ? "printed no socket within \(Self.startTimeout)" : child.exitDescription)"
                     + Self.childErrorSuffix(child))
             }
-            try await DemoAttach.run(socketPath: socketPath)
+            try await DemoAttach.run(socketPath: socketPath, sharedRules: shared)
         }
         started.set(child: child, attach: attach)
         if stopRequested.isSet {

@@ -35,9 +35,31 @@ struct InspectCommand: AsyncParsableCommand {
     @Option(name: .customLong("host"), help: ArgumentHelp("Follow the host with this name across runs, waiting for it if need be; NAME.PID: exactly that process.", valueName: "name"), completion: Completions.hostNames)
     var host: String?
 
+    @Option(name: .customLong("rules"), help: ArgumentHelp(
+        "Also load the reply rules in this JSON file (the format of auto-respond --rules), paused: R lists them, space resumes one.",
+        valueName: "file"), completion: Completions.jsonFile)
+    var rules: String?
+
     @OptionGroup var tcp: TCPSelection
 
+    /// The rules of `--rules FILE` with the path to name on screen, read before anything else so
+    /// a bad file is refused (exit 64) before the screen starts.
+    static func sharedRules(_ file: String?) throws -> InteractiveInspector.SharedRules? {
+        guard let file else { return nil }
+        do {
+            return (try ReplyRuleBook.read(file: file), file)
+        } catch {
+            StandardStreams.printFailure("--rules \(ScriptOutput.safe(file)): \(error)")
+            StandardStreams.printError(
+                "hint: " + (error.isInContent
+                    ? "fix the file (the format is in `bridge-inspector auto-respond --help`), or leave out --rules"
+                    : "give the path of a rules file, such as one saved by the inspector (rules.json in its state directory)"))
+            throw ExitCode(ExitCodes.usage)
+        }
+    }
+
     func run() async throws {
+        let shared = try Self.sharedRules(rules)
         let directory = HostDirectory()
         // `--host NAME` (not NAME.PID, no explicit socket): follow that name across runs.
         let target = host.map(HostTarget.init(parsing:))
@@ -57,7 +79,7 @@ struct InspectCommand: AsyncParsableCommand {
             }
             if let note = first?.note { StandardStreams.printError("note: \(note)") }
             let path = first?.socket.path ?? ""
-            try await Self.onUIThread { try InteractiveInspector(socketPath: path, follower: follower).run() }
+            try await Self.onUIThread { try InteractiveInspector(socketPath: path, follower: follower, sharedRules: shared).run() }
             return
         }
         var socketPath: String
@@ -112,7 +134,7 @@ struct InspectCommand: AsyncParsableCommand {
             // Anything else (a busy host, too many clients) the inspector shows and retries.
         }
         let path = socketPath
-        try await Self.onUIThread { try InteractiveInspector(socketPath: path, endpoint: endpoint).run() }
+        try await Self.onUIThread { try InteractiveInspector(socketPath: path, endpoint: endpoint, sharedRules: shared).run() }
     }
 
     /// `text` as one shell word, made safe to print: quoted when it holds anything but letters,

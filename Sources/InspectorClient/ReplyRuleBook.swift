@@ -141,10 +141,25 @@ extension ReplyRuleBook: Codable {
         try container.encode(rules, forKey: .rules)
     }
 
+    /// Reads the rules file at `path` (`~` expanded): the one reader of `auto-respond --rules` and
+    /// the interactive inspector's `--rules`. Hit counts start at 0; a file with no rules is
+    /// refused, as there is nothing to use. The error names the place (`rules[1].status`, a line
+    /// and column, or none when the file itself cannot be read) and what is wrong.
+    public static func read(file path: String) throws(ReplyRuleFileError) -> ReplyRuleBook {
+        let full = (path as NSString).expandingTildeInPath
+        guard let bytes = FileManager.default.contents(atPath: full) else {
+            throw ReplyRuleFileError(place: "", reason: FileManager.default.fileExists(atPath: full) ? "cannot read the file" : "no such file")
+        }
+        var book = try decode(bytes)
+        book.resetHits()
+        if book.isEmpty { throw ReplyRuleFileError(place: "", reason: "holds no rules") }
+        return book
+    }
+
     /// Reads a rules file's contents; the error names the place (`rules[1].status`) and what is wrong.
     public static func decode(_ data: Data) throws(ReplyRuleFileError) -> ReplyRuleBook {
         if let problem = JSONSyntaxCheck.firstProblem(in: data) {
-            throw ReplyRuleFileError(place: "line \(problem.line), column \(problem.column)", reason: "invalid JSON: \(problem.reason)")
+            throw ReplyRuleFileError(place: "line \(problem.line), column \(problem.characterColumn(in: data))", reason: "invalid JSON: \(problem.reason)")
         }
         do {
             return try JSONDecoder().decode(ReplyRuleBook.self, from: data)
@@ -165,12 +180,16 @@ extension ReplyRuleBook: Codable {
 
 /// What is wrong with a rules file, and where.
 public struct ReplyRuleFileError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// A JSON path such as `rules[1].status`, `line 3, column 7`, or `(top level)`.
+    /// A JSON path such as `rules[1].status`, `line 3, column 7`, or `(top level)`; empty when
+    /// the file as a whole is wrong (missing, unreadable, empty of rules).
     public var place: String
     /// What is wrong and what would be right.
     public var reason: String
 
-    public var description: String { "\(place): \(reason)" }
+    /// Whether the fault is in the file's content (it has a place), as opposed to the file.
+    public var isInContent: Bool { !place.isEmpty }
+
+    public var description: String { place.isEmpty ? reason : "\(place): \(reason)" }
 
     /// Creates an error.
     public init(place: String, reason: String) {

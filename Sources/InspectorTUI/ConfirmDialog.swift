@@ -44,10 +44,7 @@ public struct ConfirmDialog: Sendable {
     /// Why the command can no longer do what the question says, or `nil`.
     func staleness(in model: InspectorModel) -> String? {
         guard let heldRequest, case .cancelSlot(let args)? = command else { return nil }
-        if model.live.isDisconnected { return "not connected to the host: nothing can be sent now (Esc closes)" }
-        let now = model.live.slots.first { $0.kind == args.slot }?.activeRequest
-        guard now == heldRequest else { return "the \(args.slot.rawValue) slot no longer holds \(heldRequest): Esc closes" }
-        return nil
+        return SlotDialog.staleness(of: args.slot, holding: heldRequest, in: model)
     }
 
     var footerKeys: [(key: String, label: String)] {

@@ -5,9 +5,13 @@ import TerminalUI
 
 /// Fires a host event: a name and data as JSON, with a history of earlier events to recall
 /// (↑/↓ in the name field) and the exact wire message shown before it is sent.
+///
+/// Both fields open prefilled (the last event sent, or `host.ping` and `{}`), and a recalled
+/// event fills them the same way: the first character typed in a field replaces its prefilled
+/// value, as the respond dialog's fields do; once edited (or after Ctrl-E), typing edits it.
 public struct EventDialog: Sendable {
-    var name: TextInput
-    var data = TextInput(text: "{}")
+    var name: PrefilledText
+    var data = PrefilledText("{}")
     var onName = true
     let history: [EventDraft]
     var historyIndex: Int?
@@ -22,12 +26,13 @@ public struct EventDialog: Sendable {
 
     init(history: [EventDraft]) {
         self.history = history
-        self.name = TextInput(text: history.last?.name ?? "host.ping")
-        if let last = history.last { data = TextInput(text: last.dataText) }
+        self.name = PrefilledText(history.last?.name ?? "host.ping")
+        if let last = history.last { data = PrefilledText(last.dataText) }
     }
 
+    /// Sets the data to text the person wrote (in `$EDITOR`): typing then edits it.
     mutating func setData(_ text: String) {
-        data = TextInput(text: text.trimmingCharacters(in: .whitespacesAndNewlines))
+        data = PrefilledText(text.trimmingCharacters(in: .whitespacesAndNewlines), untouched: false)
     }
 
     var recallable: [EventDraft] { history.isEmpty ? Self.suggestions : history }
@@ -49,8 +54,11 @@ public struct EventDialog: Sendable {
         return try? BridgeMessageCodec().encode(message)
     }
 
+    /// The focused field's editing keys between the most needed and the rest, as the respond
+    /// dialog lists them: the footer drops from the end what does not fit.
     var footerKeys: [(key: String, label: String)] {
-        [("Enter", "send"), ("Tab", "field"), ("↑↓", "history"), ("Ctrl-E", "$EDITOR"), ("Esc", "cancel")]
+        let editing = onName ? name.footerKeys + [("↑↓", "history")] : data.footerKeys
+        return [("Enter", "send"), ("Esc", "cancel")] + editing + [("Tab", "field"), ("Ctrl-E", "$EDITOR")]
     }
 
     mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
@@ -65,8 +73,9 @@ public struct EventDialog: Sendable {
             var index = historyIndex ?? list.count
             index = key == .up ? max(0, index - 1) : min(list.count - 1, index + 1)
             historyIndex = index
-            name = TextInput(text: list[index].name)
-            data = TextInput(text: list[index].dataText)
+            // A recalled event is a value to send as it is or to type over, as the first one.
+            name = PrefilledText(list[index].name)
+            data = PrefilledText(list[index].dataText)
         case .ctrl("e"):
             return .openEditor(text: data.text.isEmpty ? "{}" : data.text, purpose: .eventData)
         case .enter:
@@ -78,7 +87,7 @@ public struct EventDialog: Sendable {
                 return .flash(error.message, isError: true)
             }
         default:
-            if onName { _ = name.handle(key) } else { _ = data.handle(key) }
+            if onName { name.handle(key) } else { data.handle(key) }
         }
         return .none
     }

@@ -80,7 +80,7 @@ enum DataField {
         // first character the person typed, leading spaces included.
         let bytes = Array(text.utf8)
         if let problem = JSONSyntaxCheck.firstProblem(in: bytes) {
-            return .failure(DataFieldError(message: "JSON line \(problem.line), column \(characterColumn(of: problem.offset, in: bytes)): \(problem.reason)"))
+            return .failure(DataFieldError(message: "JSON " + problem.describe(in: bytes)))
         }
         guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(trimmed.utf8)),
             case .object(let object) = value
@@ -88,13 +88,6 @@ enum DataField {
             return .failure(DataFieldError(message: "data must be a JSON object, like {\"key\": \"value\"}"))
         }
         return .success(object)
-    }
-
-    /// The one-based column, in characters (what the person sees), of byte `offset` in its line.
-    static func characterColumn(of offset: Int, in bytes: [UInt8]) -> Int {
-        let end = min(max(offset, 0), bytes.count)
-        let lineStart = bytes[..<end].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
-        return String(decoding: bytes[lineStart..<end], as: UTF8.self).count + 1
     }
 }
 

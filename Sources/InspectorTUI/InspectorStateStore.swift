@@ -51,6 +51,27 @@ public struct InspectorStateStore {
         savedEvents = model.eventHistory
     }
 
+    /// Adds the rules of a shared rules file (`--rules FILE`, read by ``ReplyRuleBook/read(file:)``)
+    /// to `model`, paused with a note, as the saved rules are loaded: they answer nothing until
+    /// resumed in the rules view. From then on they are the inspector's own rules and saved with
+    /// them, so a rule already there with the same name and settings (saved from an earlier run
+    /// given the same file) is not added twice. Call it after ``load(into:)``.
+    public static func loadShared(_ book: ReplyRuleBook, from path: String, into model: inout InspectorModel) {
+        let present = model.rules.rules
+        let fresh = book.rules.filter { rule in
+            !present.contains {
+                $0.name == rule.name && $0.action == rule.action && $0.times == rule.times && $0.delayMs == rule.delayMs
+                    && $0.response == rule.response
+            }
+        }
+        guard !fresh.isEmpty else {
+            model.handle(.notice("the rules in \(path) are already loaded (paused: R to see them, space to resume one)", isError: false))
+            return
+        }
+        // The model's book gives a rule a new id where the file's clashes with one already there.
+        model.loadRules(ReplyRuleBook(rules: fresh), from: path)
+    }
+
     /// Saves the rules and the event history when they changed since the last save; returns a
     /// note when a save failed (shown once per failure).
     @discardableResult

@@ -43,6 +43,9 @@ struct PrefilledText: Sendable, Equatable {
     var footerKeys: [(key: String, label: String)] {
         isUntouched
             ? [("type", "replaces it"), ("←→", "edit it")]
-            : [("Ctrl-U", "clear"), ("Ctrl-W", "word")]
+            : Self.editingKeys
     }
+
+    /// The editing keys of a text field the person is editing (or any plain text field).
+    static let editingKeys: [(key: String, label: String)] = [("Ctrl-U", "clear"), ("Ctrl-W", "word")]
 }

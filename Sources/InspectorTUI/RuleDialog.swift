@@ -11,7 +11,8 @@ import TerminalUI
 /// `auto-respond --action` and the filter's `action:`), how many requests it answers (a number,
 /// or `every`), the delay in milliseconds, and the response: status, data JSON, error code,
 /// message and recoverable, the same fields as the respond dialog, validated the same way as you
-/// type. Tab moves between fields; ←/→ change the status; Ctrl-T (or F2) cycles templates;
+/// type; a value a template fills in is replaced by the first character typed. Tab moves between
+/// fields; ←/→ change the status; Ctrl-T (or F2) cycles templates;
 /// Ctrl-E edits the data in `$EDITOR`; Enter adds the rule (a mistake is shown and nothing is
 /// added); Esc cancels without adding anything. The rule is added as "remember" in the respond
 /// dialog adds one, so it is offered the requests already pending and every later one.
@@ -122,8 +123,16 @@ public struct RuleDialog: Sendable {
         return try? BridgeMessageCodec().encode(message)
     }
 
+    /// The keys for the focused field (a choice's ←/→, or a text field's editing keys), most
+    /// needed first, as the respond dialog lists them: the footer drops from the end what does
+    /// not fit.
     var footerKeys: [(key: String, label: String)] {
-        [("Enter", "add"), ("Tab", "field"), ("←→", "status"), ("Ctrl-T", "template"), ("Ctrl-E", "$EDITOR"), ("Esc", "cancel")]
+        let editing: [(key: String, label: String)]
+        switch field {
+        case .action, .times, .delay: editing = PrefilledText.editingKeys
+        default: editing = fields.text(field.responseField)?.footerKeys ?? [("←→", "change")]
+        }
+        return [("Enter", "add"), ("Esc", "cancel")] + editing + [("Tab", "field"), ("Ctrl-T", "template"), ("Ctrl-E", "$EDITOR")]
     }
 
     mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {

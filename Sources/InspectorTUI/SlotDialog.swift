@@ -12,6 +12,11 @@ import TerminalUI
 /// while drawing, and at most ``SlotImageFile/maxBytes`` of it, the limit the `slot` command
 /// uses too. The preview stands in a description for the image bytes (a synthetic image is made
 /// by the host, and a file's base64 is megabytes), and shows every other field exactly.
+///
+/// The dialog knows the request it completes (the slot's active request when it opened): once
+/// the slot no longer holds it (answered elsewhere, cancelled by another inspector, the journey
+/// gone), or while the host is disconnected, it says so, and Enter sends nothing and keeps what
+/// was typed.
 public struct SlotDialog: Sendable {
     /// What the person chose to do with a slot.
     public enum Action: Sendable, Equatable {
@@ -54,6 +59,25 @@ public struct SlotDialog: Sendable {
 
     init(slot: WireSlot) {
         self.slot = slot
+    }
+
+    /// Why this dialog's request cannot be completed now, or `nil` when it can.
+    func staleness(in model: InspectorModel) -> String? {
+        Self.staleness(of: slot.kind, holding: slot.activeRequest, in: model)
+    }
+
+    /// Why a command about the request `held` in the `kind` slot cannot be sent now, or `nil`
+    /// when it can: the host is disconnected, or the slot no longer holds that request. Shared
+    /// with the confirmation of `x`, so both say it in the same words.
+    static func staleness(of kind: CaptureCapability.Kind, holding held: String?, in model: InspectorModel) -> String? {
+        if model.live.isDisconnected {
+            return "not connected to the host: nothing can be sent now; what you typed stays here (Esc closes)"
+        }
+        let now = model.live.slots.first { $0.kind == kind }?.activeRequest
+        guard let held, now == held else {
+            return "the \(kind.rawValue) slot no longer holds \(held ?? "a request") (answered elsewhere or cancelled): Esc closes"
+        }
+        return nil
     }
 
     /// The fields shown for the current outcome, in Tab order (0 is always the outcome).
@@ -171,6 +195,7 @@ public struct SlotDialog: Sendable {
             if outcome == .success, field == Self.imageFileField { readImageFile() }
             field = (field + fieldCount - 1) % fieldCount
         case .enter:
+            if let stale = staleness(in: model) { return .flash(stale, isError: true) }
             // Sending commits the field: read the file unless it was read at this path already
             // (again after a failure, in case the file was fixed meanwhile).
             if outcome == .success, readImage?.path != imagePath || readImage?.base64 == nil { readImageFile() }
@@ -222,9 +247,10 @@ public struct SlotDialog: Sendable {
         case .cancelled:
             y = FormDrawing.textField("reason", reason, focused: field == 1, into: &buffer, at: y, in: inner)
         }
-        switch command {
-        case .failure(let error): y = FormDrawing.note("✗ " + error.message, style: Theme.danger, into: &buffer, at: y, in: inner)
-        case .success:
+        switch (staleness(in: model), command) {
+        case (let stale?, _): y = FormDrawing.note("✗ " + stale, style: Theme.danger, into: &buffer, at: y, in: inner)
+        case (nil, .failure(let error)): y = FormDrawing.note("✗ " + error.message, style: Theme.danger, into: &buffer, at: y, in: inner)
+        case (nil, .success):
             var ready = "✓ ready: Enter sends"
             if outcome == .success, !imagePath.isEmpty, case .success(let file)? = readImage?.result {
                 ready += " \(Self.fileName(file)) (\(file.width)×\(file.height) \(file.mimeType), \(TimeFormat.bytes(file.bytes.count)))"

@@ -43,6 +43,22 @@ struct JSONSyntaxCheckTests {
         #expect(JSONSyntaxCheck.firstProblem(in: Data(text.utf8)) == problem)
     }
 
+    @Test(
+        "A mistake's column for a person counts characters, not bytes, from the line's first character",
+        arguments: [
+            (#"    {"a": 1 2}"#, 13, 13),
+            (#"{"né": "é" 2}"#, 12, 14),
+            ("{\n  \"名前\": \"値\" 2}", 13, 19),
+            ("[\"👍🏽\" 1]", 6, 13),
+        ] as [(String, Int, Int)])
+    func characterColumns(_ text: String, _ characters: Int, _ bytes: Int) throws {
+        let utf8 = Array(text.utf8)
+        let problem = try #require(JSONSyntaxCheck.firstProblem(in: utf8))
+        #expect(problem.column == bytes)
+        #expect(problem.characterColumn(in: utf8) == characters)
+        #expect(problem.describe(in: utf8) == "line \(problem.line), column \(characters): \(problem.reason)")
+    }
+
     // Troubleshooting, "Message Decoding Failures": valid JSON passes, including every kind of value.
     @Test(
         "Valid JSON passes (Troubleshooting: Message Decoding Failures)",

@@ -306,6 +306,25 @@ struct ScriptingCommandTests {
         #expect((response["data"] as? [String: Any])?["reason"] as? String == "denied")
     }
 
+    @Test("--data's JSON mistakes name the column in characters from the first one given, as the inspector's data field does")
+    func dataColumnsInCharacters() async throws {
+        let directory = try TemporaryDirectory()
+        let socket = directory.file("none.sock")
+        // Leading spaces count: the mistake (2) is the 13th character typed.
+        let spaced = try await runCLI(["respond", "nfc-1", "--data", #"    {"a": 1 2}"#, "--socket", socket], binary: binary)
+        #expect(spaced.status == 64, "\(spaced)")
+        #expect(spaced.stderr.contains("--data is not valid JSON: line 1, column 13: "), "\(spaced)")
+        // é is one character (two bytes): the 2 is the 13th character, not the 15th byte.
+        let accented = try await runCLI(["respond", "nfc-1", "--data", #"{"né": "é" 2}"#, "--socket", socket], binary: binary)
+        #expect(accented.status == 64, "\(accented)")
+        #expect(accented.stderr.contains("--data is not valid JSON: line 1, column 12: "), "\(accented)")
+        // The same text in a file, on its second line.
+        let file = directory.file("answer.json")
+        try "{\n  \"名前\": \"値\" 2}".write(toFile: file, atomically: true, encoding: .utf8)
+        let fromFile = try await runCLI(["respond", "nfc-1", "--data", "@" + file, "--socket", socket], binary: binary)
+        #expect(fromFile.stderr.contains("is not valid JSON: line 2, column 13: "), "\(fromFile)")
+    }
+
     @Test("event sends a host event; slot completes, cancels and changes the capture slots; an idle slot is exit 2")
     func eventAndSlot() async throws {
         let host = try await heldHost()

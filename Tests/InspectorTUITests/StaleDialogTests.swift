@@ -100,3 +100,49 @@ struct StaleDialogTests {
         #expect(dialog.reason?.text == "User left")
     }
 }
+
+/// The slot dialog (`c`) knows the request it completes (issue 13, trap 2).
+@Suite("Stale slot dialog")
+struct StaleSlotDialogTests {
+    /// The journey with the Slots pane focused and `c` pressed on the busy document slot, set to
+    /// cancelled with a reason typed.
+    static func typedDialog() -> InspectorModel {
+        var model = SlotActionTests.slotsModel()
+        model.press(.char("c"), .right, .right, .tab)
+        model.type("User left")
+        return model
+    }
+
+    @Test("A capture answered elsewhere: the slot dialog says so, Enter sends nothing and keeps what was typed")
+    func slotFreedElsewhere() throws {
+        var model = Self.typedDialog()
+        var state = Fixture.journeyState()
+        state.slots = [Fixture.slot(.document), Fixture.slot(.selfie, hasHandler: false)]
+        model.handle(.frame(.snapshot(seq: 12, state: state)))
+        #expect(!model.screen.contains { $0.contains("✓ ready") })
+        #expect(model.screen.contains { $0.contains("✗ the document slot no longer holds doc-7") })
+        #expect(model.press(.enter).isEmpty)
+        #expect(try #require(slotDialog(model)).reason.text == "User left")
+        #expect(model.actions.isEmpty)
+        // Another request in the same slot is not this dialog's either.
+        state.slots = [Fixture.slot(.document, active: "doc-8", since: Fixture.t0), Fixture.slot(.selfie, hasHandler: false)]
+        model.handle(.frame(.snapshot(seq: 13, state: state)))
+        #expect(model.screen.contains { $0.contains("✗ the document slot no longer holds doc-7") })
+        #expect(model.press(.enter).isEmpty)
+    }
+
+    @Test("While the host is gone the slot dialog says so and sends nothing; when it is back with the request, Enter sends")
+    func slotWhileDisconnected() throws {
+        var model = Self.typedDialog()
+        model.handle(.disconnected)
+        #expect(model.screen.contains { $0.contains("✗ not connected to the host: nothing can be sent now") })
+        #expect(model.press(.enter).isEmpty)
+        #expect(try #require(slotDialog(model)).reason.text == "User left")
+        model.handle(.frame(Fixture.journeySnapshot()))
+        #expect(model.screen.contains { $0.contains("✓ ready: Enter sends") })
+        #expect(
+            model.press(.enter) == [
+                .send(.completeSlot(.init(slot: .document, result: .cancelled(reason: "User left"))), label: "complete the document capture doc-7 with cancelled")
+            ])
+    }
+}

@@ -25,6 +25,11 @@ struct InteractiveInspector {
     /// Where what a person builds up is kept between runs (reply rules, the event history, the
     /// responses sent by hand).
     var stateDirectory = StateDirectory()
+    /// Rules from a shared rules file (`--rules FILE`, already read and checked) and the path
+    /// to name in the note, loaded paused after the saved rules.
+    var sharedRules: SharedRules? = nil
+    /// The rules of a shared rules file, and its path as given.
+    typealias SharedRules = (book: ReplyRuleBook, path: String)
     /// How often an idle screen is redrawn (for the ages and countdowns it shows).
     static let idleRedrawInterval: TimeInterval = 0.25
 
@@ -37,6 +42,7 @@ struct InteractiveInspector {
         // Reply rules and the event history are kept between runs ($XDG_STATE_HOME), like a shell's history.
         var store = InspectorStateStore(directory: stateDirectory)
         store.load(into: &model)
+        if let sharedRules { InspectorStateStore.loadShared(sharedRules.book, from: sharedRules.path, into: &model) }
         // The responses sent by hand in earlier runs; a damaged file is reported and never overwritten.
         let (remembered, responsesProblem) = RememberedResponses.load(from: stateDirectory)
         model.rememberedResponses = remembered

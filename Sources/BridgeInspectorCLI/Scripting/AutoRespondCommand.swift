@@ -90,17 +90,12 @@ struct AutoRespondCommand: ParsableCommand {
     func makeBook() throws -> ReplyRuleBook {
         var book = ReplyRuleBook()
         if let rules {
-            let path = (rules as NSString).expandingTildeInPath
-            guard let bytes = FileManager.default.contents(atPath: path) else {
-                throw ScriptFailure.usage("--rules \(rules): \(FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file")")
-            }
             do {
-                book = try ReplyRuleBook.decode(bytes)
+                book = try ReplyRuleBook.read(file: rules)
             } catch {
-                throw ScriptFailure.usage("--rules \(rules): \(error)", hint: "see `bridge-inspector auto-respond --help` for the format of a rule")
+                throw ScriptFailure.usage(
+                    "--rules \(rules): \(error)", hint: error.isInContent ? "see `bridge-inspector auto-respond --help` for the format of a rule" : nil)
             }
-            book.resetHits()
-            if book.isEmpty { throw ScriptFailure.usage("--rules \(rules) holds no rules") }
         }
         let ruleOptions: [(String, Bool)] = [
             ("--times", times != nil), ("--always", always), ("--delay-ms", delayMs != nil), ("--status", status != nil),

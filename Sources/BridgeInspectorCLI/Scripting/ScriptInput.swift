@@ -12,7 +12,8 @@ enum DataArgument {
     static let hint = "--data takes a JSON object: inline ('{\"uid\":\"04A2\"}'), @FILE to read a file, or - to read standard input"
 
     /// The object `text` holds, or `nil` when no `--data` was given. Throws a usage failure
-    /// (exit 64) that says where the JSON goes wrong (line and column).
+    /// (exit 64) that says where the JSON goes wrong (line, and column in characters from the
+    /// first one given, leading spaces included).
     static func object(_ text: String?, option: String = "--data") throws -> [String: JSONValue]? {
         guard let text else { return nil }
         let (bytes, source) = try read(text, option: option)
@@ -20,7 +21,8 @@ enum DataArgument {
             throw ScriptFailure.usage("\(source) is \(bytes.count) bytes; at most \(maxBytes) can be sent")
         }
         if let problem = JSONSyntaxCheck.firstProblem(in: bytes) {
-            throw ScriptFailure.usage("\(source) is not valid JSON: line \(problem.line), column \(problem.column): \(problem.reason)", hint: hint)
+            // The column in characters, counted as the inspector's data field counts it.
+            throw ScriptFailure.usage("\(source) is not valid JSON: \(problem.describe(in: bytes))", hint: hint)
         }
         let value: JSONValue
         do {
