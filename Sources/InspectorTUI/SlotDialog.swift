@@ -42,13 +42,14 @@ public struct SlotDialog: Sendable {
     /// The slot.
     public let slot: WireSlot
     var outcome = Outcome.success
-    var width = TextInput(text: "1280")
-    var height = TextInput(text: "720")
+    /// The size sent, prefilled (a default, or the image file's own size): typing replaces it.
+    var width = PrefilledText("1280")
+    var height = PrefilledText("720")
     var imageFile = TextInput()
     /// The image file as read at the last commit; `nil` until one is read.
     private(set) var readImage: ReadImage?
-    var errorCode = TextInput(text: BridgeErrorCode.permissionDenied.rawValue)
-    var errorMessage = TextInput(text: BridgeErrorCode.permissionDenied.defaultMessage)
+    var errorCode = PrefilledText(BridgeErrorCode.permissionDenied.rawValue)
+    var errorMessage = PrefilledText(BridgeErrorCode.permissionDenied.defaultMessage)
     var recoverable = true
     /// The cancellation's reason, prefilled: the first character typed replaces it.
     var reason = PrefilledText(ConfirmDialog.defaultCancelReason)
@@ -105,8 +106,8 @@ public struct SlotDialog: Sendable {
         if newlyRead, case .success(let file) = result {
             // The size sent is the file's (from its header): shown in the width and height
             // fields, where it can still be changed on purpose.
-            width = TextInput(text: String(file.width))
-            height = TextInput(text: String(file.height))
+            width = PrefilledText(String(file.width))
+            height = PrefilledText(String(file.height))
         }
         readImage = ReadImage(path: path, result: result, base64: try? result.get().bytes.base64EncodedString())
     }
@@ -180,8 +181,21 @@ public struct SlotDialog: Sendable {
         return try? BridgeMessageCodec().encode(message)
     }
 
+    /// Enter and Esc, then the focused field's own keys (its editing keys for a text field),
+    /// then Tab: the same order as the respond dialog's footer.
     var footerKeys: [(key: String, label: String)] {
-        [("Enter", "send"), ("Tab", "field"), ("←→", "result kind"), ("Esc", "cancel")]
+        let focused: [(key: String, label: String)]
+        switch (outcome, field) {
+        case (_, 0): focused = [("←→", "result kind")]
+        case (.success, 1): focused = width.footerKeys
+        case (.success, 2): focused = height.footerKeys
+        case (.error, 1): focused = errorCode.footerKeys
+        case (.error, 2): focused = errorMessage.footerKeys
+        case (.error, 3): focused = [("space", "toggle")]
+        case (.cancelled, 1): focused = reason.footerKeys
+        default: focused = PrefilledText.editingKeys
+        }
+        return [("Enter", "send"), ("Esc", "cancel")] + focused + [("Tab", "field")]
     }
 
     mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
@@ -214,11 +228,11 @@ public struct SlotDialog: Sendable {
                 return .none
             }
             switch (outcome, field) {
-            case (.success, 1): _ = width.handle(key)
-            case (.success, 2): _ = height.handle(key)
+            case (.success, 1): width.handle(key)
+            case (.success, 2): height.handle(key)
             case (.success, 3): _ = imageFile.handle(key)
-            case (.error, 1): _ = errorCode.handle(key)
-            case (.error, 2): _ = errorMessage.handle(key)
+            case (.error, 1): errorCode.handle(key)
+            case (.error, 2): errorMessage.handle(key)
             case (.error, 3): if key == .char(" ") || key == .left || key == .right { recoverable.toggle() }
             case (.cancelled, 1): reason.handle(key)
             default: break

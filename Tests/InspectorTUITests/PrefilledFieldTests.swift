@@ -67,4 +67,27 @@ struct PrefilledFieldTests {
         model.type("{")
         #expect(model.footer.contains("Ctrl-U clear"))
     }
+
+    @Test("Slot dialog: typing a width or an error code replaces the default (1280 became 12801920), and the footer says so")
+    func slotFieldsReplaced() throws {
+        var model = SlotActionTests.slotsModel()
+        model.press(.char("c"), .tab)
+        #expect(model.footer.contains("type replaces it"))
+        model.type("1920")
+        model.press(.tab)
+        model.type("1080")
+        #expect(try #require(slotDialog(model)).width.text == "1920")
+        #expect(try #require(slotDialog(model)).height.text == "1080")
+        #expect(model.footer.contains("Ctrl-U clear"))
+        model.press(.escape, .char("c"), .right, .tab)
+        model.type("CAMERA_DENIED")
+        model.press(.tab)
+        model.type("The camera is off")
+        let effects = model.press(.enter)
+        #expect(effects == [
+            .send(
+                .completeSlot(.init(slot: .document, result: .error(BridgeErrorPayload(code: "CAMERA_DENIED", message: "The camera is off", recoverable: true)))),
+                label: "complete the document capture doc-7 with error"),
+        ])
+    }
 }
