@@ -38,8 +38,6 @@ public enum InspectorEffect: Sendable, Equatable {
     case openEditor(text: String, purpose: EditorPurpose)
     /// Leave the inspector.
     case quit
-    /// Save the responses sent by hand (a new one was added) to the state directory.
-    case saveResponses(RememberedResponses)
 }
 
 /// Which field an `$EDITOR` session edits.

@@ -182,7 +182,7 @@ extension InspectorModel {
         }
         guard !builtIn else { return [] }
         rememberedResponses.add(response, for: dialog.request.action)
-        return [.saveResponses(rememberedResponses)]
+        return []
     }
 
     /// Reopens the dialog that sent `label` when sending failed before it reached the host, with

@@ -81,7 +81,7 @@ public struct InspectorModel: Sendable {
     /// Rule answers sent and not yet settled: action label → correlation id.
     var ruleReplyLabels: [String: String] = [:]
     /// Responses sent by hand, per action, offered first by the respond dialog's Ctrl-T; the
-    /// runner loads them from the state directory and saves them on ``InspectorEffect/saveResponses(_:)``.
+    /// runner keeps them between runs with ``InspectorStateStore``.
     public var rememberedResponses = RememberedResponses()
     /// The dialog closed by its last send, reopened if that send fails before reaching the host.
     var unsentDialog: (label: String, overlay: Overlay)?

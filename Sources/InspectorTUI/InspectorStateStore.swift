@@ -3,7 +3,8 @@ import InspectorClient
 
 /// Keeps what a person builds up in the interactive inspector between runs, in the
 /// ``StateDirectory``: the reply rules (`rules.json`, the rules-file format of
-/// `auto-respond --rules`, so the file can be shared) and the event history (`events.json`).
+/// `auto-respond --rules`, so the file can be shared), the event history (`events.json`) and the
+/// responses sent by hand (``RememberedResponses``, `responses.json`).
 ///
 /// ```swift
 /// var store = InspectorStateStore(directory: StateDirectory())
@@ -23,8 +24,10 @@ public struct InspectorStateStore {
     public let directory: StateDirectory
     private var savedRules: ReplyRuleBook?
     private var savedEvents: [EventDraft]?
+    private var savedResponses: RememberedResponses?
     private var rulesLocked = false
     private var eventsLocked = false
+    private var responsesLocked = false
 
     /// A store in `directory`.
     public init(directory: StateDirectory) {
@@ -49,6 +52,13 @@ public struct InspectorStateStore {
             model.handle(.notice("event history not loaded: \(error); events sent now are not remembered until it is moved away", isError: true))
         }
         savedEvents = model.eventHistory
+        do {
+            if let responses = try directory.load(RememberedResponses.self, from: RememberedResponses.fileName) { model.rememberedResponses = responses }
+        } catch {
+            responsesLocked = true
+            model.handle(.notice("the responses you sent before were not loaded and will not be saved this run: \(error)", isError: true))
+        }
+        savedResponses = model.rememberedResponses
     }
 
     /// Adds the rules of a shared rules file (`--rules FILE`, read by ``ReplyRuleBook/read(file:)``)
@@ -72,13 +82,15 @@ public struct InspectorStateStore {
         model.loadRules(ReplyRuleBook(rules: fresh), from: path)
     }
 
-    /// Saves the rules and the event history when they changed since the last save; returns a
-    /// note when a save failed (shown once per failure).
+    /// Saves the rules, the event history and the remembered responses when they changed since
+    /// the last save; returns a note when a save failed (shown once per failure).
     @discardableResult
     public mutating func saveChanges(of model: InspectorModel) -> String? {
         let rules = rulesLocked ? nil : Self.save(model.rules, ifChangedFrom: &savedRules, as: Self.rulesFile, in: directory, what: "reply rules")
         let events = eventsLocked ? nil : Self.save(model.eventHistory, ifChangedFrom: &savedEvents, as: Self.eventsFile, in: directory, what: "event history")
-        return events ?? rules
+        let responses = responsesLocked ? nil : Self.save(
+            model.rememberedResponses, ifChangedFrom: &savedResponses, as: RememberedResponses.fileName, in: directory, what: "remembered responses")
+        return events ?? rules ?? responses
     }
 
     /// Saves `value` as `file` when it differs from `saved`; returns what went wrong, if anything.

@@ -8,9 +8,8 @@ import InspectorProtocol
 /// ``limit`` in all. The respond dialog offers an action's remembered responses on `Ctrl-T`
 /// before the built-in templates.
 ///
-/// The interactive inspector keeps them between runs in the state directory
-/// (``fileName`` in ``StateDirectory``): it loads them when it starts
-/// (``load(from:)``) and saves them each time one is added (``InspectorEffect/saveResponses(_:)``).
+/// The interactive inspector keeps them between runs in the state directory (``fileName`` in
+/// ``StateDirectory``), through ``InspectorStateStore`` with its rules and event history.
 ///
 /// ```swift
 /// var remembered = RememberedResponses()
@@ -91,21 +90,6 @@ public struct RememberedResponses: Sendable, Equatable, Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Self.formatVersion, forKey: .version)
         try container.encode(entries, forKey: .responses)
-    }
-
-    /// The responses saved in `state` (none when there is no file yet), or, for a file that
-    /// cannot be read, none and a sentence saying why and what to do; the file is left as it is.
-    public static func load(from state: StateDirectory) -> (responses: RememberedResponses, problem: String?) {
-        do {
-            return (try state.load(RememberedResponses.self, from: fileName) ?? RememberedResponses(), nil)
-        } catch {
-            return (RememberedResponses(), "the responses you sent before were not loaded and will not be saved this run: \(error)")
-        }
-    }
-
-    /// Writes these responses to `state`, replacing the file whole.
-    public func save(to state: StateDirectory) throws {
-        try state.save(self, as: Self.fileName)
     }
 
     /// The respond dialog's templates for these responses (for one action), newest first.

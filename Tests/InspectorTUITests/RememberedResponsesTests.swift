@@ -28,11 +28,19 @@ struct RememberedResponsesTests {
 
     @Test("A response sent by hand is remembered for its action, saved, and offered first by Ctrl-T")
     func rememberedAndOffered() throws {
+        try Self.withStateDirectory { state in
+            var model = journeyModel()
+            var store = InspectorStateStore(directory: state)
+            store.load(into: &model)
+            _ = Self.answer(&model, "nfc-2", data: #"{"uid":"04A2"}"#)
+            let expected = RememberedResponses(entries: [.init(action: "nfc.read", response: .init(status: .success, data: ["uid": "04A2"]))])
+            #expect(model.rememberedResponses == expected)
+            #expect(store.saveChanges(of: model) == nil)
+            let saved = try state.load(RememberedResponses.self, from: RememberedResponses.fileName)
+            #expect(saved == expected)
+        }
         var model = journeyModel()
-        let effects = Self.answer(&model, "nfc-2", data: #"{"uid":"04A2"}"#)
-        let expected = RememberedResponses(entries: [.init(action: "nfc.read", response: .init(status: .success, data: ["uid": "04A2"]))])
-        #expect(model.rememberedResponses == expected)
-        #expect(effects.contains(.saveResponses(expected)))
+        _ = Self.answer(&model, "nfc-2", data: #"{"uid":"04A2"}"#)
         // The next nfc.read: Ctrl-T offers it before the templates.
         model.press(.char("g"), .enter, .ctrl("t"))  // nfc-1, the Pending pane still focused
         #expect(model.screen.contains { $0.contains(#"template: sent before: success {"uid":"04A2"}"#) })
@@ -59,8 +67,7 @@ struct RememberedResponsesTests {
     func templatesNotRemembered() {
         var model = journeyModel()
         model.press(.tab, .enter, .ctrl("t"), .ctrl("t"))  // unsupported
-        let effects = model.press(.enter)
-        #expect(!effects.contains { if case .saveResponses = $0 { return true } else { return false } })
+        model.press(.enter)
         #expect(model.rememberedResponses.entries.isEmpty)
     }
 
@@ -81,19 +88,23 @@ struct RememberedResponsesTests {
         #expect(remembered.entries.first?.action == "action.\(RememberedResponses.limit + 19)")
     }
 
-    @Test("Saved and loaded back from the state directory; no file yet is no responses and no problem")
+    @Test("Saved and loaded back from the state directory; no file yet is no responses and no note")
     func saveAndLoad() throws {
         try Self.withStateDirectory { state in
-            let empty = RememberedResponses.load(from: state)
-            #expect(empty.responses.entries.isEmpty)
-            #expect(empty.problem == nil)
+            var model = journeyModel()
+            var store = InspectorStateStore(directory: state)
+            store.load(into: &model)
+            #expect(model.rememberedResponses.entries.isEmpty)
+            #expect(model.flash == nil)
             var remembered = RememberedResponses()
             remembered.add(.init(status: .error, error: BridgeErrorCode.busy.payload()), for: "camera.document.capture")
             remembered.add(.init(status: .success, data: ["uid": "04A2"]), for: "nfc.read")
-            try remembered.save(to: state)
-            let loaded = RememberedResponses.load(from: state)
-            #expect(loaded.problem == nil)
-            #expect(loaded.responses == remembered)
+            model.rememberedResponses = remembered
+            #expect(store.saveChanges(of: model) == nil)
+            var next = journeyModel()
+            var nextStore = InspectorStateStore(directory: state)
+            nextStore.load(into: &next)
+            #expect(next.rememberedResponses == remembered)
             let text = try String(contentsOfFile: state.file("responses.json"), encoding: .utf8)
             #expect(text.contains(#""version" : 1"#))
         }
@@ -105,12 +116,17 @@ struct RememberedResponsesTests {
             try FileManager.default.createDirectory(atPath: state.path, withIntermediateDirectories: true)
             for damaged in ["{\"version\": 1, \"responses\": [{\"action\": 3}]}", "not json", "{\"version\": 7, \"responses\": []}"] {
                 try Data(damaged.utf8).write(to: URL(fileURLWithPath: state.file("responses.json")))
-                let loaded = RememberedResponses.load(from: state)
-                #expect(loaded.responses.entries.isEmpty)
-                let problem = try #require(loaded.problem)
+                var model = journeyModel()
+                var store = InspectorStateStore(directory: state)
+                store.load(into: &model)
+                #expect(model.rememberedResponses.entries.isEmpty)
+                let problem = try #require(model.flash?.text)
                 #expect(problem.contains("not loaded and will not be saved this run"))
                 #expect(problem.contains(state.file("responses.json")))
                 #expect(problem.contains("move it away to start afresh"))
+                // Responses sent now are not saved over it.
+                model.rememberedResponses.add(.init(status: .success), for: "nfc.read")
+                #expect(store.saveChanges(of: model) == nil)
                 #expect(try String(contentsOfFile: state.file("responses.json"), encoding: .utf8) == damaged)
             }
         }

@@ -39,14 +39,11 @@ struct InteractiveInspector {
         var loop = EventLoop(screen: screen)
         var model = InspectorModel(size: screen.size, socketPath: socketPath)
         model.followedHost = follower.map { $0.target.name }
-        // Reply rules and the event history are kept between runs ($XDG_STATE_HOME), like a shell's history.
+        // Reply rules, the event history and the responses sent by hand are kept between runs
+        // ($XDG_STATE_HOME), like a shell's history; a damaged file is reported and never overwritten.
         var store = InspectorStateStore(directory: stateDirectory)
         store.load(into: &model)
         if let sharedRules { InspectorStateStore.loadShared(sharedRules.book, from: sharedRules.path, into: &model) }
-        // The responses sent by hand in earlier runs; a damaged file is reported and never overwritten.
-        let (remembered, responsesProblem) = RememberedResponses.load(from: stateDirectory)
-        model.rememberedResponses = remembered
-        if let responsesProblem { model.handle(.notice(responsesProblem, isError: true)) }
         var session: InspectorSession?
         var lastAttempt = Date.distantPast
         let retryInterval = follower == nil ? reconnectInterval : min(reconnectInterval, 2 * HostFollower.pollInterval)
@@ -89,9 +86,6 @@ struct InteractiveInspector {
                     } catch {
                         model.handle(.commandFailed(label: label, error: "\(error)"))
                     }
-                case .saveResponses(let responses):
-                    guard responsesProblem == nil else { continue }
-                    do { try responses.save(to: stateDirectory) } catch { model.handle(.notice("the response was not remembered for later runs: \(error)", isError: true)) }
                 case .openEditor(let text, let purpose):
                     screen.end()
                     let edited = ExternalEditor.edit(text)
