@@ -46,20 +46,28 @@ public enum AgentFrame: Sendable {
             return .event(seq: seq, event: .traffic(traffic))
         }
         if case .snapshot(let seq, var state)? = try snapshot(value) {
-            keepMessageBytes(of: &state.messages, from: line)
+            keepMessageBytes(of: &state.messages, at: ["state", "messages"], from: line, \.messageJSON)
+            keepMessageBytes(of: &state.pending, at: ["state", "pending"], from: line, \.messageJSON)
             return .snapshot(seq: seq, state: state)
         }
-        return try decoder.decode(Envelope.self, from: encoder.encode(value)).frame
+        let frame = try decoder.decode(Envelope.self, from: encoder.encode(value)).frame
+        if case .event(let seq, .pendingAdded(var request)) = frame {
+            request.messageJSON = JSONExtent.value(at: ["event", "record", "message"], in: line).map { Data(line[$0]) }
+            return .event(seq: seq, event: .pendingAdded(request))
+        }
+        return frame
     }
 
-    /// Gives each record of a snapshot's log the bytes of its message in `line`; when the log
-    /// in the text does not line up with the records (it always does for a frame just parsed on
-    /// the fast path), the records are left without.
-    private static func keepMessageBytes(of messages: inout [WireTraffic], from line: Data) {
-        guard let records = JSONExtent.elements(at: ["state", "messages"], in: line), records.count == messages.count else { return }
-        for (index, record) in records.enumerated() {
-            let text = line[record]
-            messages[index].messageJSON = JSONExtent.value(at: ["message"], in: text).map { Data(text[$0]) }
+    /// Gives each record of the array at `path` the bytes of its message in `line`; when the
+    /// array in the text does not line up with the records (it always does for a frame just
+    /// parsed), the records are left without.
+    private static func keepMessageBytes<Record>(
+        of records: inout [Record], at path: [String], from line: Data, _ bytes: WritableKeyPath<Record, Data?>
+    ) {
+        guard let objects = JSONExtent.elements(at: path, in: line), objects.count == records.count else { return }
+        for (index, object) in objects.enumerated() {
+            let text = line[object]
+            records[index][keyPath: bytes] = JSONExtent.value(at: ["message"], in: text).map { Data(text[$0]) }
         }
     }
 

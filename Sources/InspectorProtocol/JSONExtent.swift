@@ -22,7 +22,7 @@ public enum JSONExtent {
     /// top-level value; `nil` when a step is missing or not an object.
     public static func value(at path: [String], in json: Data) -> Range<Int>? {
         json.withUnsafeBytes { raw in
-            var scanner = Scanner(bytes: raw)
+            let scanner = Scanner(bytes: raw)
             guard let range = scanner.value(at: path[...], from: scanner.skipWhitespace(0)) else { return nil }
             return (json.startIndex + range.lowerBound)..<(json.startIndex + range.upperBound)
         }
@@ -32,7 +32,7 @@ public enum JSONExtent {
     /// there is no array there.
     public static func elements(at path: [String], in json: Data) -> [Range<Int>]? {
         json.withUnsafeBytes { raw in
-            var scanner = Scanner(bytes: raw)
+            let scanner = Scanner(bytes: raw)
             guard let array = scanner.value(at: path[...], from: scanner.skipWhitespace(0)),
                 let elements = scanner.elements(ofArrayAt: array.lowerBound)
             else { return nil }
@@ -123,16 +123,20 @@ public enum JSONExtent {
         }
 
         /// The range of the value at `path` below the value that starts at `start`.
-        mutating func value(at path: ArraySlice<String>, from start: Int) -> Range<Int>? {
-            guard let name = path.first else { return start..<endOfValue(start) }
-            guard let member = member(name, ofObjectAt: start) else { return nil }
-            return value(at: path.dropFirst(), from: member)
+        func value(at path: ArraySlice<String>, from start: Int) -> Range<Int>? {
+            scan(start, path: path)?.found
         }
 
-        /// Where the value of the last member called `name` starts, in the object at `start`.
-        func member(_ name: String, ofObjectAt start: Int) -> Int? {
-            guard start < bytes.count, bytes[start] == UInt8(ascii: "{") else { return nil }
-            var found: Int?
+        /// Scans the value that starts at `start` once, finding the value at `path` inside it on
+        /// the way: where the value ends, and the range found (`nil` when there is none). `nil`
+        /// when an object on the path has a key written with an escape.
+        func scan(_ start: Int, path: ArraySlice<String>) -> (end: Int, found: Range<Int>?)? {
+            guard let name = path.first else {
+                let end = endOfValue(start)
+                return (end, start..<end)
+            }
+            guard start < bytes.count, bytes[start] == UInt8(ascii: "{") else { return (endOfValue(start), nil) }
+            var found: Range<Int>?
             var index = skipWhitespace(start + 1)
             while index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
                 let keyEnd = endOfString(index)
@@ -142,12 +146,20 @@ public enum JSONExtent {
                 index = skipWhitespace(keyEnd)
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
                 let valueStart = skipWhitespace(index + 1)
-                if key(keyBytes.lowerBound, keyBytes.upperBound, is: name) { found = valueStart }
-                index = skipWhitespace(endOfValue(valueStart))
+                let valueEnd: Int
+                if key(keyBytes.lowerBound, keyBytes.upperBound, is: name) {
+                    // The last of duplicate keys counts, as for JSONParser.
+                    guard let inner = scan(valueStart, path: path.dropFirst()) else { return nil }
+                    (valueEnd, found) = inner
+                } else {
+                    valueEnd = endOfValue(valueStart)
+                }
+                index = skipWhitespace(valueEnd)
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { break }
                 index = skipWhitespace(index + 1)
             }
-            return found
+            // Past the closing brace.
+            return (min(index + 1, bytes.count), found)
         }
 
         /// The ranges of the elements of the array at `start`.

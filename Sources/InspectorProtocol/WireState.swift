@@ -154,8 +154,27 @@ public struct WirePending: Codable, Sendable, Hashable {
     /// `true` when the request was too large to keep here (or pending requests together were),
     /// and `message` holds it without `payload.data`; the whole message is in the log.
     public var truncated: Bool?
-    /// The request.
+    /// The request, decoded (its numbers are `Double`s: see ``messageJSON`` for its exact text).
     public var message: BridgeMessage
+    /// The request's JSON text exactly as the agent's frame held it, as
+    /// ``WireTraffic/messageJSON``: not encoded, not part of equality, `nil` when made in code.
+    public var messageJSON: Data?
+
+    private enum CodingKeys: String, CodingKey {
+        case correlationId, action, since, truncated, message
+    }
+
+    /// Records are equal when their fields are, whether or not they carry ``messageJSON``.
+    public static func == (lhs: WirePending, rhs: WirePending) -> Bool {
+        lhs.correlationId == rhs.correlationId && lhs.action == rhs.action && lhs.since == rhs.since
+            && lhs.truncated == rhs.truncated && lhs.message == rhs.message
+    }
+
+    /// Hashes the fields ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(correlationId)
+        hasher.combine(message)
+    }
 
     /// Creates a record.
     public init(correlationId: String, action: String, since: Double, truncated: Bool? = nil, message: BridgeMessage) {

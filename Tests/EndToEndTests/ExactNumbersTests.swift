@@ -9,13 +9,17 @@ import Testing
 private let exactMessage =
     #"{"version":"1.0","correlationId":"big-1","type":"event","timestamp":1700000000000,"payload":{"action":"journey.step","data":{"z":1,"a":2,"id":9007199254740993,"big":12345678901234567890,"f":1.0,"n":-0}}}"#
 
-/// Sends the message, then input the host refuses (a number beyond a `Double`), then a request
-/// that stays pending: once it is pending, both are in the host's log.
+/// A request nobody answers (the demo profile has no `nfc.read` handler), in exact text too.
+private let exactRequest =
+    #"{"version":"1.0","correlationId":"after-1","type":"request","timestamp":1700000000000,"payload":{"action":"nfc.read","data":{"serial":12345678901234567891,"ratio":2.50}}}"#
+
+/// Sends the message, then input the host refuses (a number beyond a `Double`), then the request,
+/// which stays pending: once it is pending, all three are in the host's log.
 private let exactNumbersScenario = """
     {"name": "numbers", "steps": [
       {"sendRaw": "\(exactMessage.replacingOccurrences(of: "\"", with: "\\\""))"},
       {"sendRaw": "{\\"too\\":1e400}"},
-      {"send": {"payload": {"action": "nfc.read"}, "correlationId": "after-1", "timeoutMs": 600000}},
+      {"sendRaw": "\(exactRequest.replacingOccurrences(of: "\"", with: "\\\""))"},
       {"wait": 600000}
     ]}
     """
@@ -31,7 +35,7 @@ struct ExactNumbersTests {
         binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
     }
 
-    @Test("tail --json, tail --filter body:, snapshot --json and a recording keep big integers, 1.0, -0 and key order")
+    @Test("tail --json, tail --filter body:, snapshot --json, wait-for --json and a recording keep big integers, 1.0, -0 and key order")
     func exactEverywhere() async throws {
         let host = try await ScriptedHost(binary: binary, scenario: exactNumbersScenario)
         defer { host.stop() }
@@ -54,6 +58,12 @@ struct ExactNumbersTests {
         let snapshot = try await host.run(["snapshot", "--json"], binary: binary)
         #expect(snapshot.status == 0, "\(snapshot)")
         #expect(snapshot.stdout.contains(#""message":\#(exactMessage)"#), "snapshot --json re-encoded the message: \(snapshot.stdout)")
+        // The pending request, in the log and in pending.
+        #expect(snapshot.stdout.components(separatedBy: #""message":\#(exactRequest)"#).count == 3, "\(snapshot.stdout)")
+
+        let waited = try await host.run(["wait-for", "--json", "--filter", "body:12345678901234567891", "--timeout", "20"], binary: binary)
+        #expect(waited.status == 0, "\(waited)")
+        #expect(waited.stdout.contains(#""message":\#(exactRequest)"#), "wait-for --json re-encoded the request: \(waited)")
 
         // The recording holds the frames as received; opened, the log row is the exact text.
         #expect(await poll(timeout: .seconds(20)) { ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains("after-1") })

@@ -65,6 +65,23 @@ struct ExactMessageTextTests {
         #expect(state.log.filter { filter.matches($0, pending: []) }.count == 2)
     }
 
+    @Test("Pending records keep the request's bytes, from a snapshot and from a pendingAdded event")
+    func pendingKeepsBytes() throws {
+        let pending = #"{"correlationId":"live","action":"journey.step","since":1,"message":\#(Self.message("live"))}"#
+        let added = #"{"kind":"event","seq":3,"event":{"type":"pendingAdded","record":\#(pending)}}"#
+        guard case .event(_, .pendingAdded(let request)) = try AgentFrame.decode(Data(added.utf8)) else {
+            Issue.record("not a pendingAdded event")
+            return
+        }
+        #expect(request.messageJSON.map { String(decoding: $0, as: UTF8.self) } == Self.message("live"))
+        let snapshot = Self.snapshotLine.replacingOccurrences(of: #""pending":[]"#, with: #""pending":[\#(pending)]"#)
+        guard case .snapshot(_, let state) = try AgentFrame.decode(Data(snapshot.utf8)) else {
+            Issue.record("not a snapshot")
+            return
+        }
+        #expect(state.pending.map { $0.messageJSON.map { String(decoding: $0, as: UTF8.self) } } == [Self.message("live")])
+    }
+
     @Test("A recording opens with the messages' exact text")
     func recordingKeepsBytes() throws {
         let contents = Recording.load(data: Data([Self.snapshotLine, Self.eventLine].joined(separator: "\n").utf8))
@@ -95,6 +112,8 @@ struct JSONExtentTests {
     func duplicatesAndEscapes() {
         #expect(Self.text(#"{"m":1,"m":22}"#, ["m"]) == "22")
         #expect(Self.text(#"{"m":1,"\u006d":22}"#, ["m"]) == nil)
+        #expect(Self.text(#"{"e":{"m":1},"x":[{"e":3}],"e":{"m":[4, 5] }}"#, ["e", "m"]) == "[4, 5]")
+        #expect(Self.text(#"{"e":{"m":1},"e":{"x":2}}"#, ["e", "m"]) == nil)
         let line = Data(#"{"state":{"messages":[{"message":1},{"message":[2]}]}}"#.utf8)
         let elements = JSONExtent.elements(at: ["state", "messages"], in: line) ?? []
         #expect(elements.map { String(decoding: line[$0], as: UTF8.self) } == [#"{"message":1}"#, #"{"message":[2]}"#])

@@ -30,20 +30,28 @@ enum ScriptOutput {
         String(decoding: try (pretty ? prettyEncoder : encoder).encode(value), as: UTF8.self)
     }
 
-    /// `value`, holding `records`, as JSON (sorted keys) with each record's `message` exactly as
-    /// it crossed the bridge: the bytes the agent's frame held (``WireTraffic/messageJSON``)
-    /// stand in for the message re-encoded, whose numbers would be `Double`s (`9007199254740993`
-    /// printed as `9007199254740992`, `1.0` as `1`) and keys sorted. `recordsAt` is the path of
-    /// the array of records in `value`, or `nil` when `value` is the one record (with its
-    /// fields at the top level). A message keeps its own spacing in `--pretty` output.
-    static func json(_ value: some Encodable, holding records: [WireTraffic], recordsAt path: [String]?, pretty: Bool = false) throws -> String {
+    /// `value` as JSON (sorted keys) with its messages exactly as they crossed the bridge.
+    ///
+    /// Each entry of `exact` names an array of records in `value` by its path (`nil`: `value`
+    /// is itself the one record) and gives each record's message bytes from the agent's frame
+    /// (``WireTraffic/messageJSON``, ``WirePending/messageJSON``); those bytes stand in for the
+    /// record's `message` re-encoded, whose numbers would be `Double`s (`9007199254740993`
+    /// printed as `9007199254740992`, `1.0` as `1`) and keys sorted. A record without bytes keeps
+    /// its re-encoded message; a message keeps its own spacing in `--pretty` output.
+    static func json(_ value: some Encodable, exact: [(recordsAt: [String]?, messages: [Data?])], pretty: Bool = false) throws -> String {
         var encoded = try (pretty ? prettyEncoder : encoder).encode(value)
-        let objects = path.map { JSONExtent.elements(at: $0, in: encoded) ?? [] } ?? [encoded.startIndex..<encoded.endIndex]
-        guard objects.count == records.count else { return String(decoding: encoded, as: UTF8.self) }
+        var replacements: [(range: Range<Int>, bytes: Data)] = []
+        for (path, messages) in exact {
+            let records = path.map { JSONExtent.elements(at: $0, in: encoded) ?? [] } ?? [encoded.startIndex..<encoded.endIndex]
+            guard records.count == messages.count else { continue }
+            for (record, bytes) in zip(records, messages) {
+                guard let bytes, let range = JSONExtent.value(at: ["message"], in: encoded[record]) else { continue }
+                replacements.append((range, bytes))
+            }
+        }
         // From the last, so the ranges before each replaced message stay where they were.
-        for (object, record) in zip(objects, records).reversed() {
-            guard let exact = record.messageJSON, let message = JSONExtent.value(at: ["message"], in: encoded[object]) else { continue }
-            encoded.replaceSubrange(message, with: exact)
+        for replacement in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+            encoded.replaceSubrange(replacement.range, with: replacement.bytes)
         }
         return String(decoding: encoded, as: UTF8.self)
     }

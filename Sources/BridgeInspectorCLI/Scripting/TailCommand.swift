@@ -282,7 +282,7 @@ struct TailPrinter {
         guard json else { return formatter.line(for: entry) }
         switch entry.kind {
         case .message, .malformed:
-            if case .traffic(let traffic)? = records[entry.seq] { return try ScriptOutput.json(Record.traffic(traffic), holding: [traffic], recordsAt: nil) }
+            if case .traffic(let traffic)? = records[entry.seq] { return try ScriptOutput.json(Record.traffic(traffic), exact: [(nil, [traffic.messageJSON])]) }
             if let record = records[entry.seq] { return try ScriptOutput.json(record) }
             let kind: Kind = entry.kind == .malformed ? .malformed : .traffic
             return try ScriptOutput.json(Unrecorded(kind: kind, seq: entry.seq, time: entry.time, raw: String(decoding: entry.json, as: UTF8.self)))
