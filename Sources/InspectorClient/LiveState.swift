@@ -73,6 +73,10 @@ public struct LiveState: Sendable {
 
     /// Applies one frame from the agent; markers it adds (gap, reattached) are stamped with
     /// `time` (milliseconds since 1970; a caller with its own clock passes it).
+    ///
+    /// Log rows keep each message's JSON exactly as it crossed the bridge: a frame from
+    /// ``AgentFrame/decode(_:)`` carries those bytes (``WireTraffic/messageJSON``); `json` is for
+    /// a caller that has a traffic event's message bytes from elsewhere.
     public mutating func apply(_ frame: AgentFrame, json: Data? = nil, at time: Double = Date().timeIntervalSince1970 * 1000) {
         switch frame {
         case .hello:

@@ -74,14 +74,17 @@ public struct LogEntry: Sendable {
             errorCode: nil, origin: nil, command: nil, deliveryError: nil, latencyMs: nil, partner: nil, json: Data(), bytes: 0)
     }
 
-    /// The row for a traffic record; `json` is the message's bytes when the caller has them.
+    /// The row for a traffic record. ``json`` is, in order: `json` when the caller has the
+    /// message's bytes, the record's ``WireTraffic/messageJSON`` (the bytes as they stood in the
+    /// agent's frame), or, for a record made in code, the message re-encoded (sorted keys, and
+    /// numbers as `Double`s: the only case where the text is not the one that crossed the bridge).
     public init(_ traffic: WireTraffic, json: Data? = nil) {
         self.init(
             kind: .message, seq: traffic.seq, time: traffic.time, direction: traffic.direction, type: traffic.message.type,
             summary: traffic.message.payload.action, correlationId: traffic.message.correlationId,
             status: traffic.message.payload.status, errorCode: traffic.message.payload.error?.code, origin: traffic.origin,
             command: traffic.command, deliveryError: traffic.deliveryError, latencyMs: nil, partner: nil,
-            json: json ?? ((try? LogEntry.encoder.encode(traffic.message)) ?? Data()), bytes: traffic.bytes)
+            json: json ?? traffic.messageJSON ?? ((try? LogEntry.encoder.encode(traffic.message)) ?? Data()), bytes: traffic.bytes)
         answeredByRule = traffic.rule != nil
     }
 

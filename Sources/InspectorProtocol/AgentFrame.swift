@@ -30,15 +30,45 @@ public enum AgentFrame: Sendable {
     /// busy stream, is read straight from that value; every other frame is decoded with
     /// `JSONDecoder` from the value re-encoded, so both read the same JSON the same way. Text that
     /// is not JSON throws `DecodingError.dataCorrupted` with its line, column and reason.
+    ///
+    /// The traffic records of a `traffic` event and of a snapshot's log also keep their message's
+    /// bytes exactly as they stand in `line` (``WireTraffic/messageJSON``), found by a light scan
+    /// (``JSONExtent``) rather than a second parse: decoding turns numbers into `Double`s, and
+    /// the inspector shows a message as it crossed the bridge.
     public static func decode(_ line: Data) throws -> AgentFrame {
         let depth = WireProtocol.maxAgentFrameDepth
         guard let value = JSONParser.parse(line, maxDepth: depth) else {
             let reason = JSONSyntaxCheck.firstProblem(in: line, maxDepth: depth).map { "invalid JSON at \($0)" } ?? "invalid JSON"
             throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: reason))
         }
-        if let frame = trafficEvent(value) { return frame }
-        if let frame = try snapshot(value) { return frame }
-        return try decoder.decode(Envelope.self, from: encoder.encode(value)).frame
+        if case .event(let seq, .traffic(var traffic))? = trafficEvent(value) {
+            traffic.messageJSON = JSONExtent.value(at: ["event", "record", "message"], in: line).map { Data(line[$0]) }
+            return .event(seq: seq, event: .traffic(traffic))
+        }
+        if case .snapshot(let seq, var state)? = try snapshot(value) {
+            keepMessageBytes(of: &state.messages, at: ["state", "messages"], from: line, \.messageJSON)
+            keepMessageBytes(of: &state.pending, at: ["state", "pending"], from: line, \.messageJSON)
+            return .snapshot(seq: seq, state: state)
+        }
+        let frame = try decoder.decode(Envelope.self, from: encoder.encode(value)).frame
+        if case .event(let seq, .pendingAdded(var request)) = frame {
+            request.messageJSON = JSONExtent.value(at: ["event", "record", "message"], in: line).map { Data(line[$0]) }
+            return .event(seq: seq, event: .pendingAdded(request))
+        }
+        return frame
+    }
+
+    /// Gives each record of the array at `path` the bytes of its message in `line`; when the
+    /// array in the text does not line up with the records (it always does for a frame just
+    /// parsed), the records are left without.
+    private static func keepMessageBytes<Record>(
+        of records: inout [Record], at path: [String], from line: Data, _ bytes: WritableKeyPath<Record, Data?>
+    ) {
+        guard let objects = JSONExtent.elements(at: path, in: line), objects.count == records.count else { return }
+        for (index, object) in objects.enumerated() {
+            let text = line[object]
+            records[index][keyPath: bytes] = JSONExtent.value(at: ["message"], in: text).map { Data(text[$0]) }
+        }
     }
 
     /// A snapshot, with its two large lists (the message log and the pending requests) read

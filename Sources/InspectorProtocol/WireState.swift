@@ -74,8 +74,33 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     public var bytes: Int
     /// `true` when the message was too large to forward and `message` holds only its envelope.
     public var truncated: Bool?
-    /// The message, exactly as it crossed the bridge.
+    /// The message, decoded (its numbers are `Double`s: see ``messageJSON`` for its exact text).
     public var message: BridgeMessage
+    /// The message's JSON text exactly as it crossed the bridge (key order, number digits,
+    /// spacing), when this record was read from an agent's frame by ``AgentFrame/decode(_:)``;
+    /// `nil` for a record made in code. Untrusted: sanitize before showing it.
+    ///
+    /// Not part of the wire format (never encoded) nor of equality: it is another spelling of
+    /// ``message``, kept because decoding loses digits (`9007199254740993` becomes
+    /// `9007199254740992`, `1.0` becomes `1`).
+    public var messageJSON: Data?
+
+    private enum CodingKeys: String, CodingKey {
+        case seq, direction, time, origin, command, rule, deliveryError, bytes, truncated, message
+    }
+
+    /// Records are equal when their fields are, whether or not they carry ``messageJSON``.
+    public static func == (lhs: WireTraffic, rhs: WireTraffic) -> Bool {
+        lhs.seq == rhs.seq && lhs.direction == rhs.direction && lhs.time == rhs.time && lhs.origin == rhs.origin
+            && lhs.command == rhs.command && lhs.rule == rhs.rule && lhs.deliveryError == rhs.deliveryError
+            && lhs.bytes == rhs.bytes && lhs.truncated == rhs.truncated && lhs.message == rhs.message
+    }
+
+    /// Hashes the fields ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(seq)
+        hasher.combine(message)
+    }
 
     /// Creates a record.
     public init(
@@ -129,8 +154,27 @@ public struct WirePending: Codable, Sendable, Hashable {
     /// `true` when the request was too large to keep here (or pending requests together were),
     /// and `message` holds it without `payload.data`; the whole message is in the log.
     public var truncated: Bool?
-    /// The request.
+    /// The request, decoded (its numbers are `Double`s: see ``messageJSON`` for its exact text).
     public var message: BridgeMessage
+    /// The request's JSON text exactly as the agent's frame held it, as
+    /// ``WireTraffic/messageJSON``: not encoded, not part of equality, `nil` when made in code.
+    public var messageJSON: Data?
+
+    private enum CodingKeys: String, CodingKey {
+        case correlationId, action, since, truncated, message
+    }
+
+    /// Records are equal when their fields are, whether or not they carry ``messageJSON``.
+    public static func == (lhs: WirePending, rhs: WirePending) -> Bool {
+        lhs.correlationId == rhs.correlationId && lhs.action == rhs.action && lhs.since == rhs.since
+            && lhs.truncated == rhs.truncated && lhs.message == rhs.message
+    }
+
+    /// Hashes the fields ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(correlationId)
+        hasher.combine(message)
+    }
 
     /// Creates a record.
     public init(correlationId: String, action: String, since: Double, truncated: Bool? = nil, message: BridgeMessage) {

@@ -30,6 +30,32 @@ enum ScriptOutput {
         String(decoding: try (pretty ? prettyEncoder : encoder).encode(value), as: UTF8.self)
     }
 
+    /// `value` as JSON (sorted keys) with its messages exactly as they crossed the bridge.
+    ///
+    /// Each entry of `exact` names an array of records in `value` by its path (`nil`: `value`
+    /// is itself the one record) and gives each record's message bytes from the agent's frame
+    /// (``WireTraffic/messageJSON``, ``WirePending/messageJSON``); those bytes stand in for the
+    /// record's `message` re-encoded, whose numbers would be `Double`s (`9007199254740993`
+    /// printed as `9007199254740992`, `1.0` as `1`) and keys sorted. A record without bytes keeps
+    /// its re-encoded message; a message keeps its own spacing in `--pretty` output.
+    static func json(_ value: some Encodable, exact: [(recordsAt: [String]?, messages: [Data?])], pretty: Bool = false) throws -> String {
+        var encoded = try (pretty ? prettyEncoder : encoder).encode(value)
+        var replacements: [(range: Range<Int>, bytes: Data)] = []
+        for (path, messages) in exact {
+            let records = path.map { JSONExtent.elements(at: $0, in: encoded) ?? [] } ?? [encoded.startIndex..<encoded.endIndex]
+            guard records.count == messages.count else { continue }
+            for (record, bytes) in zip(records, messages) {
+                guard let bytes, let range = JSONExtent.value(at: ["message"], in: encoded[record]) else { continue }
+                replacements.append((range, bytes))
+            }
+        }
+        // From the last, so the ranges before each replaced message stay where they were.
+        for replacement in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+            encoded.replaceSubrange(replacement.range, with: replacement.bytes)
+        }
+        return String(decoding: encoded, as: UTF8.self)
+    }
+
     /// Prints each message the host sent, as one JSON line.
     static func printSent(_ messages: [BridgeMessage]) throws {
         for message in messages { StandardStreams.printJSON(try json(message)) }

@@ -16,7 +16,9 @@ struct SnapshotCommand: ParsableCommand {
 
             --json prints the agent's snapshot state as one JSON object with sorted keys: the \
             `state` object of the inspector protocol's snapshot frame (docs/inspector-protocol.md, \
-            section 4.1), for jq and other programs.
+            section 4.1), for jq and other programs. Each message in it (the log's and the pending \
+            requests') is exactly as it crossed the bridge (big integers digit for digit, its own \
+            key order).
 
             Examples:
               bridge-inspector snapshot
@@ -39,7 +41,8 @@ struct SnapshotCommand: ParsableCommand {
             _ = try session.perform(.snapshot, hint: nil)
             let (_, state) = try session.firstSnapshot()
             if json {
-                StandardStreams.printJSON(try ScriptOutput.json(state, pretty: pretty))
+                StandardStreams.printJSON(try ScriptOutput.json(
+                    state, exact: [(["messages"], state.messages.map(\.messageJSON)), (["pending"], state.pending.map(\.messageJSON))], pretty: pretty))
             } else {
                 StandardStreams.printOut(SnapshotText(state: state, socketPath: session.socketPath).render())
             }

@@ -24,7 +24,8 @@ struct TailCommand: ParsableCommand {
             a message an inspector made, R one a reply rule answered), the correlation id, the \
             status and error code, and a response's latency. Markers show where the stream was \
             interrupted. --json prints each message's record instead (the Traffic or Malformed \
-            object of docs/inspector-protocol.md, sorted keys), one per line (JSON Lines), each \
+            object of docs/inspector-protocol.md, sorted keys, its "message" exactly as it crossed \
+            the bridge: big integers digit for digit, its own key order), one per line (JSON Lines), each \
             with a "kind": "traffic" (a message), "malformed" (input that failed to decode) or \
             "marker" (an interruption; "marker" says which: gap, disconnected, reattached, \
             reattachedToRestartedHost, hostRestarted).
@@ -281,6 +282,7 @@ struct TailPrinter {
         guard json else { return formatter.line(for: entry) }
         switch entry.kind {
         case .message, .malformed:
+            if case .traffic(let traffic)? = records[entry.seq] { return try ScriptOutput.json(Record.traffic(traffic), exact: [(nil, [traffic.messageJSON])]) }
             if let record = records[entry.seq] { return try ScriptOutput.json(record) }
             let kind: Kind = entry.kind == .malformed ? .malformed : .traffic
             return try ScriptOutput.json(Unrecorded(kind: kind, seq: entry.seq, time: entry.time, raw: String(decoding: entry.json, as: UTF8.self)))

@@ -85,7 +85,7 @@ struct WaitForCommand: ParsableCommand {
             }
             func matchesFilter(_ pending: WirePending) -> Bool {
                 guard let filter else { return true }
-                let entry = LogEntry(WireTraffic(seq: 0, direction: .received, time: pending.since, origin: .journey, bytes: 0, message: pending.message))
+                let entry = LogEntry(WireTraffic(seq: 0, direction: .received, time: pending.since, origin: .journey, bytes: 0, message: pending.message), json: pending.messageJSON)
                 return filter.matches(entry, pending: pendingIds)
             }
             func found(_ slotState: WireSlot) -> Bool {
@@ -143,7 +143,7 @@ struct WaitForCommand: ParsableCommand {
     }
 
     private func output(_ request: WirePending) throws -> String {
-        json ? try ScriptOutput.json(request) : ScriptOutput.value(request.correlationId)
+        json ? try ScriptOutput.json(request, exact: [(nil, [request.messageJSON])]) : ScriptOutput.value(request.correlationId)
     }
 
     private func output(_ slot: WireSlot) throws -> String {
