@@ -19,16 +19,7 @@ struct RememberedResponsesTerminalTests {
 
     @Test("a damaged file is reported and left alone; a typed answer is saved and offered by Ctrl-T in the next run")
     func keptBetweenRuns() async throws {
-        let host = try await ScriptedHost(binary: binary, scenario: """
-            {"name": "three", "steps": [
-              {"send": {"payload": {"action": "nfc.read"}, "correlationId": "nfc-1", "timeoutMs": 600000, "label": "first"}},
-              {"awaitResponse": {"label": "first"}},
-              {"send": {"payload": {"action": "nfc.read"}, "correlationId": "nfc-2", "timeoutMs": 600000, "label": "second"}},
-              {"awaitResponse": {"label": "second"}},
-              {"send": {"payload": {"action": "nfc.read"}, "correlationId": "nfc-3", "timeoutMs": 600000}},
-              {"wait": 600000}
-            ]}
-            """)
+        let host = try await ScriptedHost(binary: binary, scenario: scriptingChainedNFCScenario)
         defer { host.stop() }
         let state = try TemporaryDirectory()
         let file = state.file("bridge-inspector/responses.json")
