@@ -170,19 +170,18 @@ extension InspectorModel {
 
     /// Closes the dialog whose command was just sent, keeping it to reopen should the send fail
     /// before reaching the host; a response sent by hand from the respond dialog is remembered
-    /// for its action (unless it is a built-in template), and the runner saves the list.
-    mutating func closeSentDialog(label: String, command: InspectorCommand) -> [InspectorEffect] {
-        guard let closed = overlays.popLast() else { return [] }
+    /// for its action (unless it is a built-in template; ``InspectorStateStore`` saves the list).
+    mutating func closeSentDialog(label: String, command: InspectorCommand) {
+        guard let closed = overlays.popLast() else { return }
         unsentDialog = (label, closed)
-        guard case .respond(let dialog) = closed, case .respond(let args) = command else { return [] }
+        guard case .respond(let dialog) = closed, case .respond(let args) = command else { return }
         let response = ReplyRule.Response(status: args.status, data: args.data, error: args.error)
         let builtIn = ResponseFields.templates(for: dialog.request.action).contains { template in
             guard case .success(let data) = DataField.parse(template.data) else { return false }
             return ReplyRule.Response(status: template.status, data: data, error: template.error) == response
         }
-        guard !builtIn else { return [] }
+        guard !builtIn else { return }
         rememberedResponses.add(response, for: dialog.request.action)
-        return []
     }
 
     /// Reopens the dialog that sent `label` when sending failed before it reached the host, with
@@ -356,7 +355,8 @@ extension InspectorModel {
             // Not sent (disconnected, a recording): the dialog stays open with what was typed.
             let effects = send(command, label: label)
             guard !effects.isEmpty else { return [] }
-            return effects + closeSentDialog(label: label, command: command)
+            closeSentDialog(label: label, command: command)
+            return effects
         case .sendAndStay(let command, let label):
             return send(command, label: label)
         case .push(let overlay):
@@ -372,11 +372,11 @@ extension InspectorModel {
             showFlash(text, isError: isError)
             return []
         case .sendAndRemember(let command, let label, let rule):
-            let saving = closeSentDialog(label: label, command: command)
+            closeSentDialog(label: label, command: command)
             // The request being answered now is not offered to the new rule again.
             if case .respond(let args) = command { replies.markAnswered(args.correlationId) }
             addRule(rule)
-            return send(command, label: label) + saving + dueReplies()
+            return send(command, label: label) + dueReplies()
         case .addRule(let rule):
             overlays.removeLast()
             addRule(rule)
