@@ -1,3 +1,4 @@
+import BridgeCore
 import Foundation
 
 /// What can still be read from input the host could not decode as a message.
@@ -9,9 +10,10 @@ enum MalformedInput {
     /// ``maxParsedBytes``) with a non-empty string `correlationId`; otherwise `nil`. The id is
     /// untrusted text: the caller draws it through the buffer, which makes it safe.
     static func correlationId(in raw: Data) -> String? {
+        // Read by the one JSON rule the host reads messages by (JSONParser), not another parser.
         guard !raw.isEmpty, raw.count <= maxParsedBytes,
-              let object = try? JSONSerialization.jsonObject(with: raw) as? [String: Any],
-              let id = object["correlationId"] as? String, !id.isEmpty
+              case .object(let fields)? = JSONParser.parse(raw),
+              case .string(let id)? = fields["correlationId"], !id.isEmpty
         else { return nil }
         return id
     }

@@ -63,7 +63,7 @@ struct CLIConventionsTests {
         #expect(narrowed.lines == ["nfc-2"], "\(narrowed)")
     }
 
-    @Test("Tab after `--host` offers the names of the running hosts; no host gives no candidates, quickly")
+    @Test("Tab after `--host` offers the names of the running hosts; no host gives no candidates")
     func hostNamesComplete() async throws {
         let directory = try TemporaryDirectory()
         let environment: [String: String?] = ["BRIDGE_INSPECTOR_SOCKET_DIR": directory.path, "BRIDGE_INSPECTOR_SOCKET": nil]
