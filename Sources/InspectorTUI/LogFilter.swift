@@ -176,7 +176,7 @@ public struct LogFilter: Sendable, Equatable {
 
     /// ``matches(_:pending:)`` for a row read where it is (the log's storage): only the fields a
     /// term needs are read, so looking at a million rows does not copy (and retain) a million rows.
-    func matches(at entry: UnsafePointer<LogEntry>, pending: Set<String>) -> Bool {
+    package func matches(at entry: UnsafePointer<LogEntry>, pending: Set<String>) -> Bool {
         switch entry.pointee.kind {
         case .gap, .disconnected, .reattached, .hostRestarted: return true
         case .message, .malformed: break

@@ -1,4 +1,5 @@
 import Foundation
+import InspectorClient
 import TerminalUI
 
 /// A piece of text with a style: one coloured token of a line.

@@ -1,6 +1,6 @@
 import BridgeCore
 import Foundation
-import InspectorClient
+@testable import InspectorClient
 @testable import InspectorProtocol
 @testable import InspectorTUI
 import TerminalUI
