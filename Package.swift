@@ -65,6 +65,7 @@ let package = Package(
             name: "InspectorClient",
             dependencies: ["BridgeCore", "InspectorProtocol", "SocketSupport", .product(name: "DequeModule", package: "swift-collections")],
             swiftSettings: strict),
+        .testTarget(name: "InspectorClientTests", dependencies: ["InspectorClient", "InspectorProtocol", "BridgeCore"], swiftSettings: strict),
         .testTarget(
             name: "InspectorAgentTests",
             dependencies: ["InspectorAgent", "InspectorClient", "InspectorProtocol", "SocketSupport", "BridgeCore", "TestProcessSupport"],

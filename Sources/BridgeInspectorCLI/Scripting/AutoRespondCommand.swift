@@ -3,7 +3,6 @@ import BridgeCore
 import Foundation
 import InspectorClient
 import InspectorProtocol
-import InspectorTUI
 import TerminalUI
 
 /// `bridge-inspector auto-respond`: reply rules from the command line.

@@ -1,7 +1,6 @@
 import Foundation
 import InspectorClient
 import InspectorProtocol
-import InspectorTUI
 
 /// Reads a subscribed session's frames until the caller is done, a deadline passes, SIGINT or
 /// SIGTERM arrives, or the host goes away: the loop under `tail`, `wait-for` and `auto-respond`.

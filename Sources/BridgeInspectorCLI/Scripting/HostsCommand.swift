@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import InspectorClient
 import InspectorProtocol
-import InspectorTUI
 import SocketSupport
 
 /// `bridge-inspector hosts`: the running hosts, and stale sockets.

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import InspectorClient
 import InspectorProtocol
-import InspectorTUI
 
 /// `bridge-inspector open FILE`: a recording, offline.
 struct OpenCommand: ParsableCommand {

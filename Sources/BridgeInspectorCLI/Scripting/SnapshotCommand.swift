@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import InspectorClient
 import InspectorProtocol
-import InspectorTUI
 
 /// `bridge-inspector snapshot`: the host's current state, as text or JSON.
 struct SnapshotCommand: ParsableCommand {

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import InspectorClient
 import InspectorProtocol
-import InspectorTUI
 
 /// `bridge-inspector tail`: the message log, one line per message, optionally followed live.
 struct TailCommand: ParsableCommand {

@@ -3,7 +3,6 @@ import BridgeCore
 import Foundation
 import InspectorClient
 import InspectorProtocol
-import InspectorTUI
 
 /// `bridge-inspector wait-for`: blocks until a pending request (or a busy slot) appears.
 struct WaitForCommand: ParsableCommand {

@@ -1,6 +1,5 @@
 import Foundation
 import InspectorClient
-import InspectorTUI
 import TerminalUI
 
 /// One plain-text line per log row, for `tail`, `demo` without a terminal, and scripts.

@@ -1,6 +1,5 @@
 import BridgeCore
 import Foundation
-import InspectorClient
 
 /// The inspector's filter language: small enough to remember, shared by the TUI and the CLI
 /// (`tail --filter`, `wait-for --filter`, ...).
