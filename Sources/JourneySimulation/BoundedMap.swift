@@ -1,16 +1,16 @@
 /// A dictionary that forgets its oldest keys beyond a capacity.
-struct BoundedMap<Value> {
+package struct BoundedMap<Value> {
     private var values: [String: (value: Value, generation: Int)] = [:]
     private var order: [(key: String, generation: Int)] = []
     private var head = 0
     private var generation = 0
-    let capacity: Int
+    package let capacity: Int
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = capacity
     }
 
-    subscript(key: String) -> Value? {
+    package subscript(key: String) -> Value? {
         get { values[key]?.value }
         set {
             guard let newValue else {
