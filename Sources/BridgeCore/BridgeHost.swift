@@ -100,7 +100,7 @@ public final class BridgeHost {
     /// Requests received and not yet answered, by correlation id: handled, slot or pending.
     var outstanding: [String: BridgeMessage] = [:]
     /// Recently answered requests, to tell a second answer from an unknown id.
-    var recentlyAnswered = RecentSet(capacity: 1024)
+    var recentlyAnswered = BoundedMap<Void>(capacity: 1024)
     /// Responses made through ``BridgeResponder``, in the order they were made, until sent.
     let responseOutbox = ResponseOutbox()
     var observers: [Int: @Sendable (BridgeChange) -> Void] = [:]
@@ -191,29 +191,3 @@ public final class BridgeHost {
 #if canImport(Combine)
 extension BridgeHost: ObservableObject {}
 #endif
-
-/// A bounded set that forgets its oldest members.
-struct RecentSet {
-    private var members: Set<String> = []
-    private var order: [String] = []
-    private var head = 0
-    let capacity: Int
-
-    init(capacity: Int) {
-        self.capacity = capacity
-    }
-
-    func contains(_ value: String) -> Bool { members.contains(value) }
-
-    mutating func insert(_ value: String) {
-        guard capacity > 0, !members.contains(value) else { return }
-        if order.count < capacity {
-            order.append(value)
-        } else {
-            members.remove(order[head])
-            order[head] = value
-            head = (head + 1) % capacity
-        }
-        members.insert(value)
-    }
-}

@@ -1,3 +1,5 @@
+import BridgeCore
+
 /// The fate of requests the adapter saw recently, so that an inspector answering one that is not
 /// pending is told why, as BridgeCore's host tells it: already answered, or held by a handler or
 /// slot. GBGBridge's public API only shows what is pending now; the rest is what the adapter saw
@@ -18,13 +20,10 @@ struct RecentRequests {
         case answered
     }
 
-    private(set) var fates: [String: Fate] = [:]
-    private var order: [String] = []
-    private var head = 0
-    let limit: Int
+    private(set) var fates: BoundedMap<Fate>
 
     init(limit: Int = 10_000) {
-        self.limit = limit
+        fates = BoundedMap(capacity: limit)
     }
 
     /// The journey sent request `id`.
@@ -46,17 +45,6 @@ struct RecentRequests {
     func fate(of id: String) -> Fate? { fates[id] }
 
     private mutating func remember(_ id: String, _ fate: Fate) {
-        if fates.updateValue(fate, forKey: id) == nil {
-            order.append(id)
-            if order.count - head > limit {
-                fates.removeValue(forKey: order[head])
-                head += 1
-                // Drop the forgotten prefix now and then, so `order` stays within twice the limit.
-                if head >= limit {
-                    order.removeFirst(head)
-                    head = 0
-                }
-            }
-        }
+        fates[id] = fate
     }
 }

@@ -145,6 +145,20 @@ struct TwoWayExampleTests {
         #expect(example.logger.log.isEmpty)
     }
 
+    // Two-Way Communication, "Outgoing events (native → web)": the example's setupBridge sends
+    // host.ready with timestamp and version; sendReadyEvent is that call, on the host's clock.
+    @Test("sendReadyEvent sends the example's host.ready: timestamp on the host's clock, and the host version (Two-Way Communication: Outgoing events)")
+    func readyEvent() throws {
+        let (host, journey) = makeHost(hostVersion: "2.3.4")
+        host.sendReadyEvent()
+        let ready = try #require(journey.messages.first)
+        #expect(journey.messages.count == 1)
+        #expect(ready.type == .event)
+        #expect(ready.payload.action == "host.ready")
+        #expect(ready.correlationId.hasPrefix("ios-event-"))
+        #expect(ready.payload.data == ["timestamp": .number(fixedMillis), "version": "2.3.4"])
+    }
+
     // Two-Way Communication, "Incoming requests (web → native)" and its diagram: the document slot's
     // handler runs and the CaptureResult is auto-encoded as { imageBase64, imageWidth, imageHeight,
     // mimeType }.
