@@ -1,0 +1,56 @@
+import BridgeCore
+import InspectorAgent
+
+/// The journey `bridge-inspector host` runs: a simulated one that a scenario drives
+/// (``SimulatedHostJourney``), or real pages in a browser over a WebSocket (``WebHostJourney``).
+///
+/// ``HostRunner`` starts and stops either through the same steps, in this order: ``prepare(host:)``
+/// (what must work before the inspector's socket appears), serve the inspector,
+/// ``connect(host:to:)``, announce, ``start(host:agent:finished:)``, wait for a reason to stop,
+/// ``stop()``, stop the inspector, ``close()``. Only what differs between the two lives in the conforming types.
+@MainActor
+protocol HostJourney: AnyObject {
+    /// What the host is doing, as it follows "is" in the start-up line:
+    /// `running the journey scenario "demo"`.
+    var activity: String { get }
+
+    /// Starts what must be checked before anything is visible from outside (a web server's
+    /// directory, origins and port). Throws an error whose description tells the person what to do.
+    func prepare(host: BridgeHost) async throws
+
+    /// Connects the journey to the host and to the inspector now serving it. Throws an error whose
+    /// description tells the person what to do; the inspector is then stopped.
+    func connect(host: BridgeHost, to served: inout ServedInspector) throws
+
+    /// Lines for standard output after the socket's (the journey's address, say).
+    var outputLines: [String] { get }
+
+    /// Lines for standard error after the start-up line: those before the attach hint and those after it.
+    var notices: (beforeAttachHint: [String], afterAttachHint: [String]) { get }
+
+    /// Starts the journey; `finished` is called if it ends by itself.
+    func start(host: BridgeHost, agent: InspectorAgent, finished: @escaping @Sendable () -> Void)
+
+    /// The journey ended by itself: whether the host stops now (after ``HostRunner/drain``).
+    func finished() -> Bool
+
+    /// Ends the journey (no more traffic), before the inspector stops.
+    func stop() async
+
+    /// Closes what the journey keeps open until the inspector has stopped (the journey log).
+    func close()
+}
+
+extension HostJourney {
+    func close() {}
+}
+
+/// A reason the host cannot start that is not another module's error: a sentence saying what to do.
+struct HostStartError: Error, CustomStringConvertible {
+    /// What is wrong and what would be right.
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
