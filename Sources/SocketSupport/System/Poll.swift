@@ -46,3 +46,44 @@ public enum Poll {
         return entries[0].returnedEvents
     }
 }
+
+/// One entry of a `Poll.wait` call: a descriptor, the events wanted, and (after the
+/// call) the events that occurred.
+public struct PollDescriptor: Sendable, Hashable {
+    /// The descriptor to watch; a negative value is ignored by `poll`.
+    public var descriptor: Int32
+    /// The events to wait for.
+    public var events: PollEvents
+    /// The events reported by the last `Poll.wait`; empty before it.
+    public var returnedEvents: PollEvents
+
+    /// Watches `descriptor` for `events`.
+    public init(descriptor: Int32, events: PollEvents) {
+        self.descriptor = descriptor
+        self.events = events
+        self.returnedEvents = []
+    }
+}
+
+/// The `poll(2)` event bits, as an option set: ask for `.readable`/`.writable`;
+/// `.error`, `.hangUp` and `.invalid` are only ever reported.
+public struct PollEvents: OptionSet, Sendable, Hashable {
+    /// The `pollfd.events`/`revents` bits.
+    public let rawValue: Int16
+
+    /// Wraps raw `poll` event bits.
+    public init(rawValue: Int16) {
+        self.rawValue = rawValue
+    }
+
+    /// Data (or end of file, or a pending connection on a listener) can be read.
+    public static let readable = PollEvents(rawValue: Int16(truncatingIfNeeded: POLLIN))
+    /// Writing will not block.
+    public static let writable = PollEvents(rawValue: Int16(truncatingIfNeeded: POLLOUT))
+    /// An error is pending on the descriptor.
+    public static let error = PollEvents(rawValue: Int16(truncatingIfNeeded: POLLERR))
+    /// The peer hung up; reads will drain what is left and then report end of file.
+    public static let hangUp = PollEvents(rawValue: Int16(truncatingIfNeeded: POLLHUP))
+    /// The descriptor is not open.
+    public static let invalid = PollEvents(rawValue: Int16(truncatingIfNeeded: POLLNVAL))
+}
