@@ -77,7 +77,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let attach = Task { () throws -> Void in
             guard let socketPath = await Self.socketPath(of: child) else {
-                throw DemoFailure(message: "the demo host did not start: it \(child.isRunning ? "printed no socket within \(Self.startTimeout)" : child.exitDescription)"
+                throw DemoError(message: "the demo host did not start: it \(child.isRunning ? "printed no socket within \(Self.startTimeout)" : child.exitDescription)"
                     + Self.childErrorSuffix(child))
             }
             try await DemoAttach.run(socketPath: socketPath, sharedRules: shared)
@@ -95,7 +95,7 @@ struct DemoCommand: AsyncParsableCommand {
             try await attach.value
         } catch is CancellationError {
             return
-        } catch let failure as DemoFailure {
+        } catch let failure as DemoError {
             StandardStreams.printFailure("\(failure.message)")
             throw ExitCode.failure
         } catch {

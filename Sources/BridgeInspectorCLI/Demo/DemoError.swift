@@ -1,4 +1,4 @@
 /// A demo that could not run, with the reason.
-struct DemoFailure: Error {
+struct DemoError: Error {
     var message: String
 }

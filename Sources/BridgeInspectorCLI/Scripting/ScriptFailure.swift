@@ -92,7 +92,7 @@ enum Script {
         case let error as HostSelectionError:
             if case .several = error { return .usage("\(error)") }
             return .noHost("\(error)")
-        case is SocketSystemError, is PeerRejection, is UnixSocketAddressError, is SocketDirectoryError:
+        case is SocketSystemError, is PeerCredentialError, is UnixSocketAddressError, is SocketDirectoryError:
             return .noHost("cannot attach: \(error)", hint: "list the running hosts with `bridge-inspector hosts`")
         default:
             return .failure("\(error)")

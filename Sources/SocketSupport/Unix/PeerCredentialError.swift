@@ -1,6 +1,6 @@
 /// Why a connection was refused after the peer-credential check: the peer must run as
 /// the same (effective) user as we do.
-public enum PeerRejection: Error, Sendable, Hashable, CustomStringConvertible {
+public enum PeerCredentialError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The peer runs as another user.
     case foreignUser(peerUID: UInt32, expectedUID: UInt32)
     /// The peer's credentials could not be read.

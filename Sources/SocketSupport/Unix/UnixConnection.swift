@@ -60,11 +60,11 @@ public final class UnixConnection: @unchecked Sendable {
     ///
     /// The connect itself never blocks indefinitely (a server with a full backlog
     /// fails with EAGAIN on Linux instead of hanging). With `requireSameUser` (the
-    /// default) the server must run as our effective user, or `PeerRejection` is
+    /// default) the server must run as our effective user, or `PeerCredentialError` is
     /// thrown: a socket planted by another user is never trusted. The connection is
     /// non-blocking unless `nonBlocking` is false. Throws `UnixSocketAddressError`,
     /// `SocketSystemError` (ECONNREFUSED/ENOENT: nobody serves it; ETIMEDOUT) or
-    /// `PeerRejection`.
+    /// `PeerCredentialError`.
     public static func connect(
         to path: String,
         timeoutMilliseconds: Int32 = 5_000,
@@ -87,10 +87,10 @@ public final class UnixConnection: @unchecked Sendable {
                 do {
                     peer = try connection.peerUserID()
                 } catch let error as SocketSystemError {
-                    throw PeerRejection.credentialsUnavailable(error)
+                    throw PeerCredentialError.credentialsUnavailable(error)
                 }
                 guard peer == expected else {
-                    throw PeerRejection.foreignUser(peerUID: UInt32(peer), expectedUID: UInt32(expected))
+                    throw PeerCredentialError.foreignUser(peerUID: UInt32(peer), expectedUID: UInt32(expected))
                 }
             }
             if !nonBlocking {

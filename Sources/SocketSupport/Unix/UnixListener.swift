@@ -23,7 +23,7 @@ public final class UnixListener: @unchecked Sendable {
         /// Nothing is pending (or the pending client already gave up).
         case noPendingConnection
         /// A connection was accepted and closed again because its peer failed the check.
-        case rejected(PeerRejection)
+        case rejected(PeerCredentialError)
     }
 
     /// The socket file's path.
