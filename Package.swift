@@ -4,21 +4,23 @@
 // and an interactive terminal debugger that attaches to it.
 //
 // Modules, lowest first (each depends only on the ones above it in this list):
-//   BridgeCore          the documented GBGBridge host behaviour (no I/O, no terminal)
+//   BridgeCore          the documented GBGBridge host behaviour (no I/O, no terminal), host.ready, BoundedMap
 //   CSocketShims        C shims for peer credentials and sun_path (glibc needs _GNU_SOURCE)
-//   SocketSupport       Unix-socket directory policy, listen/connect, non-blocking I/O helpers
+//   SocketSupport       Unix-socket directory policy, listen/connect, non-blocking I/O helpers (folders by concern)
 //   InspectorProtocol   the wire format between agent and client (frames, handshake, events, commands)
 //   InspectorAgent      embedded in a host: publishes state and traffic, carries out commands
 //   GBGBridgeInspector  the agent for apps that embed GBG's closed GBGBridge: public-API adapter, page script
-//   InspectorClient     attaches to an agent: handshake, snapshot, live state, commands
+//   InspectorClient     attaches to an agent: handshake, snapshot, live state, commands; the log filter and
+//                       time formatting the TUI and the scripting commands share
 //   JourneySimulation   host profiles, journey scenarios and the simulated web journey
 //   JourneyWebSocket    a real web journey in a browser: serves its files, injects the bridge bootstrap, WebSocket transport (SwiftNIO)
 //   TerminalUI          cell buffer, text width, sanitising of untrusted text (pure, testable)
 //   CNcurses            the system ncursesw library with Swift-6-safe accessors
 //   CursesBackend       draws a TerminalUI buffer with ncurses and reads keys
-//   InspectorTUI        the inspector's state, update and rendering into a buffer (no curses)
-//   BridgeInspectorCLI  the `bridge-inspector` command and its subcommands
+//   InspectorTUI        the inspector's state, update and rendering into a buffer (no curses): Model/ Overlays/ Drawing/
+//   BridgeInspectorCLI  the `bridge-inspector` command: Host/ Demo/ Interactive/ Scripting/ Support/
 //   BridgeInspectorBenchmarks  `bridge-inspector-bench`: figures for docs/performance.md (not a test)
+// docs/architecture.md says what each module does, where things live in it, and how files and errors are named.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
