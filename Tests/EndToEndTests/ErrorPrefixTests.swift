@@ -28,7 +28,7 @@ struct ErrorPrefixTests {
         let sources = packageRoot.appendingPathComponent("Sources/BridgeInspectorCLI")
         let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
         #expect(!files.isEmpty)
-        for file in files where file != "StandardStreams.swift" {
+        for file in files where (file as NSString).lastPathComponent != "StandardStreams.swift" {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
             where line.contains("\"error: ") || line.contains("\"Error: ") {
