@@ -170,7 +170,7 @@ struct TCPAuthTests {
         // only: a busy machine makes the gaps longer, never shorter).
         for index in 1..<times.count {
             let gap = times[index - 1].duration(to: times[index])
-            let earned = AgentTCPServer.delay(afterFailures: index)
+            let earned = AgentAuthGate.delay(afterFailures: index)
             #expect(gap >= .milliseconds(Int(earned * 1000) - 5), "gap \(index): \(gap), earned \(earned) s")
         }
         // The right token after the failures is judged after the same pause, then accepted.
@@ -180,7 +180,7 @@ struct TCPAuthTests {
         let hello = try await late.next()
         #expect(hello.kind == "hello")
         let lastFailure = try #require(times.last)
-        #expect(lastFailure.duration(to: ContinuousClock.now) >= .milliseconds(Int(AgentTCPServer.delay(afterFailures: 5) * 1000) - 5))
+        #expect(lastFailure.duration(to: ContinuousClock.now) >= .milliseconds(Int(AgentAuthGate.delay(afterFailures: 5) * 1000) - 5))
         // The token is in no log line but the connect line.
         #expect(log.lines.filter { $0.contains(knownToken) }.count == 1)
     }
@@ -235,7 +235,7 @@ struct TCPAuthTests {
 
     @Test("the pause between judgements grows with failures and is capped")
     func delays() {
-        let delays = (0...20).map { AgentTCPServer.delay(afterFailures: $0) }
+        let delays = (0...20).map { AgentAuthGate.delay(afterFailures: $0) }
         #expect(delays[0] == 0)
         #expect(delays[1] > 0)
         #expect(zip(delays, delays.dropFirst()).allSatisfy { $0 <= $1 })
@@ -246,13 +246,13 @@ struct TCPAuthTests {
     @Test("tokens compare equal only when identical (prefixes, longer and empty ones differ)")
     func tokenComparison() {
         let token = Array(knownToken.utf8)
-        #expect(AgentTCPServer.constantTimeEqual(token, token))
-        #expect(!AgentTCPServer.constantTimeEqual(Array(token.dropLast()), token))
-        #expect(!AgentTCPServer.constantTimeEqual(token + [0x30], token))
-        #expect(!AgentTCPServer.constantTimeEqual([], token))
-        #expect(!AgentTCPServer.constantTimeEqual(token.map { $0 ^ 1 }, token))
+        #expect(AgentAuthGate.constantTimeEqual(token, token))
+        #expect(!AgentAuthGate.constantTimeEqual(Array(token.dropLast()), token))
+        #expect(!AgentAuthGate.constantTimeEqual(token + [0x30], token))
+        #expect(!AgentAuthGate.constantTimeEqual([], token))
+        #expect(!AgentAuthGate.constantTimeEqual(token.map { $0 ^ 1 }, token))
         // 256 bytes longer wraps a UInt8 length difference to 0: still different.
-        #expect(!AgentTCPServer.constantTimeEqual(token + [UInt8](repeating: 0, count: 256), token))
+        #expect(!AgentAuthGate.constantTimeEqual(token + [UInt8](repeating: 0, count: 256), token))
     }
 
     @Test("a given token must be 16 to 128 safe characters; a random one is 64 hex digits and new each time")
