@@ -27,12 +27,16 @@ final class EmbeddedAgent {
     private let reporting: any InspectionReporting
     private var connections: [Int: EmbeddedConnection] = [:]
     private var nextConnectionId = 0
-    /// The agent's clock: starts at a fixed instant and moves only with ``advanceTime(by:)``.
-    private(set) var now = Date(timeIntervalSince1970: 1_700_000_000)
+    /// The agent's clock: starts at a fixed instant and moves only with ``advanceTime(by:)``
+    /// (near the reference date, where a `Date` keeps sub-nanosecond precision).
+    private(set) var now = Date(timeIntervalSinceReferenceDate: 0)
 
-    /// An agent for a fresh host; with `gate`, TCP connections must pass it. `prepare` runs on
-    /// the host before the agent observes it.
-    init(limits: AgentLimits = AgentLimits(), gate: AgentAuthGate? = nil, prepare: (BridgeHost) -> Void = { _ in }) throws {
+    /// An agent serving a fresh host as `name`; with `gate`, TCP connections must pass it.
+    /// `prepare` runs on the host before the agent observes it.
+    init(
+        limits: AgentLimits = AgentLimits(), gate: AgentAuthGate? = nil, name: String = "embedded-host",
+        prepare: (BridgeHost) -> Void = { _ in }
+    ) throws {
         host = BridgeHost(hostVersion: "2.3.4")
         journey = RecordingJourneyTransport()
         host.attach(journey)
@@ -41,7 +45,7 @@ final class EmbeddedAgent {
         self.gate = gate
         let inbox = try AgentInbox()
         self.inbox = inbox
-        let observed = InspectorAgent.observe(host, name: "embedded-host", limits: limits, inbox: inbox)
+        let observed = InspectorAgent.observe(host, name: name, limits: limits, inbox: inbox)
         reporting = observed.reporting
         let executor = observed.executor
         core = AgentCore(state: observed.state, limits: limits, auth: gate, now: now) { command, tag in
@@ -131,8 +135,11 @@ final class EmbeddedAgent {
         let before = connections.values.reduce(0) { $0 + $1.writtenByAgent }
         core.service(now: now)
         closeGivenUp()
-        // Bytes written can free a client's input (back-pressure), so another pass may read more.
+        // Bytes written can free a client's input (back-pressure), so another pass may read more;
+        // and what `service` queued last (a reply to a frame it held back) is written by the next
+        // pass, as the poll driver's next pass does once the socket is writable.
         if connections.values.reduce(0, { $0 + $1.writtenByAgent }) != before { progressed = true }
+        if connections.values.contains(where: { core.wantsToWrite($0.id) && $0.hasRoom }) { progressed = true }
         return progressed
     }
 
@@ -214,16 +221,24 @@ final class EmbeddedConnection: AgentOutput {
         isClosedByClient = true
     }
 
+    /// Whether the agent could write to this connection now.
+    var hasRoom: Bool { !isClosedByAgent && outgoing.count < capacity }
+
     /// Bytes the agent wrote that the client has not read.
     var unreadByteCount: Int { outgoing.count }
 
     /// Reads every whole frame the agent has written so far (which frees the buffer).
     func readFrames() throws -> [Frame] {
+        try readLines().map(Frame.init(raw:))
+    }
+
+    /// Reads every whole line the agent has written so far, undecoded (which frees the buffer).
+    func readLines() throws -> [[UInt8]] {
         let bytes = outgoing
         outgoing.removeAll(keepingCapacity: true)
         return try bytes.withUnsafeBytes { framer.feed($0) }.map { frame in
             guard case .line(let line) = frame else { throw TestSetupError(description: "an oversized frame from the agent") }
-            return try Frame(raw: line)
+            return line
         }
     }
 }
