@@ -74,12 +74,13 @@ struct AttachUnderLoadTests {
     }
 
     @Test("attaching to a busy host with a snapshot 8 times the event budget, read slowly while events keep coming: one snapshot, then every event, no gap")
-    func slowAttachEmbedded() throws {
+    func slowAttachEmbedded() async throws {
         var limits = AgentLimits()
         limits.maxQueuedBytesPerClient = 64 * 1024
         let agent = try EmbeddedAgent(limits: limits)
         defer { agent.stop() }
         for index in 0..<256 { agent.host.receive(text: event("log-\(index)", size: 2_000)) }
+        await Task.yield()
         let client = agent.connect(bufferBytes: 16 * 1024)
         client.sendHello()
         agent.run()
@@ -92,6 +93,7 @@ struct AttachUnderLoadTests {
         var snapshotBytes = 0
         for tick in 0..<400 {
             agent.host.receive(text: event("live-\(tick)", size: 500))
+            await Task.yield()  // the main actor is shared with other tests
             agent.advanceTime(by: 0.05)
             for line in try client.readLines() {
                 if line.starts(with: Array(#"{"kind":"snapshot""#.utf8)) {
