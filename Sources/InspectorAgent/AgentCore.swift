@@ -58,9 +58,6 @@ final class AgentCore {
 
     // MARK: What the driver asks
 
-    /// The connections the core serves.
-    var connectionIDs: Dictionary<Int, AgentClient>.Keys { clients.keys }
-
     /// Whether the core serves connection `id` (false once it asked to close it).
     func isOpen(_ id: Int) -> Bool { clients[id] != nil }
 
@@ -325,7 +322,8 @@ final class AgentCore {
                             InspectorError(
                                 .protocolMismatch,
                                 "this agent speaks protocol \(WireProtocol.version), the client \(frame.protocol.map(String.init) ?? "none"); use a matching bridge-inspector")),
-                        sent: []), now: now)
+                        sent: []),
+                    now: now)
                 client.closeAfterFlush = true
                 return
             }
@@ -371,7 +369,8 @@ final class AgentCore {
                     id: nil,
                     result: .failure(
                         InspectorError(.tooManyErrors, "\(client.protocolErrors) bad frames; closing the connection")),
-                    sent: []), now: now)
+                    sent: []),
+                now: now)
             client.closeAfterFlush = true
         }
     }
@@ -401,7 +400,8 @@ final class AgentCore {
                             InspectorError(
                                 .handshakeRequired,
                                 "no hello within \(Self.secondsText(limits.handshakeSeconds)) seconds; closing the connection")),
-                        sent: []), now: now)
+                        sent: []),
+                    now: now)
                 client.closeAfterFlush = true
             }
             if client.isStalled(longerThan: limits.stalledClientSeconds, now: now) {
