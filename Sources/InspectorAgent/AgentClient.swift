@@ -3,9 +3,11 @@ import Foundation
 import InspectorProtocol
 import SocketSupport
 
-/// One connected inspector client, owned by the agent thread.
+/// One connected inspector client, owned by the agent's core.
 ///
-/// Holds the client's socket, its input framer and its outgoing queue. Only the *events* in the
+/// Holds where the client's bytes go (its ``AgentOutput``: a socket, or an in-memory connection
+/// in tests), its input framer and its outgoing queue. It reads no clock: the core passes the
+/// time in. Only the *events* in the
 /// queue are bounded (in bytes): when a subscribed client has a whole budget of events unread,
 /// later events are dropped for it and remembered as a gap, which is reported (followed by a
 /// fresh snapshot) once the client has caught up.
@@ -29,7 +31,7 @@ final class AgentClient {
     }
 
     let id: Int
-    let connection: UnixConnection
+    let output: any AgentOutput
     var phase: Phase
     var framer: LineFramer
     var name = "unknown"
@@ -65,13 +67,14 @@ final class AgentClient {
     /// Events not delivered to this client, `from...to`, while it was behind.
     private(set) var gap: ClosedRange<Int>?
     /// When the queue last made progress (or became non-empty).
-    private(set) var lastProgress = Date()
+    private(set) var lastProgress: Date
 
-    /// A client that must send its hello by `handshakeDeadline`, or, with `needsAuth` (TCP),
-    /// its auth frame first by then.
-    init(id: Int, connection: UnixConnection, handshakeDeadline: Date, maxFrameBytes: Int, needsAuth: Bool = false) {
+    /// A client, connected at `now`, that must send its hello by `handshakeDeadline`, or, with
+    /// `needsAuth` (TCP), its auth frame first by then.
+    init(id: Int, output: any AgentOutput, now: Date, handshakeDeadline: Date, maxFrameBytes: Int, needsAuth: Bool = false) {
         self.id = id
-        self.connection = connection
+        self.output = output
+        self.lastProgress = now
         self.phase = needsAuth ? .awaitingAuth(deadline: handshakeDeadline) : .awaitingHello(deadline: handshakeDeadline)
         self.framer = LineFramer(maximumLineLength: maxFrameBytes)
     }
@@ -101,8 +104,8 @@ final class AgentClient {
 
     /// Queues a frame that must not be dropped (hello, replies, snapshots, gap markers). It does
     /// not count against the event budget.
-    func enqueue(_ frame: [UInt8]) {
-        append(QueuedFrame(bytes: frame, kind: .control))
+    func enqueue(_ frame: [UInt8], now: Date) {
+        append(QueuedFrame(bytes: frame, kind: .control), now: now)
     }
 
     /// Queues an event frame, or drops it into the gap when the client is behind.
@@ -113,21 +116,21 @@ final class AgentClient {
     /// keeps up receives it (and the events around it) instead of being told it fell behind.
     /// The events queued for a client therefore take at most `limit` bytes plus one frame (at
     /// most `WireProtocol.maxAgentFrameBytes`, whose bytes every client's queue shares).
-    func enqueueEvent(_ frame: [UInt8], seq: Int, limit: Int) {
+    func enqueueEvent(_ frame: [UInt8], seq: Int, limit: Int, now: Date) {
         if let current = gap {
             gap = current.lowerBound...seq
             return
         }
         if let kind = admission(of: frame.count, limit: limit) {
-            append(QueuedFrame(bytes: frame, kind: kind))
+            append(QueuedFrame(bytes: frame, kind: kind), now: now)
             return
         }
         // Before dropping anything, hand the socket what it takes now: a reader that keeps up
         // must not miss events only because a burst arrived between two of the agent's passes.
         // A failed write is noticed (and the client dropped) by the next flush.
-        _ = flush()
+        _ = flush(now: now)
         if let kind = admission(of: frame.count, limit: limit) {
-            append(QueuedFrame(bytes: frame, kind: kind))
+            append(QueuedFrame(bytes: frame, kind: kind), now: now)
         } else {
             gap = seq...seq
         }
@@ -139,8 +142,8 @@ final class AgentClient {
         return queuedEventBytes + size <= limit ? .event : nil
     }
 
-    private func append(_ frame: QueuedFrame) {
-        if queue.isEmpty { lastProgress = Date() }
+    private func append(_ frame: QueuedFrame, now: Date) {
+        if queue.isEmpty { lastProgress = now }
         queue.append(frame)
         queuedBytes += frame.bytes.count
         switch frame.kind {
@@ -167,20 +170,20 @@ final class AgentClient {
         return current
     }
 
-    /// Writes as much of the queue as the socket takes. Returns `false` when the peer is gone.
-    func flush() -> Bool {
+    /// Writes as much of the queue as the output takes now. Returns `false` when the peer is gone.
+    func flush(now: Date) -> Bool {
         while let head = queue.first {
             let result: UnixConnection.WriteResult
             do {
                 result = try head.bytes.withUnsafeBytes { buffer in
-                    try connection.write(UnsafeRawBufferPointer(rebasing: buffer[headOffset...]))
+                    try output.write(UnsafeRawBufferPointer(rebasing: buffer[headOffset...]))
                 }
             } catch {
                 return false
             }
             switch result {
             case .written(let count):
-                lastProgress = Date()
+                lastProgress = now
                 headOffset += count
                 queuedBytes -= count
                 if head.kind == .event { queuedEventBytes -= count }
@@ -198,6 +201,13 @@ final class AgentClient {
 
     /// Whether the client has left a non-empty queue unread for longer than `seconds`.
     func isStalled(longerThan seconds: Double, now: Date) -> Bool {
-        (!queue.isEmpty || gap != nil) && now.timeIntervalSince(lastProgress) > seconds
+        guard let deadline = stallDeadline(after: seconds) else { return false }
+        return now > deadline
+    }
+
+    /// The instant after which this client counts as stalled (if it reads nothing until then),
+    /// or nil while it has nothing unread.
+    func stallDeadline(after seconds: Double) -> Date? {
+        (!queue.isEmpty || gap != nil) ? lastProgress.addingTimeInterval(seconds) : nil
     }
 }

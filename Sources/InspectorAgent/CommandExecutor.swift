@@ -74,6 +74,18 @@ final class CommandExecutor {
         }
     }
 
+    /// Runs `command` on the main actor later and pushes its reply to `inbox`: how the agent's
+    /// core starts every command it does not answer itself. Callable from any thread.
+    nonisolated func start(_ command: InspectorCommand, tag: AgentInbox.CommandTag, replyingTo inbox: AgentInbox) {
+        Task { @MainActor in
+            let result = run(command, tag: tag)
+            // A host that learns later what a command sent (GBGBridge's page script) gets a
+            // moment to report it, so the reply carries the messages sent as it does natively.
+            if case .success = result { await settle(tag) }
+            inbox.push(.reply(tag: tag, result: result))
+        }
+    }
+
     /// Waits until the host has reported what the command `tag` made it send (bounded by the
     /// host; at once for a native host).
     func settle(_ tag: AgentInbox.CommandTag) async {

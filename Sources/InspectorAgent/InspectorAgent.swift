@@ -65,11 +65,6 @@ public final class InspectorAgent: Sendable {
             listener.close()
             throw error
         }
-        let profile = host.inspectionProfile
-        let unsupported = Dictionary(uniqueKeysWithValues: profile.unsupported.map { ($0.key.rawValue, $0.value) })
-        let info = WireHostInfo(
-            name: name, pid: pid, hostVersion: profile.hostVersion, environment: profile.environment,
-            startedAt: AgentState.ms(Date()), inspection: profile.path, unsupported: unsupported.isEmpty ? nil : unsupported)
         let inbox: AgentInbox
         do {
             inbox = try AgentInbox()
@@ -78,18 +73,35 @@ public final class InspectorAgent: Sendable {
             tcp?.listener.close()
             throw error
         }
+        let observed = Self.observe(host, name: name, limits: limits, inbox: inbox)
+        reporting = observed.reporting
+        self.socketPath = listener.path
+        self.hostInfo = observed.info
+        self.tcpEndpoint = tcp?.endpoint
+        self.loop = AgentLoop(
+            listener: listener, inbox: inbox, state: observed.state, executor: observed.executor, limits: limits, tcp: tcp)
+        loop.start()
+    }
+
+    /// What a driver of the agent's core needs from `host`: who it is, the agent's copy of its
+    /// state, the executor of commands, and its changes flowing into `inbox` from now on. Made
+    /// in one main-actor turn, so no change can fall between the snapshot and the reporting.
+    @MainActor
+    static func observe(_ host: any InspectableHost, name: String, limits: AgentLimits, inbox: AgentInbox) -> (
+        info: WireHostInfo, state: AgentState, executor: CommandExecutor, reporting: any InspectionReporting
+    ) {
+        let profile = host.inspectionProfile
+        let unsupported = Dictionary(uniqueKeysWithValues: profile.unsupported.map { ($0.key.rawValue, $0.value) })
+        let info = WireHostInfo(
+            name: name, pid: Int(ProcessInfo.processInfo.processIdentifier), hostVersion: profile.hostVersion,
+            environment: profile.environment, startedAt: AgentState.ms(Date()), inspection: profile.path,
+            unsupported: unsupported.isEmpty ? nil : unsupported)
         let executor = CommandExecutor(host: host, unsupported: profile.unsupported)
-        // Snapshot and reporting in the same main-actor turn: no change can fall between them.
         let state = AgentState(host: info, snapshot: host.inspectionSnapshot(), limits: limits)
         let sink = InspectionSink(
             push: { change, cause in inbox.push(.change(change, tag: cause?.tag)) },
             running: { executor.current.map(InspectionCause.init) })
-        reporting = host.startReporting(to: sink)
-        self.socketPath = listener.path
-        self.hostInfo = info
-        self.tcpEndpoint = tcp?.endpoint
-        self.loop = AgentLoop(listener: listener, inbox: inbox, state: state, executor: executor, limits: limits, tcp: tcp)
-        loop.start()
+        return (info, state, executor, host.startReporting(to: sink))
     }
 
     /// Stops serving: disconnects every client, removes the socket file and stops observing

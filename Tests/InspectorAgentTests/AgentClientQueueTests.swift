@@ -14,7 +14,7 @@ import Darwin
 @Suite("A client's event queue")
 struct AgentClientQueueTests {
     /// A connected pair: the agent's end (non-blocking, as the agent's loop has it) and the peer's.
-    private func pair() throws -> (client: AgentClient, peer: UnixConnection) {
+    private func pair() throws -> (client: AgentClient, agentSide: UnixConnection, peer: UnixConnection) {
         var descriptors: [Int32] = [0, 0]
         #if canImport(Glibc)
         let type = Int32(SOCK_STREAM.rawValue)
@@ -24,9 +24,9 @@ struct AgentClientQueueTests {
         try #require(socketpair(AF_UNIX, type, 0, &descriptors) == 0, "socketpair: errno \(errno)")
         let agentSide = UnixConnection(adopting: FileDescriptor(adopting: descriptors[0]))
         try agentSide.setNonBlocking(true)
-        let client = AgentClient(id: 1, connection: agentSide, handshakeDeadline: Date(), maxFrameBytes: 1 << 20)
+        let client = AgentClient(id: 1, output: agentSide, now: Date(), handshakeDeadline: Date(), maxFrameBytes: 1 << 20)
         client.phase = .ready(subscribed: true)
-        return (client, UnixConnection(adopting: FileDescriptor(adopting: descriptors[1])))
+        return (client, agentSide, UnixConnection(adopting: FileDescriptor(adopting: descriptors[1])))
     }
 
     private func event(_ seq: Int, size: Int = 1000) -> [UInt8] {
@@ -35,25 +35,25 @@ struct AgentClientQueueTests {
 
     @Test("a burst larger than the budget is handed to the socket before anything is dropped")
     func burstGoesToTheSocketFirst() throws {
-        let (client, peer) = try pair()
-        defer { client.connection.close(); peer.close() }
+        let (client, agentSide, peer) = try pair()
+        defer { agentSide.close(); peer.close() }
         let limit = 4 * 1024
         // 16 KiB of events in one pass, four times the budget, with nothing written in between:
         // an empty socket takes them, so a reader that keeps up misses none.
-        for seq in 1...16 { client.enqueueEvent(event(seq), seq: seq, limit: limit) }
+        for seq in 1...16 { client.enqueueEvent(event(seq), seq: seq, limit: limit, now: Date()) }
         #expect(client.gap == nil)
         #expect(client.queuedEventBytes <= limit)
     }
 
     @Test("a peer that reads nothing: the socket fills, then the budget, then events fall into the gap, in order")
     func fullSocketThenGap() throws {
-        let (client, peer) = try pair()
-        defer { client.connection.close(); peer.close() }
+        let (client, agentSide, peer) = try pair()
+        defer { agentSide.close(); peer.close() }
         let limit = 4 * 1024
         var seq = 0
         while client.gap == nil && seq < 100_000 {
             seq += 1
-            client.enqueueEvent(event(seq), seq: seq, limit: limit)
+            client.enqueueEvent(event(seq), seq: seq, limit: limit, now: Date())
         }
         let firstMissed = try #require(client.gap?.lowerBound)
         #expect(firstMissed == seq)
@@ -61,7 +61,7 @@ struct AgentClientQueueTests {
         #expect(client.queuedEventBytes + 1002 > limit, "the budget was full when the first event was dropped")
         // Later events widen the same gap; none is queued out of order.
         let queuedBefore = client.queuedBytes
-        for next in (seq + 1)...(seq + 5) { client.enqueueEvent(event(next), seq: next, limit: limit) }
+        for next in (seq + 1)...(seq + 5) { client.enqueueEvent(event(next), seq: next, limit: limit, now: Date()) }
         #expect(client.gap == firstMissed...(seq + 5))
         #expect(client.queuedBytes == queuedBefore)
     }

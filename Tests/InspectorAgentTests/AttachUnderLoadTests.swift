@@ -1,6 +1,6 @@
 import BridgeCore
 import Foundation
-import InspectorAgent
+@testable import InspectorAgent
 import InspectorClient
 import InspectorProtocol
 import Testing
@@ -71,6 +71,48 @@ struct AttachUnderLoadTests {
         }
         #expect(seen[20] == "big")
         #expect(seen.last == "s-39")
+    }
+
+    @Test("attaching to a busy host with a snapshot 8 times the event budget, read slowly while events keep coming: one snapshot, then every event, no gap")
+    func slowAttachEmbedded() async throws {
+        var limits = AgentLimits()
+        limits.maxQueuedBytesPerClient = 64 * 1024
+        let agent = try EmbeddedAgent(limits: limits)
+        defer { agent.stop() }
+        for index in 0..<256 { agent.host.receive(text: event("log-\(index)", size: 2_000)) }
+        await Task.yield()
+        let client = agent.connect(bufferBytes: 16 * 1024)
+        client.sendHello()
+        agent.run()
+        // Each 50 ms an event arrives and the client reads what its socket holds (16 KiB): it
+        // keeps up, but reading the snapshot takes it 33 ticks, during which the events wait in
+        // their own budget (before issue 11's fix the snapshot filled it, and every event was a gap).
+        var snapshots: [Int] = []
+        var seqs: [Int] = []
+        var gaps = 0
+        var snapshotBytes = 0
+        for tick in 0..<400 {
+            agent.host.receive(text: event("live-\(tick)", size: 500))
+            await Task.yield()  // the main actor is shared with other tests
+            agent.advanceTime(by: 0.05)
+            for line in try client.readLines() {
+                if line.starts(with: Array(#"{"kind":"snapshot""#.utf8)) {
+                    snapshotBytes = max(snapshotBytes, line.count)
+                    snapshots.append(try Frame(raw: line).seq ?? -1)
+                } else {
+                    let frame = try Frame(raw: line)
+                    if frame.kind == "gap" { gaps += 1 }
+                    if frame.isEvent, let seq = frame.seq { seqs.append(seq) }
+                }
+            }
+        }
+        #expect(snapshotBytes > 8 * limits.maxQueuedBytesPerClient, "the snapshot must be far larger than the event budget")
+        #expect(snapshots.count == 1)
+        #expect(gaps == 0)
+        let first = try #require(snapshots.first)
+        #expect(seqs == Array((first + 1)..<(first + 1 + seqs.count)), "every event after the snapshot, in order")
+        #expect(seqs.count == 400, "all 400 live events, the last one included")
+        #expect(!client.isClosedByAgent)
     }
 
     private func check(_ report: AttachReport, wanted: Int) {

@@ -21,32 +21,45 @@ private func barrier(_ client: RawClient, _ id: String) async throws {
 @MainActor
 @Suite("Flow control: slow and stalled clients")
 struct FlowControlTests {
-    @Test("a client that falls behind gets gap markers naming exactly the missed seqs, each followed by a snapshot at its end")
+    @Test("a client that falls behind gets one gap marker naming exactly the missed seqs, then a snapshot at its end, then live events")
     func gapThenSnapshot() async throws {
-        var limits = Fixture.limits()
+        var limits = AgentLimits()
         limits.maxQueuedBytesPerClient = 64 * 1024
-        let fixture = try Fixture(limits: limits)
-        defer { fixture.stop() }
-        let (slow, _, snapshot) = try await fixture.client()
-        let (control, _, _) = try await fixture.client(subscribe: false)
-        let start = try #require(snapshot?.seq)
+        let agent = try EmbeddedAgent(limits: limits)
+        defer { agent.stop() }
+        let slow = agent.connect(bufferBytes: 128 * 1024)
+        slow.sendHello()
+        agent.run()
+        let start = try #require(try slow.readFrames().last?.seq)
 
-        // Far more than the socket buffer plus the 64 KiB queue, while `slow` reads nothing.
+        // Far more than the socket buffer plus the 64 KiB queue, in one batch, while `slow`
+        // reads nothing: the buffer fills, then the event budget, then the rest is one gap.
         let count = 2000
         let last = start + count
-        for index in 0..<count { fixture.receive(padded("m-\(index)")) }
-        try await barrier(control, "b1")
+        for index in 0..<count {
+            agent.host.receive(text: padded("m-\(index)"))
+            if index % 50 == 49 { await Task.yield() }  // the main actor is shared with other tests
+        }
+        agent.run()
+        #expect(agent.heldBytes < agent.limits.heldBytesBound)
 
         // Now read everything that was kept for `slow`. Every seq up to `last` must be accounted
-        // for exactly once: delivered as an event, or inside a gap whose snapshot follows it.
-        // (When the queue drains into the socket buffer while the host is still busy, one gap can
-        // close and another open later, so there may be more than one.)
+        // for exactly once: delivered as an event, or inside the gap whose snapshot follows it.
         var expected = start + 1
         var delivered = 0
         var gaps: [ClosedRange<Int>] = []
         var lastSnapshot: Frame?
+        var pending: [Frame] = []
+        func next() async throws -> Frame {
+            for _ in 0..<10_000 where pending.isEmpty {
+                pending = try slow.readFrames()
+                agent.run()
+                await Task.yield()
+            }
+            return pending.isEmpty ? try Frame(raw: Array(#"{"kind":"nothing"}"#.utf8)) : pending.removeFirst()
+        }
         while expected <= last {
-            let frame = try await slow.next()
+            let frame = try await next()
             _ = try AgentFrame.decode(Data(frame.raw))  // the Swift decoder reads every frame too
             switch frame.kind {
             case "event":
@@ -60,7 +73,7 @@ struct FlowControlTests {
                 try #require(from == expected, "gap from \(from), expected \(expected)")
                 #expect(to >= from)
                 gaps.append(from...to)
-                let resync = try await slow.next()
+                let resync = try await next()
                 #expect(resync.kind == "snapshot")
                 try #require(resync.seq == to, "the snapshot after a gap is as of the gap's end")
                 let messages = resync.json["state"]?["messages"]?.arrayValue
@@ -70,20 +83,24 @@ struct FlowControlTests {
                 expected = to + 1
             default:
                 Issue.record("unexpected frame \(frame)")
+                return
             }
         }
         #expect(expected == last + 1)
-        #expect(!gaps.isEmpty)
+        #expect(gaps.count == 1, "one batch, one gap: \(gaps)")
+        #expect(gaps.first?.upperBound == last)
         #expect(delivered > 0)
         #expect(delivered + gaps.reduce(0) { $0 + $1.count } == count)
         #expect(lastSnapshot != nil)
 
         // Live events continue right after.
-        fixture.receive(padded("after"))
-        let next = try await slow.next()
+        agent.receive(padded("after"))
+        let next = try #require(try slow.readFrames().first)
         #expect(next.seq == last + 1)
         #expect(next.record?["message"]?["correlationId"]?.stringValue == "after")
-        #expect(try await slow.command("p", "ping").reply.ok == true)
+        slow.send(#"{"kind":"command","id":"p","command":"ping"}"#)
+        agent.run()
+        #expect(try slow.readFrames().first?.ok == true)
     }
 
     @Test("InspectorSession decodes gap markers and the snapshots after them")
@@ -136,116 +153,146 @@ struct FlowControlTests {
 
     @Test("a client that sends commands and never reads cannot grow the host's memory; every command is answered once it reads")
     func commandsWithoutReading() async throws {
-        var limits = Fixture.limits()
+        var limits = AgentLimits()
         limits.maxQueuedBytesPerClient = 64 * 1024
-        let fixture = try Fixture(limits: limits)
-        defer { fixture.stop() }
-        for index in 0..<20 { fixture.receive(padded("m-\(index)")) }
-        let (client, _, _) = try await fixture.client(subscribe: false)
-        let (probe, _, _) = try await fixture.client(subscribe: false)
-        try await probe.command("s", "snapshot")
-        let snapshotBytes = try await probe.next().raw.count
+        let agent = try EmbeddedAgent(limits: limits)
+        defer { agent.stop() }
+        for index in 0..<20 { agent.host.receive(text: padded("m-\(index)")) }
+        let client = agent.connect()
+        client.sendHello(subscribe: false)
+        let probe = agent.connect()
+        probe.sendHello(subscribe: false)
+        probe.send(#"{"kind":"command","id":"s","command":"snapshot"}"#)
+        agent.run()
+        _ = try client.readFrames()
+        let snapshotBytes = try #require(try probe.readFrames().last { $0.kind == "snapshot" }).raw.count
         // Each `snapshot` command queues a whole snapshot; without back-pressure 2,000 of them
         // held 2,000 snapshots in the host (1.3 GB in one report).
         let count = 2000
-        let frames = (0..<count).map { #"{"kind":"command","id":"s\#($0)","command":"snapshot"}"# }.joined(separator: "\n") + "\n"
-        let writer = Task { try await onThread { try client.write(frames) } }
-        var largest = 0
-        for _ in 0..<50 {
-            largest = max(largest, fixture.agent.heldBytes)
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        client.write(raw: (0..<count).map { #"{"kind":"command","id":"s\#($0)","command":"snapshot"}"# }.joined(separator: "\n") + "\n")
+        agent.run()
         let bound = 256 * 1024 + limits.maxQueuedBytesPerClient + 2 * snapshotBytes
-        #expect(largest <= bound, "held \(largest) bytes, bound \(bound)")
-        #expect(try await probe.command("p", "ping").reply.ok == true, "other clients are still served")
+        #expect(agent.heldBytes <= bound, "held \(agent.heldBytes) bytes, bound \(bound)")
+        probe.send(#"{"kind":"command","id":"p","command":"ping"}"#)
+        agent.run()
+        #expect(try probe.readFrames().map(\.id) == ["p"], "other clients are still served")
 
-        // Once it reads, every command is answered, in order.
+        // Once it reads, every command is answered, in order, and the bound holds throughout.
         var answered: [String] = []
-        while answered.count < count {
-            let frame = try await client.next()
-            if frame.isReply, let id = frame.id { answered.append(id) }
+        var largest = 0
+        for _ in 0..<100_000 where answered.count < count {
+            // Only the replies are decoded: the 2,000 snapshots between them are large.
+            let replies = try client.readLines().filter { $0.starts(with: Array(#"{"kind":"reply""#.utf8)) }
+            answered += try replies.compactMap { try Frame(raw: $0).id }
+            agent.run()
+            largest = max(largest, agent.heldBytes)
+            await Task.yield()
         }
         #expect(answered == (0..<count).map { "s\($0)" })
-        try await writer.value
+        #expect(largest <= bound, "held \(largest) bytes, bound \(bound)")
     }
 
-    @Test("a client that never reads is disconnected; the host keeps working and the agent's memory stays bounded; a reader that keeps up misses nothing")
+    @Test("a client that never reads is disconnected once it has taken nothing for longer than the stall limit; the host keeps working, the agent's memory stays bounded, and a reader that keeps up misses nothing")
     func stalledClient() async throws {
-        var limits = Fixture.limits()
+        var limits = AgentLimits()
         limits.maxQueuedBytesPerClient = 64 * 1024
-        // Long enough that a reader starved of the CPU for a moment on a busy machine is not taken
-        // for a stalled one; the stalled client still goes well within `eventually`'s bound.
         limits.stalledClientSeconds = 3
         limits.maxLogBytes = 256 * 1024
-        let fixture = try Fixture(limits: limits)
-        defer { fixture.stop() }
-        let (stalled, _, _) = try await fixture.client()
-        let (reader, _, readerSnapshot) = try await fixture.client()
-        let start = try #require(readerSnapshot?.seq)
+        let agent = try EmbeddedAgent(limits: limits)
+        defer { agent.stop() }
+        let stalled = agent.connect()
+        stalled.sendHello()
+        let reader = agent.connect()
+        reader.sendHello()
+        agent.run()
+        _ = try stalled.readFrames()
+        let start = try #require(try reader.readFrames().last?.seq)
         let rounds = 1500
-        let expectedTraffic = rounds * 2
-        let progress = Progress()
-
-        let reading = Task {
-            try await onThread { () throws -> (seqs: [Int], ids: [String], gaps: Int) in
-                var seqs: [Int] = []
-                var ids: [String] = []
-                var gaps = 0
-                while ids.count < expectedTraffic {
-                    let frame = try reader.nextBlocking()
-                    if frame.kind == "gap" { gaps += 1 }
-                    guard frame.isEvent else { continue }
-                    seqs.append(frame.seq ?? -1)
-                    if frame.eventType == "traffic" {
-                        ids.append(frame.record?["message"]?["correlationId"]?.stringValue ?? "?")
-                        progress.set(ids.count)
-                    }
-                }
-                return (seqs, ids, gaps)
-            }
-        }
-
-        // The host works on: receives and sends, in batches paced by the reader that keeps up.
         let bound = limits.maxLogBytes + 2 * limits.maxQueuedBytesPerClient + 64 * 1024
         var largestHeld = 0
-        // A batch (about 2 × 20 frames of 1.3 KB) fits in the reader's 64 KiB queue by itself,
-        // so the reader misses nothing however late its thread runs; the next batch waits until
-        // it has read this one. (That a burst larger than the queue goes to the socket before
-        // anything is dropped is pinned without threads in `AgentClientQueueTests`: with batches
-        // of 50 this test depended on the reader's thread running during each burst.)
+        var seqs: [Int] = []
+        var ids: [String] = []
+        var gaps = 0
+        var stalledSince: Date?
+        var droppedAt: Date?
+        // The host works on, in batches 0.1 s apart; the reader reads after each batch.
         let batchSize = 20
         for batch in 0..<(rounds / batchSize) {
             for index in (batch * batchSize)..<((batch + 1) * batchSize) {
-                fixture.receive(padded("in-\(index)"))
-                fixture.host.send(event: "out.\(index)", data: ["pad": .string(String(repeating: "y", count: 1000))])
+                agent.host.receive(text: padded("in-\(index)"))
+                agent.host.send(event: "out.\(index)", data: ["pad": .string(String(repeating: "y", count: 1000))])
             }
-            largestHeld = max(largestHeld, fixture.agent.heldBytes)
-            let target = (batch + 1) * batchSize * 2
-            try #require(await eventually { progress.value >= target })
+            agent.run()
+            largestHeld = max(largestHeld, agent.heldBytes)
+            if stalledSince == nil, stalled.unreadByteCount > 0, agent.nextDeadline != nil { stalledSince = agent.now }
+            for frame in try reader.readFrames() {
+                if frame.kind == "gap" { gaps += 1 }
+                guard frame.isEvent else { continue }
+                seqs.append(frame.seq ?? -1)
+                if frame.eventType == "traffic" { ids.append(frame.record?["message"]?["correlationId"]?.stringValue ?? "?") }
+            }
+            await Task.yield()
+            agent.advanceTime(by: 0.1)
+            if droppedAt == nil, stalled.isClosedByAgent { droppedAt = agent.now }
         }
         // The host did all its work: every send reached the journey while `stalled` read nothing.
-        #expect(fixture.journey.deliveries.count == rounds)
-
-        let (seqs, ids, gaps) = try await reading.value
+        #expect(agent.journey.deliveries.count == rounds)
         #expect(gaps == 0)
         #expect(seqs == Array((start + 1)..<(start + 1 + seqs.count)))
-        #expect(ids.count == expectedTraffic)
+        #expect(ids.count == rounds * 2)
         #expect(Array(ids.filter { $0.hasPrefix("in-") }) == (0..<rounds).map { "in-\($0)" })
-
-        // The stalled client is dropped; the reader stays.
-        #expect(await eventually { fixture.agent.clientCount == 1 })
-        largestHeld = max(largestHeld, fixture.agent.heldBytes)
         #expect(largestHeld <= bound, "held \(largestHeld) bytes, bound \(bound)")
 
+        // The stalled client was dropped just after the limit (the first batch filled its
+        // socket and its queue; it took nothing after that); the reader stays.
+        let since = try #require(stalledSince)
+        let dropped = try #require(droppedAt)
+        let waited = dropped.timeIntervalSince(since)
+        #expect(waited > limits.stalledClientSeconds && waited <= limits.stalledClientSeconds + 0.1 + 1e-9, "dropped after \(waited) s")
+        #expect(agent.clientCount == 1)
+        #expect(!reader.isClosedByAgent)
+
         // What the stalled client finds when it finally reads: some consecutive events, then the end.
-        let leftovers = try await stalled.readUntilClosed()
+        let leftovers = try stalled.readFrames()
         #expect(leftovers.first?.kind == "event")
         #expect(!leftovers.contains { $0.kind == "gap" })
         let stalledSeqs = leftovers.compactMap(\.seq)
         #expect(stalledSeqs == Array((start + 1)..<(start + 1 + stalledSeqs.count)))
-        #expect(stalledSeqs.count < expectedTraffic)
+        #expect(stalledSeqs.count < rounds * 2)
 
-        #expect(try await reader.command("p", "ping").reply.ok == true)
+        reader.send(#"{"kind":"command","id":"p","command":"ping"}"#)
+        agent.run()
+        #expect(try reader.readFrames().first { $0.isReply }?.ok == true)
+    }
+
+    @Test("the stall limit counts from the last byte a client took: a slow reader is kept, a silent one goes just after the limit")
+    func stallLimitCountsFromLastProgress() throws {
+        var limits = AgentLimits()
+        limits.stalledClientSeconds = 10
+        let agent = try EmbeddedAgent(limits: limits)
+        defer { agent.stop() }
+        let slow = agent.connect(bufferBytes: 4 * 1024)
+        let silent = agent.connect(bufferBytes: 4 * 1024)
+        slow.sendHello()
+        silent.sendHello()
+        agent.run()
+        for index in 0..<40 { agent.host.receive(text: padded("m-\(index)")) }
+        agent.run()
+        #expect(agent.nextDeadline == agent.now.addingTimeInterval(10))
+        // The slow reader takes a few frames every 9 s; the silent one takes nothing.
+        for _ in 0..<3 {
+            agent.advanceTime(by: 9)
+            _ = try slow.readFrames()
+            agent.run()
+        }
+        #expect(!slow.isClosedByAgent)
+        #expect(silent.isClosedByAgent, "27 s without taking a byte")
+        // A millisecond before the limit a client is kept; a millisecond after it, it goes.
+        let deadline = try #require(agent.nextDeadline)
+        agent.advanceTime(by: deadline.timeIntervalSince(agent.now) - 0.001)
+        #expect(!slow.isClosedByAgent)
+        agent.advanceTime(by: 0.002)
+        #expect(slow.isClosedByAgent)
     }
 }
 

@@ -186,7 +186,10 @@ struct HandshakeTests {
         #expect(try await client.command("c1", "ping").reply.ok == true)
     }
 
-    @Test("no hello within the handshake deadline: handshake_required, then the connection closes")
+    /// The rule itself is pinned to the millisecond on the embedded driver
+    /// (`EmbeddedAgentTests.handshakeDeadline`); this checks that the poll driver wakes for the
+    /// core's deadline over a real socket with no traffic at all.
+    @Test("no hello within the handshake deadline: handshake_required, then the connection closes (over a socket)")
     func handshakeDeadline() async throws {
         var limits = Fixture.limits()
         limits.handshakeSeconds = 0.3

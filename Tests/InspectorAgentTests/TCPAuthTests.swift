@@ -6,15 +6,15 @@ import InspectorProtocol
 import SocketSupport
 import Testing
 
-/// Lines an agent logged, with when each was logged (monotonic clock).
+/// Lines an agent logged.
 final class LogLines: @unchecked Sendable {
     private let lock = NSLock()
-    private var entries: [(at: ContinuousClock.Instant, line: String)] = []
+    private var entries: [String] = []
 
     var log: @Sendable (String) -> Void {
         { [self] line in
             lock.lock()
-            entries.append((ContinuousClock.now, line))
+            entries.append(line)
             lock.unlock()
         }
     }
@@ -22,14 +22,7 @@ final class LogLines: @unchecked Sendable {
     var lines: [String] {
         lock.lock()
         defer { lock.unlock() }
-        return entries.map(\.line)
-    }
-
-    /// When each line containing `text` was logged, in order.
-    func times(of text: String) -> [ContinuousClock.Instant] {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries.filter { $0.line.contains(text) }.map(\.at)
+        return entries
     }
 }
 
@@ -132,57 +125,69 @@ struct TCPAuthTests {
         expectNoHostData(received, pid: pid)
     }
 
-    @Test("a client that says nothing is refused at the handshake deadline, without host data")
-    func silence() async throws {
-        var limits = Fixture.limits()
+    @Test("a client that says nothing is refused just after the handshake deadline (not at it), without host data")
+    func silence() throws {
+        var limits = AgentLimits()
         limits.handshakeSeconds = 0.3
-        let fixture = try tcpFixture(token: knownToken, limits: limits)
-        defer { fixture.stop() }
-        let client = try tcpClient(fixture)
-        defer { client.close() }
-        fixture.receive(messageText(action: "custom.ask", id: "while-silent"))
-        let frames = try await client.readUntilClosed()
-        let received = frames.map(\.text).joined(separator: "\n")
+        let gate = AgentAuthGate(token: knownToken, log: LogLines().log)
+        let agent = try EmbeddedAgent(limits: limits, gate: gate, name: secretHostName)
+        defer { agent.stop() }
+        let client = agent.connect(.tcp)
+        agent.receive(messageText(action: "custom.ask", id: "while-silent"))
+        agent.advanceTime(by: 0.3)
+        #expect(try client.readFrames().isEmpty)
+        #expect(!client.isClosedByAgent)
+        agent.advanceTime(by: 0.001)
+        let frames = try client.readFrames()
         #expect(frames.map(\.errorCode) == ["auth_required"])
-        expectNoHostData(received, pid: Int(ProcessInfo.processInfo.processIdentifier))
+        #expect(frames.first?.errorMessage?.hasPrefix("no auth frame within 0.3 seconds; ") == true)
+        #expect(client.isClosedByAgent)
+        expectNoHostData(frames.map(\.text).joined(separator: "\n"), pid: Int(ProcessInfo.processInfo.processIdentifier))
+        #expect(gate.failures == 1, "a silent client counts as a failure for the pace")
     }
 
-    @Test("repeated failures are judged further and further apart, shared across connections")
-    func pacedFailures() async throws {
+    @Test("repeated failures are judged further and further apart (0.1 s doubling), shared across connections, to the millisecond")
+    func pacedFailures() throws {
         let log = LogLines()
-        let fixture = try tcpFixture(token: knownToken, log: log)
-        defer { fixture.stop() }
+        let gate = AgentAuthGate(token: knownToken, log: log.log)
+        let agent = try EmbeddedAgent(gate: gate, name: secretHostName)
+        defer { agent.stop() }
+        let start = agent.now
         // Five connections, all wrong, sent at once.
-        var clients: [RawClient] = []
-        defer { for client in clients { client.close() } }
-        for attempt in 0..<5 {
-            let client = try tcpClient(fixture)
-            clients.append(client)
-            try client.send(#"{"kind":"auth","token":"wrong-token-number-\#(attempt)"}"#)
+        let clients = (0..<5).map { _ in agent.connect(.tcp) }
+        for (attempt, client) in clients.enumerated() {
+            client.send(#"{"kind":"auth","token":"wrong-token-number-\#(attempt)"}"#)
+        }
+        agent.run()
+        // One judgement at once, then one per delay earned by the failures before it.
+        let expectedOffsets = [0, 0.1, 0.3, 0.7, 1.5]
+        var judged = 0
+        for (index, offset) in expectedOffsets.enumerated() {
+            if index > 0 {
+                let deadline = try #require(agent.nextDeadline)
+                #expect(abs(deadline.timeIntervalSince(start) - offset) < 1e-9, "judgement \(index) due at \(deadline.timeIntervalSince(start)) s")
+                agent.advanceTime(by: deadline.timeIntervalSince(agent.now) - 0.001)
+                #expect(clients.count(where: \.isClosedByAgent) == judged, "judgement \(index) came early")
+                agent.advanceToNextDeadline()
+            }
+            judged += 1
+            #expect(clients.count(where: \.isClosedByAgent) == judged, "judgement \(index) at \(offset) s")
         }
         for client in clients {
-            let frames = try await client.readUntilClosed()
-            #expect(frames.map(\.errorCode) == ["auth_failed"])
+            #expect(try client.readFrames().map(\.errorCode) == ["auth_failed"])
         }
-        let times = log.times(of: "refused a TCP connection")
-        #expect(times.count == 5)
-        // Each judgement waits at least the delay earned by the failures before it (lower bounds
-        // only: a busy machine makes the gaps longer, never shorter).
-        for index in 1..<times.count {
-            let gap = times[index - 1].duration(to: times[index])
-            let earned = AgentTCPServer.delay(afterFailures: index)
-            #expect(gap >= .milliseconds(Int(earned * 1000) - 5), "gap \(index): \(gap), earned \(earned) s")
-        }
-        // The right token after the failures is judged after the same pause, then accepted.
-        let late = try tcpClient(fixture)
-        defer { late.close() }
-        try late.send(#"{"kind":"auth","token":"\#(knownToken)"}"#)
-        let hello = try await late.next()
-        #expect(hello.kind == "hello")
-        let lastFailure = try #require(times.last)
-        #expect(lastFailure.duration(to: ContinuousClock.now) >= .milliseconds(Int(AgentTCPServer.delay(afterFailures: 5) * 1000) - 5))
-        // The token is in no log line but the connect line.
-        #expect(log.lines.filter { $0.contains(knownToken) }.count == 1)
+        #expect(log.lines.count(where: { $0.contains("refused a TCP connection") }) == 5)
+        // The right token after the failures is judged after the same pause (1.6 s), then accepted.
+        let late = agent.connect(.tcp)
+        late.send(#"{"kind":"auth","token":"\#(knownToken)"}"#)
+        agent.advanceTime(by: 1.599)
+        #expect(try late.readFrames().isEmpty)
+        let due = try #require(agent.advanceToNextDeadline())
+        #expect(abs(due.timeIntervalSince(start) - 3.1) < 1e-9, "judged at \(due.timeIntervalSince(start)) s")
+        #expect(try late.readFrames().map(\.kind) == ["hello"])
+        #expect(gate.failures == 0)
+        // The token is in no log line.
+        #expect(!log.lines.contains { $0.contains(knownToken) })
     }
 
     @Test("while an auth waits for its turn, the agent's loop is not blocked: Unix-socket clients attach and are answered")
@@ -235,7 +240,7 @@ struct TCPAuthTests {
 
     @Test("the pause between judgements grows with failures and is capped")
     func delays() {
-        let delays = (0...20).map { AgentTCPServer.delay(afterFailures: $0) }
+        let delays = (0...20).map { AgentAuthGate.delay(afterFailures: $0) }
         #expect(delays[0] == 0)
         #expect(delays[1] > 0)
         #expect(zip(delays, delays.dropFirst()).allSatisfy { $0 <= $1 })
@@ -246,13 +251,13 @@ struct TCPAuthTests {
     @Test("tokens compare equal only when identical (prefixes, longer and empty ones differ)")
     func tokenComparison() {
         let token = Array(knownToken.utf8)
-        #expect(AgentTCPServer.constantTimeEqual(token, token))
-        #expect(!AgentTCPServer.constantTimeEqual(Array(token.dropLast()), token))
-        #expect(!AgentTCPServer.constantTimeEqual(token + [0x30], token))
-        #expect(!AgentTCPServer.constantTimeEqual([], token))
-        #expect(!AgentTCPServer.constantTimeEqual(token.map { $0 ^ 1 }, token))
+        #expect(AgentAuthGate.constantTimeEqual(token, token))
+        #expect(!AgentAuthGate.constantTimeEqual(Array(token.dropLast()), token))
+        #expect(!AgentAuthGate.constantTimeEqual(token + [0x30], token))
+        #expect(!AgentAuthGate.constantTimeEqual([], token))
+        #expect(!AgentAuthGate.constantTimeEqual(token.map { $0 ^ 1 }, token))
         // 256 bytes longer wraps a UInt8 length difference to 0: still different.
-        #expect(!AgentTCPServer.constantTimeEqual(token + [UInt8](repeating: 0, count: 256), token))
+        #expect(!AgentAuthGate.constantTimeEqual(token + [UInt8](repeating: 0, count: 256), token))
     }
 
     @Test("a given token must be 16 to 128 safe characters; a random one is 64 hex digits and new each time")

@@ -1,0 +1,511 @@
+import BridgeCore
+import DequeModule
+import Foundation
+import InspectorProtocol
+import SocketSupport
+
+/// The agent's state machine, without I/O: no sockets, no `poll`, no threads, no clock.
+///
+/// A driver feeds it what happens (a connection opened, bytes read from one, one closed by its
+/// peer, the host's changes and replies) with the time, and performs what it asks: write to
+/// each connection's ``AgentOutput`` (the core writes there itself, taking only what fits now),
+/// close the connections in ``takeConnectionsToClose()``, read from those that
+/// ``wantsToRead(_:)``, wait for writability where ``wantsToWrite(_:)``, and wake it again by
+/// ``nextDeadline``. ``AgentLoop`` drives it with `poll` and real sockets; the tests' embedded
+/// driver drives it with in-memory connections and a clock they advance, in the manner of
+/// swift-nio's `EmbeddedChannel`.
+///
+/// It keeps the handshake (and the TCP token before it), answers `ping` and `snapshot` itself,
+/// hands other commands to `execute` (whose replies come back through ``apply(_:now:)``), queues
+/// events per client with the gap rule, holds back a client's input while it leaves too much
+/// unread, and enforces the handshake and stalled-client time limits. Single-threaded: the
+/// driver calls it from one thread.
+final class AgentCore {
+    /// How a connection reached the agent.
+    enum Transport {
+        /// The per-user Unix socket: greeted at once.
+        case unix
+        /// The opt-in TCP port: nothing of the host is sent until its first line carries the token.
+        case tcp
+    }
+
+    private(set) var state: AgentState
+    private let limits: AgentLimits
+    /// The TCP token's gate, or nil without TCP.
+    private let auth: AgentAuthGate?
+    /// Starts a command on the host; its reply arrives later as an inbox item.
+    private let execute: (InspectorCommand, AgentInbox.CommandTag) -> Void
+
+    private var clients: [Int: AgentClient] = [:]
+    /// Raw JSON of messages sent by each command, collected until its reply.
+    private var sentByCommand: [AgentInbox.CommandTag: [Data]] = [:]
+    /// Connections the driver must close (and forget), oldest first.
+    private var closing: [Int] = []
+    /// The time of the input being handled.
+    private var now: Date
+
+    /// A core serving `state`; `auth` when TCP clients may connect; `now` is the driver's clock.
+    init(
+        state: AgentState, limits: AgentLimits, auth: AgentAuthGate?, now: Date,
+        execute: @escaping (InspectorCommand, AgentInbox.CommandTag) -> Void
+    ) {
+        self.state = state
+        self.limits = limits
+        self.auth = auth
+        self.now = now
+        self.execute = execute
+    }
+
+    // MARK: What the driver asks
+
+    /// Whether the core serves connection `id` (false once it asked to close it).
+    func isOpen(_ id: Int) -> Bool { clients[id] != nil }
+
+    /// Whether the driver should read from `id` now: not while frames read from it wait, nor
+    /// while it leaves too many bytes unread (back-pressure on input). A hang-up is noticed
+    /// whatever this says.
+    func wantsToRead(_ id: Int) -> Bool {
+        guard let client = clients[id] else { return false }
+        return client.unhandledFrames.isEmpty && client.acceptsInput(limit: limits.maxQueuedBytesPerClient)
+    }
+
+    /// Whether `id` has bytes its output has not taken yet (the driver waits for writability).
+    func wantsToWrite(_ id: Int) -> Bool {
+        clients[id]?.wantsToWrite ?? false
+    }
+
+    /// Connections to close now, in the order the core gave them up; the driver closes each
+    /// and forgets it.
+    func takeConnectionsToClose() -> [Int] {
+        defer { closing.removeAll() }
+        return closing
+    }
+
+    /// When the core next needs ``service(now:)`` even if nothing happens: the earliest
+    /// handshake deadline, stall deadline or (for a TCP line waiting its turn) judgement. The
+    /// limits are "later than", so a call at the deadline itself changes nothing.
+    var nextDeadline: Date? {
+        var earliest: Date?
+        func consider(_ date: Date) {
+            if earliest.map({ date < $0 }) ?? true { earliest = date }
+        }
+        for client in clients.values {
+            switch client.phase {
+            case .awaitingAuth(let deadline):
+                if client.unhandledFrames.isEmpty {
+                    consider(deadline)
+                } else if let auth {
+                    consider(auth.nextJudgement)
+                }
+            case .awaitingHello(let deadline):
+                if !client.closeAfterFlush { consider(deadline) }
+            case .refused, .ready:
+                break
+            }
+            if let stall = client.stallDeadline(after: limits.stalledClientSeconds) { consider(stall) }
+        }
+        return earliest
+    }
+
+    /// The number of connected clients.
+    var clientCount: Int { clients.count }
+
+    /// The clients that finished their handshake and follow the host.
+    var subscriberCount: Int { clients.values.count { $0.isSubscribed } }
+
+    /// Bytes held: the state's copy plus every client's queue, partial line and unhandled frames.
+    var heldBytes: Int { state.heldBytes + clients.values.reduce(0) { $0 + $1.heldBytes } }
+
+    // MARK: What happens
+
+    /// A connection was opened: the core greets it (Unix), waits for its token (TCP), or
+    /// refuses it when the agent is full (it then asks to close it).
+    func connectionOpened(_ id: Int, transport: Transport, output: any AgentOutput, now: Date) {
+        self.now = now
+        let needsAuth = transport == .tcp
+        // Connections that have not authenticated yet may take only a few of the client slots, so
+        // a stranger on the TCP port cannot crowd out the inspectors on the Unix socket. One more
+        // is closed at once, unanswered: it has not proven anything.
+        if needsAuth, clients.values.count(where: \.isAwaitingAuth) >= limits.maxClientsAwaitingAuth {
+            closing.append(id)
+            return
+        }
+        let client = AgentClient(
+            id: id, output: output, now: now,
+            handshakeDeadline: now.addingTimeInterval(limits.handshakeSeconds),
+            maxFrameBytes: limits.maxClientFrameBytes, needsAuth: needsAuth)
+        if clients.count >= limits.maxClients {
+            client.enqueue(
+                Self.replyFrame(
+                    id: nil,
+                    result: .failure(
+                        InspectorError(
+                            .tooManyClients,
+                            "this host already serves \(limits.maxClients) inspectors; close one and try again")),
+                    sent: []),
+                now: now)
+            _ = client.flush(now: now)
+            closing.append(id)
+            return
+        }
+        clients[client.id] = client
+        if !needsAuth { client.enqueue(helloFrame(), now: now) }
+    }
+
+    /// Bytes read from connection `id` (at most one read's worth, ``AgentLoop/readChunkBytes``):
+    /// split into frames and handled as far as back-pressure allows.
+    func bytesRead(_ bytes: UnsafeRawBufferPointer, from id: Int, now: Date) {
+        self.now = now
+        guard let client = clients[id] else { return }
+        let frames = client.framer.feed(bytes)
+        client.unhandledFrames.append(contentsOf: frames)
+        if case .awaitingAuth = client.phase, client.unhandledFrames.isEmpty,
+            client.framer.bufferedByteCount > ClientAuth.maxFrameBytes
+        {
+            // A first line already too long to be an auth frame: refused now, not at its end.
+            client.unhandledFrames.append(.oversized(byteCount: client.framer.bufferedByteCount))
+        }
+        handleUnhandledFrames(of: client)
+    }
+
+    /// The peer closed connection `id` (end of file, or a failed read): the core forgets it and
+    /// asks the driver to close it.
+    func connectionClosedByPeer(_ id: Int) {
+        guard let client = clients[id] else { return }
+        drop(client)
+    }
+
+    /// Applies the host's changes and command replies, in order: events to every subscribed
+    /// client (or into its gap), replies to the client that asked.
+    func apply(_ items: some Sequence<AgentInbox.Item>, now: Date) {
+        self.now = now
+        for item in items {
+            switch item {
+            case .change(let change, let tag):
+                let (frame, sent) = state.apply(change, tag: tag)
+                if let tag, let sent { sentByCommand[tag, default: []].append(sent) }
+                for client in clients.values where client.isSubscribed {
+                    client.enqueueEvent(frame, seq: state.seq, limit: limits.maxQueuedBytesPerClient, now: now)
+                }
+            case .reply(let tag, let result):
+                let sent = sentByCommand.removeValue(forKey: tag) ?? []
+                if let client = clients[tag.client] {
+                    client.enqueue(Self.replyFrame(id: tag.command, result: result, sent: sent), now: now)
+                }
+            }
+        }
+    }
+
+    /// The end of every pass of the driver, and what a deadline wakes: enforces the time limits,
+    /// writes what each output takes (a gap marker and snapshot to a client that caught up),
+    /// closes what is done, and handles frames held back while a client was behind.
+    func service(now: Date) {
+        self.now = now
+        housekeeping()
+        flushAll()
+        // Frames held back while a client was behind, now that it may have caught up.
+        for client in Array(clients.values) where !client.unhandledFrames.isEmpty {
+            handleUnhandledFrames(of: client)
+        }
+    }
+
+    /// The agent stops: what each output takes now is written, then every connection is to be
+    /// closed.
+    func finish(now: Date) {
+        self.now = now
+        flushAll()
+        for id in clients.keys.sorted() { closing.append(id) }
+        clients.removeAll()
+        sentByCommand.removeAll()
+    }
+
+    // MARK: Clients
+
+    /// Handles the frames already read from `client`, in order, until its queue of unread frames
+    /// reaches the limit; the rest wait for the client to read (back-pressure on input).
+    private func handleUnhandledFrames(of client: AgentClient) {
+        switch client.phase {
+        case .refused:
+            client.unhandledFrames.removeAll()
+            return
+        case .awaitingAuth:
+            guard handleAuth(of: client) else { return }
+        case .awaitingHello, .ready:
+            break
+        }
+        while clients[client.id] != nil, client.acceptsInput(limit: limits.maxQueuedBytesPerClient),
+            let frame = client.unhandledFrames.popFirst()
+        {
+            switch frame {
+            case .line(let line):
+                handleLine(line, from: client)
+            case .oversized(let byteCount):
+                protocolError(
+                    client, id: nil,
+                    InspectorError(
+                        .frameTooLarge,
+                        "frame of more than \(byteCount - 1) bytes is over the \(limits.maxClientFrameBytes)-byte cap; it was skipped"))
+            }
+        }
+    }
+
+    /// Judges a TCP client's first line when its turn comes; returns whether the client is now
+    /// authenticated (its hello is queued and its later frames may be handled).
+    private func handleAuth(of client: AgentClient) -> Bool {
+        guard let auth, let first = client.unhandledFrames.first else { return false }
+        guard case .line(let line) = first, line.count <= ClientAuth.maxFrameBytes else {
+            auth.recordFailure(now: now)
+            refuseAuth(client, InspectorError(.authRequired, AgentAuthGate.requiredMessage))
+            return false
+        }
+        guard auth.mayJudge(now: now) else { return false }  // judged on a later pass
+        client.unhandledFrames.removeFirst()
+        switch auth.judge(line, now: now) {
+        case .accepted:
+            client.phase = .awaitingHello(deadline: now.addingTimeInterval(limits.handshakeSeconds))
+            client.enqueue(helloFrame(), now: now)
+            return true
+        case .refused(let error):
+            refuseAuth(client, error)
+            return false
+        }
+    }
+
+    /// Sends `error` (no host data in it) and closes the connection once it is written.
+    private func refuseAuth(_ client: AgentClient, _ error: InspectorError) {
+        client.phase = .refused
+        client.unhandledFrames.removeAll()
+        client.enqueue(Self.replyFrame(id: nil, result: .failure(error), sent: []), now: now)
+        client.closeAfterFlush = true
+    }
+
+    /// Decodes one client frame, or says in a `malformed_frame` error what is wrong with it.
+    static func decodeFrame(_ line: [UInt8]) -> Result<IncomingFrame, InspectorError> {
+        // Depth first: JSONDecoder recurses once per level, and a few hundred levels in a
+        // frame of a few hundred bytes would overflow the agent thread's stack inside the host.
+        if let problem = JSONSyntaxCheck.firstProblem(in: line, maxDepth: WireProtocol.maxClientFrameDepth) {
+            return .failure(InspectorError(.malformedFrame, "bad frame: invalid JSON at \(problem)"))
+        }
+        do {
+            return .success(try IncomingFrame.decoder.decode(IncomingFrame.self, from: Data(line)))
+        } catch {
+            let problem = JSONSyntaxCheck.firstProblem(in: line).map { "invalid JSON at \($0)" } ?? "not a frame object with a known \"kind\""
+            return .failure(InspectorError(.malformedFrame, "bad frame: \(problem)"))
+        }
+    }
+
+    private func handleLine(_ line: [UInt8], from client: AgentClient) {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }  // blank lines are ignored
+        let frame: IncomingFrame
+        switch Self.decodeFrame(line) {
+        case .success(let decoded):
+            frame = decoded
+        case .failure(let error):
+            protocolError(client, id: nil, error)
+            return
+        }
+        switch client.phase {
+        case .awaitingAuth, .refused:
+            return  // handled in handleUnhandledFrames; never reached
+        case .awaitingHello:
+            guard frame.kind == "hello" else {
+                protocolError(
+                    client, id: frame.id,
+                    InspectorError(.handshakeRequired, "send {\"kind\":\"hello\",\"protocol\":\(WireProtocol.version),...} first"))
+                return
+            }
+            guard frame.protocol == WireProtocol.version else {
+                client.enqueue(
+                    Self.replyFrame(
+                        id: nil,
+                        result: .failure(
+                            InspectorError(
+                                .protocolMismatch,
+                                "this agent speaks protocol \(WireProtocol.version), the client \(frame.protocol.map(String.init) ?? "none"); use a matching bridge-inspector")),
+                        sent: []),
+                    now: now)
+                client.closeAfterFlush = true
+                return
+            }
+            client.name = frame.client ?? "unknown"
+            let subscribe = frame.subscribe ?? true
+            client.phase = .ready(subscribed: subscribe)
+            if subscribe { client.enqueue(state.snapshotFrame(), now: now) }
+        case .ready:
+            guard frame.kind == "command" else {
+                protocolError(
+                    client, id: frame.id,
+                    InspectorError(.malformedFrame, "expected a frame of kind \"command\" (got \"\(frame.kind)\")"))
+                return
+            }
+            guard let id = frame.id, let name = frame.command else {
+                protocolError(client, id: frame.id, InspectorError(.malformedFrame, "a command needs \"id\" and \"command\""))
+                return
+            }
+            switch InspectorCommand.decode(name: name, args: frame.args) {
+            case .failure(let error):
+                if error.knownCode == .unknownCommand {
+                    protocolError(client, id: id, error)
+                } else {
+                    client.enqueue(Self.replyFrame(id: id, result: .failure(error), sent: []), now: now)
+                }
+            case .success(.snapshot):
+                client.enqueue(Self.replyFrame(id: id, result: .success(["seq": .number(Double(state.seq))]), sent: []), now: now)
+                client.enqueue(state.snapshotFrame(), now: now)
+            case .success(.ping):
+                client.enqueue(Self.replyFrame(id: id, result: .success([:]), sent: []), now: now)
+            case .success(let command):
+                execute(command, AgentInbox.CommandTag(client: client.id, command: id))
+            }
+        }
+    }
+
+    private func protocolError(_ client: AgentClient, id: String?, _ error: InspectorError) {
+        client.protocolErrors += 1
+        client.enqueue(Self.replyFrame(id: id, result: .failure(error), sent: []), now: now)
+        if client.protocolErrors >= limits.maxProtocolErrors {
+            client.enqueue(
+                Self.replyFrame(
+                    id: nil,
+                    result: .failure(
+                        InspectorError(.tooManyErrors, "\(client.protocolErrors) bad frames; closing the connection")),
+                    sent: []),
+                now: now)
+            client.closeAfterFlush = true
+        }
+    }
+
+    private func drop(_ client: AgentClient) {
+        clients.removeValue(forKey: client.id)
+        closing.append(client.id)
+        sentByCommand = sentByCommand.filter { $0.key.client != client.id }
+    }
+
+    private func housekeeping() {
+        for client in Array(clients.values) {
+            // A TCP client silent past the deadline; one whose line waits for its turn is not.
+            if case .awaitingAuth(let deadline) = client.phase, now > deadline, client.unhandledFrames.isEmpty {
+                auth?.recordFailure(now: now)
+                refuseAuth(
+                    client,
+                    InspectorError(
+                        .authRequired,
+                        "no auth frame within \(Self.secondsText(limits.handshakeSeconds)) seconds; \(AgentAuthGate.requiredMessage)"))
+            }
+            if case .awaitingHello(let deadline) = client.phase, now > deadline, !client.closeAfterFlush {
+                client.enqueue(
+                    Self.replyFrame(
+                        id: nil,
+                        result: .failure(
+                            InspectorError(
+                                .handshakeRequired,
+                                "no hello within \(Self.secondsText(limits.handshakeSeconds)) seconds; closing the connection")),
+                        sent: []),
+                    now: now)
+                client.closeAfterFlush = true
+            }
+            if client.isStalled(longerThan: limits.stalledClientSeconds, now: now) {
+                drop(client)
+            }
+        }
+    }
+
+    private func flushAll() {
+        for client in Array(clients.values) {
+            guard client.flush(now: now) else {
+                drop(client)
+                continue
+            }
+            if let gap = client.takeGapIfCaughtUp() {
+                client.enqueue(Self.gapFrame(gap), now: now)
+                client.enqueue(state.snapshotFrame(), now: now)
+                guard client.flush(now: now) else {
+                    drop(client)
+                    continue
+                }
+            }
+            if client.closeAfterFlush, !client.wantsToWrite { drop(client) }
+        }
+    }
+
+    /// `5` for 5.0, `0.5` for 0.5: a deadline below one second must not read "0 seconds".
+    static func secondsText(_ seconds: Double) -> String {
+        seconds == seconds.rounded() && abs(seconds) < 1e9 ? String(Int(seconds)) : String(seconds)
+    }
+
+    // MARK: Frames
+
+    private func helloFrame() -> [UInt8] {
+        var writer = JSONWriter()
+        writer.objectStart()
+        writer.key("kind"); writer.string("hello")
+        writer.key("protocol"); writer.number(WireProtocol.version)
+        writer.key("agent"); writer.string(WireProtocol.agentName)
+        writer.key("host"); writer.splice(AgentState.encode(state.host))
+        writer.key("features"); writer.arrayStart()
+        for feature in WireProtocol.features { writer.string(feature) }
+        writer.arrayEnd()
+        // What the host offers the journey, for clients that never subscribe (scripts).
+        writer.key("capabilities"); writer.objectStart()
+        state.writeCapabilities(into: &writer)
+        writer.objectEnd()
+        writer.key("limits"); writer.objectStart()
+        writer.key("maxFrameBytes"); writer.number(limits.maxClientFrameBytes)
+        writer.key("maxClients"); writer.number(limits.maxClients)
+        writer.objectEnd()
+        writer.objectEnd()
+        writer.newline()
+        return writer.bytes
+    }
+
+    static func gapFrame(_ gap: ClosedRange<Int>) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.objectStart()
+        writer.key("kind"); writer.string("gap")
+        writer.key("from"); writer.number(gap.lowerBound)
+        writer.key("to"); writer.number(gap.upperBound)
+        writer.objectEnd()
+        writer.newline()
+        return writer.bytes
+    }
+
+    static func replyFrame(id: String?, result: Result<JSONValue, InspectorError>, sent: [Data]) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.objectStart()
+        writer.key("kind"); writer.string("reply")
+        writer.key("id"); writer.string(id)
+        switch result {
+        case .success(let value):
+            writer.key("ok"); writer.bool(true)
+            writer.key("result")
+            if let json = try? JSONEncoder().encode(value) { writer.rawJSON(json) } else { writer.null() }
+        case .failure(let error):
+            writer.key("ok"); writer.bool(false)
+            writer.key("error"); writer.objectStart()
+            writer.key("code"); writer.string(error.code)
+            writer.key("message"); writer.string(error.message)
+            writer.objectEnd()
+        }
+        if !sent.isEmpty {
+            writer.key("sent"); writer.arrayStart()
+            for json in sent { writer.rawJSON(json) }
+            writer.arrayEnd()
+        }
+        writer.objectEnd()
+        writer.newline()
+        return writer.bytes
+    }
+}
+
+/// Any frame a client sends, decoded loosely so that errors can name what is wrong.
+struct IncomingFrame: Decodable {
+    var kind: String
+    var id: String?
+    var command: String?
+    var args: JSONValue?
+    var `protocol`: Int?
+    var client: String?
+    var subscribe: Bool?
+
+    static let decoder = JSONDecoder()
+}
