@@ -45,13 +45,14 @@ let package = Package(
     ],
     targets: [
         .target(name: "BridgeCore", swiftSettings: strict),
-        .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore"], swiftSettings: strict),
+        .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "TestSupport"], swiftSettings: strict),
 
         .target(name: "CSocketShims"),
         .target(name: "SocketSupport", dependencies: ["CSocketShims"], swiftSettings: strict),
-        .testTarget(name: "SocketSupportTests", dependencies: ["SocketSupport", "TestProcessSupport"], swiftSettings: strict),
-        // For the few tests that check process-wide state: runs one again in a process of its own.
-        .target(name: "TestProcessSupport", path: "Tests/TestProcessSupport", swiftSettings: strict),
+        .testTarget(name: "SocketSupportTests", dependencies: ["SocketSupport", "TestSupport"], swiftSettings: strict),
+        // What test targets share: temporary directories, waiting for a condition, socket files,
+        // spawned processes, and running one test again in a process of its own.
+        .target(name: "TestSupport", dependencies: ["SocketSupport"], path: "Tests/TestSupport", swiftSettings: strict),
 
         .target(name: "InspectorProtocol", dependencies: ["BridgeCore"], swiftSettings: strict),
         .target(
@@ -67,14 +68,14 @@ let package = Package(
             name: "InspectorClient",
             dependencies: ["BridgeCore", "InspectorProtocol", "SocketSupport", .product(name: "DequeModule", package: "swift-collections")],
             swiftSettings: strict),
-        .testTarget(name: "InspectorClientTests", dependencies: ["InspectorClient", "InspectorProtocol", "BridgeCore"], swiftSettings: strict),
+        .testTarget(name: "InspectorClientTests", dependencies: ["InspectorClient", "InspectorProtocol", "BridgeCore", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "InspectorAgentTests",
-            dependencies: ["InspectorAgent", "InspectorClient", "InspectorProtocol", "SocketSupport", "BridgeCore", "TestProcessSupport"],
+            dependencies: ["InspectorAgent", "InspectorClient", "InspectorProtocol", "SocketSupport", "BridgeCore", "TestSupport"],
             swiftSettings: strict),
 
         .target(name: "JourneySimulation", dependencies: ["BridgeCore"], swiftSettings: strict),
-        .testTarget(name: "JourneySimulationTests", dependencies: ["JourneySimulation", "BridgeCore"], swiftSettings: strict),
+        .testTarget(name: "JourneySimulationTests", dependencies: ["JourneySimulation", "BridgeCore", "TestSupport"], swiftSettings: strict),
 
         .target(
             name: "JourneyWebSocket",
@@ -90,7 +91,7 @@ let package = Package(
         .testTarget(
             name: "JourneyWebSocketTests",
             dependencies: [
-                "JourneyWebSocket", "BridgeCore", "TestProcessSupport",
+                "JourneyWebSocket", "BridgeCore", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -139,7 +140,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["BridgeCore", "GBGBridgeInspector", "InspectorClient", "InspectorProtocol", "JourneySimulation", "SocketSupport", "TestProcessSupport"],
+            dependencies: ["BridgeCore", "GBGBridgeInspector", "InspectorClient", "InspectorProtocol", "JourneySimulation", "SocketSupport", "TestSupport"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import BridgeCore
 import Foundation
+import TestSupport
 import Testing
 
 /// Hostile or broken input from the journey: nothing crashes, nothing reaches a handler or the
@@ -67,7 +68,7 @@ struct BadInputTests {
         #expect(host.lastError == nil)
         #expect(host.receivedMessages.count == 1)
         #expect(host.receivedMessages.first?.payload.data?["imageBase64"]?.stringValue?.utf8.count == big.utf8.count)
-        #expect(await until { journey.deliveries.count == 1 })
+        #expect(await eventually { journey.deliveries.count == 1 })
         #expect(counter.ids == ["big-1"])
         #expect(journey.messages.first?.payload.data?["received"] == .number(Double(big.utf8.count)))
     }
@@ -153,7 +154,7 @@ struct BadInputTests {
         let failure = host.lastError
         #expect(failure?.hasPrefix("Failed to decode message:") == true)
         host.receive(text: request("capability.query", id: "q-1"))
-        #expect(await until { journey.deliveries.count == 1 })
+        #expect(await eventually { journey.deliveries.count == 1 })
         #expect(journey.messages.first?.payload.status == .success)
         #expect(host.lastError == failure)
         host.clearError()

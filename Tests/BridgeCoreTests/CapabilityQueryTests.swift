@@ -1,5 +1,6 @@
 import BridgeCore
 import Foundation
+import TestSupport
 import Testing
 
 /// The built-in `capability.query` answer.
@@ -10,7 +11,7 @@ struct CapabilityQueryTests {
     func query(_ host: BridgeHost, _ journey: RecordingJourneyTransport, id: String) async throws -> [String: JSONValue] {
         let before = journey.deliveries.count
         host.receive(text: request("capability.query", id: id))
-        #expect(await until { journey.deliveries.count == before + 1 })
+        #expect(await eventually { journey.deliveries.count == before + 1 })
         let answer = try #require(journey.messages.last)
         #expect(answer.correlationId == id)
         #expect(answer.type == .response)

@@ -1,5 +1,6 @@
 import BridgeCore
 import Foundation
+import TestSupport
 import Testing
 
 /// The typed capture slots: BUSY rejection, completion, the UI-driven flow and result encoding.
@@ -27,7 +28,7 @@ struct CaptureSlotTests {
     func busyWhileActive() async throws {
         let (host, journey, counter) = manualHost()
         host.receive(text: request("camera.document.capture", id: "first"))
-        #expect(await until { counter.value == 1 })
+        #expect(await eventually { counter.value == 1 })
         host.receive(text: request("camera.document.capture", id: "second", data: ["side": "back"]))
         #expect(journey.deliveries.count == 1)
         let busy = journey.messages[0]
@@ -58,9 +59,9 @@ struct CaptureSlotTests {
             .selfie(SelfieCaptureResult(imageData: Data([7]), width: 2, height: 2, mimeType: "image/png"))
         }
         host.receive(text: request("camera.document.capture", id: "doc"))
-        #expect(await until { counter.value == 1 })
+        #expect(await eventually { counter.value == 1 })
         host.receive(text: request("camera.selfie.capture", id: "selfie"))
-        #expect(await until { journey.deliveries.count == 1 })
+        #expect(await eventually { journey.deliveries.count == 1 })
         #expect(journey.messages[0].correlationId == "selfie")
         #expect(journey.messages[0].payload.status == .success)
         #expect(host.documentCapture.activeRequest?.correlationId == "doc")
@@ -74,7 +75,7 @@ struct CaptureSlotTests {
     func manualFlowCompletes() async throws {
         let (host, journey, counter) = manualHost()
         host.receive(text: request("camera.document.capture", id: "c-1"))
-        #expect(await until { counter.value == 1 })
+        #expect(await eventually { counter.value == 1 })
         #expect(host.documentCapture.activeRequest?.correlationId == "c-1")
         #expect(host.documentCapture.activeSince == fixedDate)
         await settle()
@@ -96,7 +97,7 @@ struct CaptureSlotTests {
 
         // After completion a new request is accepted (not BUSY).
         host.receive(text: request("camera.document.capture", id: "c-2"))
-        #expect(await until { counter.value == 2 })
+        #expect(await eventually { counter.value == 2 })
         #expect(host.documentCapture.activeRequest?.correlationId == "c-2")
         #expect(journey.deliveries.count == 1)
         #expect(host.documentCapture.complete(.cancelled(reason: "Dismissed")))
@@ -148,7 +149,7 @@ struct CaptureSlotTests {
             .document(DocumentCaptureResult(imageData: Self.jpeg, width: 1920, height: 1080, mimeType: "image/jpeg"))
         }
         host.receive(text: request("camera.document.capture", id: "enc"))
-        #expect(await until { journey.deliveries.count == 1 })
+        #expect(await eventually { journey.deliveries.count == 1 })
         let data = try #require(journey.messages[0].payload.data)
         #expect(Set(data.keys) == ["imageBase64", "imageWidth", "imageHeight", "mimeType"])
         let base64 = try #require(data["imageBase64"]?.stringValue)
@@ -170,10 +171,10 @@ struct CaptureSlotTests {
     func cancelledAndFailure() async {
         let (host, journey, counter) = manualHost()
         host.receive(text: request("camera.document.capture", id: "cancel"))
-        #expect(await until { counter.value == 1 })
+        #expect(await eventually { counter.value == 1 })
         host.documentCapture.complete(.cancelled(reason: "User closed the camera"))
         host.receive(text: request("camera.document.capture", id: "fail"))
-        #expect(await until { counter.value == 2 })
+        #expect(await eventually { counter.value == 2 })
         let denied = BridgeErrorPayload(code: "CAMERA_DENIED", message: "Camera access was denied. Please enable it in Settings.", recoverable: true)
         host.documentCapture.complete(.failure(denied))
         await settle()
@@ -196,7 +197,7 @@ struct CaptureSlotTests {
         let recorder = ChangeRecorder()
         _ = recorder.attach(to: host)
         host.receive(text: request("camera.document.capture", id: "obs"))
-        #expect(await until { counter.value == 1 })
+        #expect(await eventually { counter.value == 1 })
         host.documentCapture.complete(.cancelled(reason: "x"))
         let states = recorder.slots.filter { $0.kind == .document }
         #expect(states.first?.activeRequest?.correlationId == "obs")

@@ -1,5 +1,6 @@
 import BridgeCore
 import Foundation
+import TestSupport
 import Testing
 
 /// FAQ, "Is the message order preserved?": "Messages are processed in the order they arrive.
@@ -18,7 +19,7 @@ struct MessageOrderTests {
             journey.removeAll()
             let ids = (0..<Self.burstSize).map { "b\(burst)-\($0)" }
             for id in ids { host.receive(text: request(action, id: id)) }
-            #expect(await until { journey.deliveries.count >= ids.count }, "burst \(burst): \(journey.deliveries.count) of \(ids.count) answered")
+            #expect(await eventually { journey.deliveries.count >= ids.count }, "burst \(burst): \(journey.deliveries.count) of \(ids.count) answered")
             let answered = journey.messages.map(\.correlationId)
             if answered != ids { wrong.append(answered) }
         }
@@ -58,11 +59,11 @@ struct MessageOrderTests {
         let ids = (0..<50).map { "r-\($0)" }
         for id in ids { host.receive(text: request("slow.then.fast", id: id)) }
         #expect(started.ids == ids, "every handler started while its request was routed, in arrival order")
-        #expect(await until { journey.deliveries.count == ids.count - 1 }, "every handler but the waiting one answered")
+        #expect(await eventually { journey.deliveries.count == ids.count - 1 }, "every handler but the waiting one answered")
         #expect(started.gate != nil, "the first handler is waiting at its gate")
         started.gate?.resume()
         started.gate = nil
-        #expect(await until { journey.deliveries.count == ids.count })
+        #expect(await eventually { journey.deliveries.count == ids.count })
         #expect(journey.messages.last?.correlationId == "r-0", "the handler that awaited answered last")
     }
 
@@ -75,7 +76,7 @@ struct MessageOrderTests {
         }
         host.receive(text: request("held", id: "first"))
         host.receive(text: request("held", id: "second"))
-        #expect(await until { held.responders.count == 2 })
+        #expect(await eventually { held.responders.count == 2 })
         guard held.responders.count == 2 else { return }
         let first = held.responders[0]
         let done = DispatchSemaphore(value: 0)
@@ -87,7 +88,7 @@ struct MessageOrderTests {
         }
         done.wait()
         held.responders[1].respond(status: .success)
-        #expect(await until { journey.deliveries.count == 2 })
+        #expect(await eventually { journey.deliveries.count == 2 })
         #expect(journey.messages.map(\.correlationId) == ["first", "second"])
     }
 }

@@ -1,5 +1,6 @@
 import BridgeCore
 import Foundation
+import TestSupport
 import Testing
 
 /// Watching the host without polling: addObserver and changes().
@@ -18,7 +19,7 @@ struct ObservationTests {
         // Spacing and key order as the journey chose them: the record keeps these exact bytes.
         let incoming = #"{ "type": "request", "version": "1.0", "correlationId": "q-1", "timestamp": 5, "payload": {"action": "capability.query"} }"#
         host.receive(text: incoming)
-        #expect(await until { journey.deliveries.count == 1 })
+        #expect(await eventually { journey.deliveries.count == 1 })
         host.send(event: "host.ping", data: ["n": 1])
 
         let traffic = recorder.traffic

@@ -1,5 +1,6 @@
 import BridgeCore
 import Foundation
+import TestSupport
 import Testing
 
 /// Keeps docs/bridge-protocol.md true: every block in it marked `<!-- golden:NAME -->` must be
@@ -94,7 +95,7 @@ enum ProtocolExamples {
 
         func lastSent() -> String { compact(journey.deliveries.last!.json) }
         func waitForDelivery(_ count: Int) async throws {
-            guard await until({ journey.deliveries.count >= count }) else {
+            guard await eventually({ journey.deliveries.count >= count }) else {
                 throw ExampleFailure(description: "no response #\(count)")
             }
         }
@@ -150,14 +151,14 @@ enum ProtocolExamples {
 
         // Captures: BUSY, success, cancelled.
         host.receive(text: captureRequest)
-        #expect(await until { host.documentCapture.activeRequest != nil })
+        #expect(await eventually { host.documentCapture.activeRequest != nil })
         host.receive(text: request("camera.document.capture", id: "req-43", data: ["side": "back"]))
         examples.append(("busy", lastSent()))
         let image = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0xFF, 0xD9])
         host.documentCapture.complete(.document(DocumentCaptureResult(imageData: image, width: 1920, height: 1080, mimeType: "image/jpeg")))
         examples.append(("capture-success", lastSent()))
         host.receive(text: request("camera.document.capture", id: "req-44", data: ["side": "front"]))
-        #expect(await until { host.documentCapture.activeRequest != nil })
+        #expect(await eventually { host.documentCapture.activeRequest != nil })
         host.documentCapture.complete(.cancelled(reason: "Dismissed"))
         examples.append(("capture-cancelled", lastSent()))
 

@@ -1,5 +1,6 @@
 import BridgeCore
 import Foundation
+import TestSupport
 import Testing
 
 /// Where each request goes: built-in handler, typed slot, custom capability, protocol handler or
@@ -15,7 +16,7 @@ struct RoutingTests {
         let delegate = RecordingDelegate()
         host.delegate = delegate
         host.receive(text: request("capability.query", id: "q-1"))
-        #expect(await until { journey.deliveries.count == 1 })
+        #expect(await eventually { journey.deliveries.count == 1 })
         let answer = journey.messages[0]
         #expect(answer.type == .response)
         #expect(answer.correlationId == "q-1")
@@ -40,7 +41,7 @@ struct RoutingTests {
         host.receive(text: request("camera.selfie.capture", id: "s-1"))
         // The handler starts while the request is routed (FAQ, "Is the message order preserved?");
         // this one returns without waiting, so the slot may be idle again already.
-        #expect(await until { journey.deliveries.count == 1 })
+        #expect(await eventually { journey.deliveries.count == 1 })
         #expect(host.selfieCapture.activeRequest == nil)
         #expect(counter.ids == ["s-1"])
         let response = journey.messages[0]
@@ -86,7 +87,7 @@ struct RoutingTests {
             responder.respond(status: .success, data: ["echo": .string(request.correlationId)])
         }
         host.receive(text: request("nfc.read", id: "n-1"))
-        #expect(await until { journey.deliveries.count == 1 })
+        #expect(await eventually { journey.deliveries.count == 1 })
         #expect(journey.messages[0].payload.data == ["echo": .string("n-1")])
         #expect(journey.messages[0].payload.action == "nfc.read")
         #expect(host.pendingRequests.isEmpty)
@@ -101,7 +102,7 @@ struct RoutingTests {
         host.receive(text: request("document.side", id: "v-1", data: ["side": "front"]))
         host.receive(text: request("document.side", id: "v-2", data: ["side": "top"]))
         host.receive(text: request("document.side", id: "v-3"))
-        #expect(await until { journey.deliveries.count == 3 })
+        #expect(await eventually { journey.deliveries.count == 3 })
         let byId = Dictionary(uniqueKeysWithValues: journey.messages.map { ($0.correlationId, $0) })
         #expect(byId["v-1"]?.payload.status == .success)
         #expect(byId["v-1"]?.payload.data == ["side": "front"])
@@ -125,7 +126,7 @@ struct RoutingTests {
                 responder.respond(status: .success, data: ["custom": true])
             })
         host.receive(text: request("capability.query", id: "q-1"))
-        #expect(await until { journey.deliveries.count == 1 })
+        #expect(await eventually { journey.deliveries.count == 1 })
         #expect(journey.messages[0].payload.data == ["custom": true])
         await settle()
         #expect(journey.deliveries.count == 1)
@@ -153,7 +154,7 @@ struct RoutingTests {
             .document(DocumentCaptureResult(imageData: Data([9]), width: 1, height: 1, mimeType: "image/jpeg"))
         }
         host.receive(text: request("camera.document.capture", id: "d-1"))
-        #expect(await until { journey.deliveries.count == 1 })
+        #expect(await eventually { journey.deliveries.count == 1 })
         await settle()
         #expect(counter.value == 0)
         #expect(journey.messages.count == 1)
@@ -179,7 +180,7 @@ struct RoutingTests {
                 responder.respond(status: .success, data: ["from": "protocol handler"])
             })
         host.receive(text: request("camera.document.capture", id: "d-1"))
-        #expect(await until { journey.deliveries.count == 1 })
+        #expect(await eventually { journey.deliveries.count == 1 })
         #expect(journey.messages[0].payload.data == ["from": "protocol handler"])
         #expect(host.pendingRequests.isEmpty)
         #expect(host.documentCapture.activeRequest == nil)
@@ -285,11 +286,11 @@ struct RoutingTests {
             responder.respond(status: .success)
         }
         host.receive(text: request("slow.op", id: "h"))
-        #expect(await until { counter.value == 1 })
+        #expect(await eventually { counter.value == 1 })
         host.receive(text: request("slow.op", id: "h"))
         #expect(host.lastError?.hasPrefix("Duplicate correlationId 'h' (action 'slow.op')") == true)
         gate.open()
-        #expect(await until { journey.deliveries.count == 1 })
+        #expect(await eventually { journey.deliveries.count == 1 })
         await settle()
         #expect(counter.value == 1)
         #expect(journey.messages.map(\.correlationId) == ["h"])

@@ -1,5 +1,6 @@
 import BridgeCore
 import Foundation
+import TestSupport
 import Testing
 
 /// What the host sends, in which order, and what happens when it cannot.
@@ -59,9 +60,9 @@ struct SendingTests {
             responder.respond(status: .success, data: ["id": .string(request.correlationId)])
         }
         host.receive(text: request("sequence", id: "s-1"))
-        #expect(await until { journey.deliveries.count == 1 })
+        #expect(await eventually { journey.deliveries.count == 1 })
         host.receive(text: request("sequence", id: "s-2"))
-        #expect(await until { journey.deliveries.count == 2 })
+        #expect(await eventually { journey.deliveries.count == 2 })
         #expect(journey.messages.map(\.correlationId) == ["s-1", "s-2"])
 
         // Several responses made in a row from a handler's own task go out in that order (the
@@ -71,7 +72,7 @@ struct SendingTests {
             for index in 0..<5 { responder.respond(status: .success, data: ["n": .number(Double(index))]) }
         }
         host.receive(text: request("multi", id: "m-1"))
-        #expect(await until { journey.deliveries.count == 5 })
+        #expect(await eventually { journey.deliveries.count == 5 })
         #expect(journey.messages.map { $0.payload.data?["n"] } == [0, 1, 2, 3, 4])
         #expect(host.lastError?.hasPrefix("respond(to:) for correlationId 'm-1', which has already been answered") == true)
     }
@@ -249,7 +250,7 @@ struct SendingTests {
             try host.respondToPendingRequest("h-1", status: .success)
         }
         gate.open()
-        #expect(await until { journey.deliveries.count == 2 })
+        #expect(await eventually { journey.deliveries.count == 2 })
         #expect(BridgeHostError.notPending(correlationId: "x").description.contains("'x'"))
     }
 

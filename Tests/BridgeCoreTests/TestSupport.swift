@@ -44,23 +44,6 @@ func jsonText(_ object: Any) -> String {
     return String(decoding: data, as: UTF8.self)
 }
 
-/// Polls `condition` on the main actor, yielding (and after a while sleeping 1 ms) between
-/// checks, at most `iterations` times. Returns whether the condition became true.
-/// Use it as `#expect(await until { ... })`. The bound is generous (the machine may be busy);
-/// a condition that holds ends the wait at once.
-@MainActor
-func until(iterations: Int = 10_000, _ condition: @MainActor () -> Bool) async -> Bool {
-    for iteration in 0..<iterations {
-        if condition() { return true }
-        if iteration < 100 {
-            await Task.yield()
-        } else {
-            try? await Task.sleep(nanoseconds: 1_000_000)
-        }
-    }
-    return condition()
-}
-
 /// Lets already-scheduled work run (yields and a few 1 ms pauses), for checks that something
 /// did NOT happen.
 @MainActor

@@ -1,5 +1,6 @@
 import BridgeCore
 import Foundation
+import TestSupport
 import Testing
 
 // The "Two-Way Communication" example page (seed pages 001 and 004), as close to verbatim as a
@@ -175,7 +176,7 @@ struct TwoWayExampleTests {
         // While the simulated capture runs, a second request is BUSY.
         example.host.receive(text: request("camera.document.capture", id: "cap-2"))
         #expect(journey.messages.first?.payload.error?.code == "BUSY")
-        #expect(await until { journey.deliveries.count == 2 })
+        #expect(await eventually { journey.deliveries.count == 2 })
         let response = journey.messages[1]
         #expect(response.correlationId == "cap-1")
         #expect(response.payload.status == .success)
@@ -198,7 +199,7 @@ struct TwoWayExampleTests {
         example.setupBridge()
         journey.removeAll()
         example.host.receive(text: request("device.info", id: "dev-1"))
-        #expect(await until { journey.deliveries.count == 1 })
+        #expect(await eventually { journey.deliveries.count == 1 })
         let response = journey.messages[0]
         #expect(response.correlationId == "dev-1")
         #expect(response.payload.action == "device.info")
@@ -250,7 +251,7 @@ struct TwoWayExampleTests {
         example.setupBridge()
         journey.removeAll()
         example.host.receive(text: request("capability.query", id: "q-1"))
-        #expect(await until { journey.deliveries.count == 1 })
+        #expect(await eventually { journey.deliveries.count == 1 })
         #expect(
             journey.messages[0].payload.data
                 == [

@@ -1,5 +1,5 @@
 import Foundation
-import TestProcessSupport
+import TestSupport
 import Testing
 
 // Not a timed test: checks that `bridge-inspector-bench --smoke --adapter-only --json` runs to the

@@ -1,5 +1,5 @@
 import Foundation
-import TestProcessSupport
+import TestSupport
 import Testing
 
 // The benchmark is not a timed test: this only checks that `bridge-inspector-bench --smoke --json`

@@ -2,6 +2,7 @@ import BridgeCore
 import Foundation
 import InspectorClient
 import InspectorProtocol
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc

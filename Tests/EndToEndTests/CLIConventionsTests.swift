@@ -1,5 +1,6 @@
 import Foundation
 import InspectorProtocol
+import TestSupport
 import Testing
 
 /// The conventions every terminal user expects (issue 13): `--version`, shell completions that

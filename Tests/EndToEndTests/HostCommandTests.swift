@@ -1,6 +1,7 @@
 import Foundation
 import InspectorClient
 import SocketSupport
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc

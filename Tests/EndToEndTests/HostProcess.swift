@@ -37,25 +37,6 @@ func examplePath(_ relative: String) -> String {
     packageRoot.appendingPathComponent("examples").appendingPathComponent(relative).path
 }
 
-/// A short, private temporary directory such as `/tmp/bi-e2e-Ab12` (socket paths must be short).
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array("/tmp/bi-e2e-XXXXXX".utf8CString)
-        guard let result = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw POSIXError(.EIO)
-        }
-        path = String(cString: result)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
-
 /// A `bridge-inspector` process started by a test, with its output collected in the background.
 final class BinaryProcess: @unchecked Sendable {
     /// What the process reads on standard input.

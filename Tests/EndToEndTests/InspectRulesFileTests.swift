@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `bridge-inspector --rules FILE` (issue 13): the interactive inspector loads a rules file

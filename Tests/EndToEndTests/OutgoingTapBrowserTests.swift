@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import GBGBridgeInspector
+import TestSupport
 import Testing
 
 /// The outgoing tap in headless Chromium, set up as a WKWebView with GBGBridge would set it up:

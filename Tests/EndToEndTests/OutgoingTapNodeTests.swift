@@ -1,5 +1,6 @@
 import Foundation
 import GBGBridgeInspector
+import TestSupport
 import Testing
 
 /// The outgoing tap (`OutgoingTapScript.source`) run in node against a stand-in `window`: GBGBridge's

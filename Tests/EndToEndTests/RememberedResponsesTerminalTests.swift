@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The responses a person sends by hand are kept between runs of the interactive inspector in

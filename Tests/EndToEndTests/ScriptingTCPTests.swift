@@ -1,5 +1,6 @@
 import Foundation
 import InspectorClient
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc

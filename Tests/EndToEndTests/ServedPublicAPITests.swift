@@ -3,6 +3,7 @@ import Foundation
 import GBGBridgeInspector
 import InspectorClient
 import InspectorProtocol
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import Foundation
-import TestProcessSupport
+import TestSupport
 import Testing
 
 /// A real terminal for the interactive inspector: a detached tmux session of a chosen size,

@@ -1,5 +1,5 @@
 import Foundation
-import TestProcessSupport
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -3,6 +3,7 @@ import Foundation
 import GBGBridgeInspector
 import InspectorClient
 import InspectorProtocol
+import TestSupport
 import Testing
 
 /// The GBGBridge adapter, served by the real agent over a real socket and driven by the real
@@ -334,12 +335,3 @@ func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
     }
 }
 
-/// Polls `condition` on the main actor for at most ten seconds.
-func eventually(_ condition: @MainActor () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while ContinuousClock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(2))
-    }
-    return await condition()
-}

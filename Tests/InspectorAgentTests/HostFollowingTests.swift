@@ -1,6 +1,7 @@
 import Foundation
 import InspectorClient
 import SocketSupport
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -12,15 +13,6 @@ import Darwin
 /// marker line `record --host NAME` writes when the host is run again.
 @Suite("Following a host by name: choosing the host, marking its restarts")
 struct HostFollowingTests {
-    /// A private (0700) directory under /tmp, removed afterwards.
-    private func withDirectory(_ body: (String) throws -> Void) throws {
-        var template = Array("/tmp/bi-follow-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        let path = try #require(made.map { String(cString: $0) })
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        try body(path)
-    }
-
     /// A socket someone listens on, named `<name>.<pid>.sock`, modified at `time`.
     private func listen(_ directory: String, _ name: String, pid: Int32, modified time: Date) throws -> UnixListener {
         let path = SocketDirectory(path: directory).socketPath(for: SocketName(name: name, pid: pid))
@@ -50,7 +42,7 @@ struct HostFollowingTests {
 
     @Test("No host of the name: nil, so the caller waits; a stale socket of the name is not a host")
     func noneRunning() throws {
-        try withDirectory { directory in
+        try withTemporaryDirectory(prefix: "bi-follow") { directory in
             let other = try listen(directory, "other-app", pid: 10, modified: Date())
             defer { other.close() }
             let follower = HostFollower(target: HostTarget(parsing: "my-app"), directory: SocketDirectory(path: directory))
@@ -65,7 +57,7 @@ struct HostFollowingTests {
 
     @Test("Several live hosts of the name: the newest socket is taken, and the note says so")
     func newestOfSeveral() throws {
-        try withDirectory { directory in
+        try withTemporaryDirectory(prefix: "bi-follow") { directory in
             let now = Date()
             let older = try listen(directory, "my-app", pid: 300, modified: now.addingTimeInterval(-60))
             let newer = try listen(directory, "my-app", pid: 200, modified: now)

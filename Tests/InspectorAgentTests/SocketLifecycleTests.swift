@@ -7,7 +7,7 @@ import Darwin
 import Foundation
 @testable import InspectorAgent
 import SocketSupport
-import TestProcessSupport
+import TestSupport
 import Testing
 
 /// Whether the tests run as root with the tools to act as another user.

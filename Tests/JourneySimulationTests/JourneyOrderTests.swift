@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 @testable import JourneySimulation
+import TestSupport
 import Testing
 
 /// FAQ, "Is the message order preserved?": "Messages are processed in the order they arrive.
@@ -34,7 +35,7 @@ struct JourneyOrderTests {
         for burst in 0..<200 {
             answered.removeAll()
             let ids = (0..<100).map { journey.send(ScenarioMessage(action: "device.info", correlationId: "b\(burst)-\($0)")) }
-            #expect(await until { answered.count >= ids.count }, "burst \(burst): \(answered.count) of \(ids.count) answered")
+            #expect(await eventually { answered.count >= ids.count }, "burst \(burst): \(answered.count) of \(ids.count) answered")
             if answered != ids {
                 wrong += 1
                 if firstWrong.isEmpty { firstWrong = answered }

@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 @testable import JourneySimulation
+import TestSupport
 import Testing
 
 /// The simulated journey against a real, in-process BridgeHost: what the GBGBridge documentation
@@ -191,7 +192,7 @@ struct SimulatedJourneyTests {
     func unawaitedTimeout() async throws {
         let (_, journey) = try makeJourney()
         journey.send(ScenarioMessage(action: "nfc.read", label: "n", timeoutMs: 10))
-        #expect(await until { journey.timeouts.count == 1 })
+        #expect(await eventually { journey.timeouts.count == 1 })
         #expect(journey.timeouts.first?.label == "n")
     }
 
@@ -238,7 +239,7 @@ struct SimulatedJourneyTests {
         let host = try profile(#"{"name": "e", "hostVersion": "1", "customCapabilities": [{"id": "echo", "behaviour": {"respond": {"status": "success", "data": {"text": "</script><!-- \u2028 \u2029 \"q\" \\ é"}}}}]}"#).makeHost()
         let journey = SimulatedJourney(host: host)
         journey.send(ScenarioMessage(action: "echo", label: "e"))
-        #expect(await until { journey.response(forLabel: "e") != nil })
+        #expect(await eventually { journey.response(forLabel: "e") != nil })
         #expect(journey.response(forLabel: "e")?.payload.data?["text"] == "</script><!-- \u{2028} \u{2029} \"q\" \\ é")
     }
 
@@ -264,7 +265,7 @@ struct SimulatedJourneyTests {
         let (host, journey) = try makeJourney()
         let s = try scenario(steps(#"{"event": {"name": "tick"}}, {"wait": 100}"#, loop: true))
         let task = Task { await journey.run(s) }
-        #expect(await until { host.receivedMessages.count >= 2 })
+        #expect(await eventually { host.receivedMessages.count >= 2 })
         task.cancel()
         await task.value
         #expect(journey.notes.last == #"scenario "t" stopped"#)
@@ -276,7 +277,7 @@ struct SimulatedJourneyTests {
         let (_, journey) = try makeJourney()
         let s = try scenario(steps(#"{"send": {"payload": {"action": "nfc.read"}, "label": "n", "timeoutMs": 60000}}, {"awaitResponse": {"label": "n"}}, {"event": {"name": "never"}}"#))
         let task = Task { await journey.run(s) }
-        #expect(await until { journey.correlationId(forLabel: "n") != nil })
+        #expect(await eventually { journey.correlationId(forLabel: "n") != nil })
         try? await Task.sleep(for: .milliseconds(10))
         journey.stop()
         await task.value

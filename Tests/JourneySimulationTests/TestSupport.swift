@@ -15,18 +15,6 @@ func examplePath(_ relative: String) -> String {
     packageRoot.appendingPathComponent("examples").appendingPathComponent(relative).path
 }
 
-/// Polls `condition` on the main actor every 5 ms until it holds or `timeout` passes.
-@MainActor
-func until(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while clock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
-}
-
 /// Parses a profile, failing the test with the error text when it does not parse.
 func profile(_ json: String, file: String = "test-profile.json") throws -> HostProfile {
     try HostProfile.parse(json: json, file: file)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import JourneyWebSocket
@@ -94,9 +95,7 @@ final class Sandbox: @unchecked Sendable {
     var served: String { base + "/site" }
 
     init() throws {
-        var template = Array("/tmp/bi-web-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { throw POSIXError(.EIO) }
-        base = String(cString: made)
+        base = try makeTemporaryDirectory(prefix: "bi-web")
         let files = FileManager.default
         try files.createDirectory(atPath: served + "/js", withIntermediateDirectories: true)
         try files.createDirectory(atPath: served + "/.git", withIntermediateDirectories: true)

@@ -4,7 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
-import TestProcessSupport
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

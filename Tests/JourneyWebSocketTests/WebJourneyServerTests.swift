@@ -1,5 +1,6 @@
 import BridgeCore
 import Foundation
+import TestSupport
 import Testing
 
 @testable import JourneyWebSocket
@@ -15,17 +16,6 @@ final class NoticeLog {
     }
     var refusals: [String] { notices.compactMap { if case .refused(let text) = $0 { return text } else { return nil } } }
     var protocolErrors: [String] { notices.compactMap { if case .protocolError(_, let text) = $0 { return text } else { return nil } } }
-}
-
-/// Polls `condition` on the main actor until it holds or `timeout` passes.
-@MainActor
-func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
 }
 
 /// `rawHTTP` off the main actor.

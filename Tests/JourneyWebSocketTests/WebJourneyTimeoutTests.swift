@@ -1,6 +1,6 @@
 import BridgeCore
 import Foundation
-import TestProcessSupport
+import TestSupport
 import Testing
 
 @testable import JourneyWebSocket

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import BridgeCore
 import Foundation
+import TestSupport
 import SocketSupport
 
 // A deliberately dumb inspector client that speaks the documented protocol byte for byte:
@@ -17,11 +18,6 @@ import SocketSupport
 
 /// A wait in a test helper ran past its bound: the awaited thing never happened.
 struct TestTimeout: Error, CustomStringConvertible {
-    let description: String
-}
-
-/// A failure while setting up a test.
-struct TestSetupError: Error, CustomStringConvertible {
     let description: String
 }
 
