@@ -4,6 +4,7 @@
 // and an interactive terminal debugger that attaches to it.
 //
 // Modules, lowest first (each depends only on the ones above it in this list):
+//   ThreadSupport       the one lock type (Locked) and the one way to run blocking work on a thread of its own
 //   BridgeCore          the documented GBGBridge host behaviour (no I/O, no terminal), host.ready, BoundedMap
 //   CSocketShims        C shims for peer credentials and sun_path (glibc needs _GNU_SOURCE)
 //   SocketSupport       Unix-socket directory policy, listen/connect, non-blocking I/O helpers (folders by concern)
@@ -44,25 +45,29 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
-        .target(name: "BridgeCore", swiftSettings: strict),
+        .target(name: "ThreadSupport", swiftSettings: strict),
+        .target(name: "BridgeCore", dependencies: ["ThreadSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "TestSupport"], swiftSettings: strict),
 
         .target(name: "CSocketShims"),
-        .target(name: "SocketSupport", dependencies: ["CSocketShims"], swiftSettings: strict),
+        .target(name: "SocketSupport", dependencies: ["CSocketShims", "ThreadSupport"], swiftSettings: strict),
         .testTarget(name: "SocketSupportTests", dependencies: ["SocketSupport", "TestSupport"], swiftSettings: strict),
         // What test targets share: temporary directories, waiting for a condition, socket files,
         // spawned processes, and running one test again in a process of its own.
-        .target(name: "TestSupport", dependencies: ["SocketSupport"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["SocketSupport", "ThreadSupport", "InspectorClient"], path: "Tests/TestSupport", swiftSettings: strict),
 
         .target(name: "InspectorProtocol", dependencies: ["BridgeCore"], swiftSettings: strict),
         .target(
             name: "InspectorAgent",
-            dependencies: ["BridgeCore", "InspectorProtocol", "SocketSupport", .product(name: "DequeModule", package: "swift-collections")],
+            dependencies: [
+                "BridgeCore", "InspectorProtocol", "SocketSupport", "ThreadSupport",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
             swiftSettings: strict),
         .target(name: "GBGBridgeInspector", dependencies: ["BridgeCore", "InspectorProtocol", "InspectorAgent"], swiftSettings: strict),
         .testTarget(
             name: "GBGBridgeInspectorTests",
-            dependencies: ["GBGBridgeInspector", "InspectorClient", "InspectorProtocol", "BridgeCore"],
+            dependencies: ["GBGBridgeInspector", "InspectorClient", "InspectorProtocol", "BridgeCore", "TestSupport"],
             swiftSettings: strict),
         .target(
             name: "InspectorClient",
@@ -71,27 +76,26 @@ let package = Package(
         .testTarget(name: "InspectorClientTests", dependencies: ["InspectorClient", "InspectorProtocol", "BridgeCore", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "InspectorAgentTests",
-            dependencies: ["InspectorAgent", "InspectorClient", "InspectorProtocol", "SocketSupport", "BridgeCore", "TestSupport"],
+            dependencies: ["InspectorAgent", "InspectorClient", "InspectorProtocol", "SocketSupport", "BridgeCore", "TestSupport", "ThreadSupport"],
             swiftSettings: strict),
 
         .target(name: "JourneySimulation", dependencies: ["BridgeCore"], swiftSettings: strict),
-        .testTarget(name: "JourneySimulationTests", dependencies: ["JourneySimulation", "BridgeCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "JourneySimulationTests", dependencies: ["JourneySimulation", "BridgeCore", "TestSupport", "ThreadSupport"], swiftSettings: strict),
 
         .target(
             name: "JourneyWebSocket",
             dependencies: [
-                "BridgeCore",
+                "BridgeCore", "ThreadSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strict),
         .testTarget(
             name: "JourneyWebSocketTests",
             dependencies: [
-                "JourneyWebSocket", "BridgeCore", "TestSupport",
+                "JourneyWebSocket", "BridgeCore", "TestSupport", "ThreadSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -127,7 +131,7 @@ let package = Package(
             name: "BridgeInspectorCLI",
             dependencies: [
                 "BridgeCore", "InspectorAgent", "GBGBridgeInspector", "InspectorClient", "InspectorProtocol", "JourneySimulation",
-                "JourneyWebSocket", "SocketSupport", "InspectorTUI", "CursesBackend", "TerminalUI",
+                "JourneyWebSocket", "SocketSupport", "ThreadSupport", "InspectorTUI", "CursesBackend", "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -135,12 +139,12 @@ let package = Package(
             name: "BridgeInspectorBenchmarks",
             dependencies: [
                 "BridgeCore", "InspectorAgent", "GBGBridgeInspector", "InspectorClient", "InspectorProtocol", "InspectorTUI", "SocketSupport",
-                "TerminalUI", .product(name: "Histogram", package: "hdrhistogram-swift"),
+                "TerminalUI", "ThreadSupport", .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["BridgeCore", "GBGBridgeInspector", "InspectorClient", "InspectorProtocol", "JourneySimulation", "SocketSupport", "TestSupport"],
+            dependencies: ["BridgeCore", "GBGBridgeInspector", "InspectorClient", "InspectorProtocol", "JourneySimulation", "SocketSupport", "TestSupport", "ThreadSupport"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

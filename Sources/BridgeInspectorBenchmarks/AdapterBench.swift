@@ -2,6 +2,7 @@ import BridgeCore
 import Foundation
 import GBGBridgeInspector
 import InspectorAgent
+import ThreadSupport
 
 /// How the inspector sees the host in an adapter-cost run.
 enum InspectionSetup: String, CaseIterable {
@@ -152,7 +153,7 @@ struct AdapterBench {
     }
 
     private static func nextRun() -> Int {
-        runCounter.withValue { value -> Int in
+        runCounter.withLock { value -> Int in
             value += 1
             return value
         }

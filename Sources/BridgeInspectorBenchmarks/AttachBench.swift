@@ -3,6 +3,7 @@ import Foundation
 import InspectorAgent
 import InspectorProtocol
 import SocketSupport
+import ThreadSupport
 
 /// Attaching to a busy host: how long a new client waits for its first live event, and how many
 /// bytes the agent writes to it until then (one snapshot, and the events that queued behind it).
@@ -36,7 +37,7 @@ extension HostBench {
 
         let done = Locked(false)
         let reader = Task.detached { () throws -> AttachResult in
-            defer { done.withValue { $0 = true } }
+            defer { done.withLock { $0 = true } }
             return try Self.readUntilFirstLiveEvent(socketPath: socketPath, logMessages: logMessages, messageBytes: messageBytes, rate: rate)
         }
         let perBatch = max(1, Int(rate / 100))

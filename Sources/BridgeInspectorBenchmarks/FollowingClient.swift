@@ -1,6 +1,7 @@
 import Foundation
 import InspectorClient
 import InspectorProtocol
+import ThreadSupport
 
 /// An inspector client on its own thread that reads and decodes every frame the agent sends,
 /// as the interactive inspector does, and notes when chosen messages arrive.
@@ -39,11 +40,11 @@ final class FollowingClient: @unchecked Sendable {
 
     /// Connects from a new thread and reads until ``stop()`` or until the agent closes.
     func start(socketPath: String) {
-        startThread("bench-following-client") { [self] in run(socketPath: socketPath) }
+        DedicatedThread.start(name: "bench-following-client", stackSize: 1 << 20) { [self] in run(socketPath: socketPath) }
     }
 
     func stop() {
-        stopRequested.withValue { $0 = true }
+        stopRequested.withLock { $0 = true }
     }
 
     /// Waits for the `done` marker number `count` (counting from 1).
@@ -53,12 +54,12 @@ final class FollowingClient: @unchecked Sendable {
     }
 
     private func run(socketPath: String) {
-        defer { status.withValue { $0.finished = true } }
+        defer { status.withLock { $0.finished = true } }
         let session: InspectorSession
         do {
             session = try InspectorSession(socketPath: socketPath, subscribe: true, clientName: "bench-following")
         } catch {
-            status.withValue { $0.error = "\(error)" }
+            status.withLock { $0.error = "\(error)" }
             return
         }
         defer { session.close() }
@@ -67,7 +68,7 @@ final class FollowingClient: @unchecked Sendable {
             do {
                 frame = try session.nextFrame(timeout: 0.2)
             } catch {
-                if !stopRequested.current { status.withValue { $0.error = "\(error)" } }
+                if !stopRequested.current { status.withLock { $0.error = "\(error)" } }
                 return
             }
             guard let frame else { continue }
@@ -80,7 +81,7 @@ final class FollowingClient: @unchecked Sendable {
                     record(traffic.message.correlationId, at: now)
                 }
                 let cpu = threadCPUNanoseconds()
-                status.withValue {
+                status.withLock {
                     $0.frames += 1
                     $0.snapshots += 1
                     if !$0.ready { $0.cpuAtReady = cpu }
@@ -98,7 +99,7 @@ final class FollowingClient: @unchecked Sendable {
                     record(traffic.message.correlationId, at: now)
                 }
                 let cpu = isDone ? threadCPUNanoseconds() : 0
-                status.withValue {
+                status.withLock {
                     $0.frames += 1
                     $0.events += 1
                     if isDone {
@@ -108,19 +109,19 @@ final class FollowingClient: @unchecked Sendable {
                     }
                 }
             case .gap:
-                status.withValue {
+                status.withLock {
                     $0.frames += 1
                     $0.gaps += 1
                 }
             case .hello, .reply:
-                status.withValue { $0.frames += 1 }
+                status.withLock { $0.frames += 1 }
             }
         }
     }
 
     private func record(_ correlationId: String, at time: UInt64) {
         guard let slot = track(correlationId) else { return }
-        arrivals.withValue { times in
+        arrivals.withLock { times in
             if times.indices.contains(slot), times[slot] == 0 { times[slot] = time }
         }
     }

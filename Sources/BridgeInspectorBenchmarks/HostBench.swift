@@ -2,6 +2,7 @@ import BridgeCore
 import Foundation
 import InspectorAgent
 import InspectorClient
+import ThreadSupport
 
 /// How the host is set up for one throughput run.
 enum HostSetup: String, CaseIterable {
@@ -26,18 +27,18 @@ final class BusyNeighbour: @unchecked Sendable {
     private(set) var sink: UInt64 = 0
 
     func start() {
-        startThread("bench-busy-neighbour") { [self] in
+        DedicatedThread.start(name: "bench-busy-neighbour", stackSize: 1 << 20) { [self] in
             var x: UInt64 = 1
             while !stopRequested.current {
                 for _ in 0..<200_000 { x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407 }
             }
             sink = x
-            finished.withValue { $0 = true }
+            finished.withLock { $0 = true }
         }
     }
 
     func stop() {
-        stopRequested.withValue { $0 = true }
+        stopRequested.withLock { $0 = true }
         while !finished.current { usleep(100) }
     }
 }
@@ -72,7 +73,7 @@ struct HostBench {
 
     /// One run of `messages` through a fresh host in `setup`.
     func run(_ setup: HostSetup, messages: [Data]) async throws -> HostRun {
-        let run = Self.runCounter.withValue { value -> Int in
+        let run = Self.runCounter.withLock { value -> Int in
             value += 1
             return value
         }
@@ -93,7 +94,7 @@ struct HostBench {
             stalled?.close()
             printer?.close()
             neighbour?.stop()
-            drainStop?.withValue { $0 = true }
+            drainStop?.withLock { $0 = true }
             try? FileManager.default.removeItem(atPath: scratch.file("print-\(run).log"))
         }
 
@@ -129,11 +130,11 @@ struct HostBench {
                 host.addObserver { _ in }
             } else {
                 let queue = Locked<[BridgeChange]>([])
-                host.addObserver { change in queue.withValue { $0.append(change) } }
+                host.addObserver { change in queue.withLock { $0.append(change) } }
                 let stop = Locked(false)
-                startThread("drain") {
+                DedicatedThread.start(name: "drain", stackSize: 1 << 20) {
                     while !stop.current {
-                        let items = queue.withValue { q -> [BridgeChange] in let t = q; q = []; return t }
+                        let items = queue.withLock { q -> [BridgeChange] in let t = q; q = []; return t }
                         _ = items.count
                         usleep(200)
                     }

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ThreadSupport
 
 /// The physical limit: the same bytes over a Unix socket, one write per newline-framed
 /// message, to a reader thread that only finds the newlines. No JSON work at all.
@@ -33,7 +34,7 @@ enum RawSocketBench {
         let expected = framed.count
         let finishedAt = Locked<UInt64?>(nil)
         let done = DispatchSemaphore(value: 0)
-        startThread("bench-raw-reader") {
+        DedicatedThread.start(name: "bench-raw-reader", stackSize: 1 << 20) {
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             var lines = 0
             while lines < expected {
@@ -42,7 +43,7 @@ enum RawSocketBench {
                 if count <= 0 { break }
                 lines += buffer.withUnsafeBytes { countNewlines(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             }
-            finishedAt.withValue { $0 = monotonicNanoseconds() }
+            finishedAt.withLock { $0 = monotonicNanoseconds() }
             done.signal()
         }
         let start = monotonicNanoseconds()
@@ -67,7 +68,7 @@ enum RawSocketBench {
         }
         let finishedAt = Locked<UInt64?>(nil)
         let done = DispatchSemaphore(value: 0)
-        startThread("bench-raw-large-reader") {
+        DedicatedThread.start(name: "bench-raw-large-reader", stackSize: 1 << 20) {
             var held = [UInt8]()
             held.reserveCapacity(total)
             var buffer = [UInt8](repeating: 0, count: 256 * 1024)
@@ -77,7 +78,7 @@ enum RawSocketBench {
                 if count <= 0 { break }
                 held.append(contentsOf: buffer[0..<count])
             }
-            finishedAt.withValue { $0 = monotonicNanoseconds() }
+            finishedAt.withLock { $0 = monotonicNanoseconds() }
             done.signal()
         }
         let start = monotonicNanoseconds()
@@ -114,7 +115,7 @@ extension RawSocketBench {
         }
         let arrivals = Locked([UInt64](repeating: 0, count: total))
         let finished = Locked(false)
-        startThread("bench-raw-latency-reader") {
+        DedicatedThread.start(name: "bench-raw-latency-reader", stackSize: 1 << 20) {
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             var line = 0
             while line < total {
@@ -123,12 +124,12 @@ extension RawSocketBench {
                 if count <= 0 { break }
                 let now = monotonicNanoseconds()
                 let lines = buffer.withUnsafeBytes { countNewlines(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-                arrivals.withValue { times in
+                arrivals.withLock { times in
                     for index in line..<min(total, line + lines) { times[index] = now }
                 }
                 line += lines
             }
-            finished.withValue { $0 = true }
+            finished.withLock { $0 = true }
         }
         let sentAt = try await paced(total, rate: rate) { index in
             guard framed[index].withUnsafeBytes({ writeAll(writer, $0) }) else { throw BenchError("raw socket write failed") }

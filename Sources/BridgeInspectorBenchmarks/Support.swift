@@ -33,28 +33,6 @@ func median(_ values: [Double]) -> Double {
     return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
-/// A value shared between threads, guarded by a lock.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func withValue<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-
-    var current: Value {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-}
-
 /// Process memory as the kernel and the allocator see it.
 enum MemoryUsage {
     /// Resident set size in bytes, from `/proc/self/statm` (0 where that file does not exist).
@@ -106,14 +84,6 @@ final class ScratchDirectory: @unchecked Sendable {
 struct BenchError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
-}
-
-/// Runs `body` on a new thread (named, 1 MiB stack) and returns at once.
-func startThread(_ name: String, _ body: @escaping @Sendable () -> Void) {
-    let thread = Thread(block: body)
-    thread.name = name
-    thread.stackSize = 1 << 20
-    thread.start()
 }
 
 /// Waits on the main actor, without blocking it, until `condition` holds or `timeout` passes.

@@ -3,6 +3,7 @@ import DequeModule
 import Foundation
 import InspectorProtocol
 import SocketSupport
+import ThreadSupport
 
 /// The hand-off between the host's main actor and the agent's thread.
 ///
@@ -33,11 +34,14 @@ final class AgentInbox: @unchecked Sendable {
         case reply(tag: CommandTag, result: Result<JSONValue, InspectorError>)
     }
 
-    private let lock = NSLock()
-    private var items: Deque<Item> = []
-    private var closed = false
-    /// The agent thread is blocked (or about to block) in `poll` and needs a wake byte.
-    private var agentParked = false
+    private struct Queue {
+        var items: Deque<Item> = []
+        var closed = false
+        /// The agent thread is blocked (or about to block) in `poll` and needs a wake byte.
+        var agentParked = false
+    }
+
+    private let queue = Locked(Queue())
     let wakePipe: WakePipe
 
     init() throws {
@@ -46,49 +50,43 @@ final class AgentInbox: @unchecked Sendable {
 
     /// Called on the host's main actor: a non-blocking append.
     func push(_ item: Item) {
-        lock.lock()
-        if closed {
-            lock.unlock()
-            return
+        let wake = queue.withLock { queue -> Bool in
+            guard !queue.closed else { return false }
+            queue.items.append(item)
+            defer { queue.agentParked = false }
+            return queue.agentParked
         }
-        items.append(item)
-        let wake = agentParked
-        agentParked = false
-        lock.unlock()
         if wake { wakePipe.wake() }
     }
 
     /// Called on the agent thread right before it blocks in `poll`: `true` when it may block
     /// (the queue is empty; the next push wakes it), `false` when items are already waiting.
     func park() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard items.isEmpty else { return false }
-        agentParked = true
-        return true
+        queue.withLock { queue in
+            guard queue.items.isEmpty else { return false }
+            queue.agentParked = true
+            return true
+        }
     }
 
     /// Called on the agent thread when `poll` returned: pushes need not wake it now.
     func unpark() {
-        lock.lock()
-        agentParked = false
-        lock.unlock()
+        queue.withLock { $0.agentParked = false }
     }
 
     /// Called on the agent thread: everything queued so far, oldest first.
     func takeAll() -> Deque<Item> {
-        lock.lock()
-        defer { lock.unlock() }
-        let taken = items
-        items = []
-        return taken
+        queue.withLock { queue in
+            defer { queue.items = [] }
+            return queue.items
+        }
     }
 
     /// Stops accepting items; later pushes are dropped.
     func close() {
-        lock.lock()
-        closed = true
-        items = []
-        lock.unlock()
+        queue.withLock { queue in
+            queue.closed = true
+            queue.items = []
+        }
     }
 }

@@ -2,6 +2,7 @@ import BridgeCore
 import Foundation
 import InspectorProtocol
 import SocketSupport
+import ThreadSupport
 
 /// The agent's thread: the poll driver of its core (``AgentCore``).
 ///
@@ -13,7 +14,7 @@ import SocketSupport
 /// each socket takes without waiting.
 ///
 /// Everything in here runs on that one thread, except `start`, `stop` and the counters, which
-/// are guarded by `lock`.
+/// are shared through `shared`.
 final class AgentLoop: @unchecked Sendable {
     private let listener: UnixListener
     private let inbox: AgentInbox
@@ -25,17 +26,21 @@ final class AgentLoop: @unchecked Sendable {
     private var connections: [Int: UnixConnection] = [:]
     private var nextConnectionId = 0
 
-    private let lock = NSLock()
-    private var stopping = false
-    private var stopped = false
-    /// Whether `start` ran. The `Thread` itself is not kept: it keeps its block, which holds this
-    /// loop, so keeping the thread here made a cycle that leaked the loop and its copy of the
-    /// state (up to the whole log) after `stop` (found by LeakSanitizer).
-    private var started = false
+    /// What other threads read or set: whether the loop started and was asked to stop, and the
+    /// counters it publishes after each pass.
+    private struct Shared {
+        /// Whether `start` ran. The thread itself is not kept: it keeps its block, which holds
+        /// this loop, so keeping the thread here made a cycle that leaked the loop and its copy
+        /// of the state (up to the whole log) after `stop` (found by LeakSanitizer).
+        var started = false
+        var stopping = false
+        var clientCount = 0
+        var subscriberCount = 0
+        var heldBytes = 0
+    }
+
+    private let shared = Locked(Shared())
     private let finished = DispatchSemaphore(value: 0)
-    private var publishedClientCount = 0
-    private var publishedSubscriberCount = 0
-    private var publishedHeldBytes = 0
 
     init(
         listener: UnixListener, inbox: AgentInbox, state: AgentState, executor: CommandExecutor, limits: AgentLimits,
@@ -50,22 +55,16 @@ final class AgentLoop: @unchecked Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "bridge-inspector-agent"
-        thread.stackSize = 1 << 20
-        lock.lock()
-        started = true
-        lock.unlock()
-        thread.start()
+        shared.withLock { $0.started = true }
+        DedicatedThread.start(name: "bridge-inspector-agent", stackSize: 1 << 20) { [self] in run() }
     }
 
     /// Ends the loop and waits for it (bounded), then closes the listener (removing the socket).
     func stop() {
-        lock.lock()
-        let alreadyStopping = stopping
-        stopping = true
-        let started = self.started
-        lock.unlock()
+        let (alreadyStopping, started) = shared.withLock { shared in
+            defer { shared.stopping = true }
+            return (shared.stopping, shared.started)
+        }
         guard !alreadyStopping else { return }
         inbox.wakePipe.wake()
         if started { _ = finished.wait(timeout: .now() + 5) }
@@ -74,29 +73,13 @@ final class AgentLoop: @unchecked Sendable {
         tcp?.listener.close()
     }
 
-    var clientCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return publishedClientCount
-    }
+    var clientCount: Int { shared.withLock { $0.clientCount } }
 
-    var subscriberCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return publishedSubscriberCount
-    }
+    var subscriberCount: Int { shared.withLock { $0.subscriberCount } }
 
-    var heldBytes: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return publishedHeldBytes
-    }
+    var heldBytes: Int { shared.withLock { $0.heldBytes } }
 
-    private var isStopping: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stopping
-    }
+    private var isStopping: Bool { shared.withLock { $0.stopping } }
 
     // MARK: The loop
 
@@ -180,11 +163,11 @@ final class AgentLoop: @unchecked Sendable {
         let held = core.heldBytes
         let clients = core.clientCount
         let subscribers = core.subscriberCount
-        lock.lock()
-        publishedClientCount = clients
-        publishedSubscriberCount = subscribers
-        publishedHeldBytes = held
-        lock.unlock()
+        shared.withLock { shared in
+            shared.clientCount = clients
+            shared.subscriberCount = subscribers
+            shared.heldBytes = held
+        }
     }
 
     /// Hands the core everything queued; returns how many items there were.

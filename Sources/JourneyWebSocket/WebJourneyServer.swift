@@ -1,10 +1,10 @@
 import BridgeCore
 import Foundation
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
+import ThreadSupport
 
 /// Something the server wants the person running the host to know.
 public enum WebJourneyNotice: Sendable {
@@ -174,7 +174,7 @@ final class ServerContext: Sendable {
     let threadPool: NIOThreadPool
     let bootstrapScript: [UInt8]
     let pages: PageCoordinator
-    private let policyBox: NIOLockedValueBox<RequestPolicy>
+    private let policyBox: Locked<RequestPolicy>
 
     init(configuration: WebJourneyConfiguration, directory: ServedDirectory?, extraOrigins: Set<String>, threadPool: NIOThreadPool, pages: PageCoordinator) {
         self.configuration = configuration
@@ -187,14 +187,14 @@ final class ServerContext: Sendable {
                 maximumFrameBytes: configuration.maximumMessageBytes
             ).utf8)
         // Until the port is known (port 0), no Host matches and every request is refused.
-        self.policyBox = NIOLockedValueBox(RequestPolicy(port: -1, extraOrigins: extraOrigins, token: AccessToken.random()))
+        self.policyBox = Locked(RequestPolicy(port: -1, extraOrigins: extraOrigins, token: AccessToken.random()))
     }
 
     /// The current policy.
-    var policy: RequestPolicy { policyBox.withLockedValue { $0 } }
+    var policy: RequestPolicy { policyBox.withLock { $0 } }
 
     func setPort(_ port: Int) {
-        policyBox.withLockedValue { $0 = RequestPolicy(port: port, extraOrigins: $0.extraOrigins, token: $0.token) }
+        policyBox.withLock { $0 = RequestPolicy(port: port, extraOrigins: $0.extraOrigins, token: $0.token) }
     }
 
     /// Tells the host about a refusal.

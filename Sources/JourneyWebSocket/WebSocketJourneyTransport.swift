@@ -1,8 +1,8 @@
 import BridgeCore
 import Foundation
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOWebSocket
+import ThreadSupport
 
 /// One page context in a browser: a top-level document that loaded the bridge bootstrap and
 /// connected. A reload or a navigation makes a new one.
@@ -65,7 +65,7 @@ public final class WebSocketJourneyTransport: JourneyTransport {
 
     private weak var host: BridgeHost?
     private let channel: any Channel
-    private let pendingBytes = NIOLockedValueBox(0)
+    private let pendingBytes = Locked(0)
     private let maximumPendingBytes: Int
     private var recentDeliveries: [Int: JourneyDelivery] = [:]
     private let codec = BridgeMessageCodec()
@@ -89,18 +89,18 @@ public final class WebSocketJourneyTransport: JourneyTransport {
         guard isOpen else { throw WebJourneyError.pageClosed(page: page.id) }
         let script = delivery.javaScript
         let size = script.utf8.count
-        let waiting = pendingBytes.withLockedValue { $0 }
+        let waiting = pendingBytes.withLock { $0 }
         guard waiting + size <= maximumPendingBytes else {
             throw WebJourneyError.pageNotReading(page: page.id, pendingBytes: waiting)
         }
-        pendingBytes.withLockedValue { $0 += size }
+        pendingBytes.withLock { $0 += size }
         deliveryCount += 1
         recentDeliveries[deliveryCount] = delivery
         recentDeliveries[deliveryCount - Self.rememberedDeliveries] = nil
         let frame = WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: script))
         let pageId = page.id
         channel.writeAndFlush(frame).whenComplete { [pendingBytes, weak host] result in
-            pendingBytes.withLockedValue { $0 -= size }
+            pendingBytes.withLock { $0 -= size }
             if case .failure = result {
                 Task { @MainActor in host?.journeyDeliveryFailed(delivery, error: WebJourneyError.pageClosed(page: pageId)) }
             }

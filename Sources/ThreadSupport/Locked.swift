@@ -6,16 +6,30 @@ import Musl
 import Darwin
 #endif
 
-/// A value guarded by a pthread mutex.
+/// A value guarded by a pthread mutex: the one lock type of the package.
 ///
-/// Used instead of `Synchronization.Mutex` because the package still supports
-/// macOS 13, where `Mutex` is unavailable. Critical sections must stay tiny: a host
-/// thread may take these locks.
-final class Locked<Value>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+/// Every piece of state that two threads touch lives in a `Locked`, so a reader sees at once
+/// what is shared and that it is only reached under its lock:
+///
+/// ```swift
+/// let queue = Locked<[Item]>([])
+/// queue.withLock { $0.append(item) }          // any thread
+/// let taken = queue.withLock { items in       // another thread
+///     defer { items.removeAll() }
+///     return items
+/// }
+/// ```
+///
+/// Not `Synchronization.Mutex`, because the package still supports macOS 13 and iOS 16, where
+/// `Mutex` is unavailable; not `NSLock`, whose state sits apart from the value it guards.
+/// Critical sections must stay tiny: the host's thread takes some of these locks (the agent's
+/// inbox), and its cost per message is a benchmark figure (docs/performance.md).
+public final class Locked<Value>: @unchecked Sendable {
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline var value: Value
 
-    init(_ value: Value) {
+    /// A lock guarding `value`.
+    public init(_ value: Value) {
         self.value = value
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -28,9 +42,17 @@ final class Locked<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    /// Runs `body` with the value, holding the lock; `body` may change the value.
+    @inlinable
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
+    }
+
+    /// A copy of the value, taken under the lock.
+    @inlinable
+    public var current: Value {
+        withLock { $0 }
     }
 }

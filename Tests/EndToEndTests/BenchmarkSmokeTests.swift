@@ -23,7 +23,7 @@ struct BenchmarkSmokeTests {
         let binary = try #require(builtProduct("bridge-inspector-bench"), "build the bridge-inspector-bench product first (swift build)")
         // Waiting for the run blocks, so it happens on a thread of its own, never on the
         // cooperative pool that every other test shares.
-        let run = try await scriptingOnThread { try SpawnedProcess.run([binary, "--smoke", "--json"], timeout: 120) }
+        let run = try await onThread { try SpawnedProcess.run([binary, "--smoke", "--json"], timeout: 120) }
         #expect(run.status == 0, "exit status \(run.status.map(String.init) ?? "none (killed after 120 s)"); stderr:\n\(run.errors)")
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any],

@@ -308,7 +308,7 @@ extension HeadlessChromium {
     // holds up every other test in the run.
     private func offPool<T>(_ body: @escaping (HeadlessChromium) throws -> T) async throws -> T {
         let work = ScriptingHandOver((self, body))
-        return try await scriptingOnThread { ScriptingHandOver(try work.value.1(work.value.0)) }.value
+        return try await onThread { ScriptingHandOver(try work.value.1(work.value.0)) }.value
     }
 
     /// Opens a new page and returns the session id that drives it.

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ThreadSupport
 
 // Running the real `bridge-inspector` binary from tests. Every wait is bounded.
 
@@ -50,10 +51,14 @@ final class BinaryProcess: @unchecked Sendable {
     }
 
     let process = Process()
-    private let lock = NSLock()
-    private var stdoutData = Data()
-    private var stderrData = Data()
-    private var readersDone = 0
+    /// What the process wrote so far, and how many of its two pipes were read to the end.
+    private struct Output {
+        var standardOutput = Data()
+        var standardError = Data()
+        var readersDone = 0
+    }
+
+    private let output = Locked(Output())
     private let stdinPipe = Pipe()
 
     /// Starts the binary with `arguments`; `environment` entries are added to (or, with `nil`,
@@ -83,31 +88,24 @@ final class BinaryProcess: @unchecked Sendable {
     }
 
     private func collect(_ handle: FileHandle, isError: Bool) {
-        let thread = Thread { [self] in
+        DedicatedThread.start(name: "test-process-output") { [output] in
             while true {
                 let chunk = handle.availableData
                 if chunk.isEmpty { break }
-                lock.lock()
-                if isError { stderrData.append(chunk) } else { stdoutData.append(chunk) }
-                lock.unlock()
+                output.withLock { output in
+                    if isError { output.standardError.append(chunk) } else { output.standardOutput.append(chunk) }
+                }
             }
-            lock.lock()
-            readersDone += 1
-            lock.unlock()
+            output.withLock { $0.readersDone += 1 }
         }
-        thread.start()
     }
 
     var standardOutput: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: stdoutData, as: UTF8.self)
+        String(decoding: output.current.standardOutput, as: UTF8.self)
     }
 
     var standardError: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: stderrData, as: UTF8.self)
+        String(decoding: output.current.standardError, as: UTF8.self)
     }
 
     var pid: Int32 { process.processIdentifier }
@@ -126,9 +124,7 @@ final class BinaryProcess: @unchecked Sendable {
     func waitForExit(timeout: Duration = .seconds(30)) async -> Int32? {
         let exited = await poll(timeout: timeout) {
             guard !self.isRunning else { return false }
-            self.lock.lock()
-            defer { self.lock.unlock() }
-            return self.readersDone == 2
+            return self.output.current.readersDone == 2
         }
         return exited ? process.terminationStatus : nil
     }

@@ -192,7 +192,7 @@ extension HeadlessChromium {
     /// added, as a WKUserScript does (`Page.addScriptToEvaluateOnNewDocument`).
     func addScriptOnNewDocument(_ session: String, _ source: String) async throws {
         let work = ScriptingHandOver((self, session, source))
-        _ = try await scriptingOnThread { () -> Bool in
+        _ = try await onThread { () -> Bool in
             try work.value.0.call("Page.addScriptToEvaluateOnNewDocument", ["source": work.value.2], session: work.value.1)
             return true
         }

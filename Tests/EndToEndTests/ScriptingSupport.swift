@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
+import ThreadSupport
 #endif
 
 // Helpers for the scripting subcommands' end-to-end tests: the real `bridge-inspector` binary,
@@ -166,7 +167,7 @@ struct ScriptingHandOver<Value>: @unchecked Sendable {
 /// Follows a subscribed session on a thread of its own until the agent closes it (or nothing
 /// arrives for 30 s), and returns the state it built; `onSnapshot` runs after each snapshot.
 func scriptingFollow(_ attached: ScriptingHandOver<InspectorSession>, onSnapshot: @escaping @Sendable () -> Void = {}) async throws -> LiveState {
-    try await scriptingOnThread { () -> LiveState in
+    try await onThread { () -> LiveState in
         let session = attached.value
         defer { session.close() }
         var state = LiveState()
@@ -184,20 +185,10 @@ func scriptingFollow(_ attached: ScriptingHandOver<InspectorSession>, onSnapshot
 }
 
 /// A flag one thread sets and another polls.
-final class ScriptingFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
+final class ScriptingFlag: Sendable {
+    private let value = Locked(false)
 
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.current }
 }
 
-/// Runs `body` on a thread of its own (a session blocks while it waits) and returns its result.
-func scriptingOnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread {
-            continuation.resume(with: Result { try body() })
-        }
-        thread.start()
-    }
-}

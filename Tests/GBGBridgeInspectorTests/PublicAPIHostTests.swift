@@ -328,10 +328,4 @@ func event(_ action: String, id: String) -> String {
     #"{"version":"1.0","correlationId":"\#(id)","type":"event","timestamp":1,"payload":{"action":"\#(action)"}}"#
 }
 
-/// Runs blocking socket work on a thread of its own, never on the main actor the host needs.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
-}
 

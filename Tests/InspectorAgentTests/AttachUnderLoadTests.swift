@@ -3,7 +3,9 @@ import Foundation
 @testable import InspectorAgent
 import InspectorClient
 import InspectorProtocol
+import TestSupport
 import Testing
+import ThreadSupport
 
 /// What a client saw after attaching to a busy host, until it had seen enough live events (or
 /// something went wrong).
@@ -17,11 +19,10 @@ private struct AttachReport: Sendable {
 }
 
 /// Whether the traffic pump should keep going; set by the reader thread.
-private final class StopFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stopped = false
-    var isSet: Bool { lock.withLock { stopped } }
-    func set() { lock.withLock { stopped = true } }
+private final class StopFlag: Sendable {
+    private let stopped = Locked(false)
+    var isSet: Bool { stopped.current }
+    func set() { stopped.withLock { $0 = true } }
 }
 
 /// An event message of about `size` bytes.

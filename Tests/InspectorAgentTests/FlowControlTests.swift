@@ -3,6 +3,7 @@ import Foundation
 import InspectorAgent
 import InspectorClient
 import InspectorProtocol
+import TestSupport
 import Testing
 
 /// A message of about `padding` bytes of data.

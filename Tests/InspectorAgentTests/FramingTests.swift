@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import InspectorAgent
+import TestSupport
 import Testing
 
 @MainActor

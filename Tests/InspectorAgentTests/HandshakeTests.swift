@@ -4,6 +4,7 @@ import InspectorAgent
 import InspectorClient
 import InspectorProtocol
 import SocketSupport
+import TestSupport
 import Testing
 
 @MainActor

@@ -2,6 +2,7 @@ import BridgeCore
 import Foundation
 @testable import InspectorAgent
 import InspectorProtocol
+import TestSupport
 import Testing
 
 /// Issue 11, point 5: the memory the agent holds stays inside the bound docs/inspector-protocol.md

@@ -3,6 +3,7 @@ import Foundation
 import InspectorAgent
 import InspectorClient
 import InspectorProtocol
+import TestSupport
 import Testing
 
 private let hostJSON = #"{"environment":"ios","hostVersion":"1.0","name":"rec","pid":7,"startedAt":1000}"#

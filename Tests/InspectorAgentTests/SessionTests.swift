@@ -3,6 +3,7 @@ import Foundation
 import InspectorAgent
 import InspectorClient
 import InspectorProtocol
+import TestSupport
 import Testing
 
 /// Runs `body` with a fresh session on a thread of its own (a session blocks while it waits, and

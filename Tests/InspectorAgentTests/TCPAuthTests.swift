@@ -4,26 +4,19 @@ import Foundation
 import InspectorClient
 import InspectorProtocol
 import SocketSupport
+import TestSupport
 import Testing
+import ThreadSupport
 
 /// Lines an agent logged.
-final class LogLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [String] = []
+final class LogLines: Sendable {
+    private let entries = Locked<[String]>([])
 
     var log: @Sendable (String) -> Void {
-        { [self] line in
-            lock.lock()
-            entries.append(line)
-            lock.unlock()
-        }
+        { [entries] line in entries.withLock { $0.append(line) } }
     }
 
-    var lines: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries
-    }
+    var lines: [String] { entries.current }
 }
 
 /// A host name that must never reach an unauthenticated TCP client.

@@ -3,6 +3,7 @@ import Foundation
 @testable import JourneySimulation
 import TestSupport
 import Testing
+import ThreadSupport
 
 /// The simulated journey against a real, in-process BridgeHost: what the GBGBridge documentation
 /// says the web side should see.
@@ -337,19 +338,12 @@ struct SimulatedJourneyTests {
 }
 
 /// Collects strings from a host observer (which runs on the main actor).
-final class OrderCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [String] = []
+final class OrderCollector: Sendable {
+    private let storage = Locked<[String]>([])
 
     func append(_ value: String) {
-        lock.lock()
-        storage.append(value)
-        lock.unlock()
+        storage.withLock { $0.append(value) }
     }
 
-    var values: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage
-    }
+    var values: [String] { storage.current }
 }

@@ -1,5 +1,6 @@
 import BridgeCore
 import Foundation
+import TestSupport
 import Testing
 
 @testable import JourneyWebSocket

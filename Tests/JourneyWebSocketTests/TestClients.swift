@@ -1,10 +1,10 @@
 import Foundation
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
 import TestSupport
+import ThreadSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -102,9 +102,9 @@ final class TestPage: Sendable {
 
     let channel: any Channel
     private let group: MultiThreadedEventLoopGroup
-    private let box: NIOLockedValueBox<[Received]>
+    private let box: Locked<[Received]>
 
-    private init(channel: any Channel, group: MultiThreadedEventLoopGroup, box: NIOLockedValueBox<[Received]>) {
+    private init(channel: any Channel, group: MultiThreadedEventLoopGroup, box: Locked<[Received]>) {
         self.channel = channel
         self.group = group
         self.box = box
@@ -115,7 +115,7 @@ final class TestPage: Sendable {
     /// origin), or with neither when `token` is `nil`.
     static func connect(port: Int, origin: String, path: String = "/index.html", token: String?, tokenInQuery: Bool = false) async throws -> TestPage {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let box = NIOLockedValueBox<[Received]>([])
+        let box = Locked<[Received]>([])
         let upgraded = group.next().makePromise(of: Void.self)
         let encodedPath = path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "%2F"
         do {
@@ -169,7 +169,7 @@ final class TestPage: Sendable {
     }
 
     /// Everything received so far.
-    var received: [Received] { box.withLockedValue { $0 } }
+    var received: [Received] { box.withLock { $0 } }
 
     /// The text frames received so far.
     var texts: [String] { received.compactMap { if case .text(let text) = $0 { return text } else { return nil } } }
@@ -261,9 +261,9 @@ private final class FrameCollector: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
-    let box: NIOLockedValueBox<[TestPage.Received]>
+    let box: Locked<[TestPage.Received]>
 
-    init(box: NIOLockedValueBox<[TestPage.Received]>) {
+    init(box: Locked<[TestPage.Received]>) {
         self.box = box
     }
 
@@ -273,12 +273,12 @@ private final class FrameCollector: ChannelInboundHandler {
         case .text:
             var data = frame.unmaskedData
             let text = data.readString(length: data.readableBytes) ?? ""
-            box.withLockedValue { $0.append(.text(text)) }
+            box.withLock { $0.append(.text(text)) }
         case .connectionClose:
             var data = frame.unmaskedData
             let code = data.readInteger(as: UInt16.self) ?? 0
             let reason = data.readString(length: data.readableBytes) ?? ""
-            box.withLockedValue { $0.append(.close(code: code, reason: reason)) }
+            box.withLock { $0.append(.close(code: code, reason: reason)) }
             var reply = ByteBuffer()
             reply.writeInteger(code)
             context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: reply)), promise: nil)

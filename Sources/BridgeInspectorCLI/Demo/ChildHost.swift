@@ -6,6 +6,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ThreadSupport
 
 /// A `bridge-inspector host` running as a child process of `demo`.
 ///
@@ -23,10 +24,11 @@ final class ChildHost: @unchecked Sendable {
     private let stdinPipe = Pipe()
     private let stdoutPipe = Pipe()
     private let stderrPipe = Pipe()
-    private let lock = NSLock()
-    private let stopLock = NSLock()
-    private var stdinClosed = false
-    private var collectedError = Data()
+    /// The last of what the child wrote to standard error.
+    private let collectedError = Locked(Data())
+    /// Whether its standard input was closed; held for the whole of ``stop(grace:)``, so two
+    /// stops (a signal and the normal end) do not interleave.
+    private let stdinClosed = Locked(false)
     private static let maximumCollected = 16 * 1024
 
     /// The child's process id.
@@ -47,31 +49,27 @@ final class ChildHost: @unchecked Sendable {
             throw StartError(description: "cannot start \(executable): \(error.localizedDescription)")
         }
         let errorHandle = stderrPipe.fileHandleForReading
-        let thread = Thread { [weak self] in
+        DedicatedThread.start(name: "bridge-inspector.child-stderr") { [weak self] in
             while true {
                 let chunk = errorHandle.availableData
                 if chunk.isEmpty { break }
                 self?.collect(chunk)
             }
         }
-        thread.name = "bridge-inspector.child-stderr"
-        thread.start()
     }
 
     private func collect(_ chunk: Data) {
-        lock.lock()
-        collectedError.append(chunk)
-        if collectedError.count > Self.maximumCollected {
-            collectedError.removeFirst(collectedError.count - Self.maximumCollected)
+        collectedError.withLock { collected in
+            collected.append(chunk)
+            if collected.count > Self.maximumCollected {
+                collected.removeFirst(collected.count - Self.maximumCollected)
+            }
         }
-        lock.unlock()
     }
 
     /// What the child wrote to standard error so far (its last 16 KiB).
     var standardError: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: collectedError, as: UTF8.self)
+        String(decoding: collectedError.current, as: UTF8.self)
     }
 
     /// Reads standard output until a line starting with `prefix` arrives, and returns the rest
@@ -112,20 +110,20 @@ final class ChildHost: @unchecked Sendable {
     /// is gone (bounded). Returns how it ended, for messages.
     @discardableResult
     func stop(grace: Duration = .seconds(3)) -> String {
-        stopLock.lock()
-        defer { stopLock.unlock() }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
-            if !waitForExit(timeout: grace) {
-                kill(process.processIdentifier, SIGKILL)
-                _ = waitForExit(timeout: .seconds(2))
+        stdinClosed.withLock { stdinClosed in
+            if process.isRunning {
+                kill(process.processIdentifier, SIGTERM)
+                if !waitForExit(timeout: grace) {
+                    kill(process.processIdentifier, SIGKILL)
+                    _ = waitForExit(timeout: .seconds(2))
+                }
             }
+            if !stdinClosed {
+                stdinClosed = true
+                try? stdinPipe.fileHandleForWriting.close()
+            }
+            return exitDescription
         }
-        if !stdinClosed {
-            stdinClosed = true
-            try? stdinPipe.fileHandleForWriting.close()
-        }
-        return exitDescription
     }
 
     /// Waits up to `timeout` for the child to exit; `true` when it has.

@@ -9,21 +9,12 @@ enum DemoAttach {
     static func run(socketPath: String, sharedRules: InteractiveInspector.SharedRules? = nil) async throws {
         let stop = StopRequest()
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let thread = Thread {
-                    do {
-                        if TerminalCheck.isInteractive {
-                            try InteractiveInspector(socketPath: socketPath, shouldStop: { stop.isSet }, sharedRules: sharedRules).run()
-                        } else {
-                            try StreamPrinter(socketPath: socketPath).run(shouldStop: { stop.isSet })
-                        }
-                        continuation.resume()
-                    } catch {
-                        continuation.resume(throwing: error)
-                    }
+            try await InspectCommand.onUIThread {
+                if TerminalCheck.isInteractive {
+                    try InteractiveInspector(socketPath: socketPath, shouldStop: { stop.isSet }, sharedRules: sharedRules).run()
+                } else {
+                    try StreamPrinter(socketPath: socketPath).run(shouldStop: { stop.isSet })
                 }
-                thread.name = "bridge-inspector-ui"
-                thread.start()
             }
         } onCancel: {
             stop.set()

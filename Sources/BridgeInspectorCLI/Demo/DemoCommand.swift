@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ThreadSupport
 
 /// `bridge-inspector demo`: starts a demo host as a child process and attaches to it.
 struct DemoCommand: AsyncParsableCommand {
@@ -110,11 +111,8 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     private static func socketPath(of child: ChildHost) async -> String? {
-        await withCheckedContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(returning: child.waitForLine(prefix: "socket: ", timeout: startTimeout))
-            }
-            thread.start()
+        await DedicatedThread.run(name: "bridge-inspector.demo-start") {
+            child.waitForLine(prefix: "socket: ", timeout: startTimeout)
         }
     }
 

@@ -11,6 +11,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ThreadSupport
 
 /// Runs `bridge-inspector host`: validates everything, then starts the host, the journey and
 /// the inspector agent, and shuts them down cleanly.
@@ -136,7 +137,7 @@ struct HostRunner {
 
     /// Calls `closed` once standard input reaches end of file (or fails), from a background thread.
     private static func watchStandardInput(_ closed: @escaping @Sendable () -> Void) {
-        let thread = Thread {
+        DedicatedThread.start(name: "bridge-inspector.stdin") {
             var buffer = [UInt8](repeating: 0, count: 256)
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
@@ -146,7 +147,5 @@ struct HostRunner {
             }
             closed()
         }
-        thread.name = "bridge-inspector.stdin"
-        thread.start()
     }
 }

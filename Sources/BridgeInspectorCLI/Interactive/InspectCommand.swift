@@ -4,6 +4,7 @@ import Foundation
 import InspectorClient
 import InspectorTUI
 import SocketSupport
+import ThreadSupport
 
 /// `bridge-inspector` with no subcommand: the interactive inspector.
 struct InspectCommand: AsyncParsableCommand {
@@ -160,17 +161,6 @@ struct InspectCommand: AsyncParsableCommand {
 
     /// Runs `body` on a thread of its own (curses wants one thread) and waits for it.
     static func onUIThread(_ body: @escaping @Sendable () throws -> Void) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let thread = Thread {
-                do {
-                    try body()
-                    continuation.resume()
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-            thread.name = "bridge-inspector-ui"
-            thread.start()
-        }
+        try await DedicatedThread.run(name: "bridge-inspector-ui", body)
     }
 }

@@ -1,22 +1,15 @@
-import Foundation
+import ThreadSupport
 
 /// A flag one thread sets and others read: "a stop was asked for" (by a signal, by task
 /// cancellation). A lock rather than `Synchronization.Atomic`, which macOS 13 lacks.
-final class StopRequest: @unchecked Sendable {
-    private let lock = NSLock()
-    private var flag = false
+final class StopRequest: Sendable {
+    private let flag = Locked(false)
 
     /// Records that a stop was asked for.
     func set() {
-        lock.lock()
-        flag = true
-        lock.unlock()
+        flag.withLock { $0 = true }
     }
 
     /// Whether a stop was asked for.
-    var isSet: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return flag
-    }
+    var isSet: Bool { flag.current }
 }

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ThreadSupport
 
 /// Owns one open file descriptor and closes it exactly once.
 ///

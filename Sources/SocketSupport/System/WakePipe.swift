@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import CSocketShims
+import ThreadSupport
 
 /// Wakes a thread blocked in `poll` from any other thread, cheaply.
 ///

@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import CSocketShims
+import ThreadSupport
 
 /// The server side: a listening Unix socket at a path, for the agent embedded in a host.
 ///

@@ -2,6 +2,7 @@ import BridgeCore
 import Foundation
 @testable import InspectorAgent
 import SocketSupport
+import TestSupport
 
 /// The agent's core (``AgentCore``) driven without sockets, threads or a real clock, in the
 /// manner of swift-nio's `EmbeddedChannel`: a test writes a client's bytes in, runs the agent,

@@ -7,6 +7,7 @@ import BridgeCore
 import Foundation
 import TestSupport
 import SocketSupport
+import ThreadSupport
 
 // A deliberately dumb inspector client that speaks the documented protocol byte for byte:
 // it writes raw bytes and reads raw lines, and decodes each line only into a generic JSON value.
@@ -240,31 +241,13 @@ final class RawClient: @unchecked Sendable {
     }
 }
 
-/// Runs blocking work on a thread of its own (not the main actor, not the cooperative pool, which
-/// blocking socket waits must not tie up) and returns its result.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread {
-            continuation.resume(with: Result { try body() })
-        }
-        thread.start()
-    }
-}
-
 /// A counter shared between a test and a reader thread.
-final class Progress: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
+final class Progress: Sendable {
+    private let count = Locked(0)
 
-    var value: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return count
-    }
+    var value: Int { count.current }
 
     func set(_ value: Int) {
-        lock.lock()
-        count = value
-        lock.unlock()
+        count.withLock { $0 = value }
     }
 }

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Runs blocking work on a thread of its own: the one way the package starts a thread.
+///
+/// Blocking work (curses, which wants one thread; `poll`; reading a pipe to its end; waiting for
+/// a child process) must never run on the main actor, which the host needs, nor on Swift's
+/// cooperative pool, which has one thread per core (two on a small machine): one blocked call
+/// there can stall every task. So such work gets a named thread of its own:
+///
+/// ```swift
+/// // Wait for it from async code:
+/// let line = try await DedicatedThread.run(name: "bridge-inspector.wait") { try child.readLine() }
+/// // Or leave it running (a loop that ends by itself):
+/// DedicatedThread.start(name: "bridge-inspector.stdin") { watchStandardInput() }
+/// ```
+///
+/// docs/concurrency.md lists every thread the package starts, and why.
+public enum DedicatedThread {
+    /// Starts `body` on a new thread named `name` and returns at once. `stackSize` in bytes,
+    /// or `nil` for the system's default.
+    public static func start(name: String, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: body)
+        thread.name = name
+        if let stackSize { thread.stackSize = stackSize }
+        thread.start()
+    }
+
+    /// Runs `body` on a new thread named `name` and returns (or throws) what it does, without
+    /// blocking the caller's thread while it runs.
+    public static func run<Value: Sendable>(
+        name: String, stackSize: Int? = nil, _ body: @escaping @Sendable () throws -> Value
+    ) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            start(name: name, stackSize: stackSize) { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    /// Runs `body` on a new thread named `name` and returns what it does, without blocking the
+    /// caller's thread while it runs.
+    public static func run<Value: Sendable>(
+        name: String, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Value
+    ) async -> Value {
+        await withCheckedContinuation { continuation in
+            start(name: name, stackSize: stackSize) { continuation.resume(returning: body()) }
+        }
+    }
+}
