@@ -64,7 +64,7 @@ public struct LogEntry: Sendable {
     /// The decoded message, decoded on demand (`nil` for markers and malformed input).
     public var message: BridgeMessage? {
         guard kind == .message else { return nil }
-        return try? JSONDecoder().decode(BridgeMessage.self, from: json)
+        return try? BridgeMessageCodec.message(in: JSONParser.read(json)).get()
     }
 
     /// A marker row.
