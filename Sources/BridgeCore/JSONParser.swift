@@ -49,6 +49,9 @@ public struct JSONParser {
     private let paths: [[PathStep]]
     private var ranges: [[Range<Int>]]
     private var index = 0
+    /// The members of the objects being parsed, innermost last: an object's dictionary is made
+    /// once at its end, at its final size, rather than grown member by member.
+    private var members: [(key: String, value: JSONValue)] = []
 
     /// Parses `data` as exactly one JSON value, with optional whitespace around it; `nil` when
     /// it is not (``read(_:maxDepth:)`` says why).
@@ -296,14 +299,22 @@ public struct JSONParser {
             } while try !ends(UInt8(ascii: "}"))
             return .null
         }
-        var members: [String: JSONValue] = [:]
-        if objectIsEmpty() { return .object(members) }
+        if objectIsEmpty() { return .object([:]) }
+        let first = members.count
         repeat {
             let key = try memberKey()
-            // The last of duplicate keys wins, as in the journey's `JSON.parse`.
-            members[key] = try value(depth: depth)
+            members.append((key, try value(depth: depth)))
         } while try !ends(UInt8(ascii: "}"))
-        return .object(members)
+        return .object(dictionary(from: first))
+    }
+
+    /// The members from `first` on, as a dictionary (and off the stack of members). The last of
+    /// duplicate keys wins, as in the journey's `JSON.parse`.
+    private mutating func dictionary(from first: Int) -> [String: JSONValue] {
+        var object = [String: JSONValue](minimumCapacity: members.count - first)
+        for index in first..<members.count { object[members[index].key] = members[index].value }
+        members.removeSubrange(first...)
+        return object
     }
 
     private mutating func array(depth: Int) throws(Failure) -> JSONValue {
@@ -344,16 +355,16 @@ public struct JSONParser {
         try checkDepth(depth)
         index += 1
         skipWhitespace()
-        var members: [String: JSONValue] = [:]
-        if objectIsEmpty() { return .object(members) }
+        if objectIsEmpty() { return .object([:]) }
+        let first = members.count
         // Keys that led to a path to capture, and how many ranges each such path had before
         // it: a later duplicate drops what the earlier one captured (the last key wins).
         var capturedKeys: [(key: String, counts: [(path: Int, count: Int)])] = []
         repeat {
             let key = try memberKey()
-            members[key] = try capturingMember(key: key, depth: depth, mask: mask, step: step, capturedKeys: &capturedKeys)
+            members.append((key, try capturingMember(key: key, depth: depth, mask: mask, step: step, capturedKeys: &capturedKeys)))
         } while try !ends(UInt8(ascii: "}"))
-        return .object(members)
+        return .object(dictionary(from: first))
     }
 
     /// The value of member `key` of an object on a path to capture.
