@@ -1,232 +1,622 @@
 import Foundation
 
-/// A small, strict JSON parser into ``JSONValue``, for the paths that see every message: the
-/// host decoding what the journey sends, and an inspector decoding what the agent streams.
+/// The one JSON parser: a single pass over the bytes that validates them (RFC 8259), bounds the
+/// nesting, builds the ``JSONValue`` and, when the text is not JSON, says where and why.
 ///
-/// Foundation's `JSONDecoder` spends most of its time in generic `Codable` machinery (and, for
-/// `JSONValue`, in the errors its try-each-type decoding throws); parsing straight into
-/// `JSONValue` is several times faster. It is also the one place that decides what JSON text
-/// means (`docs/bridge-protocol.md`, section 2, "One JSON rule"), together with
-/// ``JSONSyntaxCheck``, which refuses exactly what this parser refuses and says where and why:
+/// It is the one place that decides what JSON text means (`docs/bridge-protocol.md`, section 2,
+/// "One JSON rule"): the host decoding what the journey sends, an inspector decoding what the
+/// agent streams, recordings, and every file and field a person types. ``JSONSyntaxCheck`` runs
+/// the same pass without building anything, so the two can never disagree:
 ///
 /// ```swift
-/// if let problem = JSONSyntaxCheck.firstProblem(in: bytes) { throw problem }  // line, column, reason
-/// let value = JSONParser.parse(bytes)                                          // then never nil
+/// let value = try JSONParser.read(bytes)   // or throws a JSONSyntaxCheck.Problem: line, column, reason
+/// let quiet = JSONParser.parse(bytes)      // nil when `read` would throw
 /// ```
 ///
-/// It returns `nil` for: invalid syntax (RFC 8259), nesting deeper than `maxDepth` (at most
+/// It refuses: invalid syntax, nesting deeper than `maxDepth` (at most
 /// ``JSONSyntaxCheck/maximumDepth``), a number too large for a `Double` (JSON cannot carry the
 /// infinity it would become), an unpaired UTF-16 surrogate escape (`"\ud800"`), and invalid
 /// UTF-8. A number too small for a `Double` becomes `0` (or the nearest subnormal), and an object
 /// with the same key twice keeps the last value, both as the journey's `JSON.parse` does.
+///
+/// Parsing straight into `JSONValue` is several times faster than Foundation's `JSONDecoder`,
+/// which spends most of its time in generic `Codable` machinery; ``JSONValueDecoder`` then reads
+/// a `Decodable` from the value without turning it back into text.
 public struct JSONParser {
-    private let bytes: UnsafeRawBufferPointer
-    private let maxDepth: Int
-    private var index = 0
+    /// Where a value lies inside the parsed text: a path of object keys and array elements
+    /// from the top-level value (``JSONParser/read(_:maxDepth:capturing:)``).
+    public enum PathStep: Sendable, Hashable {
+        /// The member of an object with this key.
+        case key(String)
+        /// Every element of an array.
+        case element
+    }
 
-    /// Parses `data` as exactly one JSON value, with optional whitespace around it.
+    /// A parsed value and the byte ranges of the values a caller asked for.
+    public struct Captured: Sendable {
+        /// The value of the whole text.
+        public var value: JSONValue
+        /// For each path asked for, in the same order, the byte ranges (offsets from the start
+        /// of the text) of the values found there, in the order they appear. A key that occurs
+        /// twice in one object counts once, by its last value, as in ``value``.
+        public var ranges: [[Range<Int>]]
+    }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let maxDepth: Int
+    /// `false` to check only (``JSONSyntaxCheck``): nothing is built, and every value is `.null`.
+    private let builds: Bool
+    private let paths: [[PathStep]]
+    private var ranges: [[Range<Int>]]
+    private var index = 0
+    /// The members of the objects being parsed, innermost last: an object's dictionary is made
+    /// once at its end, at its final size, rather than grown member by member.
+    private var members: [(key: String, value: JSONValue)] = []
+
+    /// Parses `data` as exactly one JSON value, with optional whitespace around it; `nil` when
+    /// it is not (``read(_:maxDepth:)`` says why).
     public static func parse(_ data: some ContiguousBytes, maxDepth: Int = JSONSyntaxCheck.defaultMaxDepth) -> JSONValue? {
-        data.withUnsafeBytes { buffer -> JSONValue? in
-            var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
-            guard let value = parser.value(depth: 0) else { return Optional.none }
-            parser.skipWhitespace()
-            // Spelled out: `JSONValue` is `ExpressibleByNilLiteral`, so a bare `nil` beside a
-            // `JSONValue` would become `.null`.
-            guard parser.index == buffer.count else { return Optional.none }
-            return value
+        try? read(data, maxDepth: maxDepth)
+    }
+
+    /// Parses `data` as exactly one JSON value, with optional whitespace around it, or throws
+    /// where and why it is not one.
+    public static func read(
+        _ data: some ContiguousBytes, maxDepth: Int = JSONSyntaxCheck.defaultMaxDepth
+    ) throws(JSONSyntaxCheck.Problem) -> JSONValue {
+        try read(data, maxDepth: maxDepth, capturing: []).value
+    }
+
+    /// Parses `data` like ``read(_:maxDepth:)`` and, in the same pass, notes the byte ranges of
+    /// the values at `paths`: how a client keeps a message's exact bytes from a frame without
+    /// scanning the frame again.
+    ///
+    /// ```swift
+    /// let parsed = try JSONParser.read(line, capturing: [[.key("sent"), .element]])
+    /// let first = parsed.ranges[0].first.map { line[$0] }   // the first sent message, verbatim
+    /// ```
+    public static func read(
+        _ data: some ContiguousBytes, maxDepth: Int = JSONSyntaxCheck.defaultMaxDepth, capturing paths: [[PathStep]]
+    ) throws(JSONSyntaxCheck.Problem) -> Captured {
+        let result = data.withUnsafeBytes { raw in
+            raw.withMemoryRebound(to: UInt8.self) { buffer -> Result<Captured, JSONSyntaxCheck.Problem> in
+                var parser = JSONParser(bytes: buffer, maxDepth: maxDepth, builds: true, paths: paths)
+                do throws(Failure) {
+                    return .success(Captured(value: try parser.run(), ranges: parser.ranges))
+                } catch {
+                    return .failure(parser.problem(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    /// The first problem in `buffer`, or `nil` when it holds exactly one JSON value: the same
+    /// pass as ``read(_:maxDepth:)``, building nothing.
+    static func firstProblem(in buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> JSONSyntaxCheck.Problem? {
+        var parser = JSONParser(bytes: buffer, maxDepth: maxDepth, builds: false, paths: [])
+        do throws(Failure) {
+            _ = try parser.run()
+            return nil
+        } catch {
+            return parser.problem(error)
         }
     }
 
-    private init(bytes: UnsafeRawBufferPointer, maxDepth: Int) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, builds: Bool, paths: [[PathStep]]) {
         self.bytes = bytes
         self.maxDepth = JSONSyntaxCheck.clampedDepth(maxDepth)
+        self.builds = builds
+        // At most 32 paths: one bit each in the mask handed down while parsing.
+        self.paths = Array(paths.prefix(32))
+        self.ranges = Array(repeating: [], count: self.paths.count)
     }
 
-    private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+    private struct Failure: Error {
+        var offset: Int
+        var reason: String
+    }
+
+    private mutating func run() throws(Failure) -> JSONValue {
+        skipWhitespace()
+        if index == bytes.count { throw Failure(offset: index, reason: "the text is empty; expected a JSON value") }
+        let mask: UInt32 = paths.isEmpty ? 0 : (paths.count == 32 ? .max : (1 << UInt32(paths.count)) - 1)
+        // A path with no steps is the whole value.
+        let whole = matched(mask, step: 0)
+        let start = index
+        let value = try value(depth: 0, mask: mask & ~whole, step: 0)
+        record(whole, start..<index)
+        skipWhitespace()
+        if index < bytes.count {
+            throw Failure(offset: index, reason: "unexpected \(describe(index)) after the end of the JSON value")
+        }
+        return value
+    }
+
+    private func problem(_ failure: Failure) -> JSONSyntaxCheck.Problem {
+        var line = 1
+        var lineStart = 0
+        var position = 0
+        let end = min(failure.offset, bytes.count)
+        while position < end {
+            if bytes[position] == UInt8(ascii: "\n") {
+                line += 1
+                lineStart = position + 1
+            }
+            position += 1
+        }
+        return JSONSyntaxCheck.Problem(offset: failure.offset, line: line, column: failure.offset - lineStart + 1, reason: failure.reason)
+    }
+
+    private func describe(_ position: Int) -> String {
+        guard position < bytes.count else { return "end of text" }
+        let byte = bytes[position]
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        if byte == 0x20 { return "a space" }
+        return "byte 0x" + String(byte, radix: 16, uppercase: true)
+    }
 
     private mutating func skipWhitespace() {
-        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
     }
 
-    /// Consumes `byte` if it is next.
-    private mutating func take(_ byte: UInt8) -> Bool {
-        guard current == byte else { return false }
+    // MARK: Paths to capture
+
+    /// The paths of `mask` that end at `step`.
+    private func matched(_ mask: UInt32, step: Int) -> UInt32 {
+        var result: UInt32 = 0
+        var rest = mask
+        while rest != 0 {
+            let path = rest.trailingZeroBitCount
+            rest &= rest - 1
+            if paths[path].count == step { result |= 1 << UInt32(path) }
+        }
+        return result
+    }
+
+    /// The paths of `mask` whose step `step` is `wanted` (a key, or `.element`).
+    private func following(_ mask: UInt32, step: Int, key: String?) -> UInt32 {
+        var result: UInt32 = 0
+        var rest = mask
+        while rest != 0 {
+            let path = rest.trailingZeroBitCount
+            rest &= rest - 1
+            switch paths[path][step] {
+            case .key(let name): if name == key { result |= 1 << UInt32(path) }
+            case .element: if key == nil { result |= 1 << UInt32(path) }
+            }
+        }
+        return result
+    }
+
+    private mutating func record(_ mask: UInt32, _ range: Range<Int>) {
+        var rest = mask
+        while rest != 0 {
+            ranges[rest.trailingZeroBitCount].append(range)
+            rest &= rest - 1
+        }
+    }
+
+    // MARK: Values
+
+    // Each level of nesting costs a `value` and an `object` or `array` frame on the stack, so
+    // these stay lean (``JSONSyntaxCheck/maximumDepth`` levels must fit a 512 KiB stack in a
+    // debug build); capturing byte ranges has its own functions below.
+
+    /// One value at `index`.
+    private mutating func value(depth: Int) throws(Failure) -> JSONValue {
+        guard index < bytes.count else { throw Failure(offset: index, reason: "unexpected end of text; expected a value") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try object(depth: depth + 1)
+        case UInt8(ascii: "["): return try array(depth: depth + 1)
+        default: return try scalar()
+        }
+    }
+
+    /// A string, number or literal at `index`.
+    private mutating func scalar() throws(Failure) -> JSONValue {
+        switch bytes[index] {
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): return try literal("true", .bool(true))
+        case UInt8(ascii: "f"): return try literal("false", .bool(false))
+        case UInt8(ascii: "n"): return try literal("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        default:
+            throw Failure(offset: index, reason: "expected a value, found \(describe(index))")
+        }
+    }
+
+    private func checkDepth(_ depth: Int) throws(Failure) {
+        if depth > maxDepth {
+            throw Failure(offset: index, reason: "nesting is deeper than \(maxDepth) levels")
+        }
+    }
+
+    /// After `{` and the spaces after it: `true` when the object is empty (its `}` consumed).
+    private mutating func objectIsEmpty() -> Bool {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "}") else { return false }
         index += 1
         return true
     }
 
-    private mutating func value(depth: Int) -> JSONValue? {
+    /// An object key and its `:`, with the spaces around them.
+    private mutating func memberKey() throws(Failure) -> String {
         skipWhitespace()
-        switch current {
-        case UInt8(ascii: "{"): return object(depth: depth + 1)
-        case UInt8(ascii: "["): return array(depth: depth + 1)
-        case UInt8(ascii: "\""): return string().map(JSONValue.string)
-        case UInt8(ascii: "t"): return literal("true", .bool(true))
-        case UInt8(ascii: "f"): return literal("false", .bool(false))
-        case UInt8(ascii: "n"): return literal("null", .null)
-        case .some: return number().map(JSONValue.number)
-        case nil: return nil
+        guard index < bytes.count else { throw Failure(offset: index, reason: "unexpected end of text inside an object; expected '\"' to start a key") }
+        guard bytes[index] == UInt8(ascii: "\"") else {
+            throw Failure(offset: index, reason: "expected '\"' to start an object key, found \(describe(index))")
+        }
+        let key = try string()
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+            throw Failure(offset: index, reason: "expected ':' after an object key, found \(describe(index))")
+        }
+        index += 1
+        skipWhitespace()
+        return key
+    }
+
+    /// After `[` and the spaces after it: `true` when the array is empty (its `]` consumed).
+    private mutating func arrayIsEmpty() -> Bool {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "]") else { return false }
+        index += 1
+        return true
+    }
+
+    /// After a member of an object (`close` is `}`) or an element of an array (`]`): `true` at
+    /// `close` (consumed), `false` after a `,`.
+    private mutating func ends(_ close: UInt8) throws(Failure) -> Bool {
+        skipWhitespace()
+        let container = close == UInt8(ascii: "}") ? "an object" : "an array"
+        guard index < bytes.count else {
+            throw Failure(offset: index, reason: "unexpected end of text inside \(container); expected ',' or '\(Character(Unicode.Scalar(close)))'")
+        }
+        if bytes[index] == UInt8(ascii: ",") {
+            index += 1
+            return false
+        }
+        if bytes[index] == close {
+            index += 1
+            return true
+        }
+        throw Failure(offset: index, reason: "expected ',' or '\(Character(Unicode.Scalar(close)))' in \(container), found \(describe(index))")
+    }
+
+    private mutating func object(depth: Int) throws(Failure) -> JSONValue {
+        try checkDepth(depth)
+        index += 1
+        skipWhitespace()
+        guard builds else {
+            if objectIsEmpty() { return .null }
+            repeat {
+                _ = try memberKey()
+                _ = try value(depth: depth)
+            } while try !ends(UInt8(ascii: "}"))
+            return .null
+        }
+        if objectIsEmpty() { return .object([:]) }
+        let first = members.count
+        repeat {
+            let key = try memberKey()
+            members.append((key, try value(depth: depth)))
+        } while try !ends(UInt8(ascii: "}"))
+        return .object(dictionary(from: first))
+    }
+
+    /// The members from `first` on, as a dictionary (and off the stack of members). The last of
+    /// duplicate keys wins, as in the journey's `JSON.parse`.
+    private mutating func dictionary(from first: Int) -> [String: JSONValue] {
+        var object = [String: JSONValue](minimumCapacity: members.count - first)
+        for index in first..<members.count { object[members[index].key] = members[index].value }
+        members.removeSubrange(first...)
+        return object
+    }
+
+    private mutating func array(depth: Int) throws(Failure) -> JSONValue {
+        try checkDepth(depth)
+        index += 1
+        skipWhitespace()
+        guard builds else {
+            if arrayIsEmpty() { return .null }
+            repeat {
+                skipWhitespace()
+                _ = try value(depth: depth)
+            } while try !ends(UInt8(ascii: "]"))
+            return .null
+        }
+        var elements: [JSONValue] = []
+        if arrayIsEmpty() { return .array(elements) }
+        repeat {
+            skipWhitespace()
+            elements.append(try value(depth: depth))
+        } while try !ends(UInt8(ascii: "]"))
+        return .array(elements)
+    }
+
+    // MARK: Values on a path to capture (always building)
+
+    /// One value at `index`; `mask` holds the paths to capture that lead here, `step` deep.
+    private mutating func value(depth: Int, mask: UInt32, step: Int) throws(Failure) -> JSONValue {
+        guard mask != 0 else { return try value(depth: depth) }
+        guard index < bytes.count else { throw Failure(offset: index, reason: "unexpected end of text; expected a value") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try object(depth: depth + 1, mask: mask, step: step)
+        case UInt8(ascii: "["): return try array(depth: depth + 1, mask: mask, step: step)
+        default: return try scalar()
         }
     }
 
-    private mutating func literal(_ word: StaticString, _ result: JSONValue) -> JSONValue? {
+    private mutating func object(depth: Int, mask: UInt32, step: Int) throws(Failure) -> JSONValue {
+        try checkDepth(depth)
+        index += 1
+        skipWhitespace()
+        if objectIsEmpty() { return .object([:]) }
+        let first = members.count
+        // Keys that led to a path to capture, and how many ranges each such path had before
+        // it: a later duplicate drops what the earlier one captured (the last key wins).
+        var capturedKeys: [(key: String, counts: [(path: Int, count: Int)])] = []
+        repeat {
+            let key = try memberKey()
+            members.append((key, try capturingMember(key: key, depth: depth, mask: mask, step: step, capturedKeys: &capturedKeys)))
+        } while try !ends(UInt8(ascii: "}"))
+        return .object(dictionary(from: first))
+    }
+
+    /// The value of member `key` of an object on a path to capture.
+    private mutating func capturingMember(
+        key: String, depth: Int, mask: UInt32, step: Int, capturedKeys: inout [(key: String, counts: [(path: Int, count: Int)])]
+    ) throws(Failure) -> JSONValue {
+        let next = following(mask, step: step, key: key)
+        guard next != 0 else { return try value(depth: depth, mask: 0, step: 0) }
+        if let earlier = capturedKeys.first(where: { $0.key == key }) {
+            for (path, count) in earlier.counts { ranges[path].removeSubrange(count...) }
+        } else {
+            var counts: [(path: Int, count: Int)] = []
+            var rest = next
+            while rest != 0 {
+                let path = rest.trailingZeroBitCount
+                rest &= rest - 1
+                counts.append((path, ranges[path].count))
+            }
+            capturedKeys.append((key, counts))
+        }
+        let whole = matched(next, step: step + 1)
+        let start = index
+        let member = try value(depth: depth, mask: next & ~whole, step: step + 1)
+        record(whole, start..<index)
+        return member
+    }
+
+    private mutating func array(depth: Int, mask: UInt32, step: Int) throws(Failure) -> JSONValue {
+        try checkDepth(depth)
+        index += 1
+        skipWhitespace()
+        var elements: [JSONValue] = []
+        if arrayIsEmpty() { return .array(elements) }
+        let next = following(mask, step: step, key: nil)
+        let whole = matched(next, step: step + 1)
+        repeat {
+            skipWhitespace()
+            let start = index
+            elements.append(try value(depth: depth, mask: next & ~whole, step: step + 1))
+            record(whole, start..<index)
+        } while try !ends(UInt8(ascii: "]"))
+        return .array(elements)
+    }
+
+    private mutating func literal(_ word: StaticString, _ result: JSONValue) throws(Failure) -> JSONValue {
+        let start = index
         let count = word.utf8CodeUnitCount
-        guard index + count <= bytes.count else { return nil }
-        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return nil }
+        let matches = word.withUTF8Buffer { expected -> Bool in
+            guard bytes.count - index >= count else { return false }
+            for offset in 0..<count where bytes[index + offset] != expected[offset] { return false }
+            return true
+        }
+        guard matches else { throw Failure(offset: start, reason: "expected a value, found \(describe(start)) (did you mean \(word)?)") }
         index += count
         return result
     }
 
-    private mutating func object(depth: Int) -> JSONValue? {
-        guard depth <= maxDepth else { return nil }
-        index += 1
-        var members: [String: JSONValue] = [:]
-        skipWhitespace()
-        if take(UInt8(ascii: "}")) { return .object(members) }
-        while true {
-            skipWhitespace()
-            guard current == UInt8(ascii: "\""), let key = string() else { return nil }
-            skipWhitespace()
-            guard take(UInt8(ascii: ":")), let member = value(depth: depth) else { return nil }
-            // The last of duplicate keys wins, as in the journey's `JSON.parse`.
-            members[key] = member
-            skipWhitespace()
-            if take(UInt8(ascii: ",")) { continue }
-            guard take(UInt8(ascii: "}")) else { return Optional.none }
-            return .object(members)
-        }
+    // MARK: Numbers
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    private static func isHex(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
     }
 
-    private mutating func array(depth: Int) -> JSONValue? {
-        guard depth <= maxDepth else { return nil }
-        index += 1
-        var elements: [JSONValue] = []
-        skipWhitespace()
-        if take(UInt8(ascii: "]")) { return .array(elements) }
-        while true {
-            guard let element = value(depth: depth) else { return nil }
-            elements.append(element)
-            skipWhitespace()
-            if take(UInt8(ascii: ",")) { continue }
-            guard take(UInt8(ascii: "]")) else { return Optional.none }
-            return .array(elements)
-        }
+    private mutating func skipDigits() {
+        while index < bytes.count, Self.isDigit(bytes[index]) { index += 1 }
     }
 
-    /// A string, starting at its opening quote.
-    private mutating func string() -> String? {
-        index += 1
+    private mutating func number() throws(Failure) -> Double {
         let start = index
-        // Most strings have no escapes: validate and copy them in one go.
-        while let byte = current {
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        guard index < bytes.count, Self.isDigit(bytes[index]) else {
+            throw Failure(offset: index, reason: "expected a digit in a number, found \(describe(index))")
+        }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, Self.isDigit(bytes[index]) {
+                throw Failure(offset: start, reason: "numbers must not have leading zeros")
+            }
+        } else {
+            skipDigits()
+        }
+        var isInteger = true
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            guard index < bytes.count, Self.isDigit(bytes[index]) else {
+                throw Failure(offset: index, reason: "expected a digit after '.', found \(describe(index))")
+            }
+            skipDigits()
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, Self.isDigit(bytes[index]) else {
+                throw Failure(offset: index, reason: "expected a digit in an exponent, found \(describe(index))")
+            }
+            skipDigits()
+        }
+        let digitsStart = negative ? start + 1 : start
+        // Up to 15 digits an integer is exact as a Double (and cannot overflow); build it without a string.
+        if isInteger, index - digitsStart <= 15 {
+            guard builds else { return 0 }
+            var value: Int64 = 0
+            for position in digitsStart..<index { value = value * 10 + Int64(bytes[position] - UInt8(ascii: "0")) }
+            return negative ? -Double(value) : Double(value)
+        }
+        // A number too large for a Double (1e400) is valid JSON text but no decoder can hold it.
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        guard let value = Double(text), value.isFinite else {
+            throw Failure(offset: start, reason: "the number \(text) is too large to represent")
+        }
+        return value
+    }
+
+    // MARK: Strings
+
+    /// A string, starting at its opening quote (`""` when not building).
+    private mutating func string() throws(Failure) -> String {
+        let start = index
+        index += 1
+        var segmentStart = index
+        // Only a string with escapes is copied byte by byte; most are taken whole.
+        var escaped = false
+        var utf8: [UInt8] = []
+        while index < bytes.count {
+            let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                let segment = UnsafeBufferPointer(rebasing: bytes[segmentStart..<index])
                 index += 1
-                return text
+                guard builds else { return "" }
+                guard escaped else { return String(decoding: segment, as: UTF8.self) }
+                utf8.append(contentsOf: segment)
+                return String(decoding: utf8, as: UTF8.self)
             }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { return nil }
-            index += 1
-        }
-        guard current != nil else { return nil }
-        var utf8 = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
-        while let byte = current {
-            index += 1
-            switch byte {
-            case UInt8(ascii: "\""):
-                return String(validating: utf8, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                guard let escape = current else { return nil }
+            if byte == UInt8(ascii: "\\") {
+                escaped = true
+                if builds { utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[segmentStart..<index])) }
                 index += 1
+                guard index < bytes.count else { break }
+                let escape = bytes[index]
+                let unescaped: UInt8
                 switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
-                case UInt8(ascii: "b"): utf8.append(0x08)
-                case UInt8(ascii: "f"): utf8.append(0x0C)
-                case UInt8(ascii: "n"): utf8.append(0x0A)
-                case UInt8(ascii: "r"): utf8.append(0x0D)
-                case UInt8(ascii: "t"): utf8.append(0x09)
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): unescaped = escape
+                case UInt8(ascii: "b"): unescaped = 0x08
+                case UInt8(ascii: "f"): unescaped = 0x0C
+                case UInt8(ascii: "n"): unescaped = 0x0A
+                case UInt8(ascii: "r"): unescaped = 0x0D
+                case UInt8(ascii: "t"): unescaped = 0x09
                 case UInt8(ascii: "u"):
-                    guard let scalar = escapedScalar() else { return nil }
-                    UTF8.encode(scalar) { utf8.append($0) }
+                    index += 1
+                    let scalar = try surrogateAwareEscape(escapeStart: index - 2)
+                    if builds { UTF8.encode(scalar) { utf8.append($0) } }
+                    segmentStart = index
+                    continue
                 default:
-                    return nil
+                    throw Failure(offset: index, reason: "invalid escape '\\\(describe(index).trimmingQuotes)' in a string")
                 }
-            default:
-                if byte < 0x20 { return nil }
-                utf8.append(byte)
+                if builds { utf8.append(unescaped) }
+                index += 1
+                segmentStart = index
+                continue
             }
+            if byte < 0x20 {
+                throw Failure(offset: index, reason: "control character \(describe(index)) inside a string must be escaped")
+            }
+            if byte < 0x80 {
+                index += 1
+                continue
+            }
+            try utf8Sequence()
         }
-        return nil
+        throw Failure(offset: start, reason: "unterminated string (no closing '\"')")
     }
 
-    /// The scalar of a `\uXXXX` escape (its `\u` already consumed), joining a surrogate pair.
-    private mutating func escapedScalar() -> Unicode.Scalar? {
-        guard let high = hex4() else { return nil }
-        if (0xDC00..<0xE000).contains(high) { return nil }
-        guard (0xD800..<0xDC00).contains(high) else { return Unicode.Scalar(high) }
-        guard take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")), let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
-        return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
-    }
-
-    private mutating func hex4() -> UInt32? {
-        guard index + 4 <= bytes.count else { return nil }
+    /// The 4 hex digits of a `\\u` escape at `index`, as a number.
+    private mutating func hex4() throws(Failure) -> UInt32 {
         var code: UInt32 = 0
         for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
+            guard index < bytes.count, Self.isHex(bytes[index]) else {
+                throw Failure(offset: index, reason: "expected 4 hex digits after '\\u' in a string")
             }
+            let byte = bytes[index]
+            let digit = Self.isDigit(byte) ? byte - UInt8(ascii: "0") : (byte | 0x20) - UInt8(ascii: "a") + 10
             code = code << 4 | UInt32(digit)
             index += 1
         }
         return code
     }
 
-    private static func isDigit(_ byte: UInt8?) -> Bool {
-        guard let byte else { return false }
-        return byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    /// The rest of a `\\u` escape (after `\\u`), and the low half that must follow a high
+    /// surrogate: a string must be valid Unicode, and a lone surrogate is not.
+    private mutating func surrogateAwareEscape(escapeStart: Int) throws(Failure) -> Unicode.Scalar {
+        let code = try hex4()
+        let spelled = "'\\u" + String(code, radix: 16, uppercase: false).leftPadded(to: 4) + "'"
+        if (0xDC00...0xDFFF).contains(code) {
+            throw Failure(
+                offset: escapeStart,
+                reason: "lone UTF-16 surrogate \(spelled) in a string: a low surrogate is only valid right after a high one (\\ud800-\\udbff)")
+        }
+        guard (0xD800...0xDBFF).contains(code) else {
+            // Below 0xD800 or above 0xDFFF: always a scalar.
+            return Unicode.Scalar(code) ?? "\u{FFFD}"
+        }
+        let lowStart = index
+        if bytes.count - index >= 2, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+            index += 2
+            let low = try hex4()
+            if (0xDC00...0xDFFF).contains(low) {
+                return Unicode.Scalar(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)) ?? "\u{FFFD}"
+            }
+        }
+        index = lowStart
+        throw Failure(
+            offset: escapeStart,
+            reason: "lone UTF-16 surrogate \(spelled) in a string: a high surrogate must be followed by a low one (\\udc00-\\udfff)")
     }
 
-    private mutating func skipDigits() -> Bool {
-        let start = index
-        while Self.isDigit(current) { index += 1 }
-        return index > start
+    /// Validates one multi-byte UTF-8 sequence starting at `index`.
+    private mutating func utf8Sequence() throws(Failure) {
+        let lead = bytes[index]
+        let length: Int
+        var minimum: UInt32
+        var scalar: UInt32
+        switch lead {
+        case 0xC2...0xDF: length = 2; scalar = UInt32(lead & 0x1F); minimum = 0x80
+        case 0xE0...0xEF: length = 3; scalar = UInt32(lead & 0x0F); minimum = 0x800
+        case 0xF0...0xF4: length = 4; scalar = UInt32(lead & 0x07); minimum = 0x10000
+        default: throw Failure(offset: index, reason: "invalid UTF-8 (\(describe(index)))")
+        }
+        guard bytes.count - index >= length else { throw Failure(offset: index, reason: "truncated UTF-8 sequence") }
+        for offset in 1..<length {
+            let next = bytes[index + offset]
+            guard next & 0xC0 == 0x80 else { throw Failure(offset: index + offset, reason: "invalid UTF-8 (\(describe(index + offset)))") }
+            scalar = scalar << 6 | UInt32(next & 0x3F)
+        }
+        if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) {
+            throw Failure(offset: index, reason: "invalid UTF-8 sequence")
+        }
+        index += length
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 
-    private mutating func number() -> Double? {
-        let start = index
-        let negative = take(UInt8(ascii: "-"))
-        if take(UInt8(ascii: "0")) {
-            // A leading zero stands alone.
-        } else if current.map({ $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }) == true {
-            _ = skipDigits()
-        } else {
-            return nil
-        }
-        var isInteger = true
-        if take(UInt8(ascii: ".")) {
-            isInteger = false
-            guard skipDigits() else { return nil }
-        }
-        if take(UInt8(ascii: "e")) || take(UInt8(ascii: "E")) {
-            isInteger = false
-            if !take(UInt8(ascii: "+")) { _ = take(UInt8(ascii: "-")) }
-            guard skipDigits() else { return nil }
-        }
-        let digits = UnsafeRawBufferPointer(rebasing: bytes[(negative ? start + 1 : start)..<index])
-        // Up to 15 digits an integer is exact as a Double; build it without a string.
-        if isInteger, digits.count <= 15 {
-            var value: Int64 = 0
-            for byte in digits { value = value * 10 + Int64(byte - UInt8(ascii: "0")) }
-            return negative ? -Double(value) : Double(value)
-        }
-        guard let text = String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self),
-            let value = Double(text), value.isFinite
-        else { return nil }
-        return value
+    fileprivate var trimmingQuotes: String {
+        count >= 2 && first == "'" && last == "'" ? String(dropFirst().dropLast()) : self
     }
 }

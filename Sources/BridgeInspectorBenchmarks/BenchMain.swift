@@ -222,6 +222,7 @@ struct BridgeInspectorBench {
         }
         report.set("tui_filter_clear_ms_1m", tui.clearFilterMs)
         report.set("tui_ingest_msgs_per_s", tui.ingestMessagesPerSecond)
+        report.set("client_frame_decode_per_s", tui.frameDecodePerSecond)
         report.set("tui_key_under_load_ms_p50", tui.keyUnderLoad.p50Ms)
         report.set("tui_key_under_load_ms_p99", tui.keyUnderLoad.p99Ms)
         report.set("tui_key_under_load_msgs_per_s", tui.keyUnderLoad.messagesPerSecond)
@@ -343,6 +344,7 @@ struct BridgeInspectorBench {
         table.row("slowest filter", Format.fixed(worstFilter, 1) + " ms", Format.verdict(worstFilter < 1000, "well under 1 s"))
         table.row("ingest through handle(.frame)", Format.count(tui.ingestMessagesPerSecond) + "/s",
             "a LogEntry is \(MemoryLayout<LogEntry>.stride) B inline")
+        table.row("client: decode + apply traffic frames", Format.count(tui.frameDecodePerSecond) + "/s")
         let keys = tui.keyUnderLoad
         table.row("key + frame at \(Format.count(Double(keys.messagesPerSecond))) msgs/s, p50", Format.fixed(keys.p50Ms, 1) + " ms",
             "\(keys.framesPerCycle) frames decoded and applied, a key, a render; \(keys.cycles) cycles")

@@ -30,6 +30,10 @@ struct TUIResult {
     /// agent frames, then handles a key and renders. A key pressed while a batch arrives is
     /// drawn at most one cycle later, so the cycle's p50 and p99 bound its latency.
     var keyUnderLoad: KeyUnderLoad
+    /// Traffic frames per second through the client's decoding: `AgentFrame.decode` of each
+    /// line as it arrives from the agent (the one parse, keeping the message's bytes), then
+    /// `LiveState.apply`.
+    var frameDecodePerSecond: Double
 }
 
 /// ``TUIResult/keyUnderLoad``.
@@ -115,6 +119,7 @@ enum TUIBench {
         let withFilter = renderMedian(filtered, renders)
 
         let keyUnderLoad = try measureKeyUnderLoad(model, templates: templates, messagesPerSecond: 10_000, cycles: keyCycles, firstSeq: seq)
+        let frameDecode = try measureFrameDecode(templates: templates, frames: min(count, 100_000))
 
         return TUIResult(
             messages: logCount, ingestMessagesPerSecond: Double(logCount) / ingestSeconds, frameMsAtEnd: atEnd,
@@ -122,7 +127,36 @@ enum TUIBench {
             bytesPerMessageBeyondJSON: Double(rssAfter - rssBefore - jsonBytes) / Double(max(1, logCount)),
             jsonBytesPerMessage: Double(jsonBytes) / Double(max(1, logCount)),
             rssBytesPerMessage: Double(rssAfter - rssBefore) / Double(max(1, logCount)),
-            filterMs: filters, clearFilterMs: median(clears), keyUnderLoad: keyUnderLoad)
+            filterMs: filters, clearFilterMs: median(clears), keyUnderLoad: keyUnderLoad, frameDecodePerSecond: frameDecode)
+    }
+
+    /// Traffic frames per second decoded from their lines (``AgentFrame/decode(_:)``) and
+    /// applied to a client's state (``LiveState/apply(_:json:at:)``); the lines are made before
+    /// the clock starts.
+    static func measureFrameDecode(templates: Templates, frames: Int) throws -> Double {
+        let lines = try trafficLines(templates: templates, from: 1, count: max(1, frames))
+        var state = LiveState()
+        let begin = monotonicNanoseconds()
+        for line in lines { state.apply(try AgentFrame.decode(line), at: startTime) }
+        let elapsed = seconds(from: begin, to: monotonicNanoseconds())
+        precondition(state.log.count == lines.count)
+        return Double(lines.count) / elapsed
+    }
+
+    /// `count` traffic event lines as the agent writes them, sequence numbers from `first`.
+    static func trafficLines(templates: Templates, from first: Int, count: Int) throws -> [Data] {
+        let encoder = JSONEncoder()
+        var lines: [Data] = []
+        lines.reserveCapacity(count)
+        for index in 0..<count {
+            let seq = first + index
+            let traffic = templates.traffic(workloadIndex: index, seq: seq, time: startTime + Double(seq))
+            var line = Data(#"{"kind":"event","seq":\#(seq),"event":{"type":"traffic","record":"#.utf8)
+            line.append(try encoder.encode(traffic))
+            line.append(contentsOf: Array("}}".utf8))
+            lines.append(line)
+        }
+        return lines
     }
 
     /// Streams `messagesPerSecond` into `model` as the inspector's loop gets them (one wake's
@@ -133,21 +167,13 @@ enum TUIBench {
     ) throws -> KeyUnderLoad {
         var model = start
         let perCycle = messagesPerSecond / 10
-        let encoder = JSONEncoder()
         var seq = firstSeq
         var times: [Double] = []
         let keys: [Key] = [.char("k"), .char("k"), .char("j"), .char("G")]
         for cycle in 0..<max(1, cycles) {
             // The bytes as they arrive from the agent (made before the clock starts).
-            var lines: [Data] = []
-            for index in 0..<perCycle {
-                let traffic = templates.traffic(workloadIndex: index, seq: seq, time: startTime + Double(seq))
-                var line = Data(#"{"kind":"event","seq":\#(seq),"event":{"type":"traffic","record":"#.utf8)
-                line.append(try encoder.encode(traffic))
-                line.append(contentsOf: Array("}}".utf8))
-                lines.append(line)
-                seq += 1
-            }
+            let lines = try trafficLines(templates: templates, from: seq, count: perCycle)
+            seq += perCycle
             let begin = monotonicNanoseconds()
             for line in lines { model.handle(.frame(try AgentFrame.decode(line))) }
             model.handle(.key(keys[cycle % keys.count]))

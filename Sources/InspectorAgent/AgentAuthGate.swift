@@ -85,8 +85,7 @@ final class AgentAuthGate {
 
     private static func verdict(for line: [UInt8], token: [UInt8]) -> Verdict {
         guard line.count <= ClientAuth.maxFrameBytes,
-            JSONSyntaxCheck.firstProblem(in: line, maxDepth: 4) == nil,
-            let frame = try? JSONDecoder().decode(AuthFrame.self, from: Data(line)),
+            let frame = try? JSONDecoding.decode(AuthFrame.self, from: line, maxDepth: 4),
             frame.kind == "auth"
         else {
             return .refused(InspectorError(.authRequired, requiredMessage))

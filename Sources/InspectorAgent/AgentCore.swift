@@ -281,16 +281,17 @@ final class AgentCore {
 
     /// Decodes one client frame, or says in a `malformed_frame` error what is wrong with it.
     static func decodeFrame(_ line: [UInt8]) -> Result<IncomingFrame, InspectorError> {
-        // Depth first: JSONDecoder recurses once per level, and a few hundred levels in a
-        // frame of a few hundred bytes would overflow the agent thread's stack inside the host.
-        if let problem = JSONSyntaxCheck.firstProblem(in: line, maxDepth: WireProtocol.maxClientFrameDepth) {
-            return .failure(InspectorError(.malformedFrame, "bad frame: invalid JSON at \(problem)"))
-        }
-        do {
-            return .success(try IncomingFrame.decoder.decode(IncomingFrame.self, from: Data(line)))
+        // One pass of the JSON front door, its depth bounded: a few hundred levels in a frame of
+        // a few hundred bytes must not overflow the agent thread's stack inside the host.
+        do throws(JSONDecoding.Failure) {
+            return .success(try JSONDecoding.decode(IncomingFrame.self, from: line, maxDepth: WireProtocol.maxClientFrameDepth))
         } catch {
-            let problem = JSONSyntaxCheck.firstProblem(in: line).map { "invalid JSON at \($0)" } ?? "not a frame object with a known \"kind\""
-            return .failure(InspectorError(.malformedFrame, "bad frame: \(problem)"))
+            switch error {
+            case .invalidJSON(let problem):
+                return .failure(InspectorError(.malformedFrame, "bad frame: invalid JSON at \(problem)"))
+            case .wrongContent:
+                return .failure(InspectorError(.malformedFrame, "bad frame: not a frame object with a known \"kind\""))
+            }
         }
     }
 
@@ -506,6 +507,4 @@ struct IncomingFrame: Decodable {
     var `protocol`: Int?
     var client: String?
     var subscribe: Bool?
-
-    static let decoder = JSONDecoder()
 }

@@ -60,11 +60,19 @@ public struct LogEntry: Sendable {
     public var json: Data
     /// The size of the message when it crossed the bridge, in bytes.
     public var bytes: Int
+    /// The `correlationId` malformed input names, when it is a JSON object (of at most
+    /// ``maxParsedMalformedBytes``) with a non-empty string `correlationId`: read once, when the
+    /// row is made, so the request it was meant to answer can be found. Untrusted text: draw it
+    /// through something that makes it safe.
+    public var malformedCorrelationId: String?
+
+    /// Larger malformed input is not parsed for its ``malformedCorrelationId``.
+    public static let maxParsedMalformedBytes = 8 * 1024
 
     /// The decoded message, decoded on demand (`nil` for markers and malformed input).
     public var message: BridgeMessage? {
         guard kind == .message else { return nil }
-        return try? JSONDecoder().decode(BridgeMessage.self, from: json)
+        return try? BridgeMessageCodec.message(in: JSONParser.read(json)).get()
     }
 
     /// A marker row.
@@ -94,6 +102,13 @@ public struct LogEntry: Sendable {
             kind: .malformed, seq: malformed.seq, time: malformed.time, direction: .received, type: nil,
             summary: malformed.reason, correlationId: "", status: nil, errorCode: nil, origin: .journey, command: nil,
             deliveryError: nil, latencyMs: nil, partner: nil, json: Data(malformed.raw.utf8), bytes: malformed.bytes)
+        // Read by the one JSON rule the host reads messages by (JSONParser), not another parser.
+        if !json.isEmpty, json.count <= Self.maxParsedMalformedBytes,
+            case .object(let fields)? = JSONParser.parse(json),
+            case .string(let id)? = fields["correlationId"], !id.isEmpty
+        {
+            malformedCorrelationId = id
+        }
     }
 
     init(

@@ -136,8 +136,7 @@ public enum Recording {
         static func parse(_ line: ArraySlice<UInt8>, beforeFrame: Int) -> HostRestart? {
             guard case .object(let fields)? = JSONParser.parse(line, maxDepth: 2),
                 case .string(Self.kind)? = fields["kind"],
-                let data = try? JSONEncoder().encode(JSONValue.object(fields)),
-                let decoded = try? JSONDecoder().decode(Fields.self, from: data)
+                let decoded = try? JSONDecoding.decode(Fields.self, from: JSONValue.object(fields))
             else { return nil }
             return HostRestart(
                 time: decoded.time, host: decoded.host, endedPid: decoded.endedPid, attachedPid: decoded.attachedPid,
@@ -289,14 +288,16 @@ public enum Recording {
     }
 
     private static func header(in line: ArraySlice<UInt8>) -> FirstLine {
-        if let problem = JSONSyntaxCheck.firstProblem(in: line, maxDepth: WireProtocol.maxAgentFrameDepth) {
-            return .neither("the first line is not JSON (column \(problem.column): \(problem.reason))")
+        let value: JSONValue
+        do throws(JSONSyntaxCheck.Problem) {
+            value = try JSONParser.read(line, maxDepth: WireProtocol.maxAgentFrameDepth)
+        } catch {
+            return .neither("the first line is not JSON (column \(error.column): \(error.reason))")
         }
         // Read with the host's JSON rule (JSONParser), like every frame; only the header's own
-        // fields are handed to JSONDecoder, so it never sees the text itself.
-        guard case .object(let fields)? = JSONParser.parse(line, maxDepth: WireProtocol.maxAgentFrameDepth),
-            let shallow = try? JSONEncoder().encode(JSONValue.object(fields.filter { Probe.fields.contains($0.key) }).emptyingContainers(below: 1)),
-            let probe = try? JSONDecoder().decode(Probe.self, from: shallow)
+        // fields are decoded.
+        guard case .object(let fields) = value,
+            let probe = try? JSONDecoding.decode(Probe.self, from: JSONValue.object(fields.filter { Probe.fields.contains($0.key) }))
         else {
             return .neither("the first line is not a JSON object with a \"kind\"")
         }
@@ -312,15 +313,15 @@ public enum Recording {
 
     private static func decodeFrame(_ line: ArraySlice<UInt8>) -> Result<AgentFrame, FrameProblem> {
         // Frames wrap a message a few levels deeper than the host's own limit.
-        if let problem = JSONSyntaxCheck.firstProblem(in: line, maxDepth: WireProtocol.maxAgentFrameDepth) {
-            return .failure(FrameProblem(description: "invalid JSON at column \(problem.column): \(problem.reason)"))
-        }
-        do {
-            return .success(try AgentFrame.decode(Data(line)))
-        } catch let error as DecodingError {
-            return .failure(FrameProblem(description: ReplyRuleFileError(error).description))
+        do throws(JSONDecoding.Failure) {
+            return .success(try AgentFrame.read(Data(line)))
         } catch {
-            return .failure(FrameProblem(description: "\(error)"))
+            switch error {
+            case .invalidJSON(let problem):
+                return .failure(FrameProblem(description: "invalid JSON at column \(problem.column): \(problem.reason)"))
+            case .wrongContent(let problem):
+                return .failure(FrameProblem(description: ReplyRuleFileError(problem).description))
+            }
         }
     }
 

@@ -158,15 +158,15 @@ extension ReplyRuleBook: Codable {
 
     /// Reads a rules file's contents; the error names the place (`rules[1].status`) and what is wrong.
     public static func decode(_ data: Data) throws(ReplyRuleFileError) -> ReplyRuleBook {
-        if let problem = JSONSyntaxCheck.firstProblem(in: data) {
-            throw ReplyRuleFileError(place: "line \(problem.line), column \(problem.characterColumn(in: data))", reason: "invalid JSON: \(problem.reason)")
-        }
-        do {
-            return try JSONDecoder().decode(ReplyRuleBook.self, from: data)
-        } catch let error as DecodingError {
-            throw ReplyRuleFileError(error)
+        do throws(JSONDecoding.Failure) {
+            return try JSONDecoding.decode(ReplyRuleBook.self, from: data)
         } catch {
-            throw ReplyRuleFileError(place: "(top level)", reason: "\(error)")
+            switch error {
+            case .invalidJSON(let problem):
+                throw ReplyRuleFileError(place: "line \(problem.line), column \(problem.characterColumn(in: data))", reason: "invalid JSON: \(problem.reason)")
+            case .wrongContent(let problem):
+                throw ReplyRuleFileError(problem)
+            }
         }
     }
 
@@ -197,39 +197,8 @@ public struct ReplyRuleFileError: Error, Sendable, Hashable, CustomStringConvert
         self.reason = reason
     }
 
-    init(_ error: DecodingError) {
-        func path(_ keys: [any CodingKey]) -> String {
-            var text = ""
-            for key in keys {
-                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
-            }
-            return text.isEmpty ? "(top level)" : text
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            self.init(place: path(context.codingPath), reason: "missing field \"\(key.stringValue)\"")
-        case .typeMismatch(let type, let context):
-            self.init(place: path(context.codingPath), reason: "expected \(Self.describe(type))")
-        case .valueNotFound(let type, let context):
-            self.init(place: path(context.codingPath), reason: "expected \(Self.describe(type)), found null")
-        case .dataCorrupted(let context):
-            self.init(place: path(context.codingPath), reason: context.debugDescription)
-        @unknown default:
-            self.init(place: "(top level)", reason: "\(error)")
-        }
-    }
-
-    private static func describe(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: return "a string"
-        case is Int.Type: return "a whole number"
-        case is Bool.Type: return "true or false"
-        case is Double.Type: return "a number"
-        default:
-            let name = "\(type)"
-            if name.hasPrefix("Array") { return "an array" }
-            if name.hasPrefix("Dictionary") { return "an object" }
-            return "a value of type \(name)"
-        }
+    /// The error for a rules file whose JSON does not hold rules.
+    init(_ problem: DecodingProblem) {
+        self.init(place: problem.path.isEmpty ? "(top level)" : problem.path, reason: problem.reason)
     }
 }

@@ -1,3 +1,4 @@
+import BridgeCore
 import Foundation
 
 /// Where the inspector keeps what a person built up between runs (reply rules, the event
@@ -69,7 +70,7 @@ public struct StateDirectory: Sendable, Equatable {
             throw Problem(path: full, reason: "cannot be read (\(error.localizedDescription))")
         }
         do {
-            return try JSONDecoder().decode(type, from: data)
+            return try JSONDecoding.decode(type, from: data)
         } catch {
             throw Problem(path: full, reason: "is not a file this version can read; move it away to start afresh")
         }

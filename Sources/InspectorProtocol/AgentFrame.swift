@@ -22,61 +22,84 @@ public enum AgentFrame: Sendable {
     /// The answer to a command (`id` is `nil` for errors about frames that had no id).
     case reply(id: String?, result: Result<JSONValue, InspectorError>, sent: [BridgeMessage])
 
-    /// Decodes one frame (a line without its newline).
+    /// Decodes one frame (a line without its newline); see ``read(_:)``. Text that is not JSON
+    /// throws `DecodingError.dataCorrupted` with its line, column and reason.
+    public static func decode(_ line: Data) throws -> AgentFrame {
+        do throws(JSONDecoding.Failure) {
+            return try read(line)
+        } catch {
+            switch error {
+            case .invalidJSON(let problem):
+                throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: "invalid JSON at \(problem)"))
+            case .wrongContent(let problem):
+                throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: problem.description))
+            }
+        }
+    }
+
+    /// Decodes one frame (a line without its newline), or says where the JSON is broken or which
+    /// field is wrong.
     ///
     /// The line is parsed once with ``JSONParser``, the rule the host used for the messages the
     /// frame carries verbatim (`docs/bridge-protocol.md`, section 2, "One JSON rule"), nested at
     /// most ``WireProtocol/maxAgentFrameDepth`` deep. A `traffic` event, nearly every frame of a
-    /// busy stream, is read straight from that value; every other frame is decoded with
-    /// `JSONDecoder` from the value re-encoded, so both read the same JSON the same way. Text that
-    /// is not JSON throws `DecodingError.dataCorrupted` with its line, column and reason.
+    /// busy stream, is read straight from that value; every other frame is decoded from the value
+    /// (``JSONDecoding``), nothing re-encoded.
     ///
     /// The traffic records of a `traffic` event and of a snapshot's log also keep their message's
-    /// bytes exactly as they stand in `line` (``WireTraffic/messageJSON``), found by a light scan
-    /// (``JSONExtent``) rather than a second parse: decoding turns numbers into `Double`s, and
-    /// the inspector shows a message as it crossed the bridge.
-    public static func decode(_ line: Data) throws -> AgentFrame {
-        let depth = WireProtocol.maxAgentFrameDepth
-        guard let value = JSONParser.parse(line, maxDepth: depth) else {
-            let reason = JSONSyntaxCheck.firstProblem(in: line, maxDepth: depth).map { "invalid JSON at \($0)" } ?? "invalid JSON"
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: reason))
+    /// bytes exactly as they stand in `line` (``WireTraffic/messageJSON``), noted by the parser in
+    /// the same pass: decoding turns numbers into `Double`s, and the inspector shows a message as
+    /// it crossed the bridge.
+    public static func read(_ line: Data) throws(JSONDecoding.Failure) -> AgentFrame {
+        let parsed: JSONParser.Captured
+        do throws(JSONSyntaxCheck.Problem) {
+            parsed = try JSONParser.read(line, maxDepth: WireProtocol.maxAgentFrameDepth, capturing: messagePaths)
+        } catch {
+            throw .invalidJSON(error)
         }
+        let value = parsed.value
+        func bytes(_ range: Range<Int>) -> Data { Data(line[(line.startIndex + range.lowerBound)..<(line.startIndex + range.upperBound)]) }
+        // A record's message is where its path says; more than one (a duplicate key one level
+        // up) cannot happen in a frame that decoded, but then the record goes without.
+        let eventMessage = parsed.ranges[0].count == 1 ? parsed.ranges[0].first.map(bytes) : nil
         if case .event(let seq, .traffic(var traffic))? = trafficEvent(value) {
-            traffic.messageJSON = JSONExtent.value(at: ["event", "record", "message"], in: line).map { Data(line[$0]) }
+            traffic.messageJSON = eventMessage
             return .event(seq: seq, event: .traffic(traffic))
         }
         if case .snapshot(let seq, var state)? = try snapshot(value) {
-            keepMessageBytes(of: &state.messages, at: ["state", "messages"], from: line, \.messageJSON)
-            keepMessageBytes(of: &state.pending, at: ["state", "pending"], from: line, \.messageJSON)
+            keepMessageBytes(of: &state.messages, parsed.ranges[1].map(bytes), \.messageJSON)
+            keepMessageBytes(of: &state.pending, parsed.ranges[2].map(bytes), \.messageJSON)
             return .snapshot(seq: seq, state: state)
         }
-        let frame = try decoder.decode(Envelope.self, from: encoder.encode(value)).frame
+        let frame = try JSONDecoding.decode(Envelope.self, from: value).frame
         if case .event(let seq, .pendingAdded(var request)) = frame {
-            request.messageJSON = JSONExtent.value(at: ["event", "record", "message"], in: line).map { Data(line[$0]) }
+            request.messageJSON = eventMessage
             return .event(seq: seq, event: .pendingAdded(request))
         }
         return frame
     }
 
-    /// Gives each record of the array at `path` the bytes of its message in `line`; when the
-    /// array in the text does not line up with the records (it always does for a frame just
-    /// parsed), the records are left without.
-    private static func keepMessageBytes<Record>(
-        of records: inout [Record], at path: [String], from line: Data, _ bytes: WritableKeyPath<Record, Data?>
-    ) {
-        guard let objects = JSONExtent.elements(at: path, in: line), objects.count == records.count else { return }
-        for (index, object) in objects.enumerated() {
-            let text = line[object]
-            records[index][keyPath: bytes] = JSONExtent.value(at: ["message"], in: text).map { Data(text[$0]) }
-        }
+    /// Where the messages of a frame lie, for ``JSONParser/read(_:maxDepth:capturing:)``: an
+    /// event's record, a snapshot's log and its pending requests.
+    private static let messagePaths: [[JSONParser.PathStep]] = [
+        [.key("event"), .key("record"), .key("message")],
+        [.key("state"), .key("messages"), .element, .key("message")],
+        [.key("state"), .key("pending"), .element, .key("message")],
+    ]
+
+    /// Gives each record its message's bytes; when they do not line up with the records (a
+    /// record without a message, which would not have decoded), the records are left without.
+    private static func keepMessageBytes<Record>(of records: inout [Record], _ messages: [Data], _ bytes: WritableKeyPath<Record, Data?>) {
+        guard messages.count == records.count else { return }
+        for index in records.indices { records[index][keyPath: bytes] = messages[index] }
     }
 
     /// A snapshot, with its two large lists (the message log and the pending requests) read
     /// straight from the parsed value like traffic events, and only the small rest through
-    /// `JSONDecoder`; `nil` when it is not a snapshot or a record is not one the fast path takes
-    /// (the whole frame is then decoded by `JSONDecoder`, which says what is wrong). Re-encoding
-    /// and decoding a 30 MiB log with `JSONDecoder` took about a second.
-    private static func snapshot(_ value: JSONValue) throws -> AgentFrame? {
+    /// `Decodable`; `nil` when it is not a snapshot or a record is not one the fast path takes
+    /// (the whole frame is then decoded through `Decodable`, which says what is wrong). Decoding
+    /// a 30 MiB log through `Decodable` took about a second.
+    private static func snapshot(_ value: JSONValue) throws(JSONDecoding.Failure) -> AgentFrame? {
         guard case .object(var fields) = value, case .string("snapshot")? = fields["kind"],
             case .object(var state)? = fields["state"],
             case .array(let messageValues)? = state["messages"], case .array(let pendingValues)? = state["pending"]
@@ -96,7 +119,7 @@ public enum AgentFrame: Sendable {
         state["messages"] = .array([])
         state["pending"] = .array([])
         fields["state"] = .object(state)
-        guard case .snapshot(let seq, var decoded) = try decoder.decode(Envelope.self, from: encoder.encode(JSONValue.object(fields))).frame else {
+        guard case .snapshot(let seq, var decoded) = try JSONDecoding.decode(Envelope.self, from: JSONValue.object(fields)).frame else {
             return nil
         }
         decoded.messages = messages
@@ -115,9 +138,6 @@ public enum AgentFrame: Sendable {
         else { return nil }
         return .event(seq: seq, event: .traffic(traffic))
     }
-
-    private static let encoder = JSONEncoder()
-    private static let decoder = JSONDecoder()
 
     private struct Envelope: Decodable {
         var frame: AgentFrame

@@ -223,37 +223,43 @@ public enum InspectorCommand: Sendable, Hashable {
         "clearLog", "snapshot", "ping",
     ]
 
-    /// The complete frame for this command, ending in a newline.
+    /// The complete frame for this command, ending in a newline: the arguments are encoded
+    /// once, straight into the frame.
     public func frame(id: String) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(CommandFrame(kind: .command, id: id, command: name, args: try argsValue(encoder)))
+        func frame(_ args: (some Encodable)?) throws -> Data {
+            try encoder.encode(TypedCommandFrame(id: id, command: name, args: args))
+        }
+        var data: Data
+        switch self {
+        case .respond(let args): data = try frame(args)
+        case .sendEvent(let args): data = try frame(args)
+        case .completeSlot(let args): data = try frame(args)
+        case .cancelSlot(let args): data = try frame(args)
+        case .setSlotEnabled(let args): data = try frame(args)
+        case .setSlotPermission(let args): data = try frame(args)
+        case .clearError, .clearLog, .snapshot, .ping: data = try frame(JSONValue?.none)
+        }
         data.append(0x0A)
         return data
     }
 
-    private func argsValue(_ encoder: JSONEncoder) throws -> JSONValue? {
-        func value(_ args: some Encodable) throws -> JSONValue {
-            try JSONDecoder().decode(JSONValue.self, from: encoder.encode(args))
-        }
-        switch self {
-        case .respond(let args): return try value(args)
-        case .sendEvent(let args): return try value(args)
-        case .completeSlot(let args): return try value(args)
-        case .cancelSlot(let args): return try value(args)
-        case .setSlotEnabled(let args): return try value(args)
-        case .setSlotPermission(let args): return try value(args)
-        case .clearError, .clearLog, .snapshot, .ping: return nil
-        }
+    /// A command frame with its arguments as they are, for encoding (``CommandFrame`` holds them
+    /// as a ``BridgeCore/JSONValue``, as an agent reads them).
+    private struct TypedCommandFrame<Args: Encodable>: Encodable {
+        var kind = FrameKind.command
+        var id: String
+        var command: String
+        var args: Args?
     }
 
     /// Decodes a command from its name and arguments, or says what is wrong with them.
     public static func decode(name: String, args: JSONValue?) -> Result<InspectorCommand, InspectorError> {
-        func arguments<T: Decodable>(_ type: T.Type) throws -> T {
-            let data = try JSONEncoder().encode(args ?? .object([:]))
-            return try JSONDecoder().decode(T.self, from: data)
+        func arguments<T: Decodable>(_ type: T.Type) throws(JSONDecoding.Failure) -> T {
+            try JSONDecoding.decode(T.self, from: args ?? .object([:]))
         }
-        do {
+        do throws(JSONDecoding.Failure) {
             switch name {
             case "respond": return .success(.respond(try arguments(Respond.self)))
             case "sendEvent": return .success(.sendEvent(try arguments(SendEvent.self)))
@@ -271,8 +277,6 @@ public enum InspectorCommand: Sendable, Hashable {
                         .unknownCommand,
                         "unknown command '\(name)'; known commands: \(names.joined(separator: ", "))"))
             }
-        } catch let error as DecodingError {
-            return .failure(InspectorError(.invalidArguments, "arguments of '\(name)': \(ArgumentProblem.describe(error))"))
         } catch {
             return .failure(InspectorError(.invalidArguments, "arguments of '\(name)': \(error)"))
         }
@@ -296,23 +300,5 @@ public struct CommandFrame: Codable, Sendable {
         self.id = id
         self.command = command
         self.args = args
-    }
-}
-
-/// Turns a decoding error about command arguments into a sentence.
-enum ArgumentProblem {
-    static func describe(_ error: DecodingError) -> String {
-        func path(_ keys: [any CodingKey]) -> String {
-            keys.isEmpty ? "(arguments)" : keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-        }
-        switch error {
-        case .keyNotFound(let key, let context): return "missing '\(path(context.codingPath + [key]))'"
-        case .typeMismatch(let type, let context): return "'\(path(context.codingPath))' has the wrong type (expected \(type))"
-        case .valueNotFound(_, let context): return "'\(path(context.codingPath))' must not be null"
-        case .dataCorrupted(let context):
-            if context.codingPath.isEmpty { return context.debugDescription }
-            return "'\(path(context.codingPath))': \(context.debugDescription)"
-        @unknown default: return "\(error)"
-        }
     }
 }

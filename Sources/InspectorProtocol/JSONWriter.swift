@@ -1,3 +1,4 @@
+import BridgeCore
 import Foundation
 
 /// Builds compact JSON text byte by byte, fast, and splices in JSON the caller already has.
@@ -120,6 +121,28 @@ public struct JSONWriter: Sendable {
             for index in start..<bytes.count where bytes[index] == 0x0A || bytes[index] == 0x0D {
                 bytes[index] = 0x20
             }
+        }
+    }
+
+    /// Writes a parsed value, each object's keys in sorted order, so the same value always
+    /// reads the same (a ``BridgeCore/JSONValue`` object keeps no order of its own).
+    public mutating func value(_ value: JSONValue) {
+        switch value {
+        case .string(let text): string(text)
+        case .number(let number): self.number(number)
+        case .bool(let flag): bool(flag)
+        case .null: null()
+        case .array(let elements):
+            arrayStart()
+            for element in elements { self.value(element) }
+            arrayEnd()
+        case .object(let members):
+            objectStart()
+            for name in members.keys.sorted() {
+                key(name)
+                self.value(members[name] ?? .null)
+            }
+            objectEnd()
         }
     }
 

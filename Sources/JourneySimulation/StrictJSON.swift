@@ -4,22 +4,19 @@ import Foundation
 /// Reads a JSON document strictly, keeping track of where each value sits so that every refusal
 /// names the file, the place and what was expected there.
 ///
-/// Syntax is checked first with ``JSONSyntaxCheck`` (line and column of the mistake); then the
-/// document is walked as ``JSONValue``s. Readers of each format list the fields they allow, so an
+/// The document is parsed once with ``JSONParser`` (line and column of a mistake); then it is
+/// walked as ``JSONValue``s. Readers of each format list the fields they allow, so an
 /// unknown or misspelt field is refused with a suggestion instead of being ignored.
 enum StrictJSON {
     /// Parses `data` into a value at the top of the document, or says where the JSON is broken.
     static func parse(_ data: Data, file: String) throws(SimulationInputError) -> StrictValue {
-        if let problem = JSONSyntaxCheck.firstProblem(in: data) {
-            throw SimulationInputError(
-                file: file, place: "line \(problem.line), column \(problem.column)",
-                message: "invalid JSON: \(problem.reason)")
-        }
         let value: JSONValue
-        do {
-            value = try JSONDecoder().decode(JSONValue.self, from: data)
+        do throws(JSONSyntaxCheck.Problem) {
+            value = try JSONParser.read(data)
         } catch {
-            throw SimulationInputError(file: file, place: "", message: "invalid JSON: \(error)")
+            throw SimulationInputError(
+                file: file, place: "line \(error.line), column \(error.column)",
+                message: "invalid JSON: \(error.reason)")
         }
         return StrictValue(value: value, path: JSONPath(), file: file)
     }

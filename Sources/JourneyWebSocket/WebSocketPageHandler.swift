@@ -1,3 +1,4 @@
+import BridgeCore
 import Foundation
 import NIOCore
 import NIOWebSocket
@@ -42,7 +43,7 @@ enum PageInput: Sendable, Equatable {
 
     /// Decodes one text frame from the page.
     static func decode(_ bytes: [UInt8]) -> PageInput {
-        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(bytes)) else {
+        guard let envelope = try? JSONDecoding.decode(Envelope.self, from: bytes) else {
             return .invalid("a frame that is not a JSON object with a \"kind\"")
         }
         switch envelope.kind {

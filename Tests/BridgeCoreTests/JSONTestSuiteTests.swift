@@ -25,6 +25,10 @@ struct JSONTestSuiteTests {
         guard (problem == nil) == (value != nil) else {
             return "syntax check (\(problem?.description ?? "accepts")) and parser (\(value == nil ? "refuses" : "accepts")) disagree"
         }
+        // One pass: the parser's own refusal is the syntax check's, word for word.
+        if case .failure(let refusal) = Result(catching: { () throws(JSONSyntaxCheck.Problem) in try JSONParser.read(bytes) }), refusal != problem {
+            return "the parser refuses with \(refusal), the syntax check with \(problem?.description ?? "nothing")"
+        }
         if name.hasPrefix("y_"), let problem { return "valid JSON refused: \(problem)" }
         if name.hasPrefix("n_") {
             guard let problem else { return "invalid JSON accepted" }

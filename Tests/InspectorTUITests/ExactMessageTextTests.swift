@@ -92,31 +92,39 @@ struct ExactMessageTextTests {
     }
 }
 
-@Suite("JSONExtent")
-struct JSONExtentTests {
-    static func text(_ json: String, _ path: [String]) -> String? {
-        let data = Data(json.utf8)
-        return JSONExtent.value(at: path, in: data).map { String(decoding: data[$0], as: UTF8.self) }
+/// The bytes of each message are noted by the parser in its one pass over a frame (the light
+/// re-scan, `JSONExtent`, is gone; its cases are in `JSONParserCaptureTests`).
+@Suite("Frames keep their messages' bytes from the one parse")
+struct FrameMessageBytesTests {
+    @Test("A message under a key spelled with an escape keeps its bytes, as the parser reads the key")
+    func escapedKey() throws {
+        let line = ExactMessageTextTests.eventLine.replacingOccurrences(of: #""message":"#, with: #""message":"#)
+        guard case .event(_, .traffic(let traffic)) = try AgentFrame.decode(Data(line.utf8)) else {
+            Issue.record("not a traffic event")
+            return
+        }
+        #expect(traffic.messageJSON.map { String(decoding: $0, as: UTF8.self) } == ExactMessageTextTests.message("live"))
     }
 
-    @Test("Finds a nested value through strings holding brackets, quotes and the key's own name")
-    func nested() {
-        let json = #"{"a":"}\"message\":[","b":[1,{"message":2}],"c":{ "message" : {"x":[1.50,"]"]} , "d":-0 }}"#
-        #expect(Self.text(json, ["c", "message"]) == #"{"x":[1.50,"]"]}"#)
-        #expect(Self.text(json, ["c", "d"]) == "-0")
-        #expect(Self.text(json, ["message"]) == nil)
-        #expect(Self.text(json, ["a", "message"]) == nil)
-    }
-
-    @Test("Takes the last of duplicate keys, as JSONParser does, and gives up on an escaped key")
-    func duplicatesAndEscapes() {
-        #expect(Self.text(#"{"m":1,"m":22}"#, ["m"]) == "22")
-        #expect(Self.text(#"{"m":1,"\u006d":22}"#, ["m"]) == nil)
-        #expect(Self.text(#"{"e":{"m":1},"x":[{"e":3}],"e":{"m":[4, 5] }}"#, ["e", "m"]) == "[4, 5]")
-        #expect(Self.text(#"{"e":{"m":1},"e":{"x":2}}"#, ["e", "m"]) == nil)
-        let line = Data(#"{"state":{"messages":[{"message":1},{"message":[2]}]}}"#.utf8)
-        let elements = JSONExtent.elements(at: ["state", "messages"], in: line) ?? []
-        #expect(elements.map { String(decoding: line[$0], as: UTF8.self) } == [#"{"message":1}"#, #"{"message":[2]}"#])
-        #expect(JSONExtent.elements(at: ["state"], in: line) == nil)
+    @Test("A snapshot's records each keep their own message, and a repeated key keeps the last")
+    func snapshotRecords() throws {
+        let two = ExactMessageTextTests.snapshotLine.replacingOccurrences(
+            of: ExactMessageTextTests.record(seq: 1, id: "in-snapshot"),
+            with: ExactMessageTextTests.record(seq: 1, id: "first") + "," + ExactMessageTextTests.record(seq: 2, id: "second"))
+            .replacingOccurrences(of: #""received":1"#, with: #""received":2"#)
+        guard case .snapshot(_, let state) = try AgentFrame.decode(Data(two.utf8)) else {
+            Issue.record("not a snapshot")
+            return
+        }
+        #expect(state.messages.map { $0.messageJSON.map { String(decoding: $0, as: UTF8.self) } } == [
+            ExactMessageTextTests.message("first"), ExactMessageTextTests.message("second"),
+        ])
+        let repeated = ExactMessageTextTests.eventLine.replacingOccurrences(
+            of: #""record":"#, with: #""record":{"message":{"x":1}},"record":"#)
+        guard case .event(_, .traffic(let traffic)) = try AgentFrame.decode(Data(repeated.utf8)) else {
+            Issue.record("not a traffic event")
+            return
+        }
+        #expect(traffic.messageJSON.map { String(decoding: $0, as: UTF8.self) } == ExactMessageTextTests.message("live"))
     }
 }

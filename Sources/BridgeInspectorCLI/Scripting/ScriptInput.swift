@@ -20,15 +20,12 @@ enum DataArgument {
         guard bytes.count <= maxBytes else {
             throw ScriptFailure.usage("\(source) is \(bytes.count) bytes; at most \(maxBytes) can be sent")
         }
-        if let problem = JSONSyntaxCheck.firstProblem(in: bytes) {
-            // The column in characters, counted as the inspector's data field counts it.
-            throw ScriptFailure.usage("\(source) is not valid JSON: \(problem.describe(in: bytes))", hint: hint)
-        }
         let value: JSONValue
-        do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        do throws(JSONSyntaxCheck.Problem) {
+            value = try JSONParser.read(bytes)
         } catch {
-            throw ScriptFailure.usage("\(source) could not be read as JSON: \(error)", hint: hint)
+            // The column in characters, counted as the inspector's data field counts it.
+            throw ScriptFailure.usage("\(source) is not valid JSON: \(error.describe(in: bytes))", hint: hint)
         }
         guard case .object(let object) = value else {
             throw ScriptFailure.usage("\(source) must be a JSON object ({...}), not \(describe(value))", hint: hint)

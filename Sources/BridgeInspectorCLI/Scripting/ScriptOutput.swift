@@ -40,12 +40,13 @@ enum ScriptOutput {
     /// its re-encoded message; a message keeps its own spacing in `--pretty` output.
     static func json(_ value: some Encodable, exact: [(recordsAt: [String]?, messages: [Data?])], pretty: Bool = false) throws -> String {
         var encoded = try (pretty ? prettyEncoder : encoder).encode(value)
+        // Where each record's message stands in what was just encoded, found by the one parser.
+        let paths: [[JSONParser.PathStep]] = exact.map { ($0.recordsAt ?? []).map { .key($0) } + ($0.recordsAt == nil ? [] : [.element]) + [.key("message")] }
+        let ranges = (try? JSONParser.read(encoded, maxDepth: JSONSyntaxCheck.maximumDepth, capturing: paths).ranges) ?? []
         var replacements: [(range: Range<Int>, bytes: Data)] = []
-        for (path, messages) in exact {
-            let records = path.map { JSONExtent.elements(at: $0, in: encoded) ?? [] } ?? [encoded.startIndex..<encoded.endIndex]
-            guard records.count == messages.count else { continue }
-            for (record, bytes) in zip(records, messages) {
-                guard let bytes, let range = JSONExtent.value(at: ["message"], in: encoded[record]) else { continue }
+        for (messages, found) in zip(exact.map(\.messages), ranges) where found.count == messages.count {
+            for (range, bytes) in zip(found, messages) {
+                guard let bytes else { continue }
                 replacements.append((range, bytes))
             }
         }

@@ -45,7 +45,7 @@ enum MessageRow {
             x += buffer.write("BAD  ", at: Point(x: x, y: origin.y), style: style(Theme.danger), maxWidth: limit - x)
             // Input that names its correlationId shows it in the id column, like any message, so
             // the request it was meant to be can be found; without one the reason takes the row.
-            guard let id = MalformedInput.correlationId(in: entry.json) else {
+            guard let id = entry.malformedCorrelationId else {
                 buffer.write("malformed: " + entry.summary, at: Point(x: x, y: origin.y), style: style(Theme.danger), maxWidth: limit - x)
                 return
             }

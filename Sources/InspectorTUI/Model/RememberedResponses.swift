@@ -103,10 +103,10 @@ public struct RememberedResponses: Sendable, Equatable, Codable {
         }
     }
 
-    /// `object` as one line of JSON with sorted keys, or `nil` if it cannot be encoded.
+    /// `object` as one line of JSON with sorted keys, written straight from the value.
     static func compactJSON(_ object: [String: JSONValue]) -> String? {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(object)).map { String(decoding: $0, as: UTF8.self) }
+        var writer = JSONWriter()
+        writer.value(.object(object))
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 }

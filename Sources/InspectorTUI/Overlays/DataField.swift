@@ -10,12 +10,13 @@ enum DataField {
         // Checked as typed (JSON allows the spaces around a value), so the column counts from the
         // first character the person typed, leading spaces included.
         let bytes = Array(text.utf8)
-        if let problem = JSONSyntaxCheck.firstProblem(in: bytes) {
-            return .failure(DataFieldError(message: "JSON " + problem.describe(in: bytes)))
+        let value: JSONValue
+        do throws(JSONSyntaxCheck.Problem) {
+            value = try JSONParser.read(bytes)
+        } catch {
+            return .failure(DataFieldError(message: "JSON " + error.describe(in: bytes)))
         }
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(trimmed.utf8)),
-            case .object(let object) = value
-        else {
+        guard case .object(let object) = value else {
             return .failure(DataFieldError(message: "data must be a JSON object, like {\"key\": \"value\"}"))
         }
         return .success(object)
