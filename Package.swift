@@ -47,7 +47,7 @@ let package = Package(
     targets: [
         .target(name: "ThreadSupport", swiftSettings: strict),
         .target(name: "BridgeCore", dependencies: ["ThreadSupport"], swiftSettings: strict),
-        .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "TestSupport", "ThreadSupport"], swiftSettings: strict),
 
         .target(name: "CSocketShims"),
         .target(name: "SocketSupport", dependencies: ["CSocketShims", "ThreadSupport"], swiftSettings: strict),
@@ -124,7 +124,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "InspectorTUITests",
-            dependencies: ["InspectorTUI", "InspectorClient", "InspectorProtocol", "BridgeCore", "TerminalUI"],
+            dependencies: ["InspectorTUI", "InspectorClient", "InspectorProtocol", "BridgeCore", "TerminalUI", "TestSupport"],
             swiftSettings: strict),
 
         .executableTarget(

@@ -6,21 +6,21 @@ import Darwin
 import BridgeCore
 import Foundation
 import Testing
+import ThreadSupport
 
 /// Runs `work` on a thread with a 512 KiB stack (a secondary thread's default on Apple systems)
 /// and returns its result: a recursion that is not bounded crashes here instead of passing.
 func onSmallStack<T: Sendable>(_ work: @escaping @Sendable () -> T) -> T? {
-    let result = LockedBox<T>()
+    let result = Locked<T?>(nil)
     let done = DispatchSemaphore(value: 0)
-    let thread = Thread {
-        result.set(work())
+    DedicatedThread.start(name: "test-small-stack", stackSize: 512 * 1024 * sanitizerStackFactor) {
+        let value = work()
+        result.withLock { $0 = value }
         done.signal()
     }
-    thread.stackSize = 512 * 1024 * sanitizerStackFactor
-    thread.start()
     // A bound so a hang fails the test instead of stalling the run; the work takes milliseconds.
     guard done.wait(timeout: .now() + 120) == .success else { return nil }
-    return result.value
+    return result.current
 }
 
 /// How much larger a stack must be for the same recursion under a sanitizer: Thread Sanitizer
@@ -33,14 +33,6 @@ let sanitizerStackFactor: Int = {
     let instrumented = dlsym(handle, "__tsan_init") != nil || dlsym(handle, "__asan_init") != nil
     return instrumented ? 8 : 1
 }()
-
-/// A value handed from one thread to another.
-final class LockedBox<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: T?
-    func set(_ value: T) { lock.withLock { stored = value } }
-    var value: T? { lock.withLock { stored } }
-}
 
 /// The two ways the host reads JSON must agree on `text`: the syntax check refuses exactly what
 /// `JSONParser` refuses; a message the fast path validates is the one `JSONDecoder` decodes from

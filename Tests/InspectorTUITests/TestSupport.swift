@@ -4,51 +4,20 @@ import InspectorClient
 @testable import InspectorProtocol
 @testable import InspectorTUI
 import TerminalUI
+import TestSupport
 
-/// Frames, states and models for the inspector's tests. Every time is relative to ``t0`` and
-/// every clock is shown in UTC, so screens are the same on every machine.
-enum Fixture {
+/// Frames, states and models for the inspector's tests (traffic records from the shared
+/// ``TrafficFixture``). Every time is relative to ``t0`` and every clock is shown in UTC, so
+/// screens are the same on every machine.
+typealias Fixture = TrafficFixture
+
+extension TrafficFixture {
     /// 2023-11-14 22:13:20.000 UTC.
     static let t0: Double = 1_700_000_000_000
     static let socketPath = "/tmp/bridge-inspector-501/demo.sock"
 
     static let host = WireHostInfo(name: "demo-app", pid: 4242, hostVersion: "2.1.0", environment: "ios", startedAt: t0 - 60_000)
     static let restartedHost = WireHostInfo(name: "demo-app", pid: 5151, hostVersion: "2.1.0", environment: "ios", startedAt: t0 + 5_000)
-
-    static func message(
-        _ id: String, _ type: MessageType, _ action: String, at time: Double, data: [String: JSONValue]? = nil,
-        status: BridgeResponseStatus? = nil, error: BridgeErrorPayload? = nil
-    ) -> BridgeMessage {
-        BridgeMessage(correlationId: id, type: type, timestamp: time, payload: .init(action: action, data: data, status: status, error: error))
-    }
-
-    static func traffic(
-        seq: Int, _ direction: TrafficRecord.Direction, _ message: BridgeMessage, at time: Double, origin: MessageOrigin? = nil,
-        deliveryError: String? = nil
-    ) -> WireTraffic {
-        let bytes = (try? BridgeMessageCodec().encode(message).count) ?? 0
-        return WireTraffic(
-            seq: seq, direction: direction, time: time, origin: origin ?? (direction == .received ? .journey : .host),
-            deliveryError: deliveryError, bytes: bytes, message: message)
-    }
-
-    /// A request from the journey.
-    static func request(seq: Int, id: String, action: String, at time: Double, data: [String: JSONValue]? = nil) -> WireTraffic {
-        traffic(seq: seq, .received, message(id, .request, action, at: time, data: data), at: time)
-    }
-
-    /// A response to the journey.
-    static func response(
-        seq: Int, id: String, action: String, at time: Double, status: BridgeResponseStatus = .success,
-        data: [String: JSONValue]? = nil, error: BridgeErrorPayload? = nil, origin: MessageOrigin = .host
-    ) -> WireTraffic {
-        traffic(seq: seq, .sent, message(id, .response, action, at: time, data: data, status: status, error: error), at: time, origin: origin)
-    }
-
-    /// An event sent to the journey.
-    static func hostEvent(seq: Int, id: String, name: String, at time: Double, data: [String: JSONValue]? = nil, origin: MessageOrigin = .host) -> WireTraffic {
-        traffic(seq: seq, .sent, message(id, .event, name, at: time, data: data), at: time, origin: origin)
-    }
 
     static func pending(_ id: String, _ action: String, since: Double) -> WirePending {
         WirePending(correlationId: id, action: action, since: since, message: message(id, .request, action, at: since))
