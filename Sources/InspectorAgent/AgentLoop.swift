@@ -56,7 +56,7 @@ final class AgentLoop: @unchecked Sendable {
 
     func start() {
         shared.withLock { $0.started = true }
-        DedicatedThread.start(name: "bridge-inspector-agent", stackSize: 1 << 20) { [self] in run() }
+        DedicatedThread.start(name: "bridge-inspector.agent", stackSize: 1 << 20) { [self] in run() }
     }
 
     /// Ends the loop and waits for it (bounded), then closes the listener (removing the socket).

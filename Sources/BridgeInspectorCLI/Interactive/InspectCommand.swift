@@ -161,6 +161,6 @@ struct InspectCommand: AsyncParsableCommand {
 
     /// Runs `body` on a thread of its own (curses wants one thread) and waits for it.
     static func onUIThread(_ body: @escaping @Sendable () throws -> Void) async throws {
-        try await DedicatedThread.run(name: "bridge-inspector-ui", body)
+        try await DedicatedThread.run(name: "bridge-inspector.ui", body)
     }
 }

@@ -92,7 +92,7 @@ struct AutoRespondCommand: ParsableCommand {
             do {
                 book = try ReplyRuleBook.read(file: rules)
             } catch {
-                throw ScriptFailure.usage(
+                throw ScriptError.usage(
                     "--rules \(rules): \(error)", hint: error.isInContent ? "see `bridge-inspector auto-respond --help` for the format of a rule" : nil)
             }
         }
@@ -103,30 +103,30 @@ struct AutoRespondCommand: ParsableCommand {
         ]
         guard let action else {
             if let (option, _) = ruleOptions.first(where: { $0.1 }) {
-                throw ScriptFailure.usage("\(option) describes a rule, which needs --action", hint: "for example --action nfc.read --times 1")
+                throw ScriptError.usage("\(option) describes a rule, which needs --action", hint: "for example --action nfc.read --times 1")
             }
             if rules == nil {
-                throw ScriptFailure.usage("no rules: give --action (with --times N or --always) or --rules FILE", hint: "for example --action nfc.read --times 1 --data '{\"uid\":\"04A2\"}'")
+                throw ScriptError.usage("no rules: give --action (with --times N or --always) or --rules FILE", hint: "for example --action nfc.read --times 1 --data '{\"uid\":\"04A2\"}'")
             }
             return book
         }
-        guard !action.isEmpty else { throw ScriptFailure.usage("--action must not be empty") }
-        if always, times != nil { throw ScriptFailure.usage("--times and --always cannot be used together") }
+        guard !action.isEmpty else { throw ScriptError.usage("--action must not be empty") }
+        if always, times != nil { throw ScriptError.usage("--times and --always cannot be used together") }
         if !always, times == nil {
-            throw ScriptFailure.usage("say how many requests the rule answers: --times N, or --always for every one")
+            throw ScriptError.usage("say how many requests the rule answers: --times N, or --always for every one")
         }
-        if let times, times < 1 { throw ScriptFailure.usage("--times must be at least 1 (got \(times))") }
+        if let times, times < 1 { throw ScriptError.usage("--times must be at least 1 (got \(times))") }
         let delay = delayMs ?? 0
         guard (0...ReplyRule.maxDelayMs).contains(delay) else {
-            throw ScriptFailure.usage("--delay-ms must be from 0 to \(ReplyRule.maxDelayMs) (got \(delay))")
+            throw ScriptError.usage("--delay-ms must be from 0 to \(ReplyRule.maxDelayMs) (got \(delay))")
         }
-        if let name, name.isEmpty { throw ScriptFailure.usage("--name must not be empty") }
+        if let name, name.isEmpty { throw ScriptError.usage("--name must not be empty") }
         let responseStatus = (status ?? .success).status
         let response = ReplyRule.Response(
             status: responseStatus, data: try DataArgument.object(data), error: try error.payload(for: responseStatus))
         let added = book.add(ReplyRule(name: name ?? "", action: action, times: always ? nil : times, delayMs: delay, response: response))
         if book.rules.filter({ $0.name == added.name }).count > 1 {
-            throw ScriptFailure.usage("two rules are named '\(added.name)'; give this one another --name")
+            throw ScriptError.usage("two rules are named '\(added.name)'; give this one another --name")
         }
         return book
     }
@@ -138,7 +138,7 @@ struct AutoRespondCommand: ParsableCommand {
             let timeouts = try abandoned.timeouts()
             let names = book.rules.map(\.name)
             if Set(names).count != names.count {
-                throw ScriptFailure.usage("two rules have the same name; give each rule in --rules its own \"name\"")
+                throw ScriptError.usage("two rules have the same name; give each rule in --rules its own \"name\"")
             }
             let session = try selection.session(subscribe: true, client: "bridge-inspector auto-respond")
             defer { session.close() }
@@ -168,11 +168,11 @@ struct AutoRespondCommand: ParsableCommand {
                 return
             case .timedOut:
                 if !book.hasUnlimitedRule {
-                    throw ScriptFailure.timeout("the rules were not used up within \(timeout ?? 0) seconds (\(book.totalHits) requests answered)")
+                    throw ScriptError.timeout("the rules were not used up within \(timeout ?? 0) seconds (\(book.totalHits) requests answered)")
                 }
             case .hostGone:
                 if !book.hasUnlimitedRule {
-                    throw ScriptFailure.hostWentAway(session.socketPath, while: "before the rules were used up (\(book.totalHits) requests answered)")
+                    throw ScriptError.hostWentAway(session.socketPath, while: "before the rules were used up (\(book.totalHits) requests answered)")
                 }
                 StandardStreams.printError("the host at \(session.socketPath) went away; stopping")
             }

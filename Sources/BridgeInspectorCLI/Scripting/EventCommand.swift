@@ -28,7 +28,7 @@ struct EventCommand: ParsableCommand {
 
     func run() throws {
         try Script.run {
-            guard !name.isEmpty else { throw ScriptFailure.usage("the event name must not be empty", hint: "for example host.ping") }
+            guard !name.isEmpty else { throw ScriptError.usage("the event name must not be empty", hint: "for example host.ping") }
             let arguments = InspectorCommand.SendEvent(name: name, data: try DataArgument.object(data))
             let session = try selection.session(subscribe: false, client: "bridge-inspector event")
             defer { session.close() }

@@ -80,7 +80,7 @@ enum FilterArgument {
         do {
             return try LogFilter.parse(text)
         } catch {
-            throw ScriptFailure.usage("\(option) \(error.description)", hint: hint)
+            throw ScriptError.usage("\(option) \(error.description)", hint: hint)
         }
     }
 }

@@ -21,7 +21,7 @@ struct HostSelection: ParsableArguments {
     /// How long to wait for the host to greet us.
     static let connectTimeout = 5.0
 
-    /// The host to attach to: `--connect` over TCP, else the socket; throws ``ScriptFailure``
+    /// The host to attach to: `--connect` over TCP, else the socket; throws ``ScriptError``
     /// (exit 3, or 64 when several hosts run or the options contradict each other).
     func endpoint() throws -> InspectorEndpoint {
         do {
@@ -46,7 +46,7 @@ extension InspectorSession {
         while true {
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else {
-                throw ScriptFailure.timeout("the host at \(socketPath) sent no snapshot within \(Int(timeout)) seconds", hint: "is the host stuck? check it with `bridge-inspector hosts`")
+                throw ScriptError.timeout("the host at \(socketPath) sent no snapshot within \(Int(timeout)) seconds", hint: "is the host stuck? check it with `bridge-inspector hosts`")
             }
             if case .snapshot(let seq, let state)? = try nextFrame(timeout: remaining) { return (seq, state) }
         }
@@ -58,7 +58,7 @@ extension InspectorSession {
         let reply = try run(command)
         switch reply.result {
         case .success(let value): return (value, reply.sent)
-        case .failure(let error): throw ScriptFailure.refused(error, hint: hint)
+        case .failure(let error): throw ScriptError.refused(error, hint: hint)
         }
     }
 }

@@ -69,20 +69,20 @@ struct HostsCommand: ParsableCommand {
 
     private func listing() throws -> [Entry] {
         if selection.tcp.connect != nil || selection.tcp.token != nil {
-            throw ScriptFailure.usage(
+            throw ScriptError.usage(
                 "`hosts` lists the hosts on this machine's sockets; --connect and --token do not apply",
                 hint: "check a host over TCP with `bridge-inspector snapshot --connect HOST:PORT --token T`")
         }
         if let explicit = selection.socket ?? SocketEnvironment.explicitSocketPath() {
             guard FileManager.default.fileExists(atPath: explicit) else {
-                throw ScriptFailure.noHost("there is no socket at \(explicit)", hint: "list the running hosts with `bridge-inspector hosts` (without --socket)")
+                throw ScriptError.noHost("there is no socket at \(explicit)", hint: "list the running hosts with `bridge-inspector hosts` (without --socket)")
             }
             let entry = Self.probe(explicit)
             if let unknown = entry.unknown {
-                throw ScriptFailure.noHost("cannot attach to \(explicit): \(unknown)", hint: "it is not stale, so do not delete it; attach as the user who runs that host")
+                throw ScriptError.noHost("cannot attach to \(explicit): \(unknown)", hint: "it is not stale, so do not delete it; attach as the user who runs that host")
             }
             guard entry.live else {
-                throw ScriptFailure.noHost("nobody answers on \(explicit) (a stopped host left it; it is safe to delete)", hint: "start a host with `bridge-inspector host --socket \(explicit)`")
+                throw ScriptError.noHost("nobody answers on \(explicit) (a stopped host left it; it is safe to delete)", hint: "start a host with `bridge-inspector host --socket \(explicit)`")
             }
             return [entry]
         }

@@ -40,12 +40,12 @@ struct OpenCommand: ParsableCommand {
             }
             let contents = Recording.load(from: URL(fileURLWithPath: (file as NSString).expandingTildeInPath))
             if contents.problem?.line == 0 || (contents.frames.isEmpty && contents.problem != nil) {
-                throw ScriptFailure(exitCode: ExitCodes.badRecording, message: "\(file): \(contents.problem?.description ?? "nothing readable")", hint: nil)
+                throw ScriptError(exitCode: ExitCodes.badRecording, message: "\(file): \(contents.problem?.description ?? "nothing readable")", hint: nil)
             }
             if check {
                 StandardStreams.printOut(RecordingSummary(contents: contents, path: file).render())
                 if let problem = contents.problem {
-                    throw ScriptFailure(
+                    throw ScriptError(
                         exitCode: ExitCodes.badRecording, message: "\(file): \(problem)",
                         hint: "the \(contents.frames.count) frame\(contents.frames.count == 1 ? "" : "s") before line \(problem.line) can be used; `bridge-inspector open \(file)` shows them")
                 }
@@ -64,7 +64,7 @@ struct OpenCommand: ParsableCommand {
     /// the viewer when it opens).
     static func runInteractive(contents: Recording.Contents, path: String, problem: String? = nil) throws {
         guard TerminalCheck.isInteractive else {
-            throw ScriptFailure.usage(
+            throw ScriptError.usage(
                 "the interactive viewer needs a terminal",
                 hint: "to check a recording from a script use `bridge-inspector open --check \(path)`")
         }

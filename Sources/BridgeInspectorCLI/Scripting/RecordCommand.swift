@@ -46,9 +46,9 @@ struct RecordCommand: ParsableCommand {
 
     func run() throws {
         try Script.run {
-            if let count, count < 1 { throw ScriptFailure.usage("--count must be at least 1 (got \(count))") }
+            if let count, count < 1 { throw ScriptError.usage("--count must be at least 1 (got \(count))") }
             try Seconds.check(duration, option: "--duration")
-            guard !file.isEmpty else { throw ScriptFailure.usage("the file name must not be empty", hint: "use - for standard output") }
+            guard !file.isEmpty else { throw ScriptError.usage("the file name must not be empty", hint: "use - for standard output") }
             let stop = StopRequest()
             let watcher = SignalWatcher { _ in stop.set() }
             defer { watcher.cancel() }
@@ -62,7 +62,7 @@ struct RecordCommand: ParsableCommand {
             if let followed {
                 guard let first = try followed.attach(deadline: deadline, stopped: { stop.isSet }, open) else {
                     if stop.isSet { return }
-                    throw ScriptFailure.timeout("no host named \(ScriptOutput.safe(followed.name)) started within \(duration ?? 0) seconds; nothing was recorded")
+                    throw ScriptError.timeout("no host named \(ScriptOutput.safe(followed.name)) started within \(duration ?? 0) seconds; nothing was recorded")
                 }
                 stream = first
             } else {
@@ -74,7 +74,7 @@ struct RecordCommand: ParsableCommand {
             do {
                 writer = try RecordingWriter(path: file, header: Recording.Header(socket: stream.socketPath, startedAt: Date().timeIntervalSince1970 * 1000))
             } catch {
-                throw ScriptFailure.failure("\(error)", hint: "choose a file in a directory you can write to")
+                throw ScriptError.failure("\(error)", hint: "choose a file in a directory you can write to")
             }
             defer { writer.close() }
 
@@ -124,7 +124,7 @@ struct RecordCommand: ParsableCommand {
             if hostGone {
                 let limited = count != nil || duration != nil
                 if limited {
-                    throw ScriptFailure.hostWentAway(socketPath, while: "before the recording was complete; \(summary)")
+                    throw ScriptError.hostWentAway(socketPath, while: "before the recording was complete; \(summary)")
                 }
                 if !quiet { StandardStreams.printError("the host stopped; \(summary)") }
                 return

@@ -45,7 +45,7 @@ struct RespondCommand: ParsableCommand {
 
     func run() throws {
         try Script.run {
-            guard !correlationId.isEmpty else { throw ScriptFailure.usage("the correlation id must not be empty") }
+            guard !correlationId.isEmpty else { throw ScriptError.usage("the correlation id must not be empty") }
             let arguments = InspectorCommand.Respond(
                 correlationId: correlationId, status: status.status, data: try DataArgument.object(data),
                 error: try error.payload(for: status.status))

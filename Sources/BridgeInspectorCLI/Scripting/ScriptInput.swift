@@ -18,17 +18,17 @@ enum DataArgument {
         guard let text else { return nil }
         let (bytes, source) = try read(text, option: option)
         guard bytes.count <= maxBytes else {
-            throw ScriptFailure.usage("\(source) is \(bytes.count) bytes; at most \(maxBytes) can be sent")
+            throw ScriptError.usage("\(source) is \(bytes.count) bytes; at most \(maxBytes) can be sent")
         }
         let value: JSONValue
         do throws(JSONSyntaxCheck.Problem) {
             value = try JSONParser.read(bytes)
         } catch {
             // The column in characters, counted as the inspector's data field counts it.
-            throw ScriptFailure.usage("\(source) is not valid JSON: \(error.describe(in: bytes))", hint: hint)
+            throw ScriptError.usage("\(source) is not valid JSON: \(error.describe(in: bytes))", hint: hint)
         }
         guard case .object(let object) = value else {
-            throw ScriptFailure.usage("\(source) must be a JSON object ({...}), not \(describe(value))", hint: hint)
+            throw ScriptError.usage("\(source) must be a JSON object ({...}), not \(describe(value))", hint: hint)
         }
         return object
     }
@@ -41,7 +41,7 @@ enum DataArgument {
             let path = String(text.dropFirst())
             guard let data = FileManager.default.contents(atPath: (path as NSString).expandingTildeInPath) else {
                 let reason = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
-                throw ScriptFailure.usage("\(option) @\(path): \(reason)", hint: hint)
+                throw ScriptError.usage("\(option) @\(path): \(reason)", hint: hint)
             }
             return (Array(data), "\(option) @\(path)")
         }
@@ -84,9 +84,9 @@ struct ErrorOptions: ParsableArguments {
         let payload = try payload()
         switch InspectorCommand.statusErrorMismatch(status: status, error: payload) {
         case .errorWithoutCode?:
-            throw ScriptFailure.usage("an error response needs an error code", hint: "for example --error-code PERMISSION_DENIED")
+            throw ScriptError.usage("an error response needs an error code", hint: "for example --error-code PERMISSION_DENIED")
         case .successWithError?:
-            throw ScriptFailure.usage("a success response carries no error", hint: "leave out the --error options, or use --status error")
+            throw ScriptError.usage("a success response carries no error", hint: "leave out the --error options, or use --status error")
         case nil:
             return payload
         }
@@ -95,11 +95,11 @@ struct ErrorOptions: ParsableArguments {
     func payload() throws -> BridgeErrorPayload? {
         guard isGiven else { return nil }
         guard let code, !code.isEmpty else {
-            throw ScriptFailure.usage("--error-message and --recoverable need --error-code", hint: "for example --error-code PERMISSION_DENIED")
+            throw ScriptError.usage("--error-message and --recoverable need --error-code", hint: "for example --error-code PERMISSION_DENIED")
         }
         let known = BridgeErrorCode(rawValue: code)
         guard let text = message ?? known?.defaultMessage else {
-            throw ScriptFailure.usage(
+            throw ScriptError.usage(
                 "--error-code \(code) is not a code the web SDK knows, so it needs --error-message",
                 hint: "known codes: \(BridgeErrorCode.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -127,7 +127,7 @@ enum Seconds {
     static func check(_ value: Double?, option: String) throws {
         guard let value else { return }
         guard value > 0, value <= 86_400 else {
-            throw ScriptFailure.usage("\(option) takes a number of seconds greater than 0 and at most 86400 (got \(value))")
+            throw ScriptError.usage("\(option) takes a number of seconds greater than 0 and at most 86400 (got \(value))")
         }
     }
 }

@@ -102,13 +102,13 @@ struct SlotCommand: ParsableCommand {
         let kind = slot.kind
         func refuse(_ options: [(String, Bool)], _ context: String) throws {
             if let (name, _) = options.first(where: { $0.1 }) {
-                throw ScriptFailure.usage("\(name) does not apply to \(context)", hint: "see `bridge-inspector slot --help`")
+                throw ScriptError.usage("\(name) does not apply to \(context)", hint: "see `bridge-inspector slot --help`")
             }
         }
         let successOptions = [("--width", width != nil), ("--height", height != nil), ("--image", image != nil), ("--mime-type", mimeType != nil)]
         let errorOptions = [("--error-code", error.code != nil), ("--error-message", error.message != nil), ("--[no-]recoverable", error.recoverable != nil)]
         if action != .permission, state != nil {
-            throw ScriptFailure.usage("`slot \(slot.rawValue) \(action.rawValue)` takes no further argument (got '\(state ?? "")')")
+            throw ScriptError.usage("`slot \(slot.rawValue) \(action.rawValue)` takes no further argument (got '\(state ?? "")')")
         }
         switch action {
         case .complete:
@@ -120,7 +120,7 @@ struct SlotCommand: ParsableCommand {
             case .error:
                 try refuse(successOptions + [("--reason", reason != nil)], "--result error")
                 guard let payload = try error.payload() else {
-                    throw ScriptFailure.usage("--result error needs --error-code", hint: "for example --error-code PERMISSION_DENIED")
+                    throw ScriptError.usage("--result error needs --error-code", hint: "for example --error-code PERMISSION_DENIED")
                 }
                 return .completeSlot(.init(slot: kind, result: .error(payload)))
             case .cancelled:
@@ -137,10 +137,10 @@ struct SlotCommand: ParsableCommand {
             try refuse(successOptions + errorOptions + [("--result", result != nil), ("--reason", reason != nil)], "permission")
             let choices = PermissionState.allCases.map(\.rawValue)
             guard let state else {
-                throw ScriptFailure.usage("`slot \(slot.rawValue) permission` needs a state: \(choices.joined(separator: ", "))")
+                throw ScriptError.usage("`slot \(slot.rawValue) permission` needs a state: \(choices.joined(separator: ", "))")
             }
             guard let permission = PermissionState(rawValue: state) ?? PermissionState.allCases.first(where: { $0.rawValue.lowercased() == state.lowercased() }) else {
-                throw ScriptFailure.usage("'\(state)' is not a permission state; use one of \(choices.joined(separator: ", "))")
+                throw ScriptError.usage("'\(state)' is not a permission state; use one of \(choices.joined(separator: ", "))")
             }
             return .setSlotPermission(.init(slot: kind, permissionState: permission))
         }
@@ -149,11 +149,11 @@ struct SlotCommand: ParsableCommand {
     private func successResult() throws -> InspectorCommand.SlotResult {
         for (name, value) in [("--width", width), ("--height", height)] {
             if let value, !(1...SyntheticImage.maxSide).contains(value) {
-                throw ScriptFailure.usage("\(name) must be a whole number from 1 to \(SyntheticImage.maxSide) (got \(value))")
+                throw ScriptError.usage("\(name) must be a whole number from 1 to \(SyntheticImage.maxSide) (got \(value))")
             }
         }
         guard let image else {
-            if mimeType != nil { throw ScriptFailure.usage("--mime-type applies only with --image", hint: "a synthetic image is always image/png") }
+            if mimeType != nil { throw ScriptError.usage("--mime-type applies only with --image", hint: "a synthetic image is always image/png") }
             return .success(imageBase64: nil, width: width ?? 1280, height: height ?? 720, mimeType: "image/png")
         }
         // Read and checked (at most SlotImageFile.maxBytes, PNG or JPEG) as the interactive
@@ -163,7 +163,7 @@ struct SlotCommand: ParsableCommand {
             return .success(
                 imageBase64: file.bytes.base64EncodedString(), width: width ?? file.width, height: height ?? file.height, mimeType: mimeType ?? file.mimeType)
         case .failure(let problem):
-            throw ScriptFailure.usage("--image \(problem)")
+            throw ScriptError.usage("--image \(problem)")
         }
     }
 }

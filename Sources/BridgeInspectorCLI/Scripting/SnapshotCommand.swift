@@ -34,7 +34,7 @@ struct SnapshotCommand: ParsableCommand {
 
     func run() throws {
         try Script.run {
-            if pretty, !json { throw ScriptFailure.usage("--pretty applies only with --json") }
+            if pretty, !json { throw ScriptError.usage("--pretty applies only with --json") }
             let session = try selection.session(subscribe: false, client: "bridge-inspector snapshot")
             defer { session.close() }
             _ = try session.perform(.snapshot, hint: nil)

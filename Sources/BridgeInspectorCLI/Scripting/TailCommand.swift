@@ -79,8 +79,8 @@ struct TailCommand: ParsableCommand {
         try Script.run {
             let filter = try FilterArgument.parse(self.filter, option: "--filter") ?? .all
             let until = try FilterArgument.parse(self.until, option: "--until")
-            if let count, count < 1 { throw ScriptFailure.usage("--count must be at least 1 (got \(count))") }
-            if let last, last < 0 { throw ScriptFailure.usage("--last must not be negative (got \(last))") }
+            if let count, count < 1 { throw ScriptError.usage("--count must be at least 1 (got \(count))") }
+            if let last, last < 0 { throw ScriptError.usage("--last must not be negative (got \(last))") }
             try Seconds.check(timeout, option: "--timeout")
             let waitsForSomething = count != nil || until != nil
             let follows = follow || waitsForSomething
@@ -116,7 +116,7 @@ struct TailCommand: ParsableCommand {
             if let followed {
                 guard try attachFollowed(followed) else {
                     if loop.isInterrupted { return }
-                    throw ScriptFailure.timeout("no host named \(ScriptOutput.safe(followed.name)) started within \(timeout ?? 0) seconds")
+                    throw ScriptError.timeout("no host named \(ScriptOutput.safe(followed.name)) started within \(timeout ?? 0) seconds")
                 }
                 if done { return }
             } else {
@@ -150,7 +150,7 @@ struct TailCommand: ParsableCommand {
                         continue
                     }
                     if loop.isInterrupted { return }
-                    if waitsForSomething { throw ScriptFailure.timeout("no host named \(ScriptOutput.safe(followed.name)) ran again within \(timeout ?? 0) seconds") }
+                    if waitsForSomething { throw ScriptError.timeout("no host named \(ScriptOutput.safe(followed.name)) ran again within \(timeout ?? 0) seconds") }
                     return
                 }
                 switch end {
@@ -159,11 +159,11 @@ struct TailCommand: ParsableCommand {
                 case .timedOut:
                     if waitsForSomething {
                         let what = until != nil ? "no message matched --until '\(self.until ?? "")'" : "only \(printer.printed) of \(count ?? 0) lines were printed"
-                        throw ScriptFailure.timeout("\(what) within \(timeout ?? 0) seconds")
+                        throw ScriptError.timeout("\(what) within \(timeout ?? 0) seconds")
                     }
                     return
                 case .hostGone:
-                    if waitsForSomething { throw ScriptFailure.hostWentAway(socketPath, while: "before --count or --until was reached") }
+                    if waitsForSomething { throw ScriptError.hostWentAway(socketPath, while: "before --count or --until was reached") }
                     StandardStreams.printError("the host at \(socketPath) went away (it stopped or restarted); stopping")
                     return
                 }

@@ -56,7 +56,7 @@ struct WaitForCommand: ParsableCommand {
     func run() throws {
         try Script.run {
             let filter = try FilterArgument.parse(self.filter, option: "--filter")
-            if filter != nil, slot != nil { throw ScriptFailure.usage("--filter and --slot cannot be used together", hint: "busy slots hold capture requests, which are never pending") }
+            if filter != nil, slot != nil { throw ScriptError.usage("--filter and --slot cannot be used together", hint: "busy slots hold capture requests, which are never pending") }
             try Seconds.check(timeout, option: "--timeout")
             let timeouts = try abandoned.timeouts()
 
@@ -126,12 +126,12 @@ struct WaitForCommand: ParsableCommand {
                 }
                 switch end {
                 case .finished: break
-                case .interrupted: throw ScriptFailure.timeout("interrupted before \(slot.map { "the \($0.rawValue) slot became busy" } ?? "a matching request became pending")")
+                case .interrupted: throw ScriptError.timeout("interrupted before \(slot.map { "the \($0.rawValue) slot became busy" } ?? "a matching request became pending")")
                 case .timedOut:
-                    throw ScriptFailure.timeout(
+                    throw ScriptError.timeout(
                         "\(slot.map { "the \($0.rawValue) slot did not become busy" } ?? "no matching request became pending") within \(timeout ?? 0) seconds")
                 case .hostGone:
-                    throw ScriptFailure.hostWentAway(session.socketPath, while: "while waiting")
+                    throw ScriptError.hostWentAway(session.socketPath, while: "while waiting")
                 }
             }
             if let result {

@@ -7,7 +7,7 @@ import TerminalUI
 
 /// Why a scripting subcommand stopped: the exit code it keeps (docs/cli.md) and a sentence that
 /// says what happened, with a hint that says what to do next.
-struct ScriptFailure: Error {
+struct ScriptError: Error {
     /// One of ``ExitCodes``.
     var exitCode: Int32
     /// What happened (printed after `Error: `).
@@ -15,29 +15,29 @@ struct ScriptFailure: Error {
     /// What to do next (printed after `hint: `), if anything useful can be said.
     var hint: String?
 
-    static func usage(_ message: String, hint: String? = nil) -> ScriptFailure {
-        ScriptFailure(exitCode: ExitCodes.usage, message: message, hint: hint)
+    static func usage(_ message: String, hint: String? = nil) -> ScriptError {
+        ScriptError(exitCode: ExitCodes.usage, message: message, hint: hint)
     }
 
-    static func noHost(_ message: String, hint: String? = nil) -> ScriptFailure {
-        ScriptFailure(exitCode: ExitCodes.noHost, message: message, hint: hint)
+    static func noHost(_ message: String, hint: String? = nil) -> ScriptError {
+        ScriptError(exitCode: ExitCodes.noHost, message: message, hint: hint)
     }
 
-    static func timeout(_ message: String, hint: String? = nil) -> ScriptFailure {
-        ScriptFailure(exitCode: ExitCodes.timeout, message: message, hint: hint)
+    static func timeout(_ message: String, hint: String? = nil) -> ScriptError {
+        ScriptError(exitCode: ExitCodes.timeout, message: message, hint: hint)
     }
 
-    static func failure(_ message: String, hint: String? = nil) -> ScriptFailure {
-        ScriptFailure(exitCode: ExitCodes.failure, message: message, hint: hint)
+    static func failure(_ message: String, hint: String? = nil) -> ScriptError {
+        ScriptError(exitCode: ExitCodes.failure, message: message, hint: hint)
     }
 
     /// The host refused a command: its message, verbatim (made safe for a terminal), and its code.
-    static func refused(_ error: InspectorError, hint: String?) -> ScriptFailure {
-        ScriptFailure(exitCode: ExitCodes.refused, message: "the host refused: \(Sanitizer.sanitize(error.message)) (\(Sanitizer.sanitize(error.code)))", hint: hint)
+    static func refused(_ error: InspectorError, hint: String?) -> ScriptError {
+        ScriptError(exitCode: ExitCodes.refused, message: "the host refused: \(Sanitizer.sanitize(error.message)) (\(Sanitizer.sanitize(error.code)))", hint: hint)
     }
 
     /// The host went away while a command was waiting for something.
-    static func hostWentAway(_ socketPath: String, while doing: String) -> ScriptFailure {
+    static func hostWentAway(_ socketPath: String, while doing: String) -> ScriptError {
         .noHost(
             "the host at \(socketPath) went away (it stopped or restarted) \(doing)",
             hint: "check that it is running with `bridge-inspector hosts`, then run the command again")
@@ -52,7 +52,7 @@ enum Script {
             try body()
         } catch let exit as ExitCode {
             throw exit
-        } catch let failure as ScriptFailure {
+        } catch let failure as ScriptError {
             report(failure)
             throw ExitCode(failure.exitCode)
         } catch {
@@ -62,13 +62,13 @@ enum Script {
         }
     }
 
-    static func report(_ failure: ScriptFailure) {
+    static func report(_ failure: ScriptError) {
         StandardStreams.printFailure(failure.message)
         if let hint = failure.hint { StandardStreams.printError("hint: \(hint)") }
     }
 
     /// The exit code and words for an error from the client library or the socket layer.
-    static func classify(_ error: any Error) -> ScriptFailure {
+    static func classify(_ error: any Error) -> ScriptError {
         switch error {
         case let error as InspectorClientError:
             switch error {
@@ -83,7 +83,7 @@ enum Script {
             case .badFrame:
                 return .failure("\(error)")
             case .tokenRefused:
-                return ScriptFailure(exitCode: ExitCodes.refused, message: "\(error)")
+                return ScriptError(exitCode: ExitCodes.refused, message: "\(error)")
             }
         case let error as InspectorEndpointError:
             return .usage("\(error)")
