@@ -46,6 +46,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "ThreadSupport", swiftSettings: strict),
+        .testTarget(name: "ThreadSupportTests", dependencies: ["ThreadSupport"], swiftSettings: strict),
         .target(name: "BridgeCore", dependencies: ["ThreadSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "TestSupport", "ThreadSupport"], swiftSettings: strict),
 
