@@ -69,6 +69,24 @@ struct BridgeInspectorBench {
             adapter.add(to: &table)
             return (report, table)
         }
+        if options.tuiOnly {
+            progress("machine: \(machine.summary)")
+            progress("TUI: \(options.tuiMessages) messages")
+            let tui = try TUIBench.run(
+                count: options.tuiMessages, renders: options.renders, filterRuns: options.filterRuns, keyCycles: options.keyCycles)
+            let loadAtEnd = loadAverage()
+            let cpuShares = ticksAtStart.percentages(until: CPUTicks.now())
+            var report = Report()
+            addTUIFigures(tui, to: &report)
+            report.set("machine", machineReport(machine, loadAtStart: loadAtStart, loadAtEnd: loadAtEnd, cpuShares: cpuShares))
+            var table = Table()
+            table.text("bridge-inspector-bench --tui-only (\(options.mode.rawValue)\(options.mode == .smoke ? ": figures mean nothing" : ""))")
+            table.text("machine: \(machine.summary)")
+            table.text(loadLine(loadAtStart: loadAtStart, loadAtEnd: loadAtEnd, cpuShares: cpuShares))
+            table.text(String(format: "TUI ingest %.0f frames/s (%.2f µs CPU each), client frame decode %.0f frames/s (%.2f µs CPU each), frame %.2f ms, %.0f B per message, slowest filter %.0f ms",
+                tui.ingestMessagesPerSecond, tui.ingestCPUMicrosecondsPerFrame, tui.frameDecodePerSecond, tui.frameDecodeCPUMicrosecondsPerFrame, tui.frameMsAtEnd, tui.bytesPerMessageBeyondJSON, tui.filterMs.map(\.ms).max() ?? 0))
+            return (report, table)
+        }
         let messages = Workload.messages(options.messages)
         let averageBytes = Double(messages.reduce(0) { $0 + $1.count }) / Double(max(1, messages.count))
 
@@ -209,27 +227,7 @@ struct BridgeInspectorBench {
         report.set("large_payload_ms", large.endToEndMs)
         report.set("large_payload_host_receive_ms", large.hostReceiveMs)
         report.set("large_payload_raw_socket_ms", large.rawSocketMs)
-        report.set("tui_messages", tui.messages)
-        report.set("tui_frame_ms_1m", tui.frameMsAtEnd)
-        report.set("tui_frame_ms_1m_middle", tui.frameMsMiddle)
-        report.set("tui_frame_ms_1m_filtered", tui.frameMsFiltered)
-        report.set("tui_bytes_per_message_1m", tui.bytesPerMessageBeyondJSON)
-        report.set("tui_json_bytes_per_message_1m", tui.jsonBytesPerMessage)
-        report.set("tui_rss_bytes_per_message_1m", tui.rssBytesPerMessage)
-        report.set("tui_filter_ms_1m", tui.filterMs.map(\.ms).max() ?? 0)
-        for (index, filter) in tui.filterMs.enumerated() {
-            report.set("tui_filter_ms_1m_\(TUIBench.filterExpressions[index].1)", filter.ms)
-        }
-        report.set("tui_filter_clear_ms_1m", tui.clearFilterMs)
-        report.set("tui_ingest_msgs_per_s", tui.ingestMessagesPerSecond)
-        report.set("client_frame_decode_per_s", tui.frameDecodePerSecond)
-        report.set("tui_key_under_load_ms_p50", tui.keyUnderLoad.p50Ms)
-        report.set("tui_key_under_load_ms_p99", tui.keyUnderLoad.p99Ms)
-        report.set("tui_key_under_load_msgs_per_s", tui.keyUnderLoad.messagesPerSecond)
-        report.set("tui_log_entry_stride_bytes", MemoryLayout<LogEntry>.stride)
-        var filterNames = Report()
-        for (expression, key) in TUIBench.filterExpressions { filterNames.set("tui_filter_ms_1m_\(key)", expression) }
-        report.set("tui_filters", filterNames)
+        addTUIFigures(tui, to: &report)
 
         var config = Report()
         config.set("mode", options.mode.rawValue)
@@ -342,9 +340,10 @@ struct BridgeInspectorBench {
         table.row("clear the filter (Esc)", Format.fixed(tui.clearFilterMs, 1) + " ms")
         let worstFilter = tui.filterMs.map(\.ms).max() ?? 0
         table.row("slowest filter", Format.fixed(worstFilter, 1) + " ms", Format.verdict(worstFilter < 1000, "well under 1 s"))
-        table.row("ingest through handle(.frame)", Format.count(tui.ingestMessagesPerSecond) + "/s",
-            "a LogEntry is \(MemoryLayout<LogEntry>.stride) B inline")
-        table.row("client: decode + apply traffic frames", Format.count(tui.frameDecodePerSecond) + "/s")
+        table.row("ingest: decode each line, handle(.frame)", Format.count(tui.ingestMessagesPerSecond) + "/s",
+            "\(Format.fixed(tui.ingestCPUMicrosecondsPerFrame, 2)) µs CPU a frame; a LogEntry is \(MemoryLayout<LogEntry>.stride) B inline")
+        table.row("client: decode + apply traffic frames", Format.count(tui.frameDecodePerSecond) + "/s",
+            "\(Format.fixed(tui.frameDecodeCPUMicrosecondsPerFrame, 2)) µs CPU a frame")
         let keys = tui.keyUnderLoad
         table.row("key + frame at \(Format.count(Double(keys.messagesPerSecond))) msgs/s, p50", Format.fixed(keys.p50Ms, 1) + " ms",
             "\(keys.framesPerCycle) frames decoded and applied, a key, a render; \(keys.cycles) cycles")
@@ -355,6 +354,33 @@ struct BridgeInspectorBench {
     }
 
     /// The machine and how busy it was, for the JSON object.
+    /// The TUI's and the client's decoding figures.
+    static func addTUIFigures(_ tui: TUIResult, to report: inout Report) {
+        report.set("tui_messages", tui.messages)
+        report.set("tui_frame_ms_1m", tui.frameMsAtEnd)
+        report.set("tui_frame_ms_1m_middle", tui.frameMsMiddle)
+        report.set("tui_frame_ms_1m_filtered", tui.frameMsFiltered)
+        report.set("tui_bytes_per_message_1m", tui.bytesPerMessageBeyondJSON)
+        report.set("tui_json_bytes_per_message_1m", tui.jsonBytesPerMessage)
+        report.set("tui_rss_bytes_per_message_1m", tui.rssBytesPerMessage)
+        report.set("tui_filter_ms_1m", tui.filterMs.map(\.ms).max() ?? 0)
+        for (index, filter) in tui.filterMs.enumerated() {
+            report.set("tui_filter_ms_1m_\(TUIBench.filterExpressions[index].1)", filter.ms)
+        }
+        report.set("tui_filter_clear_ms_1m", tui.clearFilterMs)
+        report.set("tui_ingest_msgs_per_s", tui.ingestMessagesPerSecond)
+        report.set("client_frame_decode_per_s", tui.frameDecodePerSecond)
+        report.set("tui_ingest_cpu_us_per_frame", tui.ingestCPUMicrosecondsPerFrame)
+        report.set("client_frame_decode_cpu_us_per_frame", tui.frameDecodeCPUMicrosecondsPerFrame)
+        report.set("tui_key_under_load_ms_p50", tui.keyUnderLoad.p50Ms)
+        report.set("tui_key_under_load_ms_p99", tui.keyUnderLoad.p99Ms)
+        report.set("tui_key_under_load_msgs_per_s", tui.keyUnderLoad.messagesPerSecond)
+        report.set("tui_log_entry_stride_bytes", MemoryLayout<LogEntry>.stride)
+        var filterNames = Report()
+        for (expression, key) in TUIBench.filterExpressions { filterNames.set("tui_filter_ms_1m_\(key)", expression) }
+        report.set("tui_filters", filterNames)
+    }
+
     static func machineReport(_ machine: Machine, loadAtStart: Double, loadAtEnd: Double, cpuShares: (steal: Double, idle: Double)) -> Report {
         var report = Report()
         report.set("cpu", machine.cpuModel)

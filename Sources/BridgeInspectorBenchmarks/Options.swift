@@ -36,6 +36,8 @@ struct Options {
     var pollCalls = 100_000
     /// `--adapter-only`: only the native-vs-public-API figures (a minute or two).
     var adapterOnly = false
+    /// `--tui-only`: only the TUI's and the client's decoding figures (seconds to a minute).
+    var tuiOnly = false
 
     static let usage = """
         usage: bridge-inspector-bench [--json] [--quick | --smoke] [overrides]
@@ -52,6 +54,7 @@ struct Options {
           --tui-messages N       messages in the TUI's log (default 1000000)
           --adapter-messages N   messages of each kind per native/public-API run (default 20000)
           --adapter-only         only the native vs GBGBridge public-API figures
+          --tui-only             only the TUI's figures and the client's frame decoding
           --help                 this text
         """
 
@@ -80,6 +83,7 @@ struct Options {
             case "--tui-messages": options.tuiMessages = Int(try value("--tui-messages"))
             case "--adapter-messages": options.adapterMessages = Int(try value("--adapter-messages"))
             case "--adapter-only": options.adapterOnly = true
+            case "--tui-only": options.tuiOnly = true
             case "--help", "-h": throw BenchError(usage)
             default: throw BenchError("unknown option \(arguments[index])\n\n\(usage)")
             }

@@ -8,7 +8,8 @@ import TerminalUI
 /// The inspector's state and renderer with a long log.
 struct TUIResult {
     var messages: Int
-    /// Messages per second into the model through `handle(.frame(...))`.
+    /// Frames per second into the model: each agent line decoded (`AgentFrame.decode`) and taken
+    /// through `handle(.frame(...))`, as the inspector's loop does.
     var ingestMessagesPerSecond: Double
     /// Median `render()` time with the cursor on the newest row (follow mode).
     var frameMsAtEnd: Double
@@ -34,6 +35,10 @@ struct TUIResult {
     /// line as it arrives from the agent (the one parse, keeping the message's bytes), then
     /// `LiveState.apply`.
     var frameDecodePerSecond: Double
+    /// CPU time of the ingest (the thread's own, not waiting for a core), per frame.
+    var ingestCPUMicrosecondsPerFrame: Double
+    /// CPU time of the client's decoding (``frameDecodePerSecond``), per frame.
+    var frameDecodeCPUMicrosecondsPerFrame: Double
 }
 
 /// ``TUIResult/keyUnderLoad``.
@@ -63,21 +68,37 @@ enum TUIBench {
 
         var model = InspectorModel(size: size, socketPath: "/tmp/bench.sock", now: startTime)
         model.handle(.frame(try snapshotFrame()))
-        let start = monotonicNanoseconds()
+        // The lines as the agent writes them, made a batch at a time outside the clock; the
+        // clock runs while the inspector decodes each one (`AgentFrame.decode`) and the model
+        // takes it, as the inspector's loop does.
+        var ingestNanoseconds: UInt64 = 0
+        var ingestCPUNanoseconds: UInt64 = 0
         var seq = 1
         var index = 0
+        let encoder = JSONEncoder()
+        var batch: [Data] = []
+        batch.reserveCapacity(ingestBatch)
         while seq <= count {
-            let traffic = templates.traffic(workloadIndex: index, seq: seq, time: startTime + Double(seq))
-            model.handle(.frame(.event(seq: seq, event: .traffic(traffic))))
-            seq += 1
-            if Workload.isRequest(index), seq <= count {
-                let response = templates.response(workloadIndex: index, seq: seq, time: startTime + Double(seq))
-                model.handle(.frame(.event(seq: seq, event: .traffic(response))))
+            batch.removeAll(keepingCapacity: true)
+            while seq <= count, batch.count < ingestBatch {
+                let traffic = templates.traffic(workloadIndex: index, seq: seq, time: startTime + Double(seq))
+                batch.append(try frameLine(traffic, encoder: encoder))
                 seq += 1
+                if Workload.isRequest(index), seq <= count {
+                    let response = templates.response(workloadIndex: index, seq: seq, time: startTime + Double(seq))
+                    batch.append(try frameLine(response, encoder: encoder))
+                    seq += 1
+                }
+                index += 1
             }
-            index += 1
+            let begin = monotonicNanoseconds()
+            let cpuBegin = threadCPUNanoseconds()
+            for line in batch { model.handle(.frame(try AgentFrame.decode(line))) }
+            ingestCPUNanoseconds += threadCPUNanoseconds() - cpuBegin
+            ingestNanoseconds += monotonicNanoseconds() - begin
         }
-        let ingestSeconds = seconds(from: start, to: monotonicNanoseconds())
+        batch = []
+        let ingestSeconds = Double(ingestNanoseconds) / 1e9
         model.handle(.tick(startTime + Double(count) + 1000))
 
         let rssAfter = MemoryUsage.settledResidentBytes()
@@ -127,20 +148,24 @@ enum TUIBench {
             bytesPerMessageBeyondJSON: Double(rssAfter - rssBefore - jsonBytes) / Double(max(1, logCount)),
             jsonBytesPerMessage: Double(jsonBytes) / Double(max(1, logCount)),
             rssBytesPerMessage: Double(rssAfter - rssBefore) / Double(max(1, logCount)),
-            filterMs: filters, clearFilterMs: median(clears), keyUnderLoad: keyUnderLoad, frameDecodePerSecond: frameDecode)
+            filterMs: filters, clearFilterMs: median(clears), keyUnderLoad: keyUnderLoad, frameDecodePerSecond: frameDecode.perSecond,
+            ingestCPUMicrosecondsPerFrame: Double(ingestCPUNanoseconds) / 1000 / Double(max(1, logCount)),
+            frameDecodeCPUMicrosecondsPerFrame: frameDecode.cpuMicrosecondsPerFrame)
     }
 
     /// Traffic frames per second decoded from their lines (``AgentFrame/decode(_:)``) and
     /// applied to a client's state (``LiveState/apply(_:json:at:)``); the lines are made before
     /// the clock starts.
-    static func measureFrameDecode(templates: Templates, frames: Int) throws -> Double {
+    static func measureFrameDecode(templates: Templates, frames: Int) throws -> (perSecond: Double, cpuMicrosecondsPerFrame: Double) {
         let lines = try trafficLines(templates: templates, from: 1, count: max(1, frames))
         var state = LiveState()
         let begin = monotonicNanoseconds()
+        let cpuBegin = threadCPUNanoseconds()
         for line in lines { state.apply(try AgentFrame.decode(line), at: startTime) }
+        let cpu = threadCPUNanoseconds() - cpuBegin
         let elapsed = seconds(from: begin, to: monotonicNanoseconds())
         precondition(state.log.count == lines.count)
-        return Double(lines.count) / elapsed
+        return (Double(lines.count) / elapsed, Double(cpu) / 1000 / Double(lines.count))
     }
 
     /// `count` traffic event lines as the agent writes them, sequence numbers from `first`.
@@ -150,13 +175,20 @@ enum TUIBench {
         lines.reserveCapacity(count)
         for index in 0..<count {
             let seq = first + index
-            let traffic = templates.traffic(workloadIndex: index, seq: seq, time: startTime + Double(seq))
-            var line = Data(#"{"kind":"event","seq":\#(seq),"event":{"type":"traffic","record":"#.utf8)
-            line.append(try encoder.encode(traffic))
-            line.append(contentsOf: Array("}}".utf8))
-            lines.append(line)
+            lines.append(try frameLine(templates.traffic(workloadIndex: index, seq: seq, time: startTime + Double(seq)), encoder: encoder))
         }
         return lines
+    }
+
+    /// Frame lines made per batch of the ingest figure (a batch is made before the clock starts).
+    static let ingestBatch = 10_000
+
+    /// The `traffic` event line the agent writes for `traffic` (without its newline).
+    static func frameLine(_ traffic: WireTraffic, encoder: JSONEncoder) throws -> Data {
+        var line = Data(#"{"kind":"event","seq":\#(traffic.seq),"event":{"type":"traffic","record":"#.utf8)
+        line.append(try encoder.encode(traffic))
+        line.append(contentsOf: Array("}}".utf8))
+        return line
     }
 
     /// Streams `messagesPerSecond` into `model` as the inspector's loop gets them (one wake's

@@ -22,11 +22,8 @@ struct AdapterBenchSmokeTests {
 
     @Test("--smoke --adapter-only --json finishes and reports every adapter figure as a positive number")
     func adapterOnlySmokeRun() async throws {
-        let binary = try #require(builtProduct("bridge-inspector-bench"), "build the bridge-inspector-bench product first (swift build)")
-        let run = try await onThread { try SpawnedProcess.run([binary, "--smoke", "--adapter-only", "--json"], timeout: 120) }
-        #expect(run.status == 0, "exit status \(run.status.map(String.init) ?? "none (killed after 120 s)"); stderr:\n\(run.errors)")
-        let object = try #require(
-            try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any], "stdout is not one JSON object: \(run.output)")
+        let run = try await benchJSONRun(["--smoke", "--adapter-only", "--json"])
+        let object = run.object
         for key in Self.requiredKeys {
             let value = (object[key] as? NSNumber)?.doubleValue
             #expect(value.map { $0.isFinite && $0 > 0 } == true, "\(key) is \(String(describing: object[key]))")

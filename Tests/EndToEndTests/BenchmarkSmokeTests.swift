@@ -16,18 +16,18 @@ struct BenchmarkSmokeTests {
         "ratio_following_over_raw_socket", "ratio_following_over_print_logging",
         "large_payload_ms", "large_payload_raw_socket_ms",
         "tui_frame_ms_1m", "tui_bytes_per_message_1m", "tui_filter_ms_1m", "tui_key_under_load_ms_p99",
+    ] + tuiKeys
+
+    /// The TUI's and the client's decoding figures, which `--tui-only` reports alone.
+    static let tuiKeys = [
+        "tui_frame_ms_1m", "tui_bytes_per_message_1m", "tui_filter_ms_1m", "tui_key_under_load_ms_p99",
+        "tui_ingest_msgs_per_s", "tui_ingest_cpu_us_per_frame", "client_frame_decode_per_s", "client_frame_decode_cpu_us_per_frame",
     ]
 
     @Test("--smoke --json finishes and reports every figure as a number")
     func smokeRunReportsEveryFigure() async throws {
-        let binary = try #require(builtProduct("bridge-inspector-bench"), "build the bridge-inspector-bench product first (swift build)")
-        // Waiting for the run blocks, so it happens on a thread of its own, never on the
-        // cooperative pool that every other test shares.
-        let run = try await onThread { try SpawnedProcess.run([binary, "--smoke", "--json"], timeout: 120) }
-        #expect(run.status == 0, "exit status \(run.status.map(String.init) ?? "none (killed after 120 s)"); stderr:\n\(run.errors)")
-        let object = try #require(
-            try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any],
-            "stdout is not one JSON object: \(run.output)")
+        let run = try await benchJSONRun(["--smoke", "--json"])
+        let object = run.object
         for key in Self.requiredKeys {
             let value = object[key]
             #expect((value as? NSNumber)?.doubleValue.isFinite == true, "\(key) is \(String(describing: value))")
@@ -36,5 +36,14 @@ struct BenchmarkSmokeTests {
         #expect(machine?["cores"] is NSNumber, "the machine is reported")
         // The table goes to stderr alongside the JSON.
         #expect(run.errors.contains("Host throughput"))
+    }
+
+    @Test("--smoke --tui-only --json reports the TUI's figures and nothing of the host's")
+    func tuiOnlyReportsTheTUIFigures() async throws {
+        let object = try await benchJSONRun(["--smoke", "--tui-only", "--json"]).object
+        for key in Self.tuiKeys {
+            #expect((object[key] as? NSNumber)?.doubleValue.isFinite == true, "\(key) is \(String(describing: object[key]))")
+        }
+        #expect(object["host_msgs_per_s_no_agent"] == nil)
     }
 }

@@ -18,7 +18,9 @@ public struct InspectorModel: Sendable {
     /// What the host told us, merged across reconnects.
     public internal(set) var live = LiveState()
     /// The terminal size.
-    public internal(set) var size: Size
+    public internal(set) var size: Size {
+        didSet { if size != oldValue { layout = MainLayout(size: size) } }
+    }
     /// The socket this inspector attaches to (shown in the status line); changes when a
     /// followed host is run again (``InspectorInput/attaching(socketPath:note:)``).
     public internal(set) var socketPath: String
@@ -89,11 +91,14 @@ public struct InspectorModel: Sendable {
     /// Creates a model for a screen of `size`.
     public init(size: Size, socketPath: String, now: Double = Date().timeIntervalSince1970 * 1000) {
         self.size = size
+        self.layout = MainLayout(size: size)
         self.socketPath = socketPath
         self.now = now
     }
 
-    var layout: MainLayout { MainLayout(size: size) }
+    /// Where each part of the screen goes for ``size``: made when the size changes, not on every
+    /// frame (each frame from the agent scrolls the log, and scrolling asks for it).
+    private(set) var layout: MainLayout
 
     /// The correlation ids waiting in pendingRequests.
     var pendingIds: Set<String> { Set(live.pending.map(\.correlationId)) }
