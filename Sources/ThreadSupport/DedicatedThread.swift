@@ -19,8 +19,12 @@ public enum DedicatedThread {
     /// Starts `body` on a new thread named `name` and returns at once. `stackSize` in bytes,
     /// or `nil` for the system's default.
     public static func start(name: String, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) {
-        let thread = Thread(block: body)
-        thread.name = name
+        let thread = Thread {
+            // Named from inside: swift-corelibs-foundation (Linux) does not apply a name set
+            // before `start()`, and the thread kept its creator's name in `ps`, `top -H` and gdb.
+            Thread.current.name = name
+            body()
+        }
         if let stackSize { thread.stackSize = stackSize }
         thread.start()
     }
