@@ -67,7 +67,9 @@ public struct BridgeMessageCodec: Sendable {
     ///
     /// Throws when the message holds a value JSON cannot carry, such as a NaN or infinite number.
     public func encode(_ message: BridgeMessage) throws -> Data {
-        try Self.encoder.encode(message)
+        // The direct writer takes the usual messages; the encoder the rest (same bytes).
+        if let json = BridgeMessageWriter.json(message) { return json }
+        return try Self.encoder.encode(message)
     }
 
     private static let encoder: JSONEncoder = {

@@ -76,10 +76,20 @@ final class AgentInbox: @unchecked Sendable {
 
     /// Called on the agent thread: everything queued so far, oldest first.
     func takeAll() -> Deque<Item> {
-        queue.withLock { queue in
-            defer { queue.items = [] }
-            return queue.items
-        }
+        var batch: Deque<Item> = []
+        takeAll(into: &batch)
+        return batch
+    }
+
+    /// Called on the agent thread: swaps everything queued so far (oldest first) into `batch`,
+    /// which must be empty, and gives the queue `batch`'s buffer in exchange.
+    ///
+    /// The host's pushes then append into a buffer already grown by an earlier batch instead of
+    /// growing a fresh one from nothing each time (every doubling a new allocation and a copy of
+    /// the items so far, on the host's thread). The agent keeps one batch and empties it with
+    /// `removeAll(keepingCapacity: true)` after handling it, so two buffers take turns.
+    func takeAll(into batch: inout Deque<Item>) {
+        queue.withLock { queue in swap(&queue.items, &batch) }
     }
 
     /// Stops accepting items; later pushes are dropped.

@@ -1,4 +1,5 @@
 import BridgeCore
+import DequeModule
 import Foundation
 import InspectorProtocol
 import SocketSupport
@@ -172,10 +173,25 @@ final class AgentLoop: @unchecked Sendable {
 
     /// Hands the core everything queued; returns how many items there were.
     private func processInbox() -> Int {
-        let items = inbox.takeAll()
-        if !items.isEmpty { core.apply(items, now: Date()) }
-        return items.count
+        inbox.takeAll(into: &batch)
+        let count = batch.count
+        if count > 0 { core.apply(batch, now: Date()) }
+        if count > Self.batchCapacityKept {
+            // After a burst, do not keep (and hand the host) a buffer sized for it forever.
+            batch = []
+        } else {
+            batch.removeAll(keepingCapacity: true)
+        }
+        return count
     }
+
+    /// The inbox's items handed over in one pass, emptied after each pass but keeping its
+    /// buffer, which goes back to the inbox on the next (``AgentInbox/takeAll(into:)``).
+    private var batch: Deque<AgentInbox.Item> = []
+
+    /// The largest batch whose buffer is kept for the next pass (a few milliseconds of a host
+    /// at full speed).
+    static let batchCapacityKept = 4096
 
     /// Closes the connections the core gave up.
     private func closeGivenUp() {
