@@ -3,8 +3,8 @@ extension BridgeMessage {
     ///
     /// Accepts exactly what the `Decodable` conformance accepts (the same required fields, types,
     /// enumerations and non-empty strings; unknown fields are ignored), without saying why a value
-    /// is refused: it is the fast path in front of `JSONDecoder`, whose error then gives the
-    /// reason (see ``JSONParser``).
+    /// is refused: it is the fast path in front of the `Decodable` conformance, which then gives
+    /// the reason, read from the same parsed value (``BridgeMessageCodec/message(in:)``).
     public init?(validating value: JSONValue) {
         guard case .object(let fields) = value,
             case .string(let version)? = fields["version"], !version.isEmpty,

@@ -6,7 +6,8 @@ extension WireTraffic {
     /// Accepts exactly what the `Decodable` conformance accepts (unknown fields are ignored,
     /// optional fields may be missing or `null`), without saying why a value is refused: it is
     /// the fast path ``AgentFrame/decode(_:)`` takes for the frame it sees most, and anything it
-    /// refuses is decoded again by `JSONDecoder`.
+    /// refuses is decoded again through the `Decodable` conformance, from the same parsed value
+    /// (``JSONDecoding``), which says what is wrong.
     public init?(validating value: JSONValue) {
         guard case .object(let fields) = value,
             let seq = fields["seq"].flatMap(Self.integer),

@@ -2,10 +2,10 @@ import BridgeCore
 import Foundation
 import Testing
 
-/// The fast JSON path must judge every input exactly as `JSONDecoder` does: the same values for
-/// what it takes, and `nil` (so the caller falls back to `JSONDecoder`) for anything else.
+/// The one JSON reader must judge every input exactly as Foundation's `JSONDecoder` (the
+/// reference here) does: the same values for what it takes, and a refusal for anything else.
 /// Page: Security, "Incoming Message Decoding" (malformed messages never reach a handler).
-@Suite("JSONParser, the fast path in front of JSONDecoder")
+@Suite("JSONParser reads JSON as JSONDecoder does")
 struct JSONParserTests {
     static let valid: [String] = [
         #"{}"#, #"[]"#, #" {"a" : [1, 2.5, -3, 0, -0.25, 1e3, 2E-2, 12345678901234567890]} "#,
@@ -28,7 +28,7 @@ struct JSONParserTests {
         "1e400", "-1e400", "{} {}", "[1]]",
     ]
 
-    @Test("anything it does not take as it is gives nil, for JSONDecoder to explain", arguments: refused)
+    @Test("anything JSONDecoder refuses gives nil", arguments: refused)
     func refusesWhatItDoesNotTake(text: String) {
         #expect(JSONParser.parse(Data(text.utf8)) == nil)
     }

@@ -34,7 +34,7 @@ struct JSONTestSuiteTests {
             guard let problem else { return "invalid JSON accepted" }
             if problem.reason.isEmpty { return "refused without a reason" }
         }
-        // The JSONDecoder path reads the parsed value (re-encoded) as the parser did.
+        // JSONDecoder, the reference, reads the parsed value (re-encoded) as the parser did.
         if let value {
             guard let encoded = try? JSONEncoder().encode(value), let again = try? JSONDecoder().decode(JSONValue.self, from: encoded) else {
                 return "JSONDecoder cannot read the parsed value back"
