@@ -46,7 +46,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "ThreadSupport", swiftSettings: strict),
-        .testTarget(name: "ThreadSupportTests", dependencies: ["ThreadSupport"], swiftSettings: strict),
+        .testTarget(name: "ThreadSupportTests", dependencies: ["ThreadSupport", "TestSupport"], swiftSettings: strict),
         .target(name: "BridgeCore", dependencies: ["ThreadSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "TestSupport", "ThreadSupport"], swiftSettings: strict),
 
@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "SocketSupportTests", dependencies: ["SocketSupport", "TestSupport"], swiftSettings: strict),
         // What test targets share: temporary directories, waiting for a condition, socket files,
         // spawned processes, and running one test again in a process of its own.
-        .target(name: "TestSupport", dependencies: ["SocketSupport", "ThreadSupport", "InspectorClient"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["BridgeCore", "InspectorProtocol", "SocketSupport", "ThreadSupport"], path: "Tests/TestSupport", swiftSettings: strict),
 
         .target(name: "InspectorProtocol", dependencies: ["BridgeCore"], swiftSettings: strict),
         .target(

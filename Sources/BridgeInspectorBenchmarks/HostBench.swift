@@ -132,7 +132,7 @@ struct HostBench {
                 let queue = Locked<[BridgeChange]>([])
                 host.addObserver { change in queue.withLock { $0.append(change) } }
                 let stop = Locked(false)
-                DedicatedThread.start(name: "drain", stackSize: 1 << 20) {
+                DedicatedThread.start(name: "bench-drain", stackSize: 1 << 20) {
                     while !stop.current {
                         let items = queue.withLock { q -> [BridgeChange] in let t = q; q = []; return t }
                         _ = items.count

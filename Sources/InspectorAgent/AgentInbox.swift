@@ -36,6 +36,8 @@ final class AgentInbox: @unchecked Sendable {
 
     private struct Queue {
         var items: Deque<Item> = []
+        /// The batch the agent emptied on its last pass, kept for its capacity (``drain(_:)``).
+        var spare: Deque<Item> = []
         var closed = false
         /// The agent thread is blocked (or about to block) in `poll` and needs a wake byte.
         var agentParked = false
@@ -74,29 +76,40 @@ final class AgentInbox: @unchecked Sendable {
         queue.withLock { $0.agentParked = false }
     }
 
-    /// Called on the agent thread: everything queued so far, oldest first.
-    func takeAll() -> Deque<Item> {
-        var batch: Deque<Item> = []
-        takeAll(into: &batch)
-        return batch
+    /// Called on the agent thread: hands everything queued so far, oldest first, to `handle`,
+    /// and returns how many items there were (`handle` is not called for none).
+    ///
+    /// Two buffers take turns: the queue the host appends to is swapped for the batch emptied on
+    /// the last pass, which keeps its capacity, so the host's pushes append into a buffer already
+    /// grown instead of growing a fresh one from nothing each pass (every doubling a new
+    /// allocation and a copy of the items so far, on the host's thread). A batch larger than
+    /// ``batchCapacityKept`` is let go after a burst rather than kept at that size for good.
+    @discardableResult
+    func drain(_ handle: (Deque<Item>) -> Void) -> Int {
+        var batch = queue.withLock { queue -> Deque<Item> in
+            var batch: Deque<Item> = []
+            swap(&batch, &queue.spare)
+            swap(&batch, &queue.items)
+            return batch
+        }
+        let count = batch.count
+        if count > 0 { handle(batch) }
+        guard count <= Self.batchCapacityKept else { return count }
+        batch.removeAll(keepingCapacity: true)
+        queue.withLock { swap(&$0.spare, &batch) }
+        return count
     }
 
-    /// Called on the agent thread: swaps everything queued so far (oldest first) into `batch`,
-    /// which must be empty, and gives the queue `batch`'s buffer in exchange.
-    ///
-    /// The host's pushes then append into a buffer already grown by an earlier batch instead of
-    /// growing a fresh one from nothing each time (every doubling a new allocation and a copy of
-    /// the items so far, on the host's thread). The agent keeps one batch and empties it with
-    /// `removeAll(keepingCapacity: true)` after handling it, so two buffers take turns.
-    func takeAll(into batch: inout Deque<Item>) {
-        queue.withLock { queue in swap(&queue.items, &batch) }
-    }
+    /// The largest batch whose buffer is kept for the next pass (a few milliseconds of a host at
+    /// full speed).
+    static let batchCapacityKept = 4096
 
     /// Stops accepting items; later pushes are dropped.
     func close() {
         queue.withLock { queue in
             queue.closed = true
             queue.items = []
+            queue.spare = []
         }
     }
 }

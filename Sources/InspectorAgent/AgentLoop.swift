@@ -1,5 +1,4 @@
 import BridgeCore
-import DequeModule
 import Foundation
 import InspectorProtocol
 import SocketSupport
@@ -173,25 +172,8 @@ final class AgentLoop: @unchecked Sendable {
 
     /// Hands the core everything queued; returns how many items there were.
     private func processInbox() -> Int {
-        inbox.takeAll(into: &batch)
-        let count = batch.count
-        if count > 0 { core.apply(batch, now: Date()) }
-        if count > Self.batchCapacityKept {
-            // After a burst, do not keep (and hand the host) a buffer sized for it forever.
-            batch = []
-        } else {
-            batch.removeAll(keepingCapacity: true)
-        }
-        return count
+        inbox.drain { core.apply($0, now: Date()) }
     }
-
-    /// The inbox's items handed over in one pass, emptied after each pass but keeping its
-    /// buffer, which goes back to the inbox on the next (``AgentInbox/takeAll(into:)``).
-    private var batch: Deque<AgentInbox.Item> = []
-
-    /// The largest batch whose buffer is kept for the next pass (a few milliseconds of a host
-    /// at full speed).
-    static let batchCapacityKept = 4096
 
     /// Closes the connections the core gave up.
     private func closeGivenUp() {

@@ -1,14 +1,10 @@
 import Foundation
 import InspectorClient
+import TestSupport
 import Testing
 
 @Suite("State kept between runs")
 struct StateDirectoryTests {
-    private func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "bi-state-\(UUID().uuidString)"
-        return path
-    }
-
     @Test("XDG_STATE_HOME names the directory when absolute; otherwise ~/.local/state")
     func directoryFromEnvironment() {
         #expect(StateDirectory(environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/home/a"]).path == "/x/state/bridge-inspector")
@@ -18,8 +14,8 @@ struct StateDirectoryTests {
 
     @Test("what is saved loads back; nothing saved loads as nil; the file is private to its user")
     func roundTrip() throws {
-        let root = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let directory = try TemporaryDirectory(prefix: "bi-state")
+        let root = directory.file("state")
         let state = StateDirectory(path: root + "/nested/bridge-inspector")
         #expect(try state.load([String].self, from: "events.json") == nil)
         try state.save(["a", "b"], as: "events.json")
@@ -36,8 +32,8 @@ struct StateDirectoryTests {
 
     @Test("a damaged file is reported with its path and what to do, and left as it is")
     func damagedFile() throws {
-        let root = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let directory = try TemporaryDirectory(prefix: "bi-state")
+        let root = directory.file("state")
         let state = StateDirectory(path: root)
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         try Data("{not json".utf8).write(to: URL(fileURLWithPath: state.file("rules.json")))
@@ -52,8 +48,8 @@ struct StateDirectoryTests {
 
     @Test("a directory that cannot be made is reported, not a crash")
     func unwritable() throws {
-        let root = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let directory = try TemporaryDirectory(prefix: "bi-state")
+        let root = directory.file("state")
         try Data("file".utf8).write(to: URL(fileURLWithPath: root))
         let state = StateDirectory(path: root + "/under-a-file")
         #expect(throws: StateDirectory.Problem.self) { try state.save(["a"], as: "x.json") }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import ThreadSupport
 
@@ -60,6 +61,7 @@ struct ThreadSupportTests {
     }
 
     @Test("DedicatedThread.start: returns at once and the work runs by itself")
+    @MainActor
     func startReturnsAtOnce() async {
         let gate = DispatchSemaphore(value: 0)
         let finished = Locked(false)
@@ -70,8 +72,6 @@ struct ThreadSupportTests {
         // Returned while the thread still waits for the gate.
         #expect(finished.current == false)
         gate.signal()
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !finished.current, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(1)) }
-        #expect(finished.current)
+        #expect(await eventually { finished.current })
     }
 }

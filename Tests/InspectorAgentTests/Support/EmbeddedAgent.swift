@@ -112,11 +112,7 @@ final class EmbeddedAgent {
     /// One pass of the poll driver; returns whether it took in anything (changes or bytes).
     private func pass() -> Bool {
         var progressed = false
-        let items = inbox.takeAll()
-        if !items.isEmpty {
-            core.apply(items, now: now)
-            progressed = true
-        }
+        if inbox.drain({ core.apply($0, now: now) }) > 0 { progressed = true }
         for id in connections.keys.sorted() {
             guard let connection = connections[id] else { continue }
             for _ in 0..<16 {
