@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Runs blocking work on a thread of its own: the one way the package starts a thread.
 ///
 /// Blocking work (curses, which wants one thread; `poll`; reading a pipe to its end; waiting for
@@ -23,6 +27,13 @@ public enum DedicatedThread {
             // Named from inside: swift-corelibs-foundation (Linux) does not apply a name set
             // before `start()`, and the thread kept its creator's name in `ps`, `top -H` and gdb.
             Thread.current.name = name
+            #if os(Linux)
+            // Nor, reliably, one set from inside: it names the OS thread only once the creating
+            // thread has stored the new thread's handle, a race the new thread wins on a busy
+            // machine (it then kept its creator's name). So the OS thread is named directly
+            // (Linux keeps 15 bytes).
+            _ = pthread_setname_np(pthread_self(), String(decoding: name.utf8.prefix(15), as: UTF8.self))
+            #endif
             body()
         }
         if let stackSize { thread.stackSize = stackSize }
