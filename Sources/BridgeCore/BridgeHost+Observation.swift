@@ -43,7 +43,7 @@ extension BridgeHost {
             hostVersion: hostVersion, environment: environment, lastError: lastError,
             receivedMessages: receivedMessages, pendingRequests: pendingRequestRecords,
             slots: captureSlots.map(\.state), customCapabilities: customCapabilities,
-            isJourneyAttached: isJourneyAttached, time: now())
+            isJourneyAttached: isJourneyAttached, heldMessages: heldMessages, time: now())
     }
 
     func emit(_ change: @autoclosure () -> BridgeChange) {

@@ -31,7 +31,7 @@ extension BridgeHost {
 
         switch message.type {
         case .request:
-            route(message, time: time)
+            route(message, json: json, time: time)
         case .response:
             // The documented protocol has no host-to-journey requests, so no response from the
             // journey can match one; say so rather than drop it silently.
@@ -43,7 +43,7 @@ extension BridgeHost {
         }
     }
 
-    private func route(_ request: BridgeMessage, time: Date) {
+    private func route(_ request: BridgeMessage, json: Data, time: Date) {
         let id = request.correlationId
         if outstanding[id] != nil {
             setLastError(
@@ -51,6 +51,14 @@ extension BridgeHost {
             )
             return
         }
+        if holdIfIntercepted(request, direction: .received, json: json) { return }
+        dispatch(request, time: time)
+    }
+
+    /// Routes a request that is not a duplicate and not held: to its slot, its handler or
+    /// `pendingRequests`.
+    func dispatch(_ request: BridgeMessage, time: Date) {
+        let id = request.correlationId
         // A slot nobody gave a handler does not hide a handler registered for its action
         // (Troubleshooting, "Handler Not Called for Requests": protocol-based handlers may use
         // `camera.document.capture`); a slot with a handler takes precedence (FAQ).
@@ -68,8 +76,8 @@ extension BridgeHost {
     }
 
     private func routeToSlot(_ slot: CaptureCapability, request: BridgeMessage, time: Date) {
-        if let active = slot.activeRequest {
-            _ = active
+        // A capture request held at a breakpoint occupies the slot as if it had reached it.
+        if slot.activeRequest != nil || slotIsHeld(slot) {
             respond(
                 to: request.correlationId, action: request.payload.action, status: .error, data: nil,
                 error: BridgeErrorCode.busy.payload())

@@ -46,16 +46,19 @@ extension BridgeHost {
     ) throws(BridgeHostError) {
         guard pendingRequests.contains(where: { $0.correlationId == correlationId }) else {
             if recentlyAnswered.contains(correlationId) { throw .alreadyAnswered(correlationId: correlationId) }
+            if let held = heldRequest(correlationId) { throw .heldAtBreakpoint(correlationId: correlationId, holdId: held.id) }
             if outstanding[correlationId] != nil { throw .handledElsewhere(correlationId: correlationId) }
             throw .notPending(correlationId: correlationId)
         }
         respond(to: correlationId, status: status, data: data, error: error)
     }
 
-    /// Sends a journey-bound response; the one place responses are built.
+    /// Sends a journey-bound response; the one place responses are built. `held` is the held
+    /// request it answers by hand (``answerHeld(_:status:data:error:)``); a response to a request
+    /// still held otherwise (the app answered it itself) takes it out of the hold too.
     func respond(
         to correlationId: String, action: String, status: BridgeResponseStatus, data: [String: JSONValue]?,
-        error: BridgeErrorPayload?
+        error: BridgeErrorPayload?, answering held: HeldMessage? = nil
     ) {
         let message = BridgeMessage(
             correlationId: correlationId,
@@ -64,6 +67,10 @@ extension BridgeHost {
             payload: .init(action: action, data: data, status: status, error: error))
         // A response that cannot be encoded is not an answer: the request stays outstanding.
         guard let json = encodeForDelivery(message) else { return }
+        let answeredHold = held ?? (heldMessages.isEmpty ? nil : heldRequest(correlationId))
+        if let answeredHold {
+            resolveAnswered(answeredHold, response: message, reason: held == nil ? .answeredByHost : .command)
+        }
         if outstanding.removeValue(forKey: correlationId) != nil {
             recentlyAnswered.insert(correlationId)
         }
@@ -72,7 +79,7 @@ extension BridgeHost {
             pendingSince.removeValue(forKey: correlationId)
             emit(.pendingRemoved(correlationId: correlationId))
         }
-        deliver(message, json: json)
+        deliver(message, json: json, hold: answeredHold.map { HoldMark(id: $0.id, outcome: .answered) })
     }
 
     /// Sends the responses that responders queued, oldest first. One at a time: a response sent
@@ -110,8 +117,11 @@ extension BridgeHost {
         }
     }
 
-    /// Hands an encoded message to the transport; records the outcome.
-    func deliver(_ message: BridgeMessage, json: Data) {
+    /// Hands an encoded message to the transport, unless the interceptor holds it; records the
+    /// outcome. `hold` marks a message that leaves a hold (or answers a held request): it is
+    /// not held again.
+    func deliver(_ message: BridgeMessage, json: Data, hold: HoldMark? = nil) {
+        if hold == nil, interceptor != nil, holdIfIntercepted(message, direction: .sent, json: json) { return }
         var deliveryError: String?
         if let transport {
             do {
@@ -129,7 +139,7 @@ extension BridgeHost {
                 "WebView not attached: \(message.type.rawValue) '\(message.payload.action)' (\(message.correlationId)) was not delivered; attach a journey with attach(_:)"
         }
         if !observers.isEmpty {
-            emit(.traffic(TrafficRecord(direction: .sent, message: message, json: json, time: now(), deliveryError: deliveryError)))
+            emit(.traffic(TrafficRecord(direction: .sent, message: message, json: json, time: now(), deliveryError: deliveryError, hold: hold)))
         }
         if let deliveryError { setLastError(deliveryError) }
     }
@@ -150,6 +160,15 @@ public enum BridgeHostError: Error, Sendable, Equatable, CustomStringConvertible
     case notPending(correlationId: String)
     /// The slot has no active request to complete or cancel (`attempted` says which was asked).
     case slotIdle(CaptureCapability.Kind, attempted: SlotOperation = .complete)
+    /// The request is held at a breakpoint (``BridgeHost/heldMessages``), not waiting in
+    /// `pendingRequests`.
+    case heldAtBreakpoint(correlationId: String, holdId: String)
+    /// No message is held with this id.
+    case notHeld(holdId: String)
+    /// The held message was already released, answered or dropped.
+    case holdResolved(holdId: String, outcome: HeldResolution.Outcome)
+    /// The edit or answer does not fit the held message.
+    case invalidEdit(holdId: String, reason: String)
 
     /// What was asked of a capture slot.
     public enum SlotOperation: String, Sendable, Equatable {
@@ -169,6 +188,14 @@ public enum BridgeHostError: Error, Sendable, Equatable, CustomStringConvertible
             return "no pending request has correlationId '\(id)'; list pendingRequests to see the ids waiting"
         case .slotIdle(let kind, let operation):
             return "the \(kind.rawValue) capture slot is idle: there is no active request to \(operation.rawValue)"
+        case .heldAtBreakpoint(let id, let hold):
+            return "request '\(id)' is held at a breakpoint as \(hold), not waiting in pendingRequests; answer it with `answer \(hold)` or release it"
+        case .notHeld(let hold):
+            return "nothing is held as '\(hold)'; list held messages to see their ids (h1, h2, …)"
+        case .holdResolved(let hold, let outcome):
+            return "\(hold) was already \(outcome.rawValue); it is no longer held"
+        case .invalidEdit(let hold, let reason):
+            return "\(hold): \(reason)"
         }
     }
 }

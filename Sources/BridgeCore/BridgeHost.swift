@@ -103,6 +103,15 @@ public final class BridgeHost {
     var recentlyAnswered = BoundedMap<Void>(capacity: 1024)
     /// Responses made through ``BridgeResponder``, in the order they were made, until sent.
     let responseOutbox = ResponseOutbox()
+    /// Decides which messages are held (``setInterceptor(_:)``); `nil` holds nothing.
+    var interceptor: (any BridgeInterceptor)?
+    /// Messages stopped at a breakpoint, oldest first, until released, answered or dropped.
+    public internal(set) var heldMessages: [HeldMessage] = []
+    /// Holds made so far: the next hold's id is `h<holdCount + 1>`.
+    var holdCount = 0
+    /// What became of recently resolved holds, so that a second action on one says what the
+    /// first did.
+    var resolvedHolds = BoundedMap<HeldResolution.Outcome>(capacity: 1024)
     var observers: [Int: @Sendable (BridgeChange) -> Void] = [:]
     var nextObserverId = 0
     let capabilityReport: (() -> [String: BridgeCapabilityInfo])?

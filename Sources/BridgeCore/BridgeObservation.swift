@@ -21,14 +21,20 @@ public struct TrafficRecord: Sendable {
     public var time: Date
     /// For sent messages that could not be delivered: why (the text also set in `lastError`).
     public var deliveryError: String?
+    /// For sent messages that were held at a breakpoint: the hold and what became of it
+    /// (a `dropped` message was never delivered).
+    public var hold: HoldMark?
 
     /// Creates a record.
-    public init(direction: Direction, message: BridgeMessage, json: Data, time: Date, deliveryError: String? = nil) {
+    public init(
+        direction: Direction, message: BridgeMessage, json: Data, time: Date, deliveryError: String? = nil, hold: HoldMark? = nil
+    ) {
         self.direction = direction
         self.message = message
         self.json = json
         self.time = time
         self.deliveryError = deliveryError
+        self.hold = hold
     }
 }
 
@@ -149,6 +155,10 @@ public enum BridgeChange: Sendable {
     /// A journey transport was attached (`true`) or detached (`false`): a WebView loaded the
     /// journey, or a page connected or went away.
     case journeyAttachment(Bool)
+    /// A message was stopped at a breakpoint (``BridgeHost/heldMessages``).
+    case held(HeldMessage)
+    /// A held message was released, edited, answered or dropped.
+    case heldResolved(HeldResolution)
 }
 
 /// Everything the host's diagnostic surfaces hold at one moment.
@@ -169,6 +179,8 @@ public struct BridgeSnapshot: Sendable {
     public var customCapabilities: [CustomCapability]
     /// Whether a journey transport is attached.
     public var isJourneyAttached: Bool
+    /// Messages held at breakpoints, oldest first.
+    public var heldMessages: [HeldMessage]
     /// When the snapshot was taken.
     public var time: Date
 
@@ -176,8 +188,9 @@ public struct BridgeSnapshot: Sendable {
     public init(
         hostVersion: String, environment: String, lastError: String?, receivedMessages: [BridgeMessage],
         pendingRequests: [PendingRequest], slots: [CaptureSlotState], customCapabilities: [CustomCapability],
-        isJourneyAttached: Bool, time: Date
+        isJourneyAttached: Bool, heldMessages: [HeldMessage] = [], time: Date
     ) {
+        self.heldMessages = heldMessages
         self.hostVersion = hostVersion
         self.environment = environment
         self.lastError = lastError

@@ -121,6 +121,10 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
             .clearLog: "GBGBridge's public API cannot clear receivedMessages: the host keeps them (capped) as they are",
             .malformedInput: "GBGBridge's public API does not show input that failed to decode; lastError says why it failed",
             .customCapabilities: "GBGBridge's public API does not list custom capabilities; capability.query answers show them in the log",
+            .intercept:
+                "GBGBridge hands each message straight from its WebView to its handlers and sends answers itself; its public API has no point where a message could wait, so breakpoints cannot hold anything",
+            .inject:
+                "GBGBridge's public API cannot be handed a message as if the page had sent it; to send one as the journey, run window.webkit.messageHandlers.gbgBridge.postMessage(…) in Safari Web Inspector's console (the inspector's Y key copies that line)",
         ]
     }
 

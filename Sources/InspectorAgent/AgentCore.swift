@@ -35,6 +35,8 @@ final class AgentCore {
     private let auth: AgentAuthGate?
     /// Starts a command on the host; its reply arrives later as an inbox item.
     private let execute: (InspectorCommand, AgentInbox.CommandTag) -> Void
+    /// Tells the host side that a client went away (its breakpoints go, what they hold is released).
+    private let clientLeft: (Int) -> Void
 
     private var clients: [Int: AgentClient] = [:]
     /// Raw JSON of messages sent by each command, collected until its reply.
@@ -47,8 +49,10 @@ final class AgentCore {
     /// A core serving `state`; `auth` when TCP clients may connect; `now` is the driver's clock.
     init(
         state: AgentState, limits: AgentLimits, auth: AgentAuthGate?, now: Date,
+        clientLeft: @escaping (Int) -> Void = { _ in },
         execute: @escaping (InspectorCommand, AgentInbox.CommandTag) -> Void
     ) {
+        self.clientLeft = clientLeft
         self.state = state
         self.limits = limits
         self.auth = auth
@@ -149,7 +153,7 @@ final class AgentCore {
             return
         }
         clients[client.id] = client
-        if !needsAuth { client.enqueue(helloFrame(), now: now) }
+        if !needsAuth { client.enqueue(helloFrame(clientId: client.id), now: now) }
     }
 
     /// Bytes read from connection `id` (at most one read's worth, ``AgentLoop/readChunkBytes``):
@@ -191,6 +195,11 @@ final class AgentCore {
                 let sent = sentByCommand.removeValue(forKey: tag) ?? []
                 if let client = clients[tag.client] {
                     client.enqueue(Self.replyFrame(id: tag.command, result: result, sent: sent), now: now)
+                }
+            case .breakpoints(let list):
+                let frame = state.apply(list)
+                for client in clients.values where client.isSubscribed {
+                    client.enqueueEvent(frame, seq: state.seq, limit: limits.maxQueuedBytesPerClient, now: now)
                 }
             }
         }
@@ -263,7 +272,7 @@ final class AgentCore {
         switch auth.judge(line, now: now) {
         case .accepted:
             client.phase = .awaitingHello(deadline: now.addingTimeInterval(limits.handshakeSeconds))
-            client.enqueue(helloFrame(), now: now)
+            client.enqueue(helloFrame(clientId: client.id), now: now)
             return true
         case .refused(let error):
             refuseAuth(client, error)
@@ -356,7 +365,7 @@ final class AgentCore {
             case .success(.ping):
                 client.enqueue(Self.replyFrame(id: id, result: .success([:]), sent: []), now: now)
             case .success(let command):
-                execute(command, AgentInbox.CommandTag(client: client.id, command: id))
+                execute(command, AgentInbox.CommandTag(client: client.id, command: id, kind: name, clientName: client.name))
             }
         }
     }
@@ -380,6 +389,7 @@ final class AgentCore {
         clients.removeValue(forKey: client.id)
         closing.append(client.id)
         sentByCommand = sentByCommand.filter { $0.key.client != client.id }
+        clientLeft(client.id)
     }
 
     private func housekeeping() {
@@ -436,7 +446,7 @@ final class AgentCore {
 
     // MARK: Frames
 
-    private func helloFrame() -> [UInt8] {
+    private func helloFrame(clientId: Int) -> [UInt8] {
         var writer = JSONWriter()
         writer.objectStart()
         writer.key("kind"); writer.string("hello")
@@ -454,6 +464,7 @@ final class AgentCore {
         writer.key("maxFrameBytes"); writer.number(limits.maxClientFrameBytes)
         writer.key("maxClients"); writer.number(limits.maxClients)
         writer.objectEnd()
+        writer.key("clientId"); writer.number(clientId)
         writer.objectEnd()
         writer.newline()
         return writer.bytes

@@ -18,6 +18,14 @@ final class AgentInbox: @unchecked Sendable {
         var command: String
         /// The reply rule the command applies, if any; not part of the command's identity.
         var rule: String? = nil
+        /// The command's wire name (`respond`, `inject`, …); not part of its identity.
+        var kind: String = ""
+        /// The client's name from its hello; not part of the command's identity.
+        var clientName: String = ""
+
+        /// Whether the command hands a message to the host's handlers (`inject`, `release`):
+        /// what those send in turn is the host's, not the inspector's.
+        var runsHandlers: Bool { kind == "inject" || kind == "release" }
 
         static func == (left: CommandTag, right: CommandTag) -> Bool {
             left.client == right.client && left.command == right.command
@@ -32,6 +40,8 @@ final class AgentInbox: @unchecked Sendable {
     enum Item: Sendable {
         case change(BridgeChange, tag: CommandTag?)
         case reply(tag: CommandTag, result: Result<JSONValue, InspectorError>)
+        /// The breakpoints changed (every inspector's, as they are now).
+        case breakpoints([WireBreakpoint])
     }
 
     private struct Queue {

@@ -50,6 +50,7 @@ public struct AgentLimits: Sendable {
         let history = AgentState.historyLimit
         let state = effectiveMaxLogBytes + max(0, maxLogMessages) * overhead
             + AgentState.pendingTotalLimit + max(0, maxPendingRecords) * overhead
+            + AgentState.heldTotalLimit + AgentState.pendingMessageLimit + AgentState.maxHeldRecords * overhead
             + history * (AgentState.malformedRecordLimit + overhead)
             + history * (AgentState.errorRecordLimit + overhead)
         let perClient = 2 * max(0, maxQueuedBytesPerClient) + 2 * WireProtocol.maxAgentFrameBytes

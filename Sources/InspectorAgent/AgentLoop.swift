@@ -49,7 +49,9 @@ final class AgentLoop: @unchecked Sendable {
         self.listener = listener
         self.tcp = tcp
         self.inbox = inbox
-        self.core = AgentCore(state: state, limits: limits, auth: tcp?.gate, now: Date()) { command, tag in
+        self.core = AgentCore(
+            state: state, limits: limits, auth: tcp?.gate, now: Date(), clientLeft: { executor.clientLeft($0) }
+        ) { command, tag in
             executor.start(command, tag: tag, replyingTo: inbox)
         }
     }

@@ -27,6 +27,11 @@ struct AgentState {
     private var lastCauseSeq: Int?
     /// The last received message's JSON, reused when it turns out to be a pending request.
     private var lastReceived: (id: String, json: Data)?
+    /// Messages held at breakpoints, oldest first, as their records.
+    private var held: [(id: String, json: [UInt8])] = []
+    private var heldRecordBytes = 0
+    /// Every inspector's breakpoints, as clients see them.
+    private var breakpoints: [WireBreakpoint] = []
 
     static let historyLimit = 100
     static let malformedTextLimit = 64 * 1024
@@ -59,6 +64,7 @@ struct AgentState {
             slots[slot.kind] = Self.encode(WireSlot(slot))
         }
         capabilities = Self.encode(snapshot.customCapabilities.map(WireCapability.init))
+        for message in snapshot.heldMessages { keepHeld(message.id, encodeHeld(message)) }
         if let text = snapshot.lastError {
             seq += 1
             let entry = Self.encode(WireError(seq: seq, time: Self.ms(snapshot.time), text: Self.shortened(text), cause: nil))
@@ -81,10 +87,11 @@ struct AgentState {
         writer.key("event"); writer.objectStart()
         switch change {
         case .traffic(let record):
-            let origin: MessageOrigin = record.direction == .received ? .journey : (tag == nil ? .host : .inspector)
+            let origin = Self.origin(of: record.direction, tag: tag)
             if record.direction == .received { counts.received += 1 } else { counts.sent += 1 }
             if record.direction == .received { lastReceived = (record.message.correlationId, record.json) }
-            let json = encodeTraffic(seq: seq, record: record, origin: origin, command: tag?.command, rule: tag?.rule)
+            let json = encodeTraffic(
+                seq: seq, record: record, origin: origin, command: origin == .inspector ? tag?.command : nil, rule: tag?.rule)
             appendMessage(json)
             lastCauseSeq = seq
             if tag != nil, record.direction == .sent { sent = record.json }
@@ -137,11 +144,54 @@ struct AgentState {
             journeyAttached = attached
             writer.key("type"); writer.string("journey")
             writer.key("attached"); writer.bool(attached)
+        case .held(let message):
+            let json = encodeHeld(message)
+            keepHeld(message.id, json)
+            writer.key("type"); writer.string("held")
+            writer.key("record"); writer.splice(json)
+        case .heldResolved(let resolution):
+            if let index = held.firstIndex(where: { $0.id == resolution.id }) {
+                heldRecordBytes -= held[index].json.count
+                held.remove(at: index)
+            }
+            writer.key("type"); writer.string("heldResolved")
+            writer.key("record")
+            writer.splice(Self.encode(WireHeldResolution(
+                id: resolution.id, correlationId: resolution.correlationId, direction: resolution.direction,
+                outcome: resolution.outcome, reason: resolution.reason, by: tag?.clientName, message: resolution.message,
+                time: Self.ms(resolution.time))))
         }
         writer.objectEnd()
         writer.objectEnd()
         writer.newline()
         return (writer.bytes, sent)
+    }
+
+    /// Takes the breakpoints as they are now and returns their event frame.
+    mutating func apply(_ list: [WireBreakpoint]) -> [UInt8] {
+        seq += 1
+        breakpoints = list
+        var writer = JSONWriter(capacity: 256)
+        writer.objectStart()
+        writer.key("kind"); writer.string("event")
+        writer.key("seq"); writer.number(seq)
+        writer.key("event"); writer.objectStart()
+        writer.key("type"); writer.string("breakpoints")
+        writer.key("breakpoints"); writer.splice(Self.encode(list))
+        writer.objectEnd()
+        writer.objectEnd()
+        writer.newline()
+        return writer.bytes
+    }
+
+    /// Who made a message that crossed the bridge while `tag`'s command ran (or none did): a
+    /// message an inspector wrote itself (an answer, an event, an injected request) is the
+    /// inspector's; what a handler sent in turn after `inject` or `release` is the host's.
+    static func origin(of direction: TrafficRecord.Direction, tag: AgentInbox.CommandTag?) -> MessageOrigin {
+        switch direction {
+        case .received: return tag?.kind == "inject" ? .inspector : .journey
+        case .sent: return tag.map { $0.runsHandlers ? .host : .inspector } ?? .host
+        }
     }
 
     // MARK: Snapshots
@@ -180,6 +230,10 @@ struct AgentState {
         writer.arrayEnd()
         writeCapabilities(into: &writer)
         writer.key("counts"); writer.splice(Self.encode(counts))
+        writer.key("held"); writer.arrayStart()
+        for record in held { writer.splice(record.json) }
+        writer.arrayEnd()
+        writer.key("breakpoints"); writer.splice(Self.encode(breakpoints))
         writer.objectEnd()
         writer.objectEnd()
         writer.newline()
@@ -190,8 +244,8 @@ struct AgentState {
     /// records, the malformed inputs and the error history, each record with an allowance for
     /// its bookkeeping (``recordOverhead``).
     var heldBytes: Int {
-        let records = messages.count + pending.count + malformed.count + errorHistory.count
-        return messageBytes + pending.bytes + malformed.reduce(0) { $0 + $1.count }
+        let records = messages.count + pending.count + malformed.count + errorHistory.count + held.count
+        return messageBytes + pending.bytes + heldRecordBytes + malformed.reduce(0) { $0 + $1.count }
             + errorHistory.reduce(0) { $0 + $1.count } + records * Self.recordOverhead
     }
 
@@ -208,6 +262,45 @@ struct AgentState {
         } else {
             counts.pendingOmitted = (counts.pendingOmitted ?? 0) + 1
         }
+    }
+
+    /// A held message's JSON is kept whole up to ``pendingMessageLimit``; beyond it (or beyond
+    /// ``heldTotalLimit`` for all held records together) its record keeps the envelope without
+    /// `payload.data` and says `"truncated": true`. At most ``maxHeldRecords`` are kept for
+    /// snapshots; every one is still announced by its `held` event.
+    static let heldTotalLimit = 2 * 1024 * 1024
+    /// See ``heldTotalLimit``.
+    static let maxHeldRecords = 1000
+
+    private mutating func keepHeld(_ id: String, _ json: [UInt8]) {
+        guard held.count < Self.maxHeldRecords, heldRecordBytes + json.count <= Self.heldTotalLimit + Self.pendingMessageLimit else {
+            return
+        }
+        held.append((id, json))
+        heldRecordBytes += json.count
+    }
+
+    private func encodeHeld(_ message: HeldMessage) -> [UInt8] {
+        let breakpoint = breakpoints.first { $0.id == message.breakpoint }
+        var json = message.json
+        let truncated = json.count > Self.pendingMessageLimit || heldRecordBytes + json.count > Self.heldTotalLimit
+        if truncated {
+            var envelope = message.message
+            envelope.payload.data = nil
+            json = (try? BridgeMessageCodec().encode(envelope)) ?? Data("null".utf8)
+        }
+        var writer = JSONWriter(capacity: json.count + 192)
+        writer.objectStart()
+        writer.key("id"); writer.string(message.id)
+        writer.key("direction"); writer.string(message.direction.rawValue)
+        writer.key("since"); writer.number(Self.ms(message.since))
+        writer.key("deadline"); writer.number(Self.ms(message.deadline))
+        writer.key("breakpoint"); writer.string(message.breakpoint)
+        if let breakpoint { writer.key("owner"); writer.string(breakpoint.owner) }
+        if truncated { writer.key("truncated"); writer.bool(true) }
+        writer.key("message"); Self.appendMessageJSON(json, to: &writer)
+        writer.objectEnd()
+        return writer.bytes
     }
 
     // MARK: Encoding
@@ -238,6 +331,12 @@ struct AgentState {
         if let command { writer.key("command"); writer.string(command) }
         if let rule { writer.key("rule"); writer.string(rule) }
         if let error = record.deliveryError { writer.key("deliveryError"); writer.string(error) }
+        if let hold = record.hold {
+            writer.key("hold"); writer.objectStart()
+            writer.key("id"); writer.string(hold.id)
+            writer.key("outcome"); writer.string(hold.outcome.rawValue)
+            writer.objectEnd()
+        }
         writer.key("bytes"); writer.number(record.json.count)
         if record.json.count > WireProtocol.maxAgentFrameBytes - 64 * 1024 {
             // Too large to forward: send the envelope with its data left out.

@@ -1,4 +1,5 @@
 import BridgeCore
+import Foundation
 import InspectorProtocol
 
 /// This project's own host is inspected natively: its change stream shows everything, and every
@@ -43,6 +44,8 @@ extension BridgeHost: InspectableHost {
     public func setSlot(_ slot: CaptureCapability.Kind, permission: PermissionState) {
         self.slot(slot).permissionState = permission
     }
+
+    public func inject(_ bytes: Data) { receive(bytes) }
 
     public func clearLastError() { clearError() }
 

@@ -11,10 +11,13 @@ final class CommandExecutor {
     let unsupported: [HostFeature: String]
     /// The command being executed, read by the agent's observer to mark what it causes.
     private(set) var current: AgentInbox.CommandTag?
+    /// Every inspector's breakpoints; the host's interceptor while there are any.
+    private(set) var breakpoints: BreakpointBook!
 
     init(host: any InspectableHost, unsupported: [HostFeature: String] = [:]) {
         self.host = host
         self.unsupported = unsupported
+        self.breakpoints = BreakpointBook(host: host) { [unowned self] in current }
     }
 
     /// Runs one command and returns its result value.
@@ -63,6 +66,20 @@ final class CommandExecutor {
         case .setSlotPermission(let args):
             host.setSlot(args.slot, permission: args.permissionState)
             return .success([:])
+        case .addBreakpoint(let args):
+            return breakpoints.add(args, by: tag)
+        case .removeBreakpoint(let args):
+            return breakpoints.remove(args, by: tag)
+        case .release(let args):
+            return held(args.id) { () throws(BridgeHostError) in try host.releaseHeld(args.id, as: args.message, reason: .command) }
+        case .answer(let args):
+            return held(args.id) { () throws(BridgeHostError) in
+                try host.answerHeld(args.id, status: args.status, data: args.data, error: args.error)
+            }
+        case .drop(let args):
+            return held(args.id) { () throws(BridgeHostError) in try host.dropHeld(args.id, reason: .command) }
+        case .inject(let args):
+            return inject(args, into: host)
         case .clearError:
             host.clearLastError()
             return .success([:])
@@ -71,6 +88,36 @@ final class CommandExecutor {
             return .success([:])
         case .snapshot, .ping:
             return .success([:])
+        }
+    }
+
+    /// Runs an action on the held message `id`; the result names the held message's
+    /// correlation id.
+    private func held(_ id: String, _ action: () throws(BridgeHostError) -> Void) -> Result<JSONValue, InspectorError> {
+        let correlationId = host?.heldMessages.first { $0.id == id }?.message.correlationId
+        do {
+            try action()
+            return .success(["id": .string(id), "correlationId": correlationId.map(JSONValue.string) ?? .null])
+        } catch {
+            return .failure(Self.inspectorError(error))
+        }
+    }
+
+    /// Hands the host a message as the journey would; the result names its correlation id.
+    private func inject(_ args: InspectorCommand.Inject, into host: any InspectableHost) -> Result<JSONValue, InspectorError> {
+        switch (args.message, args.raw) {
+        case (let message?, nil):
+            guard let json = try? BridgeMessageCodec().encode(message) else {
+                return .failure(InspectorError(.invalidArguments, "the message cannot be encoded as JSON (NaN or infinite numbers?)"))
+            }
+            host.inject(json)
+            return .success(["correlationId": .string(message.correlationId)])
+        case (nil, let raw?):
+            host.inject(Data(raw.utf8))
+            return .success([:])
+        default:
+            return .failure(
+                InspectorError(.invalidArguments, "inject takes exactly one of \"message\" (a bridge message) or \"raw\" (text)"))
         }
     }
 
@@ -84,6 +131,12 @@ final class CommandExecutor {
             if case .success = result { await settle(tag) }
             inbox.push(.reply(tag: tag, result: result))
         }
+    }
+
+    /// A client went away: its breakpoints go and what they hold is released, on the main actor
+    /// later. Callable from any thread.
+    nonisolated func clientLeft(_ client: Int) {
+        Task { @MainActor in breakpoints.clientLeft(client) }
     }
 
     /// Waits until the host has reported what the command `tag` made it send (bounded by the
@@ -125,6 +178,10 @@ final class CommandExecutor {
         case .handledElsewhere: return InspectorError(.handledElsewhere, error.description)
         case .notPending: return InspectorError(.notPending, error.description)
         case .slotIdle: return InspectorError(.slotIdle, error.description)
+        case .heldAtBreakpoint: return InspectorError(.held, error.description)
+        case .notHeld: return InspectorError(.notHeld, error.description)
+        case .holdResolved: return InspectorError(.alreadyResolved, error.description)
+        case .invalidEdit: return InspectorError(.invalidArguments, error.description)
         }
     }
 }

@@ -43,6 +43,21 @@ public protocol InspectableHost: AnyObject {
     /// Clears the message log (only called when ``HostFeature/clearLog`` is supported).
     func clearMessageLog()
 
+    /// The messages held at breakpoints now (only used when ``HostFeature/intercept`` is supported).
+    var heldMessages: [HeldMessage] { get }
+    /// Sets or removes the interceptor that holds messages at breakpoints; removing it releases
+    /// everything held.
+    func setInterceptor(_ interceptor: (any BridgeInterceptor)?)
+    /// Lets a held message go on, as it was or as `edited`.
+    func releaseHeld(_ id: String, as edited: BridgeMessage?, reason: HeldResolution.Reason) throws(BridgeHostError)
+    /// Answers a held request by hand.
+    func answerHeld(_ id: String, status: BridgeResponseStatus, data: [String: JSONValue]?, error: BridgeErrorPayload?) throws(BridgeHostError)
+    /// Drops a held message.
+    func dropHeld(_ id: String, reason: HeldResolution.Reason) throws(BridgeHostError)
+    /// Hands the host input as if the journey had posted it (only called when
+    /// ``HostFeature/inject`` is supported).
+    func inject(_ bytes: Data)
+
     /// Returns once the host has reported the messages the command `cause` made it send, or
     /// after a short bound. A host that reports them while the command runs (the native one)
     /// returns at once: the default does. The agent sends the command's reply after this, so
@@ -52,6 +67,23 @@ public protocol InspectableHost: AnyObject {
 
 extension InspectableHost {
     public func settle(after cause: InspectionCause) async {}
+
+    // A host that cannot hold or inject lists ``HostFeature/intercept`` and ``HostFeature/inject``
+    // as unsupported; the agent then never calls these.
+    public var heldMessages: [HeldMessage] { [] }
+    public func setInterceptor(_ interceptor: (any BridgeInterceptor)?) {}
+    public func releaseHeld(_ id: String, as edited: BridgeMessage?, reason: HeldResolution.Reason) throws(BridgeHostError) {
+        throw .notHeld(holdId: id)
+    }
+    public func answerHeld(
+        _ id: String, status: BridgeResponseStatus, data: [String: JSONValue]?, error: BridgeErrorPayload?
+    ) throws(BridgeHostError) {
+        throw .notHeld(holdId: id)
+    }
+    public func dropHeld(_ id: String, reason: HeldResolution.Reason) throws(BridgeHostError) {
+        throw .notHeld(holdId: id)
+    }
+    public func inject(_ bytes: Data) {}
 }
 
 /// How a host is presented to inspectors.

@@ -32,6 +32,7 @@ public final class InspectorAgent: Sendable {
 
     let loop: AgentLoop
     private let reporting: any InspectionReporting
+    private let executor: CommandExecutor
 
     /// Starts serving `host` (any ``InspectableHost``) as `name`. `BridgeHost` users call
     /// ``BridgeCore/BridgeHost/startInspector(name:socketPath:limits:)`` instead; adapters for
@@ -75,6 +76,7 @@ public final class InspectorAgent: Sendable {
         }
         let observed = Self.observe(host, name: name, limits: limits, inbox: inbox)
         reporting = observed.reporting
+        executor = observed.executor
         self.socketPath = listener.path
         self.hostInfo = observed.info
         self.tcpEndpoint = tcp?.endpoint
@@ -97,6 +99,7 @@ public final class InspectorAgent: Sendable {
             environment: profile.environment, startedAt: AgentState.ms(Date()), inspection: profile.path,
             unsupported: unsupported.isEmpty ? nil : unsupported)
         let executor = CommandExecutor(host: host, unsupported: profile.unsupported)
+        executor.breakpoints.publish = { list in inbox.push(.breakpoints(list)) }
         let state = AgentState(host: info, snapshot: host.inspectionSnapshot(), limits: limits)
         let sink = InspectionSink(
             push: { change, cause in inbox.push(.change(change, tag: cause?.tag)) },
@@ -109,10 +112,18 @@ public final class InspectorAgent: Sendable {
     public func stop() {
         loop.stop()
         let reporting = reporting
+        let executor = executor
+        // What breakpoints hold is released as it was: the host never waits on a stopped agent.
         if Thread.isMainThread {
-            MainActor.assumeIsolated { reporting.stop() }
+            MainActor.assumeIsolated {
+                executor.breakpoints.detach()
+                reporting.stop()
+            }
         } else {
-            Task { @MainActor in reporting.stop() }
+            Task { @MainActor in
+                executor.breakpoints.detach()
+                reporting.stop()
+            }
         }
     }
 

@@ -56,6 +56,17 @@ public struct LiveState: Sendable {
     public private(set) var seq = 0
     /// Gaps reported by the agent, in order.
     public private(set) var gaps: [ClosedRange<Int>] = []
+    /// Messages held at breakpoints now, oldest first.
+    public private(set) var held: [WireHeld] = []
+    /// Every inspector's breakpoints, oldest first.
+    public private(set) var breakpoints: [WireBreakpoint] = []
+    /// How held messages left the hold, oldest first (the last ``resolutionLimit``).
+    public private(set) var resolutions: [WireHeldResolution] = []
+    /// For sent messages that were held: the hold and its outcome, by log index (kept beside
+    /// the log rather than in each row, which stay small).
+    public private(set) var holdMarks: [Int: HoldMark] = [:]
+    /// How many resolutions ``resolutions`` keeps.
+    public static let resolutionLimit = 200
 
     /// Unanswered requests in the log, by correlation id, to thread responses to them.
     private var openRequests: [String: Int] = [:]
@@ -142,6 +153,14 @@ public struct LiveState: Sendable {
         case .journey(let attached):
             journeyAttached = attached
             if !attached { orphanedPending.formUnion(pending.map(\.correlationId)) }
+        case .held(let record):
+            held.append(record)
+        case .heldResolved(let resolution):
+            held.removeAll { $0.id == resolution.id }
+            resolutions.append(resolution)
+            if resolutions.count > Self.resolutionLimit { resolutions.removeFirst(resolutions.count - Self.resolutionLimit) }
+        case .breakpoints(let list):
+            breakpoints = list
         case .unknown:
             break
         }
@@ -164,6 +183,7 @@ public struct LiveState: Sendable {
             break
         }
         indexBySeq[traffic.seq] = index
+        if let hold = traffic.hold { holdMarks[index] = hold }
         log.append(entry)
     }
 
@@ -209,6 +229,8 @@ public struct LiveState: Sendable {
         slots = state.slots.sorted { $0.kind.rawValue < $1.kind.rawValue }
         customCapabilities = state.customCapabilities
         counts = state.counts
+        held = state.held ?? []
+        breakpoints = state.breakpoints ?? []
         self.seq = seq
         connection = .connected
     }

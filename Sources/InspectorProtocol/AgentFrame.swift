@@ -202,6 +202,9 @@ public struct AgentHello: Decodable, Sendable {
     }
     /// The agent's limits.
     public var limits: Limits
+    /// The agent's number for this connection: breakpoints name their owner by it
+    /// (``WireBreakpoint/ownerClient``). `nil` from an agent older than breakpoints.
+    public var clientId: Int?
 
     /// Limits the agent enforces.
     public struct Limits: Codable, Sendable {

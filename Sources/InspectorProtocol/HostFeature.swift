@@ -24,6 +24,10 @@ public enum HostFeature: String, Sendable, CaseIterable, Codable {
     case malformedInput
     /// See custom capabilities.
     case customCapabilities
+    /// Hold messages at breakpoints, and release, answer or drop them.
+    case intercept
+    /// Hand the host a message as if the journey had sent it.
+    case inject
 
     /// The `inspection` value of a host seen through BridgeCore's own change stream.
     public static let nativePath = "native"
@@ -42,6 +46,8 @@ extension InspectorCommand {
         case .setSlotPermission: return .setSlotPermission
         case .clearError: return .clearError
         case .clearLog: return .clearLog
+        case .addBreakpoint, .removeBreakpoint, .release, .answer, .drop: return .intercept
+        case .inject: return .inject
         case .snapshot, .ping: return nil
         }
     }

@@ -27,6 +27,18 @@ public enum InspectorCommand: Sendable, Hashable {
     case clearError
     /// Clear the message log (the host's `receivedMessages` and the agent's log).
     case clearLog
+    /// Hold matching messages in flight until someone releases, answers or drops them.
+    case addBreakpoint(AddBreakpoint)
+    /// Remove one of this client's breakpoints (what it holds is released).
+    case removeBreakpoint(RemoveBreakpoint)
+    /// Let a held message go on, as it was or edited.
+    case release(Release)
+    /// Answer a held request by hand; its handler never runs.
+    case answer(Answer)
+    /// Drop a held message: it is never routed or delivered.
+    case drop(Drop)
+    /// Hand the host a message as if the journey had sent it.
+    case inject(Inject)
     /// Send a fresh snapshot (to resynchronise).
     case snapshot
     /// Check the connection; the result is `{}`.
@@ -201,6 +213,96 @@ public enum InspectorCommand: Sendable, Hashable {
         }
     }
 
+    /// Arguments of `addBreakpoint`.
+    public struct AddBreakpoint: Codable, Sendable, Hashable {
+        /// A filter in the log filter's language, such as `action:camera.document.capture dir:in`.
+        public var filter: String
+        /// How long a message may stay held before it is released as it is (default
+        /// ``InspectorCommand/defaultHoldSeconds``, at most ``InspectorCommand/maxHoldSeconds``).
+        public var holdSeconds: Double?
+
+        /// Creates the arguments.
+        public init(filter: String, holdSeconds: Double? = nil) {
+            self.filter = filter
+            self.holdSeconds = holdSeconds
+        }
+    }
+
+    /// How long a message stays held when its breakpoint does not say: long enough to read and
+    /// edit it, short enough that a forgotten hold does not hang a journey for long. (The web
+    /// SDK gives up on a request after 30 seconds anyway.)
+    public static let defaultHoldSeconds = 60.0
+    /// The longest hold a breakpoint may ask for.
+    public static let maxHoldSeconds = 3600.0
+
+    /// Arguments of `removeBreakpoint`.
+    public struct RemoveBreakpoint: Codable, Sendable, Hashable {
+        /// The breakpoint's id, such as `b1`.
+        public var id: String
+
+        /// Creates the arguments.
+        public init(id: String) { self.id = id }
+    }
+
+    /// Arguments of `release`.
+    public struct Release: Codable, Sendable, Hashable {
+        /// The hold's id, such as `h1`.
+        public var id: String
+        /// The message to let go on instead: the held one edited. It must keep the held
+        /// message's correlation id, type and action.
+        public var message: BridgeMessage?
+
+        /// Creates the arguments.
+        public init(id: String, message: BridgeMessage? = nil) {
+            self.id = id
+            self.message = message
+        }
+    }
+
+    /// Arguments of `answer`.
+    public struct Answer: Codable, Sendable, Hashable {
+        /// The hold's id, such as `h1`.
+        public var id: String
+        /// The response status.
+        public var status: BridgeResponseStatus
+        /// Optional response data.
+        public var data: [String: JSONValue]?
+        /// Optional error object.
+        public var error: BridgeErrorPayload?
+
+        /// Creates the arguments.
+        public init(id: String, status: BridgeResponseStatus, data: [String: JSONValue]? = nil, error: BridgeErrorPayload? = nil) {
+            self.id = id
+            self.status = status
+            self.data = data
+            self.error = error
+        }
+    }
+
+    /// Arguments of `drop`.
+    public struct Drop: Codable, Sendable, Hashable {
+        /// The hold's id, such as `h1`.
+        public var id: String
+
+        /// Creates the arguments.
+        public init(id: String) { self.id = id }
+    }
+
+    /// Arguments of `inject`: exactly one of `message` (a whole bridge message) or `raw` (any
+    /// text, to see how the host takes input that does not decode).
+    public struct Inject: Codable, Sendable, Hashable {
+        /// The message, as the journey would post it.
+        public var message: BridgeMessage?
+        /// Text handed to the host as it is.
+        public var raw: String?
+
+        /// Creates the arguments.
+        public init(message: BridgeMessage? = nil, raw: String? = nil) {
+            self.message = message
+            self.raw = raw
+        }
+    }
+
     /// The command's wire name.
     public var name: String {
         switch self {
@@ -210,6 +312,12 @@ public enum InspectorCommand: Sendable, Hashable {
         case .cancelSlot: return "cancelSlot"
         case .setSlotEnabled: return "setSlotEnabled"
         case .setSlotPermission: return "setSlotPermission"
+        case .addBreakpoint: return "addBreakpoint"
+        case .removeBreakpoint: return "removeBreakpoint"
+        case .release: return "release"
+        case .answer: return "answer"
+        case .drop: return "drop"
+        case .inject: return "inject"
         case .clearError: return "clearError"
         case .clearLog: return "clearLog"
         case .snapshot: return "snapshot"
@@ -219,8 +327,8 @@ public enum InspectorCommand: Sendable, Hashable {
 
     /// Every command name this protocol version knows.
     public static let names = [
-        "respond", "sendEvent", "completeSlot", "cancelSlot", "setSlotEnabled", "setSlotPermission", "clearError",
-        "clearLog", "snapshot", "ping",
+        "respond", "sendEvent", "completeSlot", "cancelSlot", "setSlotEnabled", "setSlotPermission", "addBreakpoint",
+        "removeBreakpoint", "release", "answer", "drop", "inject", "clearError", "clearLog", "snapshot", "ping",
     ]
 
     /// The complete frame for this command, ending in a newline: the arguments are encoded
@@ -239,6 +347,12 @@ public enum InspectorCommand: Sendable, Hashable {
         case .cancelSlot(let args): data = try frame(args)
         case .setSlotEnabled(let args): data = try frame(args)
         case .setSlotPermission(let args): data = try frame(args)
+        case .addBreakpoint(let args): data = try frame(args)
+        case .removeBreakpoint(let args): data = try frame(args)
+        case .release(let args): data = try frame(args)
+        case .answer(let args): data = try frame(args)
+        case .drop(let args): data = try frame(args)
+        case .inject(let args): data = try frame(args)
         case .clearError, .clearLog, .snapshot, .ping: data = try frame(JSONValue?.none)
         }
         data.append(0x0A)
@@ -267,6 +381,12 @@ public enum InspectorCommand: Sendable, Hashable {
             case "cancelSlot": return .success(.cancelSlot(try arguments(CancelSlot.self)))
             case "setSlotEnabled": return .success(.setSlotEnabled(try arguments(SetSlotEnabled.self)))
             case "setSlotPermission": return .success(.setSlotPermission(try arguments(SetSlotPermission.self)))
+            case "addBreakpoint": return .success(.addBreakpoint(try arguments(AddBreakpoint.self)))
+            case "removeBreakpoint": return .success(.removeBreakpoint(try arguments(RemoveBreakpoint.self)))
+            case "release": return .success(.release(try arguments(Release.self)))
+            case "answer": return .success(.answer(try arguments(Answer.self)))
+            case "drop": return .success(.drop(try arguments(Drop.self)))
+            case "inject": return .success(.inject(try arguments(Inject.self)))
             case "clearError": return .success(.clearError)
             case "clearLog": return .success(.clearLog)
             case "snapshot": return .success(.snapshot)

@@ -36,6 +36,17 @@ public enum InspectorErrorCode: String, Codable, Sendable, CaseIterable {
     case handledElsewhere = "handled_elsewhere"
     /// The capture slot has no active request to complete or cancel.
     case slotIdle = "slot_idle"
+    /// The request is held at a breakpoint: `answer`, `release` or `drop` it by its hold id.
+    case held = "held"
+    /// Nothing is held with that id.
+    case notHeld = "not_held"
+    /// The held message was already released, answered or dropped (by another inspector, its
+    /// time limit, or the app).
+    case alreadyResolved = "already_resolved"
+    /// No breakpoint has that id.
+    case notFound = "not_found"
+    /// The breakpoint belongs to another inspector.
+    case notOwner = "not_owner"
     /// The host cannot do this: it is seen through an API that has no way to (the host's
     /// `unsupported` list in the handshake says why).
     case unsupported = "unsupported"

@@ -34,7 +34,7 @@ public enum WireProtocol {
     public static let handshakeDeadlineSeconds = 5.0
 
     /// What this agent can do, listed in its `hello` as `features`.
-    public static let features = ["snapshot", "events", "gap", "commands", "origin"]
+    public static let features = ["snapshot", "events", "gap", "commands", "origin", "breakpoints", "inject"]
 
     /// The version of bridge-inspector (the agent, the command and the libraries ship together):
     /// `bridge-inspector --version` prints it beside ``version``, and the agent names it in its

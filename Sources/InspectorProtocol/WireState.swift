@@ -70,6 +70,9 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     public var rule: String?
     /// For sent messages that were not delivered: why.
     public var deliveryError: String?
+    /// For sent messages held at a breakpoint: the hold, and whether the message went out as it
+    /// was, edited, as the answer to a held request, or was dropped (never delivered).
+    public var hold: HoldMark?
     /// The size of the message's JSON in bytes.
     public var bytes: Int
     /// `true` when the message was too large to forward and `message` holds only its envelope.
@@ -86,14 +89,14 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     public var messageJSON: Data?
 
     private enum CodingKeys: String, CodingKey {
-        case seq, direction, time, origin, command, rule, deliveryError, bytes, truncated, message
+        case seq, direction, time, origin, command, rule, deliveryError, hold, bytes, truncated, message
     }
 
     /// Records are equal when their fields are, whether or not they carry ``messageJSON``.
     public static func == (lhs: WireTraffic, rhs: WireTraffic) -> Bool {
         lhs.seq == rhs.seq && lhs.direction == rhs.direction && lhs.time == rhs.time && lhs.origin == rhs.origin
             && lhs.command == rhs.command && lhs.rule == rhs.rule && lhs.deliveryError == rhs.deliveryError
-            && lhs.bytes == rhs.bytes && lhs.truncated == rhs.truncated && lhs.message == rhs.message
+            && lhs.hold == rhs.hold && lhs.bytes == rhs.bytes && lhs.truncated == rhs.truncated && lhs.message == rhs.message
     }
 
     /// Hashes the fields ``==`` compares.
@@ -105,8 +108,10 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     /// Creates a record.
     public init(
         seq: Int, direction: TrafficRecord.Direction, time: Double, origin: MessageOrigin, command: String? = nil,
-        rule: String? = nil, deliveryError: String? = nil, bytes: Int, truncated: Bool? = nil, message: BridgeMessage
+        rule: String? = nil, deliveryError: String? = nil, hold: HoldMark? = nil, bytes: Int, truncated: Bool? = nil,
+        message: BridgeMessage
     ) {
+        self.hold = hold
         self.seq = seq
         self.direction = direction
         self.time = time
@@ -332,10 +337,14 @@ public struct WireState: Codable, Sendable {
     public var customCapabilities: [WireCapability]
     /// Totals.
     public var counts: WireCounts
+    /// Messages held at breakpoints, oldest first (`nil` from an agent without breakpoints).
+    public var held: [WireHeld]?
+    /// Every inspector's breakpoints, oldest first (`nil` from an agent without breakpoints).
+    public var breakpoints: [WireBreakpoint]?
 
     private enum CodingKeys: String, CodingKey {
         case host, journeyAttached, lastError, errorHistory, messages, malformed, pending, slots
-        case customCapabilities, counts
+        case customCapabilities, counts, held, breakpoints
     }
 
     /// Encodes every field; `lastError` is `null` when there is none, as in the agent's frame.
@@ -355,6 +364,8 @@ public struct WireState: Codable, Sendable {
         try container.encode(slots, forKey: .slots)
         try container.encode(customCapabilities, forKey: .customCapabilities)
         try container.encode(counts, forKey: .counts)
+        try container.encodeIfPresent(held, forKey: .held)
+        try container.encodeIfPresent(breakpoints, forKey: .breakpoints)
     }
 }
 
@@ -378,12 +389,18 @@ public enum WireEvent: Sendable {
     case logCleared
     /// A journey attached to the host (`true`) or went away (`false`).
     case journey(attached: Bool)
+    /// A message was held at a breakpoint.
+    case held(WireHeld)
+    /// A held message was released, edited, answered or dropped.
+    case heldResolved(WireHeldResolution)
+    /// The breakpoints changed: every inspector's, as they are now.
+    case breakpoints([WireBreakpoint])
     /// An event type this client does not know (from a newer agent); safe to ignore.
     case unknown(type: String)
 }
 
 extension WireEvent: Decodable {
-    enum CodingKeys: String, CodingKey { case type, record, correlationId, slot, capabilities, attached }
+    enum CodingKeys: String, CodingKey { case type, record, correlationId, slot, capabilities, attached, breakpoints }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -398,6 +415,9 @@ extension WireEvent: Decodable {
         case "customCapabilities": self = .customCapabilities(try container.decode([WireCapability].self, forKey: .capabilities))
         case "logCleared": self = .logCleared
         case "journey": self = .journey(attached: try container.decode(Bool.self, forKey: .attached))
+        case "held": self = .held(try container.decode(WireHeld.self, forKey: .record))
+        case "heldResolved": self = .heldResolved(try container.decode(WireHeldResolution.self, forKey: .record))
+        case "breakpoints": self = .breakpoints(try container.decode([WireBreakpoint].self, forKey: .breakpoints))
         default: self = .unknown(type: type)
         }
     }

@@ -21,9 +21,19 @@ extension WireTraffic {
             let deliveryError = Self.optionalString(fields["deliveryError"]),
             let truncated = Self.optionalBool(fields["truncated"])
         else { return nil }
+        var hold: HoldMark?
+        switch fields["hold"] {
+        case nil, .null?: hold = nil
+        case .object(let mark)?:
+            guard case .string(let id)? = mark["id"], case .string(let rawOutcome)? = mark["outcome"],
+                let outcome = HeldResolution.Outcome(rawValue: rawOutcome)
+            else { return nil }
+            hold = HoldMark(id: id, outcome: outcome)
+        default: return nil
+        }
         self.init(
             seq: seq, direction: direction, time: time, origin: origin, command: command, rule: rule,
-            deliveryError: deliveryError, bytes: bytes, truncated: truncated, message: message)
+            deliveryError: deliveryError, hold: hold, bytes: bytes, truncated: truncated, message: message)
     }
 
     /// An integral number that fits an `Int` exactly, as `JSONDecoder` decodes `Int`.

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Runs blocking work on a thread of its own: the one way the package starts a thread.
 ///
 /// Blocking work (curses, which wants one thread; `poll`; reading a pipe to its end; waiting for
@@ -31,8 +27,13 @@ public enum DedicatedThread {
             // Nor, reliably, one set from inside: it names the OS thread only once the creating
             // thread has stored the new thread's handle, a race the new thread wins on a busy
             // machine (it then kept its creator's name). So the OS thread is named directly
-            // (Linux keeps 15 bytes).
-            _ = pthread_setname_np(pthread_self(), String(decoding: name.utf8.prefix(15), as: UTF8.self))
+            // (Linux keeps 15 bytes; `pthread_setname_np` is a GNU extension Swift's Glibc
+            // module leaves out, and this file is the same call).
+            let descriptor = open("/proc/thread-self/comm", O_WRONLY)
+            if descriptor >= 0 {
+                _ = Array(name.utf8.prefix(15)).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                close(descriptor)
+            }
             #endif
             body()
         }

@@ -119,6 +119,9 @@ final class ChangeRecorder {
     var slots: [CaptureSlotState] {
         changes.compactMap { if case .slot(let state) = $0 { return state } else { return nil } }
     }
+    var resolutions: [HeldResolution] {
+        changes.compactMap { if case .heldResolved(let resolution) = $0 { return resolution } else { return nil } }
+    }
 }
 
 /// A short name for a change, to compare sequences of changes.
@@ -133,6 +136,8 @@ func kind(of change: BridgeChange) -> String {
     case .customCapabilities: return "customCapabilities"
     case .receivedMessagesCleared: return "receivedMessagesCleared"
     case .journeyAttachment(let attached): return attached ? "journeyAttached" : "journeyDetached"
+    case .held(let held): return "held.\(held.direction.rawValue)"
+    case .heldResolved(let resolution): return "heldResolved.\(resolution.outcome.rawValue)"
     }
 }
 

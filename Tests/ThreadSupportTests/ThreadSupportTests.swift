@@ -78,8 +78,11 @@ struct ThreadSupportTests {
 
     /// The calling thread's name as the operating system keeps it.
     static func osThreadName() -> String {
-        var buffer = [CChar](repeating: 0, count: 64)
-        guard pthread_getname_np(pthread_self(), &buffer, buffer.count) == 0 else { return "" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #if os(Linux)
+        let text = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+        return text.trimmingCharacters(in: .newlines)
+        #else
+        return Thread.current.name ?? ""
+        #endif
     }
 }

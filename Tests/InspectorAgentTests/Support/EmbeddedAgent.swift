@@ -49,7 +49,8 @@ final class EmbeddedAgent {
         let observed = InspectorAgent.observe(host, name: name, limits: limits, inbox: inbox)
         reporting = observed.reporting
         let executor = observed.executor
-        core = AgentCore(state: observed.state, limits: limits, auth: gate, now: now) { command, tag in
+        core = AgentCore(state: observed.state, limits: limits, auth: gate, now: now, clientLeft: { executor.clientLeft($0) }) {
+            command, tag in
             executor.start(command, tag: tag, replyingTo: inbox)
         }
     }

@@ -1,0 +1,104 @@
+import BridgeCore
+
+/// A message held at a breakpoint, as carried in `held` events and snapshots.
+public struct WireHeld: Codable, Sendable, Hashable {
+    /// The hold's id (`h1`), what `release`, `answer` and `drop` take.
+    public var id: String
+    /// `received`: a request from the journey not yet routed; `sent`: a response or event not
+    /// yet delivered.
+    public var direction: TrafficRecord.Direction
+    /// When it was held, in milliseconds since 1970.
+    public var since: Double
+    /// When it is released as it is if nobody acts, in milliseconds since 1970.
+    public var deadline: Double?
+    /// The breakpoint that holds it.
+    public var breakpoint: String
+    /// The name of the inspector that set that breakpoint.
+    public var owner: String?
+    /// `true` when the message was too large to keep here (over 256 KiB, or held messages
+    /// together over 2 MiB), and `message` holds it without `payload.data`: it can still be
+    /// released, answered or dropped, not edited.
+    public var truncated: Bool?
+    /// The held message (untrusted: sanitize its text before showing it).
+    public var message: BridgeMessage
+
+    /// Creates a record.
+    public init(
+        id: String, direction: TrafficRecord.Direction, since: Double, deadline: Double? = nil, breakpoint: String,
+        owner: String? = nil, truncated: Bool? = nil, message: BridgeMessage
+    ) {
+        self.truncated = truncated
+        self.id = id
+        self.direction = direction
+        self.since = since
+        self.deadline = deadline
+        self.breakpoint = breakpoint
+        self.owner = owner
+        self.message = message
+    }
+}
+
+/// How a held message left the hold, as carried in `heldResolved` events.
+public struct WireHeldResolution: Codable, Sendable, Hashable {
+    /// The hold's id.
+    public var id: String
+    /// The held message's correlation id.
+    public var correlationId: String
+    /// Which way the held message was going.
+    public var direction: TrafficRecord.Direction
+    /// `released`, `edited`, `answered` or `dropped`.
+    public var outcome: HeldResolution.Outcome
+    /// `command` (someone acted), `timeLimit`, `ownerGone` (the inspector that set the
+    /// breakpoint went away, or removed it), `interceptorRemoved` (the agent stopped) or
+    /// `answeredByHost` (the app answered the request itself).
+    public var reason: HeldResolution.Reason
+    /// The name of the inspector whose command resolved it, when one did.
+    public var by: String?
+    /// For `edited`, the message that went on; for `answered`, the response sent.
+    public var message: BridgeMessage?
+    /// When, in milliseconds since 1970.
+    public var time: Double
+
+    /// Creates a record.
+    public init(
+        id: String, correlationId: String, direction: TrafficRecord.Direction, outcome: HeldResolution.Outcome,
+        reason: HeldResolution.Reason, by: String? = nil, message: BridgeMessage? = nil, time: Double
+    ) {
+        self.id = id
+        self.correlationId = correlationId
+        self.direction = direction
+        self.outcome = outcome
+        self.reason = reason
+        self.by = by
+        self.message = message
+        self.time = time
+    }
+}
+
+/// A breakpoint, as carried in `breakpoints` events and snapshots. Every inspector sees every
+/// breakpoint; only the one that set it can remove it, and it goes (releasing what it holds)
+/// when that inspector disconnects.
+public struct WireBreakpoint: Codable, Sendable, Hashable {
+    /// The breakpoint's id (`b1`).
+    public var id: String
+    /// Its filter, in the log filter's language.
+    public var filter: String
+    /// The name of the inspector that set it (from its hello).
+    public var owner: String
+    /// The agent's number for that inspector's connection (``AgentHello/clientId``).
+    public var ownerClient: Int
+    /// How long it holds a message before releasing it as it is, in seconds.
+    public var holdSeconds: Double
+    /// How many messages it has held.
+    public var hits: Int
+
+    /// Creates a record.
+    public init(id: String, filter: String, owner: String, ownerClient: Int, holdSeconds: Double, hits: Int) {
+        self.id = id
+        self.filter = filter
+        self.owner = owner
+        self.ownerClient = ownerClient
+        self.holdSeconds = holdSeconds
+        self.hits = hits
+    }
+}
