@@ -6,13 +6,15 @@
 // Modules, lowest first (each depends only on the ones above it in this list):
 //   ThreadSupport       the one lock type (Locked) and the one way to run blocking work on a thread of its own
 //   BridgeCore          the documented GBGBridge host behaviour (no I/O, no terminal), host.ready, BoundedMap
+//   FilterLanguage      the filter language (lexer, parser, text matching, action patterns) and the breakpoint's
+//                       in-flight message filter, shared by the agent and the client
 //   CSocketShims        C shims for peer credentials and sun_path (glibc needs _GNU_SOURCE)
 //   SocketSupport       Unix-socket directory policy, listen/connect, non-blocking I/O helpers (folders by concern)
 //   InspectorProtocol   the wire format between agent and client (frames, handshake, events, commands)
 //   InspectorAgent      embedded in a host: publishes state and traffic, carries out commands
 //   GBGBridgeInspector  the agent for apps that embed GBG's closed GBGBridge: public-API adapter, page script
-//   InspectorClient     attaches to an agent: handshake, snapshot, live state, commands; the log filter and
-//                       time formatting the TUI and the scripting commands share
+//   InspectorClient     attaches to an agent: handshake, snapshot, live state, commands; the log filter (the
+//                       FilterLanguage on log rows) and time formatting the TUI and the scripting commands share
 //   JourneySimulation   host profiles, journey scenarios and the simulated web journey
 //   JourneyWebSocket    a real web journey in a browser: serves its files, injects the bridge bootstrap, WebSocket transport (SwiftNIO)
 //   TerminalUI          cell buffer, text width, sanitising of untrusted text (pure, testable)
@@ -49,6 +51,11 @@ let package = Package(
         .testTarget(name: "ThreadSupportTests", dependencies: ["ThreadSupport", "TestSupport"], swiftSettings: strict),
         .target(name: "BridgeCore", dependencies: ["ThreadSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "TestSupport", "ThreadSupport"], swiftSettings: strict),
+        .target(name: "FilterLanguage", dependencies: ["BridgeCore"], swiftSettings: strict),
+        .testTarget(
+            name: "FilterLanguageTests",
+            dependencies: ["FilterLanguage", "BridgeCore", "InspectorClient", "InspectorProtocol", "TestSupport"],
+            swiftSettings: strict),
 
         .target(name: "CSocketShims"),
         .target(name: "SocketSupport", dependencies: ["CSocketShims", "ThreadSupport"], swiftSettings: strict),
@@ -61,7 +68,7 @@ let package = Package(
         .target(
             name: "InspectorAgent",
             dependencies: [
-                "BridgeCore", "InspectorProtocol", "SocketSupport", "ThreadSupport",
+                "BridgeCore", "FilterLanguage", "InspectorProtocol", "SocketSupport", "ThreadSupport",
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strict),
@@ -72,7 +79,9 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "InspectorClient",
-            dependencies: ["BridgeCore", "InspectorProtocol", "SocketSupport", .product(name: "DequeModule", package: "swift-collections")],
+            dependencies: [
+                "BridgeCore", "FilterLanguage", "InspectorProtocol", "SocketSupport", .product(name: "DequeModule", package: "swift-collections"),
+            ],
             swiftSettings: strict),
         .testTarget(name: "InspectorClientTests", dependencies: ["InspectorClient", "InspectorProtocol", "BridgeCore", "TestSupport"], swiftSettings: strict),
         .testTarget(
