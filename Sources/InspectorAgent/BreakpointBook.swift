@@ -1,4 +1,5 @@
 import BridgeCore
+import FilterLanguage
 import Foundation
 import InspectorProtocol
 
