@@ -5,10 +5,12 @@
 /// The payload is base64: its alphabet (`A–Z a–z 0–9 + / =`) has no control character, so no
 /// byte of the copied text, however hostile, can end the sequence early or start another one.
 ///
-/// Inside tmux the sequence is wrapped in tmux's DCS passthrough
-/// (`ESC P tmux; <the sequence with every ESC doubled> ESC \`), so it reaches the outer
-/// terminal whether or not tmux's `set-clipboard` is on (tmux 3.3 and later also need
-/// `set -g allow-passthrough on`).
+/// Inside tmux the sequence is written twice: as it is, which tmux takes into its paste buffer
+/// and passes on to the outer terminal when its `set-clipboard` is `on`, then wrapped in tmux's
+/// DCS passthrough (`ESC P tmux; <the sequence with every ESC doubled> ESC \`), which reaches
+/// the outer terminal when `set-clipboard` is off or `external` (tmux 3.3 and later forward it
+/// only with `set -g allow-passthrough on`). Whichever way tmux is set up, one of the two gets
+/// through; when both do, the clipboard is set twice to the same text.
 ///
 /// ```swift
 /// let bytes = ClipboardSequence.osc52(Array(json), insideTmux: environment["TMUX"] != nil)
@@ -19,14 +21,14 @@ public enum ClipboardSequence {
     /// 100,000 that many terminals (hterm, and others that follow its `osc52.sh`) accept.
     public static let maxPayloadBytes = 74_994
 
-    /// The OSC 52 sequence that copies `payload` to the clipboard, wrapped for tmux's
-    /// passthrough when `insideTmux`.
+    /// The OSC 52 sequence that copies `payload` to the clipboard; when `insideTmux`, followed
+    /// by the same sequence wrapped for tmux's passthrough (see the type's notes).
     public static func osc52(_ payload: [UInt8], insideTmux: Bool) -> [UInt8] {
         let escape: UInt8 = 0x1B
         let bell: UInt8 = 0x07
         let sequence = [escape] + Array("]52;c;".utf8) + base64(payload) + [bell]
         guard insideTmux else { return sequence }
-        var wrapped = [escape] + Array("Ptmux;".utf8)
+        var wrapped = sequence + [escape] + Array("Ptmux;".utf8)
         for byte in sequence {
             if byte == escape { wrapped.append(escape) }
             wrapped.append(byte)

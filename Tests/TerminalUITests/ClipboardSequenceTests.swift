@@ -14,10 +14,10 @@ struct ClipboardSequenceTests {
         #expect(bytes == [0x1B] + Array("]52;c;aGk=".utf8) + [0x07])
     }
 
-    @Test("Inside tmux the sequence is wrapped in DCS passthrough with every ESC doubled")
+    @Test("Inside tmux: the plain sequence (for set-clipboard on), then the same wrapped in DCS passthrough with every ESC doubled")
     func tmuxSequence() {
         let bytes = ClipboardSequence.osc52(Array("hi".utf8), insideTmux: true)
-        let expected: [UInt8] = [0x1B] + Array("Ptmux;".utf8) + [0x1B, 0x1B] + Array("]52;c;aGk=".utf8) + [0x07, 0x1B] + Array("\\".utf8)
+        let expected: [UInt8] = [0x1B] + Array("]52;c;aGk=".utf8) + [0x07] + [0x1B] + Array("Ptmux;".utf8) + [0x1B, 0x1B] + Array("]52;c;aGk=".utf8) + [0x07, 0x1B] + Array("\\".utf8)
         #expect(bytes == expected)
     }
 
@@ -47,7 +47,8 @@ struct ClipboardSequenceTests {
         #expect(Data(base64Encoded: Data(plainBody)) == Data(hostile))
 
         let wrapped = ClipboardSequence.osc52(hostile, insideTmux: true)
-        let wrappedPrefix: [UInt8] = [Self.escape] + Array("Ptmux;".utf8) + [Self.escape, Self.escape] + Array("]52;c;".utf8)
+        #expect(Array(wrapped.prefix(plain.count)) == plain)
+        let wrappedPrefix: [UInt8] = plain + [Self.escape] + Array("Ptmux;".utf8) + [Self.escape, Self.escape] + Array("]52;c;".utf8)
         let wrappedSuffix: [UInt8] = [Self.bell, Self.escape, UInt8(ascii: "\\")]
         #expect(Array(wrapped.prefix(wrappedPrefix.count)) == wrappedPrefix)
         #expect(Array(wrapped.suffix(wrappedSuffix.count)) == wrappedSuffix)
