@@ -103,6 +103,18 @@ struct ClipboardCopyTests {
         #expect(flash.text.contains("no console line for malformed input"))
     }
 
+    @Test("Malformed input holding control characters is copied with them as visible escapes, so a paste cannot act on a terminal")
+    func malformedControlCharactersEscaped() throws {
+        var model = makeModel()
+        let raw = "{oops\n\u{1B}[201~rm -rf ~\r\u{9B}end"
+        let malformed = WireMalformed(seq: 1, time: Fixture.t0, raw: raw, bytes: raw.utf8.count, reason: "not JSON")
+        model.handle(.frame(.snapshot(seq: 1, state: Fixture.state(malformed: [malformed]))))
+        let text = try #require(Self.copied(model.press(.char("y"))))
+        #expect(text == #"{oops"# + "\n" + #"\x1B[201~rm -rf ~\r\u{9B}end"#)
+        #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+        #expect(model.flash?.text.contains("control characters as escapes") == true)
+    }
+
     @Test("A message larger than terminals take through OSC 52 is refused with what to do instead")
     func largeMessageRefused() throws {
         var model = makeModel()

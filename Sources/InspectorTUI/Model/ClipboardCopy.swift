@@ -36,9 +36,11 @@ extension InspectorModel {
         let text: [UInt8]
         let what: String
         switch format {
+        case .json where entry.kind == .malformed:
+            (text, what) = Self.pasteSafe(entry.json)
         case .json:
             text = Array(entry.json)
-            what = entry.kind == .malformed ? "the raw input" : "JSON"
+            what = "JSON"
         case .consoleLine:
             guard let line = SafariConsoleLine.line(for: entry) else {
                 showFlash("no console line for malformed input: it is not a message (y copies its raw text)", isError: true)
@@ -57,5 +59,18 @@ extension InspectorModel {
         }
         showFlash("copied \(TimeFormat.bytes(text.count)) as \(what) to the clipboard (OSC 52)", isError: false)
         return [.copyToClipboard(text)]
+    }
+
+    /// Malformed input's raw text for the clipboard. A message's JSON can hold no control
+    /// character outside whitespace, but malformed input can hold anything, and text pasted into
+    /// a terminal acts there (an `ESC [201~` inside it ends a shell's bracketed paste, and what
+    /// follows runs): so its lines are passed through ``Sanitizer`` (as the detail view shows
+    /// them) whenever it holds anything that needs escaping; line breaks are kept.
+    static func pasteSafe(_ raw: Data) -> (text: [UInt8], what: String) {
+        let decoded = String(decoding: raw, as: UTF8.self)
+        let lines = decoded.split(separator: "\n", omittingEmptySubsequences: false)
+        guard !lines.allSatisfy(Sanitizer.isSafe) else { return (Array(raw), "the raw input") }
+        let safe = lines.map { Sanitizer.sanitize(String($0)) }.joined(separator: "\n")
+        return (Array(safe.utf8), "the raw input (control characters as escapes)")
     }
 }
