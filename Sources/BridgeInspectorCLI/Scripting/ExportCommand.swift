@@ -71,9 +71,11 @@ struct ExportCommand: ParsableCommand {
                 state.apply(.snapshot(seq: seq, state: snapshot))
             }
             let export = HARExport(log: state.log, host: state.host)
-            // Valid JSON with the same values, and no character that could act on a terminal.
-            let text = Sanitizer.sanitize(json: String(decoding: export.json(), as: UTF8.self))
+            let json = String(decoding: export.json(), as: UTF8.self)
             if let output {
+                // As on standard output: valid JSON with the same values, and no character that
+                // could act on a terminal should the file be printed.
+                let text = Sanitizer.sanitize(json: json)
                 do {
                     try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: (output as NSString).expandingTildeInPath), options: .atomic)
                 } catch {
@@ -81,7 +83,7 @@ struct ExportCommand: ParsableCommand {
                 }
                 StandardStreams.printError("wrote \(export.entryCount) entr\(export.entryCount == 1 ? "y" : "ies") to \(output)")
             } else {
-                StandardStreams.printExact(text)
+                StandardStreams.printJSON(json)
             }
             if let problem { throw problem }
         }
