@@ -30,6 +30,7 @@ struct BridgeInspector: AsyncParsableCommand {
             SlotCommand.self,
             AutoRespondCommand.self,
             RecordCommand.self,
+            ExportCommand.self,
             OpenCommand.self,
             VersionCommand.self,
         ],

@@ -71,6 +71,7 @@ public final class CursesScreen {
 
     private let screen: OpaquePointer
     private let outputDescriptor: Int32
+    private let outputFile: UnsafeMutablePointer<FILE>
     private let ownedFiles: [UnsafeMutablePointer<FILE>]
     private let mouseEnabled: Bool
     private let colorCount: Int
@@ -194,6 +195,7 @@ public final class CursesScreen {
         set_term(created)
         self.inputDescriptor = inputDescriptor
         self.outputDescriptor = outputDescriptor
+        outputFile = output
         ownedFiles = owned
 
         let window = cn_stdscr()
@@ -240,6 +242,27 @@ public final class CursesScreen {
 
     deinit {
         end()
+    }
+
+    /// Writes `bytes` to the terminal as they are, after what curses has drawn: for a sequence
+    /// that changes nothing on the screen, such as OSC 52 (``ClipboardSequence``). Never pass
+    /// untrusted text: the bytes reach the terminal unfiltered. Returns `false` when the
+    /// terminal did not take them all.
+    @discardableResult
+    public func writeThrough(_ bytes: [UInt8]) -> Bool {
+        guard !ended else { return false }
+        fflush(outputFile)
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return write(outputDescriptor, base + written, raw.count - written)
+            }
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else { return false }
+            written += result
+        }
+        return true
     }
 
     /// Restores the terminal (leaves the alternate screen, restores modes) and releases curses.

@@ -53,6 +53,13 @@ final class TmuxSession: @unchecked Sendable {
         for key in keys { try run(["send-keys", "-t", "main", key]) }
     }
 
+    /// Runs a tmux command on this session's server (`set-option`, `show-buffer`) and returns
+    /// what it printed.
+    @discardableResult
+    func command(_ arguments: String...) throws -> String {
+        try run(arguments)
+    }
+
     /// Types `text` literally.
     func type(_ text: String) throws {
         try run(["send-keys", "-t", "main", "-l", text])

@@ -86,6 +86,8 @@ struct InteractiveInspector {
                     } catch {
                         model.handle(.commandFailed(label: label, error: "\(error)"))
                     }
+                case .copyToClipboard(let bytes):
+                    if let notice = TerminalClipboard.copy(bytes, to: screen) { model.handle(notice) }
                 case .openEditor(let text, let purpose):
                     screen.end()
                     let edited = ExternalEditor.edit(text)

@@ -32,7 +32,11 @@ struct RecordingViewer {
             screen.draw(model.render())
             for event in loop.next(timeout: .milliseconds(250)).events {
                 switch event {
-                case .key(let key): _ = model.handle(.key(key))
+                case .key(let key):
+                    // Nothing can be sent from a recording; copying a message still works.
+                    for case .copyToClipboard(let bytes) in model.handle(.key(key)) {
+                        if let notice = TerminalClipboard.copy(bytes, to: screen) { model.handle(notice) }
+                    }
                 case .resize(let size): model.handle(.resize(size))
                 case .mouse: break
                 }

@@ -38,10 +38,7 @@ struct OpenCommand: ParsableCommand {
                 try TerminalCheck.requireFullScreen(
                     instead: "to read the recording here use `bridge-inspector open --check \(InspectCommand.shellWord(file))`")
             }
-            let contents = Recording.load(from: URL(fileURLWithPath: (file as NSString).expandingTildeInPath))
-            if contents.problem?.line == 0 || (contents.frames.isEmpty && contents.problem != nil) {
-                throw ScriptError(exitCode: ExitCodes.badRecording, message: "\(file): \(contents.problem?.description ?? "nothing readable")", hint: nil)
-            }
+            let contents = try Self.loadReadable(file)
             if check {
                 StandardStreams.printOut(RecordingSummary(contents: contents, path: file).render())
                 if let problem = contents.problem {
@@ -57,6 +54,17 @@ struct OpenCommand: ParsableCommand {
             if let problem { StandardStreams.printError("warning: \(problem)") }
             try Self.runInteractive(contents: contents, path: file, problem: problem)
         }
+    }
+
+    /// Reads the recording at `file` (a leading `~` expanded); exit 5 when nothing in it can be
+    /// used (no such file, not a recording, broken at its first line). A file broken later is
+    /// returned with its ``Recording/Contents/problem`` for the caller to report.
+    static func loadReadable(_ file: String) throws -> Recording.Contents {
+        let contents = Recording.load(from: URL(fileURLWithPath: (file as NSString).expandingTildeInPath))
+        if contents.problem?.line == 0 || (contents.frames.isEmpty && contents.problem != nil) {
+            throw ScriptError(exitCode: ExitCodes.badRecording, message: "\(file): \(contents.problem?.description ?? "nothing readable")", hint: nil)
+        }
+        return contents
     }
 
     /// Shows the recording's frames in the interactive inspector, offline and read-only;

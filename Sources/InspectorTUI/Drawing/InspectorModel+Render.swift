@@ -302,6 +302,7 @@ extension InspectorModel {
         }
         keys += [("e", "event"), ("Tab", "pane"), ("space", pausedAt == nil ? "pause" : "resume")]
         if live.lastError != nil { keys.append(("E", "errors")) }
+        if focus == .messages, selectedEntry.map({ $0.kind == .message || $0.kind == .malformed }) == true { keys.append(("y/Y", "copy")) }
         keys.append(("q", "quit"))
         return keys
     }

@@ -38,6 +38,9 @@ public enum InspectorEffect: Sendable, Equatable {
     case openEditor(text: String, purpose: EditorPurpose)
     /// Leave the inspector.
     case quit
+    /// Put these bytes on the clipboard: write ``ClipboardSequence/osc52(_:insideTmux:)`` of
+    /// them to the terminal (the model has already checked their size and said so).
+    case copyToClipboard([UInt8])
 }
 
 /// Which field an `$EDITOR` session edits.

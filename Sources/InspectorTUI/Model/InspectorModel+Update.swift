@@ -397,6 +397,8 @@ extension InspectorModel {
         case .quit:
             quitting = true
             return [.quit]
+        case .copy(let logIndex, let format):
+            return copy(logIndex: logIndex, as: format)
         }
     }
 
@@ -536,6 +538,8 @@ extension InspectorModel {
             overlays.append(.rules(RulesView()))
         case .char("r"):
             openRespond()
+        case .char("y"), .char("Y"):
+            return copySelected(as: key == .char("y") ? .json : .consoleLine)
         case .char("c"):
             openSlot(action: .complete)
         case .char("x"):

@@ -164,6 +164,8 @@ public struct DetailView: Sendable {
                 rebuild(model: model)
             }
             return .none
+        case .char("y"), .char("Y"):
+            return .copy(logIndex: logIndex, key == .char("y") ? .json : .consoleLine)
         case .char("r"):
             guard let entry = model.live.log[safe: logIndex],
                 let request = model.live.pending.first(where: { $0.correlationId == entry.correlationId })

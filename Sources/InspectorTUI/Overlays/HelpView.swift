@@ -19,6 +19,8 @@ public struct HelpView: Sendable {
             ("n N", "next / previous search match"), ("space  p", "pause / resume the display (messages are still collected)"),
             ("F", "follow: jump to the newest row and stay there"), ("L", "clear the host's message log (asks first)"),
             ("A", "the action log: everything this inspector did for you"),
+            ("y", "copy the message's JSON, exactly as it crossed the bridge, to the clipboard (OSC 52; works over SSH and in tmux)"),
+            ("Y", "copy a line that replays it in Safari Web Inspector's console (postMessage from the journey, GBGBridge.receive from the host)"),
         ]),
         ("Answering and events", [
             ("r", "respond to the selected pending request (Ctrl-T: your earlier answers, then templates; \"remember\" makes a reply rule)"),
@@ -33,7 +35,7 @@ public struct HelpView: Sendable {
         ("Message detail (Enter)", [
             ("m", "show more of a message shown in part"), ("w", "wrap long lines / scroll sideways"),
             ("← →  h l", "scroll sideways when lines do not wrap"), ("/  n N", "search the message; next / previous match"),
-            ("Tab", "jump between a request and its response"),
+            ("Tab", "jump between a request and its response"), ("y Y", "copy this message: JSON / Safari console line"),
         ]),
         ("lastError", [
             ("E", "history of lastError"), ("J", "jump to the message that caused lastError"), ("C", "clear lastError (asks first)"),

@@ -77,7 +77,7 @@ public enum Overlay: Sendable {
         case .detail(let view):
             if view.searchInput != nil { return [("Enter", "search"), ("Esc", "cancel")] }
             return [("Esc", "back"), ("j/k", "scroll"), ("m", "more"), ("/", "search"), ("n/N", "match"), ("w", view.wraps ? "no wrap" : "wrap"),
-                    ("Tab", "request/response"), ("r", "respond"), ("?", "help")]
+                    ("Tab", "request/response"), ("r", "respond"), ("y/Y", "copy"), ("?", "help")]
         case .respond(let view): return view.footerKeys
         case .event(let view): return view.footerKeys
         case .slot(let view): return view.footerKeys
@@ -116,6 +116,8 @@ public enum OverlayAction: Sendable {
     case toggleRule(Int)
     /// Quit the inspector (confirmed).
     case quit
+    /// Copy the log row at this index to the clipboard (the overlay stays open).
+    case copy(logIndex: Int, ClipboardFormat)
     /// Close this overlay and add a reply rule, as "remember" in the respond dialog adds one:
     /// the pending requests and every later one are offered to it, and it counts its hits.
     case addRule(ReplyRule)

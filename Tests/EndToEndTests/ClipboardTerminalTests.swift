@@ -1,0 +1,55 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// One request the journey sends and leaves pending, holding text a script must not end on.
+private let copyScenario = """
+    {"name": "copy", "steps": [
+      {"send": {"payload": {"action": "nfc.read", "data": {"note": "</script>"}}, "correlationId": "copy-1", "timeoutMs": 600000}},
+      {"wait": 600000}
+    ]}
+    """
+
+/// `y` and `Y` in a real terminal: the inspector writes OSC 52, and tmux (with
+/// `set-clipboard on`, which takes OSC 52 from programs into its paste buffer) holds exactly
+/// what was copied (issue 15, "Copy": "works over SSH and in tmux").
+@Suite(
+    "Copying a message in a terminal (OSC 52 through tmux)",
+    .serialized,
+    .timeLimit(.minutes(3)),
+    .enabled(if: TmuxSession.executable != nil || TmuxSession.underCI,
+        "tmux is not installed (apt-get install tmux; .ci/run does it): the terminal tests cannot run here"))
+struct ClipboardTerminalTests {
+    let binary: String
+
+    init() throws {
+        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+    }
+
+    @Test("y puts the selected message's JSON on the clipboard and Y the Safari console line, through tmux")
+    func copyThroughTmux() async throws {
+        let host = try await ScriptedHost(binary: binary, scenario: copyScenario)
+        defer { host.stop() }
+        let terminal = try TmuxSession([binary, "inspect", "--socket", host.socket])
+        defer { terminal.kill() }
+        try terminal.command("set-option", "-g", "set-clipboard", "on")
+        _ = try #require(await terminal.waitFor("copy-1"))
+        func buffer() -> String { (try? terminal.command("show-buffer")) ?? "" }
+
+        try terminal.press("y")
+        #expect(await poll(timeout: .seconds(20)) { buffer().contains("copy-1") }, "\(terminal.screen())")
+        let json = buffer()
+        let message = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(json)")
+        #expect(message["correlationId"] as? String == "copy-1")
+        #expect(json.contains(#""note":"</script>""#))
+        #expect(terminal.screen().contains("as JSON to the clipboard (OSC 52)"))
+
+        try terminal.press("Y")
+        #expect(await poll(timeout: .seconds(20)) { buffer().hasPrefix("window.webkit") }, "\(terminal.screen())")
+        let line = buffer()
+        #expect(line.hasPrefix("window.webkit.messageHandlers.gbgBridge.postMessage({"))
+        #expect(line.hasSuffix("});"))
+        #expect(line.contains(#""note":"\u003c/script>""#))
+        #expect(terminal.screen().contains("as a Safari console line to the clipboard"))
+    }
+}
