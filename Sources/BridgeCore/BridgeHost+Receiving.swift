@@ -51,20 +51,32 @@ extension BridgeHost {
             )
             return
         }
+        // A capture request for a slot that is busy, or occupied by a held request, is BUSY at
+        // once, not held: a hold never lets two requests into one slot.
+        if let slot = slot(taking: request), slot.activeRequest != nil || slotIsHeld(slot) {
+            answerBusy(request)
+            return
+        }
         if holdIfIntercepted(request, direction: .received, json: json) { return }
         dispatch(request, time: time)
+    }
+
+    /// The capture slot that takes `request`, if one does. A slot nobody gave a handler does not
+    /// hide a handler registered for its action (Troubleshooting, "Handler Not Called for
+    /// Requests": protocol-based handlers may use `camera.document.capture`); a slot with a
+    /// handler takes precedence (FAQ).
+    private func slot(taking request: BridgeMessage) -> CaptureCapability? {
+        guard let slot = captureSlots.first(where: { $0.action == request.payload.action }),
+            slot.handler != nil || handlers[request.payload.action] == nil
+        else { return nil }
+        return slot
     }
 
     /// Routes a request that is not a duplicate and not held: to its slot, its handler or
     /// `pendingRequests`.
     func dispatch(_ request: BridgeMessage, time: Date) {
         let id = request.correlationId
-        // A slot nobody gave a handler does not hide a handler registered for its action
-        // (Troubleshooting, "Handler Not Called for Requests": protocol-based handlers may use
-        // `camera.document.capture`); a slot with a handler takes precedence (FAQ).
-        if let slot = captureSlots.first(where: { $0.action == request.payload.action }),
-            slot.handler != nil || handlers[request.payload.action] == nil
-        {
+        if let slot = slot(taking: request) {
             routeToSlot(slot, request: request, time: time)
         } else if let handler = handlers[request.payload.action] {
             outstanding[id] = request
@@ -76,11 +88,8 @@ extension BridgeHost {
     }
 
     private func routeToSlot(_ slot: CaptureCapability, request: BridgeMessage, time: Date) {
-        // A capture request held at a breakpoint occupies the slot as if it had reached it.
-        if slot.activeRequest != nil || slotIsHeld(slot) {
-            respond(
-                to: request.correlationId, action: request.payload.action, status: .error, data: nil,
-                error: BridgeErrorCode.busy.payload())
+        if slot.activeRequest != nil {
+            answerBusy(request)
             return
         }
         guard let handler = slot.handler, slot.isEnabled else {
@@ -94,6 +103,14 @@ extension BridgeHost {
             guard let slot, slot.activeRequest?.correlationId == request.correlationId else { return }
             slot.complete(result)
         }
+    }
+
+    /// Answers a capture request `BUSY`: its slot is taken (Troubleshooting, "Typed Slot Returns
+    /// BUSY Error").
+    private func answerBusy(_ request: BridgeMessage) {
+        respond(
+            to: request.correlationId, action: request.payload.action, status: .error, data: nil,
+            error: BridgeErrorCode.busy.payload())
     }
 
     /// Starts a handler now, on the main actor, before the next message is routed (FAQ, "Is the

@@ -28,13 +28,12 @@ final class BreakpointBook: BridgeInterceptor {
     private var count = 0
     private weak var host: (any InspectableHost)?
     /// The command running now, if any (``CommandExecutor/current``).
-    private let running: () -> AgentInbox.CommandTag?
+    var running: () -> AgentInbox.CommandTag? = { nil }
     /// Tells the agent's thread the breakpoints changed.
     var publish: @MainActor ([WireBreakpoint]) -> Void = { _ in }
 
-    init(host: any InspectableHost, running: @escaping () -> AgentInbox.CommandTag?) {
+    init(host: any InspectableHost) {
         self.host = host
-        self.running = running
     }
 
     /// The breakpoints as clients see them.

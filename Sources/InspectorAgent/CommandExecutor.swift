@@ -12,12 +12,13 @@ final class CommandExecutor {
     /// The command being executed, read by the agent's observer to mark what it causes.
     private(set) var current: AgentInbox.CommandTag?
     /// Every inspector's breakpoints; the host's interceptor while there are any.
-    private(set) var breakpoints: BreakpointBook!
+    let breakpoints: BreakpointBook
 
     init(host: any InspectableHost, unsupported: [HostFeature: String] = [:]) {
         self.host = host
         self.unsupported = unsupported
-        self.breakpoints = BreakpointBook(host: host) { [unowned self] in current }
+        self.breakpoints = BreakpointBook(host: host)
+        breakpoints.running = { [weak self] in self?.current }
     }
 
     /// Runs one command and returns its result value.

@@ -191,9 +191,11 @@ struct InterceptionTests {
             counter.hit(request.correlationId)
             return .cancelled(reason: "test")
         }
-        host.setInterceptor(RuleInterceptor { message, direction in direction == .received && message.correlationId == "first" })
+        // Holds every capture request: the second is still BUSY, never held beside the first.
+        host.setInterceptor(RuleInterceptor { _, direction in direction == .received })
         host.receive(text: request("camera.document.capture", id: "first"))
         host.receive(text: request("camera.document.capture", id: "second"))
+        #expect(host.heldMessages.map(\.message.correlationId) == ["first"])
         #expect(journey.messages.count == 1)
         #expect(journey.messages[0].correlationId == "second")
         #expect(journey.messages[0].payload.error?.code == "BUSY")
