@@ -53,12 +53,13 @@ extension BridgeHost {
         }
         // A capture request for a slot that is busy, or occupied by a held request, is BUSY at
         // once, not held: a hold never lets two requests into one slot.
-        if let slot = slot(taking: request), slot.activeRequest != nil || slotIsHeld(slot) {
+        let slot = slot(taking: request)
+        if let slot, slot.activeRequest != nil || slotIsHeld(slot) {
             answerBusy(request)
             return
         }
-        if holdIfIntercepted(request, direction: .received, json: json) { return }
-        dispatch(request, time: time)
+        if interceptor != nil, holdIfIntercepted(request, direction: .received, json: json) { return }
+        dispatch(request, to: slot, time: time)
     }
 
     /// The capture slot that takes `request`, if one does. A slot nobody gave a handler does not
@@ -75,8 +76,12 @@ extension BridgeHost {
     /// Routes a request that is not a duplicate and not held: to its slot, its handler or
     /// `pendingRequests`.
     func dispatch(_ request: BridgeMessage, time: Date) {
+        dispatch(request, to: slot(taking: request), time: time)
+    }
+
+    private func dispatch(_ request: BridgeMessage, to slot: CaptureCapability?, time: Date) {
         let id = request.correlationId
-        if let slot = slot(taking: request) {
+        if let slot {
             routeToSlot(slot, request: request, time: time)
         } else if let handler = handlers[request.payload.action] {
             outstanding[id] = request
