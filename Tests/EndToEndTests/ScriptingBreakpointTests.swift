@@ -34,6 +34,18 @@ let replayScenario = """
     ]}
     """
 
+/// A journey that, once the test answers `gate.open`, sends the hostile request of
+/// `hostileScenario` (its correlation id and data carry terminal controls).
+let hostileGatedScenario = """
+    {"name": "hostile-gated", "steps": [
+      {"send": {"payload": {"action": "gate.open"}, "label": "gate", "timeoutMs": 600000}},
+      {"awaitResponse": {"label": "gate", "timeoutMs": 600000}},
+      {"send": {"payload": {"action": "nfc.read", "data": {"note": "evil\\u001b]0;pwned\\u0007 \\u009b2J \\u202etxt.exe \\u2028end"}},
+                "correlationId": "id-\\u001b]0;T\\u0007\\u009b\\u202e\\u2028", "timeoutMs": 600000}},
+      {"wait": 600000}
+    ]}
+    """
+
 /// `break`, `breakpoints`, `held`, `release`, `answer`, `drop`, `inject` and `replay` against a
 /// real `bridge-inspector host` (issue 15): what they print, what the journey gets, exit codes.
 @Suite("Scripting: break, held, release, answer, drop, inject, replay", .serialized)
@@ -261,5 +273,28 @@ struct ScriptingBreakpointTests {
             let reason = try #require(reasons[feature], "the adapter explains \(feature)")
             #expect(refused.stderr.contains(String(reason.prefix(30))), "the agent's reason is printed: \(refused)")
         }
+    }
+
+    @Test("a held message's hostile correlation id reaches the terminal escaped in break and held, and exactly in held --json")
+    func heldHostileTextIsEscaped() async throws {
+        let host = try await ScriptedHost(binary: binary, scenario: hostileGatedScenario)
+        defer { host.stop() }
+        let breaker = try host.start(["break", "type:request action:nfc.read", "--hold", "600"], binary: binary)
+        defer { breaker.kill() }
+        #expect(await poll(timeout: .seconds(20)) { breaker.standardError.contains("Ctrl-C removes the breakpoint") || !breaker.isRunning }, "\(breaker.standardError)")
+        #expect(await host.waitForPending { !$0.isEmpty })
+        let gate = try #require(try host.state().pending.first?.correlationId)
+        #expect(try await host.run(["respond", gate, "--quiet"], binary: binary).status == 0)
+        #expect(await breaker.waitForLine(prefix: "HELD  h") != nil, "\(breaker.standardOutput)")
+        let text = try await host.run(["held"], binary: binary)
+        #expect(text.status == 0, "\(text)")
+        #expect(text.stdout.contains("id-\\x1B]0;T\\x07"), "\(text)")
+        for output in [text.stdout, text.stderr, breaker.standardOutput, breaker.standardError] {
+            #expect(terminalControls(in: output).isEmpty, "\(output)")
+        }
+        let json = try await host.run(["held", "--json"], binary: binary)
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect((records.first?["message"] as? [String: Any])?["correlationId"] as? String == hostileId)
+        #expect(terminalControls(in: json.stdout).isEmpty)
     }
 }
