@@ -102,6 +102,12 @@ struct ScriptingBreakpointTests {
     func breakAndActOnHolds() async throws {
         let host = try await ScriptedHost(binary: binary, scenario: breakpointGatedScenario)
         defer { host.stop() }
+        for (arguments, why) in [(["break", "is:pending"], "a term that cannot apply in flight"), (["break", " "], "an empty filter"), (["break", "x", "--hold", "0"], "--hold 0")] {
+            let refused = try await host.run(arguments, binary: binary)
+            #expect(refused.status == 64, "\(why): \(refused)")
+        }
+        let pendingTerm = try await host.run(["break", "is:pending"], binary: binary)
+        #expect(pendingTerm.stderr.contains("type:request dir:in"), "the agent's reason says what to use: \(pendingTerm)")
         let breaker = try host.start(["break", "action:device.info", "--hold", "600", "--json"], binary: binary)
         defer { breaker.kill() }
         let started = try await waitForLine(breaker, kind: "breakpoint", count: 1)
