@@ -39,6 +39,16 @@ struct HostSelection: ParsableArguments {
     }
 }
 
+extension HostSelection {
+    /// The chosen host's state now, from a session opened and closed for it.
+    func snapshot(client: String) throws -> WireState {
+        let session = try session(subscribe: false, client: client)
+        defer { session.close() }
+        _ = try session.perform(.snapshot, hint: nil)
+        return try session.firstSnapshot().state
+    }
+}
+
 extension InspectorSession {
     /// Waits for the snapshot a subscribed session receives first (bounded).
     func firstSnapshot(timeout: Double = 15) throws -> (seq: Int, state: WireState) {

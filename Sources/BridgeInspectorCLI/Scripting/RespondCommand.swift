@@ -30,13 +30,7 @@ struct RespondCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The pending request's correlation id (as `snapshot` and `wait-for` print it).", valueName: "correlation-id"), completion: Completions.pendingIds)
     var correlationId: String
 
-    @Option(help: ArgumentHelp("The response status.", valueName: "status"))
-    var status: StatusArgument = .success
-
-    @Option(help: ArgumentHelp("The response data: a JSON object, @FILE, or - for standard input.", valueName: "json"))
-    var data: String?
-
-    @OptionGroup var error: ErrorOptions
+    @OptionGroup var response: ResponseOptions
 
     @Flag(name: .shortAndLong, help: "Print nothing on success.")
     var quiet = false
@@ -46,9 +40,8 @@ struct RespondCommand: ParsableCommand {
     func run() throws {
         try Script.run {
             guard !correlationId.isEmpty else { throw ScriptError.usage("the correlation id must not be empty") }
-            let arguments = InspectorCommand.Respond(
-                correlationId: correlationId, status: status.status, data: try DataArgument.object(data),
-                error: try error.payload(for: status.status))
+            let answer = try response.parts()
+            let arguments = InspectorCommand.Respond(correlationId: correlationId, status: answer.status, data: answer.data, error: answer.error)
             let session = try selection.session(subscribe: false, client: "bridge-inspector respond")
             defer { session.close() }
             let (_, sent) = try session.perform(.respond(arguments), hint: Self.refusalHint)

@@ -107,6 +107,24 @@ struct ErrorOptions: ParsableArguments {
     }
 }
 
+/// `--status`, `--data` and the `--error` options: a whole response, as `respond` and `answer`
+/// take it, checked completely before anything is sent.
+struct ResponseOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The response status.", valueName: "status"))
+    var status: StatusArgument = .success
+
+    @Option(help: ArgumentHelp("The response data: a JSON object, @FILE, or - for standard input.", valueName: "json"))
+    var data: String?
+
+    @OptionGroup var error: ErrorOptions
+
+    /// The status, data and error to send; a usage failure (exit 64) for malformed `--data` or
+    /// a status and error that disagree.
+    func parts() throws -> (status: BridgeResponseStatus, data: [String: JSONValue]?, error: BridgeErrorPayload?) {
+        (status.status, try DataArgument.object(data), try error.payload(for: status.status))
+    }
+}
+
 /// A response status on the command line.
 enum StatusArgument: String, CaseIterable, ExpressibleByArgument {
     case success, error, cancelled, unsupported

@@ -1,12 +1,13 @@
 import ArgumentParser
 import InspectorClient
+import InspectorProtocol
 import TerminalUI
 
 /// What the shell completes for each kind of value (`bridge-inspector --generate-completion-script
 /// bash|zsh|fish`): files for paths, the running hosts' names for `--host`, and a host's pending
-/// correlation ids for `respond`.
+/// correlation ids for `respond` and its hold ids for `release`, `answer` and `drop`.
 ///
-/// The host names and pending ids are asked of the running hosts when the person presses Tab,
+/// The host names, pending ids and hold ids are asked of the running hosts when the person presses Tab,
 /// never when the script is generated, and within a second: a stuck host gives no candidates
 /// rather than a hung shell. Candidates from a host are offered only when they are plain
 /// printable text (no controls, no spaces), since the shell echoes them onto the command line.
@@ -31,6 +32,12 @@ enum Completions {
         candidates(pendingIds(words: words), prefix: prefix)
     }
 
+    /// The hold ids of the messages held in the host the command line names, or in the only
+    /// running host.
+    static let heldIds = CompletionKind.custom { words, _, prefix in
+        candidates(stateValues(words: words) { $0.held?.map(\.id) ?? [] }, prefix: prefix)
+    }
+
     /// Live host names, each once, then `NAME.PID` for each process of a name run several times.
     static func hostNames(in directory: HostDirectory) -> [String] {
         guard let live = try? directory.list(greet: false).filter(\.isLive) else { return [] }
@@ -44,6 +51,12 @@ enum Completions {
 
     /// The pending ids of the host `words` name, asked within a second; none when no host answers.
     static func pendingIds(words: [String], directory: HostDirectory = HostDirectory()) -> [String] {
+        stateValues(words: words, directory: directory) { $0.pending.map(\.correlationId) }
+    }
+
+    /// What `pick` takes from the state of the host `words` name, asked within a second; none
+    /// when no host answers.
+    static func stateValues(words: [String], directory: HostDirectory = HostDirectory(), _ pick: (WireState) -> [String]) -> [String] {
         let socket = value(of: "--socket", in: words)
         let host = value(of: "--host", in: words)
         guard let path = try? directory.resolveSocket(option: socket, hostName: host),
@@ -51,7 +64,7 @@ enum Completions {
         else { return [] }
         defer { session.close() }
         guard let snapshot = try? session.firstSnapshot(timeout: 1) else { return [] }
-        return snapshot.state.pending.map(\.correlationId)
+        return pick(snapshot.state)
     }
 
     /// The value after `option` (`--host demo` or `--host=demo`), shell quotes left as typed.

@@ -1,0 +1,83 @@
+import ArgumentParser
+import BridgeCore
+import InspectorClient
+import InspectorProtocol
+
+/// `bridge-inspector release <hold>`: lets a held message go on, as it is or edited.
+struct ReleaseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "release",
+        abstract: "Let a message held at a breakpoint go on, as it is or edited.",
+        discussion: """
+            Releases a held message (its hold id, h1, as `break` and `held` print it): a held \
+            request goes on to its handler (or to pendingRequests), a held response or event \
+            goes on to the journey.
+
+            With --data the message goes on with that data instead of its own (payload.data \
+            replaced as a whole); for a held response --status and the --error options change its \
+            outcome too. The correlation id, type and action never change. A message held without \
+            its data (too large to keep) can be released as it is, answered or dropped, not edited.
+
+            The messages the host sent because of the release are printed as JSON lines (a \
+            released response or event; nothing for a request, whose handler answers later). \
+            Exit status: 0 done; 2 when the host refuses (not held, already released, answered or \
+            dropped, or a host that cannot hold messages); 64 for bad options.
+
+            Examples:
+              bridge-inspector release h1
+              bridge-inspector release h2 --data '{"model":"Edited"}'
+              bridge-inspector release h3 --status error --error-code PERMISSION_DENIED
+            """)
+
+    @OptionGroup var selection: HostSelection
+
+    @Argument(help: ArgumentHelp("The hold id (as `break` and `held` print it).", valueName: "hold"), completion: Completions.heldIds)
+    var hold: String
+
+    @Option(help: ArgumentHelp("Release it with this data instead: a JSON object, @FILE, or - for standard input.", valueName: "json"))
+    var data: String?
+
+    @Option(help: ArgumentHelp("A held response: release it with this status instead. Default: its own.", valueName: "status"))
+    var status: StatusArgument?
+
+    @OptionGroup var error: ErrorOptions
+
+    @Flag(name: .shortAndLong, help: "Print nothing on success.")
+    var quiet = false
+
+    func run() throws {
+        try Script.run {
+            guard !hold.isEmpty else { throw ScriptError.usage("the hold id must not be empty", hint: HeldOutput.refusalHint) }
+            let edit = BridgeMessage.Edit(data: try DataArgument.object(data), status: status?.status, error: try error.payload())
+            let session = try selection.session(subscribe: !edit.isEmpty, client: "bridge-inspector release")
+            defer { session.close() }
+            try session.require(.intercept, doing: "hold messages at breakpoints")
+            var edited: BridgeMessage?
+            if !edit.isEmpty {
+                edited = try Self.edited(hold, with: edit, held: session.firstSnapshot().state.held ?? [])
+            }
+            let (_, sent) = try session.perform(.release(.init(id: hold, message: edited)), hint: HeldOutput.refusalHint)
+            if !quiet { try ScriptOutput.printSent(sent) }
+        }
+    }
+
+    /// The held message `hold` with `edit` applied; a refusal (exit 2) when it is not held or was
+    /// held without its data, a usage failure (64) when the edit does not fit it.
+    static func edited(_ hold: String, with edit: BridgeMessage.Edit, held: [WireHeld]) throws -> BridgeMessage {
+        guard let record = held.first(where: { $0.id == hold }) else {
+            let ids = held.map(\.id).joined(separator: ", ")
+            throw ScriptError(
+                exitCode: ExitCodes.refused, message: "the host refused: \(ScriptOutput.safe(hold)) is not held (held now: \(ids.isEmpty ? "nothing" : ids)) (not_held)",
+                hint: HeldOutput.refusalHint)
+        }
+        guard record.truncated != true else {
+            throw ScriptError(
+                exitCode: ExitCodes.refused, message: "\(record.id) was too large to keep whole, so it cannot be edited",
+                hint: "release it as it is (bridge-inspector release \(record.id)), answer it or drop it")
+        }
+        switch record.message.applying(edit) {
+        case .success(let message): return message
+        case .failure(let problem): throw ScriptError.usage("\(record.id): \(problem)", hint: "see `bridge-inspector release --help`")
+        }
+    }
+}
