@@ -258,6 +258,18 @@ struct InterceptionScreenTests {
         #expect(model.live.log.last?.partner != nil)
     }
 
+    @Test("a send that fails before reaching the host keeps the form and says so")
+    func injectNotSent() throws {
+        var model = journeyModel()
+        model.press(.char("i"), .tab)
+        model.type("nfc.read")
+        let (_, label) = try #require(Self.sent(model.press(.enter)))
+        model.handle(.commandFailed(label: label, error: "broken pipe"))
+        guard case .inject(let form)? = model.topOverlay else { Issue.record("the form closed"); return }
+        #expect(form.action.text == "nfc.read")
+        #expect(model.screenText.contains("✗ not sent (broken pipe): Enter tries again"))
+    }
+
     @Test("I replays the selected IN row with a new id (s: the same id), after asking")
     func replay() throws {
         var model = journeyModel()

@@ -44,6 +44,7 @@ extension InspectorModel {
             }
             showFlash("\(label): \(error)", isError: true)
             reopenUnsentDialog(label: label, error: error)
+            settleStayingDialog(label: label, result: .failure(InspectorError(code: "not_sent", message: "not sent (\(error)): Enter tries again")))
         case .editorFinished(let purpose, let text):
             guard let text else {
                 showFlash("the editor did not save; nothing changed", isError: true)
