@@ -293,6 +293,20 @@ struct InterceptionScreenTests {
         #expect(model.footer.contains("only what the journey sent"))
     }
 
+    @Test("hostile text in a held message, its owner and a breakpoint's filter reaches the screen made safe")
+    func hostileHeld() {
+        var model = Self.heldModel()
+        let hostile = "evil\u{1b}]52;c;AAAA\u{07}\u{1b}[2J"
+        model.feed(15, .held(WireHeld(
+            id: "h3", direction: .received, since: Self.t0, deadline: nil, breakpoint: "b9", owner: hostile,
+            message: Fixture.message(hostile, .request, hostile, at: Self.t0, data: [hostile: .string(hostile)]))))
+        model.feed(16, .breakpoints([WireBreakpoint(id: "b9", filter: hostile, owner: hostile, ownerClient: 9, holdSeconds: 1, hits: 1)]))
+        for keys in [[Key.char("H"), .char("G")], [.char("e")], [.escape, .escape, .char("b")]] {
+            for key in keys { model.handle(.key(key)) }
+            #expect(forbiddenCells(model.render()).isEmpty, "\(keys)")
+        }
+    }
+
     @Test("a host seen through the public API explains why b, H, i and I do nothing")
     func unsupportedHost() {
         let host = WireHostInfo(
