@@ -15,19 +15,32 @@ extension BridgeMessage {
     }
 
     /// The correlation id a replayed message gets unless the original's is kept:
-    /// `<original>-replay-<4 hex digits>`, so the log shows what it replays.
-    public static func replayCorrelationId(for original: String) -> String {
-        original + "-replay-" + String(format: "%04x", UInt16.random(in: .min ... .max))
+    /// `<original>-replay-<suffix>` (4 random hex digits unless a test gives its own), so the
+    /// log shows what it replays.
+    public static func replayCorrelationId(for original: String, suffix: String = randomReplaySuffix()) -> String {
+        original + "-replay-" + suffix
+    }
+
+    /// Four random hex digits, for ``replayCorrelationId(for:suffix:)``.
+    public static func randomReplaySuffix() -> String {
+        String(format: "%04x", UInt16.random(in: .min ... .max))
     }
 
     /// This message to hand the host again (``InspectorCommand/inject(_:)``): a new correlation
-    /// id (``replayCorrelationId(for:)``) unless `keepingId`, and a timestamp of `now`; the
-    /// rest (version, type, payload) exactly as it was logged.
-    public func replayed(keepingId: Bool = false, now: Date = Date()) -> BridgeMessage {
+    /// id (``replayCorrelationId(for:suffix:)``) unless `keepingId`, and a timestamp of `now`;
+    /// the rest (version, type, payload) exactly as it was logged.
+    public func replayed(keepingId: Bool = false, now: Date = Date(), suffix: String = randomReplaySuffix()) -> BridgeMessage {
         var copy = self
-        if !keepingId { copy.correlationId = Self.replayCorrelationId(for: correlationId) }
+        if !keepingId { copy.correlationId = Self.replayCorrelationId(for: correlationId, suffix: suffix) }
         copy.timestamp = (now.timeIntervalSince1970 * 1000).rounded()
         return copy
+    }
+
+    /// The message a person typed as JSON (a whole held message, edited), or a sentence saying
+    /// what is wrong with it. The agent then checks that its correlationId, type and action are
+    /// unchanged.
+    public static func edited(fromJSON text: String) -> Result<BridgeMessage, HeldMessageEditError> {
+        BridgeMessageCodec().decode(Data(text.utf8)).mapError { HeldMessageEditError(message: $0.reason) }
     }
 
     /// The changes an inspector can make to a held message before releasing it. The agent
@@ -90,4 +103,10 @@ extension BridgeMessage {
         }
         return .success(copy)
     }
+}
+
+/// Why edited text is not a message that can be sent.
+public struct HeldMessageEditError: Error, Equatable, Sendable {
+    /// What is wrong, for a person.
+    public var message: String
 }

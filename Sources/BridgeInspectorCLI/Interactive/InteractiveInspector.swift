@@ -60,6 +60,8 @@ struct InteractiveInspector {
                 return
             }
             session = opened
+            // The hello says which connection this is: the breakpoints it sets are marked as ours.
+            model.handle(.frame(.hello(opened.hello)))
             loop.watch(opened.fileDescriptor)
         }
 

@@ -15,6 +15,14 @@ enum DialogFrame {
         return buffer.box(area, style: Theme.borderFocused, title: title, titleStyle: Theme.paneTitleFocused)
     }
 
+    /// Draws what an empty list says instead: the first line as a heading, the others (how to
+    /// fill it) dimmed, one per row.
+    static func emptyListNote(_ lines: [String], into buffer: inout Buffer, rect: Rect) {
+        for (row, line) in lines.enumerated() where row < rect.height {
+            buffer.write(line, at: Point(x: rect.x, y: rect.y + row), style: row == 0 ? Theme.paneTitle : Theme.dim, maxWidth: rect.width)
+        }
+    }
+
     /// Draws styled lines from `first` into `rect`, one per row.
     static func drawLines(_ lines: [[Span]], first: Int, into buffer: inout Buffer, rect: Rect) {
         for row in 0..<rect.height {

@@ -55,6 +55,13 @@ enum FormDrawing {
         return y + 1
     }
 
+    /// Draws `✗ problem` as an error, or `✓ ready` when there is none; returns the row below.
+    @discardableResult
+    static func readiness(_ problem: String?, ready: String, into buffer: inout Buffer, at y: Int, in rect: Rect) -> Int {
+        guard let problem else { return note("✓ " + ready, style: Theme.success, into: &buffer, at: y, in: rect) }
+        return note("✗ " + problem, style: Theme.danger, into: &buffer, at: y, in: rect)
+    }
+
     /// Draws the exact wire message that will be sent, pretty-printed, in the rows left.
     static func preview(_ json: Data?, title: String, into buffer: inout Buffer, from y: Int, in rect: Rect) {
         guard y < rect.maxY else { return }

@@ -75,6 +75,8 @@ extension InspectorModel {
             let next = followedHost.map { "waiting for \($0) to run again…" } ?? "reattaching…"
             parts.append("✗ DISCONNECTED \(TimeFormat.duration(ms: now - since)) ago, \(next)")
         }
+        // Held messages wait on a person: counted whatever view is open (H lists them).
+        if !live.held.isEmpty { parts.append("⏸ \(live.held.count) held (H)") }
         // What changes what you see comes before the rate, so it survives a narrow terminal.
         if pausedAt != nil { parts.append("⏸ PAUSED") }
         if !filter.isEmpty { parts.append("filter: \(filter.source)") }
@@ -138,7 +140,7 @@ extension InspectorModel {
             let matched = (entry.kind == .message || entry.kind == .malformed) && (search?.matches(entry, pending: pending) ?? false)
             MessageRow.draw(
                 entry, into: &buffer, at: Point(x: inner.x, y: y), width: inner.width, selected: selected,
-                highlighted: matched, timeFormat: timeFormat)
+                highlighted: matched, timeFormat: timeFormat, hold: live.holdMarks[visible[index]])
         }
     }
 
@@ -300,6 +302,8 @@ extension InspectorModel {
         case .slots:
             keys += [("c", "complete"), ("x", "cancel"), ("t", "on/off"), ("P", "permission")]
         }
+        // b, i and I are in the help; while something is held, the key that lists it is offered.
+        if !live.held.isEmpty { keys.append(("H", "\(live.held.count) held")) }
         keys += [("e", "event"), ("Tab", "pane"), ("space", pausedAt == nil ? "pause" : "resume")]
         if live.lastError != nil { keys.append(("E", "errors")) }
         if focus == .messages, selectedEntry.map({ $0.kind == .message || $0.kind == .malformed }) == true { keys.append(("y/Y", "copy")) }

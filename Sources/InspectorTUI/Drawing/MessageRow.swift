@@ -14,7 +14,7 @@ enum MessageRow {
 
     static func draw(
         _ entry: LogEntry, into buffer: inout Buffer, at origin: Point, width: Int, selected: Bool, highlighted: Bool,
-        timeFormat: TimeFormat
+        timeFormat: TimeFormat, hold: HoldMark? = nil
     ) {
         let row = Rect(x: origin.x, y: origin.y, width: width, height: 1)
         let base: Style = selected ? Theme.selection : (highlighted ? Theme.highlight : .plain)
@@ -73,6 +73,9 @@ enum MessageRow {
         }
         if entry.answeredByRule {
             x += buffer.write("R ", at: Point(x: x, y: origin.y), style: style(Theme.handMade), maxWidth: limit - x)
+        }
+        if let hold {
+            x += buffer.write(HoldMarkText.short(hold) + " ", at: Point(x: x, y: origin.y), style: style(Theme.handMade), maxWidth: limit - x)
         }
         // Right-hand part: status and latency (on rows that have them), then the id at the right
         // edge; the action takes what is left. The id keeps one column on every row, at every

@@ -49,4 +49,6 @@ public enum EditorPurpose: String, Sendable, Equatable {
     case responseData
     /// The data JSON of an event.
     case eventData
+    /// A held message's whole JSON, edited before release.
+    case heldMessage
 }

@@ -44,6 +44,7 @@ extension InspectorModel {
             }
             showFlash("\(label): \(error)", isError: true)
             reopenUnsentDialog(label: label, error: error)
+            settleStayingDialog(label: label, result: .failure(InspectorError(code: "not_sent", message: "not sent (\(error)): Enter tries again")))
         case .editorFinished(let purpose, let text):
             guard let text else {
                 showFlash("the editor did not save; nothing changed", isError: true)
@@ -63,6 +64,10 @@ extension InspectorModel {
                     dialog.setData(text)
                     overlays[index] = .event(dialog)
                     return []
+                case .heldEdit(var dialog) where purpose == .heldMessage:
+                    dialog.setText(text)
+                    overlays[index] = .heldEdit(dialog)
+                    return []
                 default:
                     continue
                 }
@@ -74,6 +79,7 @@ extension InspectorModel {
     // MARK: Frames
 
     mutating func apply(_ frame: AgentFrame) {
+        if case .hello(let hello) = frame { clientId = hello.clientId }
         if case .reply(let id, let result, _) = frame, let id {
             settle(commandId: id, result: result)
             return
@@ -133,6 +139,7 @@ extension InspectorModel {
             actions[index].outcome = .refused(error.message)
             showFlash("✗ \(actions[index].label): \(error.message)", isError: true)
         }
+        settleStayingDialog(label: actions[index].label, result: result)
     }
 
     /// Whether the attached host can do `feature`; when it cannot, says why (the reason the host
@@ -465,7 +472,9 @@ extension InspectorModel {
 
     /// Keys that would send something to the host; a recording refuses them at once rather
     /// than opening a dialog whose answer could never be sent.
-    private static let sendingKeys: Set<Key> = [.char("r"), .char("c"), .char("x"), .char("e"), .char("t"), .char("P"), .char("C"), .char("L")]
+    private static let sendingKeys: Set<Key> = [
+        .char("r"), .char("c"), .char("x"), .char("e"), .char("t"), .char("P"), .char("C"), .char("L"), .char("i"), .char("I"),
+    ]
 
     private mutating func handleMainKey(_ key: Key) -> [InspectorEffect] {
         if readOnly, Self.sendingKeys.contains(key) {
@@ -536,6 +545,17 @@ extension InspectorModel {
             overlays.append(.actions(ActionLogView()))
         case .char("R"):
             overlays.append(.rules(RulesView()))
+        case .char("H"):
+            guard supports(.intercept) else { return [] }
+            overlays.append(.held(HeldView()))
+        case .char("b"):
+            guard supports(.intercept) else { return [] }
+            overlays.append(.breakpoints(BreakpointsView()))
+        case .char("i"):
+            guard supports(.inject) else { return [] }
+            overlays.append(.inject(InjectDialog()))
+        case .char("I"):
+            openReplay()
         case .char("r"):
             openRespond()
         case .char("y"), .char("Y"):

@@ -33,6 +33,9 @@ public struct InspectorModel: Sendable {
     public var timeFormat = TimeFormat()
     /// A recording opened offline: nothing can be sent.
     public var readOnly = false
+    /// The agent's number for this inspector's connection (from its hello): the breakpoints
+    /// whose `ownerClient` it is are ours. `nil` before a hello or from an older agent.
+    public internal(set) var clientId: Int?
 
     /// The focused pane.
     public internal(set) var focus: Pane = .messages

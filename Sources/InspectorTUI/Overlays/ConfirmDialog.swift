@@ -18,6 +18,17 @@ public struct ConfirmDialog: Sendable {
     var reason: PrefilledText?
     /// The request a capture's cancellation is about (the slot's active request when asked).
     var heldRequest: String?
+    /// A second way to say yes (replay with the same id), on its own key.
+    var alternative: Alternative?
+
+    /// A second yes: its key, and what it sends.
+    struct Alternative: Sendable {
+        var key: Character
+        /// What it does, in two or three words ("same id").
+        var hint: String
+        var command: InspectorCommand
+        var label: String
+    }
 
     /// Asks before cancelling `slot`'s request, with a reason to send (prefilled with the host's default).
     static func cancelCapture(_ slot: WireSlot) -> ConfirmDialog {
@@ -48,7 +59,10 @@ public struct ConfirmDialog: Sendable {
     }
 
     var footerKeys: [(key: String, label: String)] {
-        guard let reason else { return [("y", "yes"), ("n/Esc", "no")] }
+        guard let reason else {
+            let other = alternative.map { [(key: String($0.key), label: $0.hint)] } ?? []
+            return [("y", "yes")] + other + [("n/Esc", "no")]
+        }
         return [("Enter", "cancel the capture"), ("Esc", "back")] + reason.footerKeys
     }
 
@@ -70,6 +84,8 @@ public struct ConfirmDialog: Sendable {
         guard reason != nil else {
             switch key {
             case .char("y"), .char("Y"): return command.map { .send($0, label: label) } ?? .quit
+            case .char(let character) where character == alternative?.key:
+                return alternative.map { .send($0.command, label: $0.label) } ?? .close
             case .char("q") where command == nil: return .quit
             default: return .close
             }
@@ -95,7 +111,8 @@ public struct ConfirmDialog: Sendable {
             buffer.write(line, at: Point(x: inner.x + 1, y: inner.y + row), maxWidth: inner.width - 1)
         }
         guard let reason else {
-            buffer.write("y: yes   n / Esc: no", at: Point(x: inner.x + 1, y: inner.maxY - 1), style: Theme.paneTitle, maxWidth: inner.width - 1)
+            let other = alternative.map { "   \($0.key): \($0.hint)" } ?? ""
+            buffer.write("y: yes\(other)   n / Esc: no", at: Point(x: inner.x + 1, y: inner.maxY - 1), style: Theme.paneTitle, maxWidth: inner.width - 1)
             return
         }
         let fields = Rect(x: inner.x + 1, y: inner.y, width: max(1, inner.width - 1), height: inner.height)

@@ -42,8 +42,9 @@ public struct DetailView: Sendable {
         var cut = false
         let maxLines = 400 * detailLevel * detailLevel
         let maxString = 300 * detailLevel * detailLevel * detailLevel
-        func section(_ row: LogEntry, selected: Bool, relation: String?) {
+        func section(_ row: LogEntry, index: Int, selected: Bool, relation: String?) {
             result.append(header(row, model: model, selected: selected, relation: relation))
+            if let hold = model.live.holdMarks[index] { result.append([Span(HoldMarkText.sentence(hold), Theme.handMade)]) }
             if row.kind == .malformed {
                 result.append([Span("reason: " + row.summary, Theme.danger)])
                 result.append([Span("raw input (\(TimeFormat.bytes(row.bytes))):", Theme.dim)])
@@ -63,11 +64,11 @@ public struct DetailView: Sendable {
             let other = log[partner]
             let latency = (entry.latencyMs ?? other.latencyMs).map { " after " + TimeFormat.duration(ms: $0) } ?? ""
             if entry.type == .response {
-                section(other, selected: false, relation: "request")
-                section(entry, selected: true, relation: "response\(latency)")
+                section(other, index: partner, selected: false, relation: "request")
+                section(entry, index: logIndex, selected: true, relation: "response\(latency)")
             } else {
-                section(entry, selected: true, relation: "request")
-                section(other, selected: false, relation: "response\(latency)")
+                section(entry, index: logIndex, selected: true, relation: "request")
+                section(other, index: partner, selected: false, relation: "response\(latency)")
             }
         } else {
             var relation: String?
@@ -75,7 +76,7 @@ public struct DetailView: Sendable {
                 relation = model.live.pending.contains { $0.correlationId == entry.correlationId }
                     ? "request: pending, no response yet (r to respond)" : "request: no response in the log yet"
             }
-            section(entry, selected: true, relation: relation)
+            section(entry, index: logIndex, selected: true, relation: relation)
         }
         if cut { result.append([Span("… part of this message is not shown: press m for more", Theme.warning)]) }
         lines = result

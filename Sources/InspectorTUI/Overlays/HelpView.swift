@@ -28,6 +28,14 @@ public struct HelpView: Sendable {
             ("n (in R)", "new rule: action pattern (camera.*), how many (N or every), delay, response"),
             ("e", "fire a host event (↑ ↓ recall earlier ones)"),
         ]),
+        ("Breakpoints, held messages, inject and replay", [
+            ("b", "breakpoints: every inspector's, yours marked; n adds one (a filter, as f takes, and seconds to hold), d removes yours"),
+            ("H", "held messages with their age and when the host releases them; the status line counts them (⏸ 2 held)"),
+            ("Enter (in H)", "release the selected message as it is"), ("e (in H)", "edit its JSON, then release it (Ctrl-E: $EDITOR)"),
+            ("a (in H)", "answer a held request by hand: its handler never runs"), ("d (in H)", "drop it: never routed or delivered (asks first)"),
+            ("i", "inject a request, event or response as if the journey had posted it"),
+            ("I", "replay the selected IN row with a new correlation id (s: the same id; asks first)"),
+        ]),
         ("Capture slots (Slots pane, or the only busy slot)", [
             ("c", "complete the slot's request: image, error or cancellation"), ("x", "cancel the slot's request, with a reason (asks first)"),
             ("t", "enable / disable the slot (disable asks first)"), ("P", "cycle the slot's permission state"),
@@ -49,7 +57,8 @@ public struct HelpView: Sendable {
         ]),
         ("Markers in the log", [
             ("IN / OUT", "received from / sent to the journey"), ("✎", "made by an inspector, not by the app"),
-            ("R", "answered by a reply rule"), ("┄┄ gap / disconnected / reattached ┄┄", "where the stream was interrupted"),
+            ("R", "answered by a reply rule"),
+            ("⏸ held  ✎ edited  ⏸ answered  ✗ dropped", "a sent message held at a breakpoint, and what became of it"), ("┄┄ gap / disconnected / reattached ┄┄", "where the stream was interrupted"),
             ("── NAME restarted ──", "the app was run again (--host NAME): both pids"),
             ("⊘ (Pending)", "sent by a page that has gone; an answer reaches the next page"),
             ("! (Pending)", "waiting over half the journey's timeout (30 s; 5 s for a capability query)"),

@@ -24,6 +24,16 @@ public enum Overlay: Sendable {
     case rules(RulesView)
     /// The form for a new reply rule, opened from the rules view.
     case newRule(RuleDialog)
+    /// The messages held at breakpoints.
+    case held(HeldView)
+    /// Edit a held message, then release it.
+    case heldEdit(HeldEditDialog)
+    /// Every inspector's breakpoints.
+    case breakpoints(BreakpointsView)
+    /// The form for a new breakpoint.
+    case newBreakpoint(BreakpointDialog)
+    /// Send a message as if the journey had posted it.
+    case inject(InjectDialog)
 
     /// Lets the overlay handle a key.
     mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
@@ -42,15 +52,20 @@ public enum Overlay: Sendable {
         case .actions(var view): defer { self = .actions(view) }; return view.handle(key, model: model)
         case .rules(var view): defer { self = .rules(view) }; return view.handle(key, model: model)
         case .newRule(var view): defer { self = .newRule(view) }; return view.handle(key, model: model)
+        case .held(var view): defer { self = .held(view) }; return view.handle(key, model: model)
+        case .heldEdit(var view): defer { self = .heldEdit(view) }; return view.handle(key, model: model)
+        case .breakpoints(var view): defer { self = .breakpoints(view) }; return view.handle(key, model: model)
+        case .newBreakpoint(var view): defer { self = .newBreakpoint(view) }; return view.handle(key, model: model)
+        case .inject(var view): defer { self = .inject(view) }; return view.handle(key, model: model)
         }
     }
 
     /// Whether `?` is text here (a form or a search being typed), so only F1 opens the help.
     private var takesText: Bool {
         switch self {
-        case .respond, .event, .slot, .newRule: return true
+        case .respond, .event, .slot, .newRule, .heldEdit, .newBreakpoint, .inject: return true
         case .detail(let view): return view.searchInput != nil
-        case .help, .confirm, .errors, .actions, .rules: return false
+        case .help, .confirm, .errors, .actions, .rules, .held, .breakpoints: return false
         }
     }
 
@@ -67,6 +82,11 @@ public enum Overlay: Sendable {
         case .actions(let view): view.render(into: &buffer, area: area, model: model)
         case .rules(let view): view.render(into: &buffer, area: area, model: model)
         case .newRule(let view): view.render(into: &buffer, area: area, model: model)
+        case .held(let view): view.render(into: &buffer, area: area, model: model)
+        case .heldEdit(let view): view.render(into: &buffer, area: area, model: model)
+        case .breakpoints(let view): view.render(into: &buffer, area: area, model: model)
+        case .newBreakpoint(let view): view.render(into: &buffer, area: area, model: model)
+        case .inject(let view): view.render(into: &buffer, area: area, model: model)
         }
     }
 
@@ -86,6 +106,34 @@ public enum Overlay: Sendable {
         case .actions: return [("Esc", "back"), ("j/k", "scroll")]
         case .rules: return [("Esc", "back"), ("n", "new rule"), ("space", "pause/resume"), ("d", "remove"), ("j/k", "move")]
         case .newRule(let view): return view.footerKeys
+        case .held(let view): return view.footerKeys
+        case .heldEdit(let view): return view.footerKeys
+        case .breakpoints(let view): return view.footerKeys
+        case .newBreakpoint(let view): return view.footerKeys
+        case .inject(let view): return view.footerKeys
+        }
+    }
+}
+
+extension Overlay {
+    /// The label of the command this dialog sent and stays open for (the host's answer closes
+    /// it, or its refusal shows in it), or `nil`.
+    var awaitingLabel: String? {
+        switch self {
+        case .heldEdit(let view): return view.awaiting
+        case .newBreakpoint(let view): return view.awaiting
+        case .inject(let view): return view.awaiting
+        default: return nil
+        }
+    }
+
+    /// Shows the host's refusal of the command this dialog sent, keeping what was typed.
+    mutating func refused(_ message: String) {
+        switch self {
+        case .heldEdit(var view): view.awaiting = nil; view.sendError = message; self = .heldEdit(view)
+        case .newBreakpoint(var view): view.awaiting = nil; view.sendError = message; self = .newBreakpoint(view)
+        case .inject(var view): view.awaiting = nil; view.sendError = message; self = .inject(view)
+        default: break
         }
     }
 }

@@ -20,6 +20,9 @@ import TerminalUI
 public struct RespondDialog: Sendable {
     /// The request being answered.
     public let request: WirePending
+    /// The hold's id when the request is held at a breakpoint: the answer is sent with `answer`
+    /// (its handler never runs) instead of `respond`, and no reply rule is made from it.
+    public private(set) var heldId: String?
     /// Status, data and error, shared with the new-rule form.
     var fields = ResponseFields()
     var field = Field.data
@@ -66,6 +69,17 @@ public struct RespondDialog: Sendable {
         self.request = request
     }
 
+    /// Answers `held`, a request held at a breakpoint, by hand.
+    init(held: WireHeld) {
+        self.request = WirePending(
+            correlationId: held.message.correlationId, action: held.message.payload.action, since: held.since, truncated: held.truncated,
+            message: held.message)
+        self.heldId = held.id
+    }
+
+    /// The fields Tab moves between: "remember" only for a pending request.
+    private var fieldOrder: [Field] { heldId == nil ? Field.allCases : Field.allCases.filter { $0 != .remember } }
+
     /// The response status chosen.
     var status: BridgeResponseStatus { fields.status }
     /// The data field.
@@ -87,6 +101,12 @@ public struct RespondDialog: Sendable {
         if model.live.isDisconnected {
             return "not connected to the host: nothing can be sent now; what you typed stays here (Esc closes)"
         }
+        if let heldId {
+            guard model.live.held.contains(where: { $0.id == heldId }) else {
+                return "\(heldId) is no longer held (released, answered or dropped elsewhere): Esc closes"
+            }
+            return nil
+        }
         if !model.live.pending.contains(where: { $0.correlationId == request.correlationId }) {
             return "\(request.correlationId) is no longer pending (answered elsewhere, by a rule, or cancelled): Esc closes"
         }
@@ -99,15 +119,16 @@ public struct RespondDialog: Sendable {
 
     /// The command this dialog sends, or why it cannot yet.
     var command: Result<InspectorCommand, DataFieldError> {
-        fields.response.map { .respond(.init(correlationId: request.correlationId, status: $0.status, data: $0.data, error: $0.error)) }
+        if let heldId { return fields.response.map { .answer(.init(id: heldId, status: $0.status, data: $0.data, error: $0.error)) } }
+        return fields.response.map { .respond(.init(correlationId: request.correlationId, status: $0.status, data: $0.data, error: $0.error)) }
     }
 
     /// The wire message the journey will receive (its timestamp is set by the host when sent).
     func wireMessage(now: Double) -> Data? {
-        guard case .success(.respond(let args)) = command else { return nil }
+        guard case .success(let response) = fields.response else { return nil }
         let message = BridgeMessage(
-            correlationId: args.correlationId, type: .response, timestamp: now.rounded(),
-            payload: .init(action: request.action, data: args.data, status: args.status, error: args.error))
+            correlationId: request.correlationId, type: .response, timestamp: now.rounded(),
+            payload: .init(action: request.action, data: response.data, status: response.status, error: response.error))
         return try? BridgeMessageCodec().encode(message)
     }
 
@@ -123,9 +144,11 @@ public struct RespondDialog: Sendable {
         case .escape:
             return .close
         case .tab:
-            field = Field(rawValue: (field.rawValue + 1) % Field.allCases.count) ?? .status
+            let order = fieldOrder
+            field = order[((order.firstIndex(of: field) ?? 0) + 1) % order.count]
         case .backTab:
-            field = Field(rawValue: (field.rawValue + Field.allCases.count - 1) % Field.allCases.count) ?? .status
+            let order = fieldOrder
+            field = order[((order.firstIndex(of: field) ?? 0) + order.count - 1) % order.count]
         case .ctrl("t"), .function(2):
             let list = offeredTemplates(in: model)
             templateIndex = (templateIndex + 1) % list.count
@@ -137,6 +160,7 @@ public struct RespondDialog: Sendable {
             sendError = nil
             switch command {
             case .success(let command):
+                if let heldId { return .send(command, label: "answer \(status.rawValue) to held \(request.action) \(request.correlationId) (\(heldId))") }
                 let label = "respond \(status.rawValue) to \(request.action) \(request.correlationId)"
                 guard case .some(let times) = remember.times, case .respond(let args) = command else { return .send(command, label: label) }
                 let rule = ReplyRule(
@@ -159,16 +183,20 @@ public struct RespondDialog: Sendable {
     }
 
     func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
-        let inner = DialogFrame.centered(&buffer, area: area, width: 100, height: area.height, title: "Respond to \(request.action)")
+        let title = heldId.map { "Answer held \(request.action) (\($0)): its handler never runs" } ?? "Respond to \(request.action)"
+        let inner = DialogFrame.centered(&buffer, area: area, width: 100, height: area.height, title: title)
         var y = inner.y
         let stale = staleness(in: model)
-        let waiting = model.pendingAge(of: request).map { ", waiting \(TimeFormat.duration(ms: $0))" } ?? ""
+        let age = heldId == nil ? model.pendingAge(of: request) : stale == nil ? model.holdClock - request.since : nil
+        let waiting = age.map { ", \(heldId == nil ? "waiting" : "held") \(TimeFormat.duration(ms: $0))" } ?? ""
         y = FormDrawing.note("request \(request.correlationId)\(waiting) · \(Self.summary(of: request))", style: Theme.dim, into: &buffer, at: y, in: inner)
         let template = offeredTemplates(in: model)[safe: templateIndex]?.name ?? "none (Ctrl-T)"
         y = FormDrawing.note("template: \(template)", style: Theme.dim, into: &buffer, at: y, in: inner)
         y += 1
         y = fields.draw(focus: field.responseField, into: &buffer, at: y, in: inner)
-        y = FormDrawing.choice("remember", remember.rawValue, focused: field == .remember, hint: "←/→: make a reply rule (R lists rules)", into: &buffer, at: y, in: inner)
+        if heldId == nil {
+            y = FormDrawing.choice("remember", remember.rawValue, focused: field == .remember, hint: "←/→: make a reply rule (R lists rules)", into: &buffer, at: y, in: inner)
+        }
         switch (stale ?? sendError, command) {
         case (let problem?, _): y = FormDrawing.note("✗ " + problem, style: Theme.danger, into: &buffer, at: y, in: inner)
         case (nil, .failure(let error)): y = FormDrawing.note("✗ " + error.message, style: Theme.danger, into: &buffer, at: y, in: inner)

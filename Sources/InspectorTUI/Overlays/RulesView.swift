@@ -38,9 +38,7 @@ public struct RulesView: Sendable {
                 "In the respond dialog (r), set \"remember\" to answer the next requests for that action the same way;",
                 "or run `bridge-inspector auto-respond` from a shell.",
             ]
-            for (row, line) in lines.enumerated() {
-                buffer.write(line, at: Point(x: inner.x, y: inner.y + row), style: row == 0 ? Theme.paneTitle : Theme.dim, maxWidth: inner.width)
-            }
+            DialogFrame.emptyListNote(lines, into: &buffer, rect: inner)
             return
         }
         let header = TextWidth.pad("rule", to: 24) + TextWidth.pad("action", to: 28) + TextWidth.pad("answers", to: 12)

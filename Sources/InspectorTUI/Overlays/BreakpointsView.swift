@@ -1,0 +1,76 @@
+import InspectorClient
+import InspectorProtocol
+import TerminalUI
+
+/// Every inspector's breakpoints, with their filters, hold times and hits; yours are marked.
+/// `b` opens it; `n` adds one (``BreakpointDialog``), `d` removes the selected one if it is
+/// yours (another inspector's goes when it does), `H` shows what is held.
+public struct BreakpointsView: Sendable {
+    var cursor = 0
+
+    /// Whether `breakpoint` was set by this inspector; `nil` when the agent does not say who we
+    /// are (an agent older than breakpoints).
+    static func isOwn(_ breakpoint: WireBreakpoint, in model: InspectorModel) -> Bool? {
+        model.clientId.map { $0 == breakpoint.ownerClient }
+    }
+
+    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+        let list = model.live.breakpoints
+        switch key {
+        case .escape, .char("q"), .char("b"): return .close
+        case .char("j"), .down: cursor = min(cursor + 1, max(0, list.count - 1))
+        case .char("k"), .up: cursor = max(0, cursor - 1)
+        case .char("H"): return .push(.held(HeldView()))
+        case .char("n"):
+            guard !model.readOnly else { return .flash("this is a recording: nothing can be held in it (it is read-only)", isError: true) }
+            return .push(.newBreakpoint(BreakpointDialog()))
+        case .char("d"), .delete:
+            guard let breakpoint = list[safe: min(cursor, list.count - 1)] else { return .flash("no breakpoint to remove", isError: true) }
+            if Self.isOwn(breakpoint, in: model) == false {
+                return .flash(
+                    "\(breakpoint.id) is \(breakpoint.owner)'s (inspector \(breakpoint.ownerClient)): only it can remove it, and it goes when that inspector disconnects",
+                    isError: true)
+            }
+            return .sendAndStay(.removeBreakpoint(.init(id: breakpoint.id)), label: "remove breakpoint \(breakpoint.id) \(breakpoint.filter)")
+        default: break
+        }
+        return .none
+    }
+
+    var footerKeys: [(key: String, label: String)] {
+        [("Esc", "back"), ("n", "new breakpoint"), ("d", "remove yours"), ("H", "held"), ("j/k", "move")]
+    }
+
+    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
+        let list = model.live.breakpoints
+        let inner = DialogFrame.full(&buffer, area: area, title: "Breakpoints: \(list.count) (\(model.live.held.count) held)")
+        if list.isEmpty {
+            let lines = [
+                "No breakpoints.",
+                "Press n to add one: a filter in the log's filter language (action:camera.* type:response …) and how long to hold.",
+                "A matching request is held before the host routes it; a response or event before the journey receives it.",
+                "Breakpoints belong to the inspector that set them and go when it disconnects.",
+            ]
+            DialogFrame.emptyListNote(lines, into: &buffer, rect: inner)
+            return
+        }
+        let header = TextWidth.pad("id", to: 6) + TextWidth.pad("filter", to: 40) + TextWidth.pad("hold", to: 8) + TextWidth.pad("hits", to: 6) + "set by"
+        buffer.write(header, at: inner.origin, style: Theme.paneTitle, maxWidth: inner.width)
+        let selectedIndex = min(cursor, list.count - 1)
+        for (index, breakpoint) in list.enumerated() where index + 1 < inner.height {
+            let y = inner.y + 1 + index
+            let selected = index == selectedIndex
+            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: Theme.selection) }
+            let owner: String
+            switch Self.isOwn(breakpoint, in: model) {
+            case true?: owner = "● you"
+            case false?: owner = "\(breakpoint.owner) (inspector \(breakpoint.ownerClient)): not yours, only it can remove it"
+            case nil: owner = breakpoint.owner
+            }
+            let line = TextWidth.pad(breakpoint.id, to: 6) + TextWidth.pad(TextWidth.fit(breakpoint.filter, to: 39), to: 40)
+                + TextWidth.pad(TimeFormat.duration(ms: breakpoint.holdSeconds * 1000), to: 8) + TextWidth.pad("\(breakpoint.hits)", to: 6) + owner
+            let own = Self.isOwn(breakpoint, in: model) != false
+            buffer.write(line, at: Point(x: inner.x, y: y), style: selected ? Theme.selection : (own ? .plain : Theme.dim), maxWidth: inner.width)
+        }
+    }
+}
