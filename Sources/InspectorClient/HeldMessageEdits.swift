@@ -87,7 +87,9 @@ extension BridgeMessage {
     }
 
     /// This message with `edit` applied: the message a `release` with an edit sends the agent.
-    /// Its correlation id, type, action, version and timestamp stay as they were.
+    /// Its correlation id, type, action, version and timestamp stay as they were. A success
+    /// turned into an error, cancellation or unsupported loses its data unless `edit.data` gives
+    /// some.
     public func applying(_ edit: Edit) -> Result<BridgeMessage, EditProblem> {
         var copy = self
         if let data = edit.data { copy.payload.data = data }
@@ -97,6 +99,11 @@ extension BridgeMessage {
             let error = edit.error ?? (status == .success ? nil : payload.error)
             if let mismatch = InspectorCommand.statusErrorMismatch(status: status, error: error) {
                 return .failure(.statusError(mismatch))
+            }
+            // A success's data does not belong in a failure (a failed capture has no image):
+            // turning a success into anything else drops it, unless new data is given.
+            if edit.data == nil, payload.status == .success || payload.status == nil, status != .success {
+                copy.payload.data = nil
             }
             copy.payload.status = status
             copy.payload.error = error

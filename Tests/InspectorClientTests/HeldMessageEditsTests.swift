@@ -33,6 +33,22 @@ struct HeldMessageEditsTests {
         #expect(request.applying(.init(status: .success)) == .failure(.notAResponse(.request)))
     }
 
+    @Test("a success turned into a failure loses its data unless new data is given")
+    func failureDropsSuccessData() throws {
+        let answer = BridgeMessage(
+            correlationId: "cap-1", type: .response, timestamp: 1000,
+            payload: .init(action: "camera.document.capture", data: ["imageBase64": .string("iVBOR")], status: .success))
+        let denied = BridgeErrorPayload(code: "CAMERA_DENIED", message: "denied", recoverable: false)
+        let failed = try answer.applying(.init(status: .error, error: denied)).get()
+        #expect(failed.payload.data == nil)
+        #expect(failed.payload.error == denied)
+        let withData = try answer.applying(.init(data: ["why": .string("x")], status: .error, error: denied)).get()
+        #expect(withData.payload.data == ["why": .string("x")])
+        // A failure's own data (rare, but the host sent it) stays when only its error changes.
+        let kept = try answer.applying(.init(status: .error, error: denied)).flatMap { $0.applying(.init(status: .cancelled)) }.get()
+        #expect(kept.payload.error == denied)
+    }
+
     @Test("a replay gets <id>-replay-<4 hex> and a new timestamp unless it keeps the id; injected ids are inspector-<uuid>")
     func replayAndInjectedIds() {
         let now = Date(timeIntervalSince1970: 2000)

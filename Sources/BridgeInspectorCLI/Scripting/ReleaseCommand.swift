@@ -15,7 +15,8 @@ struct ReleaseCommand: ParsableCommand {
 
             With --data the message goes on with that data instead of its own (payload.data \
             replaced as a whole); for a held response --status and the --error options change its \
-            outcome too. The correlation id, type and action never change. A message held without \
+            outcome too (a success turned into a failure loses its data, unless --data gives \
+            some). The correlation id, type and action never change. A message held without \
             its data (too large to keep) can be released as it is, answered or dropped, not edited.
 
             The messages the host sent because of the release are printed as JSON lines (a \
