@@ -170,6 +170,19 @@ struct InterceptionScreenTests {
         #expect(command == .drop(.init(id: "h1")))
     }
 
+    @Test("H and b switch between the held list and the breakpoints without piling one on the other; Esc closes")
+    func switchBetweenLists() {
+        var model = Self.heldModel()
+        model.press(.char("H"), .char("b"), .char("H"), .char("b"), .char("H"))
+        #expect(model.overlays.count == 1)
+        guard case .held? = model.overlays.last else {
+            Issue.record("the held list is not on top: \(model.overlays)")
+            return
+        }
+        model.press(.escape)
+        #expect(model.overlays.isEmpty)
+    }
+
     @Test("b lists every inspector's breakpoints, yours marked; d removes yours and explains another's")
     func breakpointList() throws {
         var model = Self.heldModel()

@@ -369,6 +369,9 @@ extension InspectorModel {
         case .push(let overlay):
             overlays.append(overlay)
             return []
+        case .switchTo(let overlay):
+            overlays[overlays.count - 1] = overlay
+            return []
         case .openEditor(let text, let purpose):
             return [.openEditor(text: text, purpose: purpose)]
         case .jumpToSeq(let seq):

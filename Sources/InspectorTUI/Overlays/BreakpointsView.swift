@@ -20,7 +20,7 @@ public struct BreakpointsView: Sendable {
         case .escape, .char("q"), .char("b"): return .close
         case .char("j"), .down: cursor = min(cursor + 1, max(0, list.count - 1))
         case .char("k"), .up: cursor = max(0, cursor - 1)
-        case .char("H"): return .push(.held(HeldView()))
+        case .char("H"): return .switchTo(.held(HeldView()))
         case .char("n"):
             guard !model.readOnly else { return .flash("this is a recording: nothing can be held in it (it is read-only)", isError: true) }
             return .push(.newBreakpoint(BreakpointDialog()))

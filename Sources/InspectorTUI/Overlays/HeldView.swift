@@ -31,7 +31,7 @@ public struct HeldView: Sendable {
         case .char("k"), .up: selectedId = held[safe: max(0, index - 1)]?.id
         case .char("g"), .home: selectedId = held.first?.id
         case .char("G"), .end: selectedId = held.last?.id
-        case .char("b"): return .push(.breakpoints(BreakpointsView()))
+        case .char("b"): return .switchTo(.breakpoints(BreakpointsView()))
         case .enter, .char("e"), .char("a"), .char("d"):
             guard let item = selected(in: model) else { return .flash("nothing is held", isError: true) }
             return action(key, on: item)

@@ -150,6 +150,9 @@ public enum OverlayAction: Sendable {
     case sendAndStay(InspectorCommand, label: String)
     /// Open another overlay on top.
     case push(Overlay)
+    /// Replace this overlay with another: moving between sibling lists (held messages and
+    /// breakpoints) without piling one on the other.
+    case switchTo(Overlay)
     /// Open `$EDITOR`.
     case openEditor(text: String, purpose: EditorPurpose)
     /// Close this overlay and select the log row with this sequence number.
