@@ -114,7 +114,7 @@ struct BrowserJourneyTests {
         #expect(state.pending.first?.correlationId == orphan.correlationId, "the old page's request is still pending")
         let fresh = try #require(state.pending.last)
         #expect(fresh.correlationId != orphan.correlationId)
-        #expect(await poll(timeout: .seconds(10)) { host.standardError.contains("still pending: camera.document.capture (\(orphan.correlationId))") },
+        #expect(await waitUntil(timeout: .seconds(10)) { host.standardError.contains("still pending: camera.document.capture (\(orphan.correlationId))") },
             "stderr: \(host.standardError)")
         page = try await pageState(browser, tab) { ($0["capture"] as? [String: Any])?["correlationId"] as? String == fresh.correlationId }
         #expect((page["events"] as? [[String: Any]])?.map { $0["action"] as? String } == ["host.ready"])
@@ -184,7 +184,7 @@ struct BrowserJourneyTests {
             })
             """)
         #expect(attempt as? String == "error,close 1006")
-        #expect(await poll(timeout: .seconds(5)) { host.standardError.contains(#"refused: WebSocket refused: origin "\#(foreignOrigin)" may not connect"#) },
+        #expect(await waitUntil(timeout: .seconds(5)) { host.standardError.contains(#"refused: WebSocket refused: origin "\#(foreignOrigin)" may not connect"#) },
             "stderr: \(host.standardError)")
         other.signal(SIGTERM)
         #expect(await other.waitForExit() == 0)
@@ -213,7 +213,7 @@ struct BrowserJourneyTests {
         let (port, token) = try #require(servedAddress(served), "not http://127.0.0.1:<port>/?token=<token>: \(served)")
         // The host writes this to standard error after the "serving:" line on standard output:
         // two pipes, read separately, so wait for it.
-        #expect(await poll(timeout: .seconds(20)) { host.standardError.contains("open the \"serving:\" URL above, with its token, in a browser") }, "\(host.standardError)")
+        #expect(await waitUntil(timeout: .seconds(20)) { host.standardError.contains("open the \"serving:\" URL above, with its token, in a browser") }, "\(host.standardError)")
 
         // Without the token nothing is served, and the answer says what to do.
         let anonymous = try webTCPRequest(port: port, "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")

@@ -109,7 +109,7 @@ struct CLIConventionsTests {
         defer { host.kill() }
         let socket = try #require(await host.waitForLine(prefix: "socket: "), "\(host.standardError)")
         #expect((socket as NSString).lastPathComponent.hasPrefix("web-journey."), "\(socket)")
-        let said = await poll(timeout: .seconds(20)) { host.standardError.contains("bridge-inspector --host web-journey") }
+        let said = await waitUntil(timeout: .seconds(20)) { host.standardError.contains("bridge-inspector --host web-journey") }
         #expect(said, "\(host.standardError)")
         #expect(host.standardError.contains("using the host profile \(examplePath("web-journey/host-profile.json"))"))
     }

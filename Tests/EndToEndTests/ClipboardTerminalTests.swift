@@ -37,7 +37,7 @@ struct ClipboardTerminalTests {
         func buffer() -> String { (try? terminal.command("show-buffer")) ?? "" }
 
         try terminal.press("y")
-        #expect(await poll(timeout: .seconds(20)) { buffer().contains("copy-1") }, "\(terminal.screen())")
+        #expect(await waitUntil(timeout: .seconds(20)) { buffer().contains("copy-1") }, "\(terminal.screen())")
         let json = buffer()
         let message = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(json)")
         #expect(message["correlationId"] as? String == "copy-1")
@@ -45,7 +45,7 @@ struct ClipboardTerminalTests {
         #expect(terminal.screen().contains("as JSON to the clipboard (OSC 52)"))
 
         try terminal.press("Y")
-        #expect(await poll(timeout: .seconds(20)) { buffer().hasPrefix("window.webkit") }, "\(terminal.screen())")
+        #expect(await waitUntil(timeout: .seconds(20)) { buffer().hasPrefix("window.webkit") }, "\(terminal.screen())")
         let line = buffer()
         #expect(line.hasPrefix("window.webkit.messageHandlers.gbgBridge.postMessage({"))
         #expect(line.hasSuffix("});"))

@@ -31,7 +31,7 @@ struct DemoCommandTests {
         #expect(!hostProcesses(mentioning: socket).isEmpty)
         try terminal.press("q")
         #expect(await terminal.waitFor("[exited 0]") != nil)
-        #expect(await poll(timeout: .seconds(10)) { hostProcesses(mentioning: socket).isEmpty })
+        #expect(await waitUntil(timeout: .seconds(10)) { hostProcesses(mentioning: socket).isEmpty })
         #expect(!FileManager.default.fileExists(atPath: socket))
     }
 
@@ -49,7 +49,7 @@ struct DemoCommandTests {
         #expect(screen?.contains("demo (pid") == true, "\(screen ?? "")")
         try terminal.press("q")
         #expect(await terminal.waitFor("[exited 0]") != nil)
-        #expect(await poll(timeout: .seconds(10)) { hostProcesses(mentioning: socket).isEmpty })
+        #expect(await waitUntil(timeout: .seconds(10)) { hostProcesses(mentioning: socket).isEmpty })
     }
 
     @Test("SIGTERM to demo stops its child host and removes the socket", arguments: [SIGTERM, SIGINT])
@@ -62,13 +62,13 @@ struct DemoCommandTests {
             for pid in hostProcesses(mentioning: socket) { sendSignal(SIGKILL, to: pid) }
         }
         // The child serves the socket, and the demo (with no terminal) prints its live traffic.
-        #expect(await poll(timeout: .seconds(20)) { demo.standardOutput.contains("capability.query") }, "\(demo.standardOutput)")
+        #expect(await waitUntil(timeout: .seconds(20)) { demo.standardOutput.contains("capability.query") }, "\(demo.standardOutput)")
         #expect(FileManager.default.fileExists(atPath: socket))
         #expect(!hostProcesses(mentioning: socket).isEmpty)
         #expect(demo.isRunning)
         demo.signal(signal)
         #expect(await demo.waitForExit() != nil)
-        #expect(await poll(timeout: .seconds(10)) { hostProcesses(mentioning: socket).isEmpty })
+        #expect(await waitUntil(timeout: .seconds(10)) { hostProcesses(mentioning: socket).isEmpty })
         #expect(!FileManager.default.fileExists(atPath: socket))
     }
 
@@ -81,11 +81,11 @@ struct DemoCommandTests {
             demo.kill()
             for pid in hostProcesses(mentioning: socket) { sendSignal(SIGKILL, to: pid) }
         }
-        let started = await poll(timeout: .seconds(20)) { !hostProcesses(mentioning: socket).isEmpty && FileManager.default.fileExists(atPath: socket) }
+        let started = await waitUntil(timeout: .seconds(20)) { !hostProcesses(mentioning: socket).isEmpty && FileManager.default.fileExists(atPath: socket) }
         try #require(started && demo.isRunning, "\(demo.standardError)")
         demo.signal(SIGKILL)
         #expect(await demo.waitForExit() != nil)
-        #expect(await poll(timeout: .seconds(10)) { hostProcesses(mentioning: socket).isEmpty })
-        #expect(await poll(timeout: .seconds(5)) { !FileManager.default.fileExists(atPath: socket) })
+        #expect(await waitUntil(timeout: .seconds(10)) { hostProcesses(mentioning: socket).isEmpty })
+        #expect(await waitUntil(timeout: .seconds(5)) { !FileManager.default.fileExists(atPath: socket) })
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import InspectorClient
 import InspectorProtocol
 import Testing
@@ -66,7 +67,7 @@ struct ExactNumbersTests {
         #expect(waited.stdout.contains(#""message":\#(exactRequest)"#), "wait-for --json re-encoded the request: \(waited)")
 
         // The recording holds the frames as received; opened, the log row is the exact text.
-        #expect(await poll(timeout: .seconds(20)) { ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains("after-1") })
+        #expect(await waitUntil(timeout: .seconds(20)) { ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains("after-1") })
         var state = LiveState()
         for frame in Recording.load(from: URL(fileURLWithPath: file)).frames { state.apply(frame, at: 0) }
         let row = try #require(state.log.first { $0.correlationId == "big-1" })

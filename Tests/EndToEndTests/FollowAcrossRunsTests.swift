@@ -33,7 +33,7 @@ struct FollowAcrossRunsTests {
             ["host", "--name", name, "--profile", examplePath("profiles/demo.json"), "--scenario", scenario],
             binary: binary, environment: environment, stdin: .closed)
         let socket = directory.file("\(name).\(host.pid).sock")
-        let started = await poll(timeout: .seconds(20)) { host.standardOutput.contains(socket) || !host.isRunning }
+        let started = await waitUntil(timeout: .seconds(20)) { host.standardOutput.contains(socket) || !host.isRunning }
         guard started, host.isRunning else {
             host.kill()
             throw HostStartFailure(description: "the host did not start: \(host.standardOutput) \(host.standardError)")
@@ -51,17 +51,17 @@ struct FollowAcrossRunsTests {
     func tailFollows() async throws {
         let tail = try BinaryProcess(["tail", "--follow", "--host", "my-app"], binary: binary, environment: environment, stdin: .closed)
         defer { tail.kill() }
-        #expect(await poll(timeout: .seconds(20)) { tail.standardError.contains("waiting for a host named my-app…") }, "\(tail.standardError)")
+        #expect(await waitUntil(timeout: .seconds(20)) { tail.standardError.contains("waiting for a host named my-app…") }, "\(tail.standardError)")
 
         let first = try await startHost()
         defer { first.kill() }
-        #expect(await poll(timeout: .seconds(20)) { tail.standardOutput.contains("nfc-1") }, "\(tail.standardOutput)\n\(tail.standardError)")
+        #expect(await waitUntil(timeout: .seconds(20)) { tail.standardOutput.contains("nfc-1") }, "\(tail.standardOutput)\n\(tail.standardError)")
         await stop(first)
 
         let second = try await startHost()
         defer { second.kill() }
         let marker = "my-app restarted: pid \(first.pid) ended, pid \(second.pid) attached"
-        #expect(await poll(timeout: .seconds(30)) { tail.standardOutput.components(separatedBy: "nfc-1").count == 3 }, "\(tail.standardOutput)\n\(tail.standardError)")
+        #expect(await waitUntil(timeout: .seconds(30)) { tail.standardOutput.components(separatedBy: "nfc-1").count == 3 }, "\(tail.standardOutput)\n\(tail.standardError)")
         let lines = tail.standardOutput.split(separator: "\n").map(String.init)
         let markerIndex = try #require(lines.firstIndex { $0.contains(marker) }, "\(tail.standardOutput)")
         #expect(lines[markerIndex - 1].hasSuffix("-- disconnected from the host"))
@@ -76,11 +76,11 @@ struct FollowAcrossRunsTests {
         defer { first.kill() }
         let tail = try BinaryProcess(["tail", "--json", "--follow", "--host", "my-app"], binary: binary, environment: environment, stdin: .closed)
         defer { tail.kill() }
-        #expect(await poll(timeout: .seconds(20)) { tail.standardOutput.contains("nfc-1") }, "\(tail.standardError)")
+        #expect(await waitUntil(timeout: .seconds(20)) { tail.standardOutput.contains("nfc-1") }, "\(tail.standardError)")
         await stop(first)
         let second = try await startHost()
         defer { second.kill() }
-        #expect(await poll(timeout: .seconds(30)) { tail.standardOutput.contains("hostRestarted") }, "\(tail.standardOutput)\n\(tail.standardError)")
+        #expect(await waitUntil(timeout: .seconds(30)) { tail.standardOutput.contains("hostRestarted") }, "\(tail.standardOutput)\n\(tail.standardError)")
         let marker = try #require(tail.standardOutput.split(separator: "\n").compactMap { scriptingJSON($0) }.first { $0["marker"] as? String == "hostRestarted" })
         #expect(marker["kind"] as? String == "marker")
         #expect(marker["host"] as? String == "my-app")
@@ -94,17 +94,17 @@ struct FollowAcrossRunsTests {
         let file = directory.file("session.jsonl")
         let record = try BinaryProcess(["record", file, "--host", "my-app"], binary: binary, environment: environment, stdin: .closed)
         defer { record.kill() }
-        #expect(await poll(timeout: .seconds(20)) { record.standardError.contains("waiting for a host named my-app…") }, "\(record.standardError)")
+        #expect(await waitUntil(timeout: .seconds(20)) { record.standardError.contains("waiting for a host named my-app…") }, "\(record.standardError)")
         #expect(!FileManager.default.fileExists(atPath: file))
 
         let first = try await startHost()
         defer { first.kill() }
         let recorded = { (try? String(contentsOfFile: file, encoding: .utf8)) ?? "" }
-        #expect(await poll(timeout: .seconds(20)) { recorded().contains("nfc-1") })
+        #expect(await waitUntil(timeout: .seconds(20)) { recorded().contains("nfc-1") })
         await stop(first)
         let second = try await startHost()
         defer { second.kill() }
-        #expect(await poll(timeout: .seconds(30)) { recorded().contains("\"kind\":\"hostRestarted\"") && recorded().components(separatedBy: "\"kind\":\"snapshot\"").count == 3 }, "\(recorded())\n\(record.standardError)")
+        #expect(await waitUntil(timeout: .seconds(30)) { recorded().contains("\"kind\":\"hostRestarted\"") && recorded().components(separatedBy: "\"kind\":\"snapshot\"").count == 3 }, "\(recorded())\n\(record.standardError)")
         record.signal(SIGTERM)
         #expect(await record.waitForExit() == 0, "\(record.standardError)")
         #expect(record.standardError.contains("across 2 runs"), "\(record.standardError)")
@@ -134,7 +134,7 @@ struct FollowAcrossRunsTests {
         defer { first.kill() }
         let tail = try BinaryProcess(["tail", "--follow", "--host", "my-app.\(first.pid)"], binary: binary, environment: environment, stdin: .closed)
         defer { tail.kill() }
-        #expect(await poll(timeout: .seconds(20)) { tail.standardOutput.contains("nfc-1") })
+        #expect(await waitUntil(timeout: .seconds(20)) { tail.standardOutput.contains("nfc-1") })
         await stop(first)
         #expect(await tail.waitForExit() == 0, "\(tail.standardError)")
         #expect(tail.standardError.contains("went away"))

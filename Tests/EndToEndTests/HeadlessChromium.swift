@@ -7,36 +7,37 @@ import Testing
 import Glibc
 #endif
 
-/// A snapshot of the host through the agent, polled (bounded) until `condition` holds.
+/// A snapshot of the host through the agent, polled (bounded) until `condition` holds; the last
+/// one taken when it never does.
 func webSnapshot(_ session: InspectorSession, timeout: Duration = .seconds(20), until condition: (WireState) -> Bool) async throws -> WireState {
-    let deadline = ContinuousClock.now + timeout
-    while true {
+    var last: WireState?
+    let matched = try await waitUntil(timeout: timeout, every: .milliseconds(50)) { () throws -> WireState? in
         _ = try session.run(.snapshot)
         var state: WireState?
         while state == nil, let frame = try session.nextFrame(timeout: 5) {
             if case .snapshot(_, let snapshot) = frame { state = snapshot }
         }
         let current = try #require(state, "the agent sent no snapshot")
-        if condition(current) || ContinuousClock.now >= deadline { return current }
-        try await Task.sleep(for: .milliseconds(50))
+        last = current
+        return condition(current) ? current : nil
     }
+    return try #require(matched ?? last, "the agent sent no snapshot")
 }
 
 /// The example page's `#journey-state` JSON, polled (bounded) until `condition` holds.
 func pageState(
     _ browser: HeadlessChromium, _ tab: String, timeout: Duration = .seconds(20), until condition: ([String: Any]) -> Bool
 ) async throws -> [String: Any] {
-    let deadline = ContinuousClock.now + timeout
-    while true {
+    var last = (text: "{}", state: [String: Any]())
+    let matched = try await waitUntil(timeout: timeout, every: .milliseconds(50)) { () async throws -> [String: Any]? in
         let text = try await browser.evaluate(tab, "(document.getElementById('journey-state') || {}).textContent || '{}'") as? String ?? "{}"
         let state = (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:]
-        if condition(state) { return state }
-        if ContinuousClock.now >= deadline {
-            Issue.record("the page did not reach the expected state; it shows: \(text)")
-            return state
-        }
-        try await Task.sleep(for: .milliseconds(50))
+        last = (text, state)
+        return condition(state) ? state : nil
     }
+    if let matched { return matched }
+    Issue.record("the page did not reach the expected state; it shows: \(last.text)")
+    return last.state
 }
 
 extension HeadlessChromium {
@@ -215,25 +216,19 @@ final class HeadlessChromium {
     func reloadBlocking(_ session: String) throws {
         let before = try evaluateBlocking(session, "window.__reloadMarker = Math.random(); window.__reloadMarker") as? Double
         try call("Page.reload", session: session)
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
+        let reloaded = waitUntilBlocking(timeout: .seconds(20), every: .milliseconds(50)) { () -> Bool? in
             let marker = try? evaluateBlocking(session, "window.__reloadMarker === undefined ? null : window.__reloadMarker")
-            if !(marker is Double) || (marker as? Double) != before {
-                try waitForLoad(session)
-                return
-            }
-            usleep(50_000)
+            return !(marker is Double) || (marker as? Double) != before ? true : nil
         }
-        throw ProtocolError(description: "the page did not reload")
+        guard reloaded != nil else { throw ProtocolError(description: "the page did not reload") }
+        try waitForLoad(session)
     }
 
     private func waitForLoad(_ session: String) throws {
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if (try? evaluateBlocking(session, "document.readyState")) as? String == "complete" { return }
-            usleep(50_000)
+        let loaded = waitUntilBlocking(timeout: .seconds(20), every: .milliseconds(50)) { () -> Bool? in
+            (try? evaluateBlocking(session, "document.readyState")) as? String == "complete" ? true : nil
         }
-        throw ProtocolError(description: "the page did not finish loading")
+        guard loaded != nil else { throw ProtocolError(description: "the page did not finish loading") }
     }
 
     /// Evaluates `expression` in the page (awaiting a promise) and returns its value.
@@ -258,10 +253,12 @@ final class HeadlessChromium {
         Glibc.close(commands)
         Glibc.close(replies)
         var status: Int32 = 0
-        for _ in 0..<200 {
-            if waitpid(pid, &status, WNOHANG) == pid { return }
-            usleep(50_000)
+        let pid = pid
+        let exited = waitUntilBlocking(timeout: .seconds(10), every: .milliseconds(50)) { () -> Bool? in
+            var status: Int32 = 0
+            return waitpid(pid, &status, WNOHANG) == pid ? true : nil
         }
+        guard exited == nil else { return }
         Glibc.kill(pid, SIGKILL)
         waitpid(pid, &status, 0)
     }

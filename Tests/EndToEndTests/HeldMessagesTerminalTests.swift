@@ -38,7 +38,7 @@ struct HeldMessagesTerminalTests {
         try session.press("Escape", "r")
         await session.waitFor("Respond to nfc.read", "request nfc-1")
         try session.press("Enter")
-        #expect(await poll(timeout: .seconds(15)) { host.receivedResponse("nfc-1") != nil })
+        #expect(await waitUntil(timeout: .seconds(15)) { host.receivedResponse("nfc-1") != nil })
         await session.waitFor("⏸ 1 held")
         try session.press("H")
         await session.waitFor("Held at breakpoints: 1", "nfc-2")
@@ -46,7 +46,7 @@ struct HeldMessagesTerminalTests {
         await session.waitFor("Answer held nfc.read")
         try session.type(#"{"uid":"77"}"#)
         try session.press("Enter")
-        #expect(await poll(timeout: .seconds(15)) { host.receivedResponse("nfc-2") != nil })
+        #expect(await waitUntil(timeout: .seconds(15)) { host.receivedResponse("nfc-2") != nil })
         try session.press("Escape", "q")
         #expect(await session.exitStatus() == 0)
     }

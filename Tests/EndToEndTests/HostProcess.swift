@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -113,7 +114,7 @@ final class BinaryProcess: @unchecked Sendable {
 
     /// Waits (bounded) for a stdout line starting with `prefix`; returns the rest of the line.
     func waitForLine(prefix: String, timeout: Duration = .seconds(20)) async -> String? {
-        let found = await poll(timeout: timeout) {
+        let found = await waitUntil(timeout: timeout) {
             self.standardOutput.split(separator: "\n").contains { $0.hasPrefix(prefix) } || !self.isRunning
         }
         guard found else { return nil }
@@ -122,7 +123,7 @@ final class BinaryProcess: @unchecked Sendable {
 
     /// Waits (bounded) for the process to exit and its output to be read; returns its status.
     func waitForExit(timeout: Duration = .seconds(30)) async -> Int32? {
-        let exited = await poll(timeout: timeout) {
+        let exited = await waitUntil(timeout: timeout) {
             guard !self.isRunning else { return false }
             return self.output.current.readersDone == 2
         }
@@ -148,17 +149,6 @@ final class BinaryProcess: @unchecked Sendable {
 /// Sends `signal` to process `pid`.
 func sendSignal(_ signal: Int32, to pid: Int32) {
     _ = kill(pid, signal)
-}
-
-/// Polls `condition` every 10 ms until it holds or `timeout` passes.
-func poll(timeout: Duration, _ condition: @escaping () -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while clock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
 }
 
 /// Process ids of live `bridge-inspector host` processes whose command line mentions `text`

@@ -44,7 +44,7 @@ struct InspectorAttachTests {
         func sentId(_ label: String) -> String? {
             (try? jsonLines(logPath))?.first { $0["kind"] as? String == "sent" && $0["label"] as? String == label }?["correlationId"] as? String
         }
-        #expect(await poll(timeout: .seconds(20)) { sentId("nfc") != nil })
+        #expect(await waitUntil(timeout: .seconds(20)) { sentId("nfc") != nil })
         let nfcId = try #require(sentId("nfc"))
 
         let session = try InspectorSession(socketPath: socket, subscribe: false, clientName: "end-to-end-tests")

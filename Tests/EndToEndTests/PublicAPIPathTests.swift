@@ -1,5 +1,6 @@
 import BridgeCore
 import Foundation
+import TestSupport
 import InspectorClient
 import InspectorProtocol
 import Testing
@@ -109,7 +110,7 @@ struct PublicAPIPathTests {
         let sent = try #require(scriptingJSON(answered.stdout), "\(answered)")
         #expect(sent["correlationId"] as? String == "nfc-1")
         #expect(((sent["payload"] as? [String: Any])?["data"] as? [String: Any])?["uid"] as? String == "04A2", "the exact message sent is printed: \(sent)")
-        #expect(await poll(timeout: .seconds(10)) { host.receivedResponse("nfc-1") != nil })
+        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("nfc-1") != nil })
         #expect(await host.waitForPending { $0 == ["nfc-2"] })
 
         // A request that is gone: refused by the host (exit 2) with its reason and what to do next.
@@ -131,7 +132,7 @@ struct PublicAPIPathTests {
         // An error response, quietly; nothing else went out.
         let denied = try await host.run(["respond", "nfc-2", "--status", "error", "--error-code", "PERMISSION_DENIED", "--quiet"], binary: binary)
         #expect(denied.status == 0, "\(denied)")
-        #expect(await poll(timeout: .seconds(10)) { host.receivedResponse("nfc-2") != nil })
+        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("nfc-2") != nil })
         let payload = (host.receivedResponse("nfc-2")?["message"] as? [String: Any])?["payload"] as? [String: Any]
         #expect((payload?["error"] as? [String: Any])?["code"] as? String == "PERMISSION_DENIED")
         #expect(await host.waitForPending { $0.isEmpty })
@@ -145,15 +146,15 @@ struct PublicAPIPathTests {
         let event = try await host.run(["event", "journey.configure", "--data", #"{"locale": "en-GB"}"#], binary: binary)
         #expect(event.status == 0, "\(event)")
         #expect((scriptingJSON(event.stdout)?["payload"] as? [String: Any])?["action"] as? String == "journey.configure", "\(event)")
-        #expect(await poll(timeout: .seconds(10)) {
+        #expect(await waitUntil(timeout: .seconds(10)) {
             host.journeyEntries.contains { $0["kind"] as? String == "received" && $0["action"] as? String == "journey.configure" }
         })
 
         let complete = try await host.run(["slot", "document", "complete", "--width", "4", "--height", "3"], binary: binary)
         #expect(complete.status == 0, "\(complete)")
         #expect(scriptingJSON(complete.stdout)?["correlationId"] as? String == "cap-1", "\(complete)")
-        #expect(await poll(timeout: .seconds(10)) { host.receivedResponse("cap-1") != nil })
-        #expect(await poll(timeout: .seconds(10)) { (try? host.state())?.slots.first { $0.kind == .document }?.activeRequest == nil })
+        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("cap-1") != nil })
+        #expect(await waitUntil(timeout: .seconds(10)) { (try? host.state())?.slots.first { $0.kind == .document }?.activeRequest == nil })
 
         let idle = try await host.run(["slot", "document", "complete"], binary: binary)
         #expect(idle.status == 2, "\(idle)")
@@ -164,12 +165,12 @@ struct PublicAPIPathTests {
 
         #expect(try await host.run(["slot", "selfie", "permission", "denied"], binary: binary).status == 0)
         #expect(try await host.run(["slot", "document", "disable"], binary: binary).status == 0)
-        #expect(await poll(timeout: .seconds(10)) {
+        #expect(await waitUntil(timeout: .seconds(10)) {
             let slots = (try? host.state())?.slots ?? []
             return slots.first { $0.kind == .selfie }?.permissionState == .denied && slots.first { $0.kind == .document }?.enabled == false
         })
         #expect(try await host.run(["slot", "document", "enable"], binary: binary).status == 0)
-        #expect(await poll(timeout: .seconds(10)) { (try? host.state())?.slots.first { $0.kind == .document }?.enabled == true })
+        #expect(await waitUntil(timeout: .seconds(10)) { (try? host.state())?.slots.first { $0.kind == .document }?.enabled == true })
     }
 
     @Test("cancel ends a busy slot's request with cancelled", arguments: InspectedVia.allCases)
@@ -178,7 +179,7 @@ struct PublicAPIPathTests {
         defer { host.stop() }
         let cancel = try await host.run(["slot", "document", "cancel", "--reason", "Closed by the test"], binary: binary)
         #expect(cancel.status == 0, "\(cancel)")
-        #expect(await poll(timeout: .seconds(10)) { host.receivedResponse("cap-1") != nil })
+        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("cap-1") != nil })
         let payload = (host.receivedResponse("cap-1")?["message"] as? [String: Any])?["payload"] as? [String: Any]
         #expect(payload?["status"] as? String == "cancelled", "\(String(describing: payload))")
     }
@@ -209,7 +210,7 @@ struct PublicAPIPathTests {
         defer { counted.kill() }
         for _ in 0..<60 where counted.isRunning {
             #expect(try await host.run(["event", "host.pong", "--quiet"], binary: binary).status == 0)
-            _ = await poll(timeout: .milliseconds(500)) { !counted.isRunning }
+            _ = await waitUntil(timeout: .milliseconds(500)) { !counted.isRunning }
         }
         #expect(await counted.waitForExit() == 0, "\(counted.standardError)")
         #expect(counted.standardOutput.split(separator: "\n").count == 1, "\(counted.standardOutput)")
@@ -229,12 +230,12 @@ struct PublicAPIPathTests {
         let host = try await ScriptedHost(binary: binary, scenario: scriptingGatedScenario, extra: path.hostOptions)
         defer { host.stop() }
         func gate() -> String? { (try? host.state())?.pending.first { $0.action == "gate.open" }?.correlationId }
-        #expect(await poll(timeout: .seconds(20)) { gate() != nil }, "the journey never asked gate.open")
+        #expect(await waitUntil(timeout: .seconds(20)) { gate() != nil }, "the journey never asked gate.open")
         let late = try host.start(["wait-for", "--new", "--filter", "action:late.*", "--timeout", "120"], binary: binary)
         defer { late.kill() }
         for _ in 0..<90 where late.isRunning {
             if let id = gate() { _ = try await host.run(["respond", id, "--quiet"], binary: binary) }
-            _ = await poll(timeout: .milliseconds(500)) { !late.isRunning }
+            _ = await waitUntil(timeout: .milliseconds(500)) { !late.isRunning }
         }
         #expect(await late.waitForExit() == 0, "\(late.standardError)")
         let lateId = late.standardOutput.trimmingCharacters(in: .newlines)
@@ -250,7 +251,7 @@ struct PublicAPIPathTests {
         defer { recorder.kill() }
         for _ in 0..<60 where recorder.isRunning {
             _ = try await host.run(["event", "host.ping", "--quiet"], binary: binary)
-            _ = await poll(timeout: .milliseconds(500)) { !recorder.isRunning }
+            _ = await waitUntil(timeout: .milliseconds(500)) { !recorder.isRunning }
         }
         #expect(await recorder.waitForExit() == 0, "\(recorder.standardError)")
         let check = try await runCLI(["open", "--check", file], binary: binary)
@@ -271,7 +272,7 @@ struct PublicAPIPathTests {
         #expect(run.lines.count == 2, "one line per hit: \(run)")
         #expect(run.lines.last?.contains("answered nfc.read nfc-2 with success  (hit 2 of 2)") == true, "\(run)")
         #expect(await host.waitForPending { $0 == ["nfc-3"] })
-        #expect(await poll(timeout: .seconds(10)) { host.receivedResponse("nfc-1") != nil && host.receivedResponse("nfc-2") != nil })
+        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("nfc-1") != nil && host.receivedResponse("nfc-2") != nil })
         let ruled = try await host.run(["tail", "--json", "--filter", "is:rule"], binary: binary)
         #expect(ruled.lines.compactMap { scriptingJSON($0)?["rule"] as? String } == ["nfc.read#1", "nfc.read#1"], "the page's report of each response is marked as the rule's: \(ruled)")
     }
@@ -337,7 +338,7 @@ struct PublicAPIPathTerminalTests {
         await terminal.waitFor("Enter send", "nfc-1")
         try terminal.press("Enter")
         #expect(await host.waitForPending { !$0.contains("nfc-1") })
-        #expect(await poll(timeout: .seconds(10)) { host.receivedResponse("nfc-1") != nil })
+        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("nfc-1") != nil })
         // Escape clears the filter; wait until it has been read, so that C is not taken with it
         // as Alt-C.
         try terminal.press("Escape")
@@ -352,7 +353,7 @@ struct PublicAPIPathTerminalTests {
         } else {
             await terminal.waitFor("Clear lastError on the host?")
             try terminal.press("y")
-            #expect(await poll(timeout: .seconds(10)) { (try? host.state())?.lastError == nil })
+            #expect(await waitUntil(timeout: .seconds(10)) { (try? host.state())?.lastError == nil })
         }
         try terminal.press("q")
         #expect(await terminal.exitStatus() == 0, "\(terminal.screen())")

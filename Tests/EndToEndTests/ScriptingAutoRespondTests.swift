@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -35,7 +36,7 @@ struct ScriptingAutoRespondTests {
         #expect(third.status == 0, "\(third)")
         try await Task.sleep(for: .milliseconds(300))
         #expect(try host.state().pending.map(\.correlationId) == ["nfc-3"])
-        #expect(await poll(timeout: .seconds(10)) { host.receivedResponse("nfc-1") != nil && host.receivedResponse("nfc-2") != nil })
+        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("nfc-1") != nil && host.receivedResponse("nfc-2") != nil })
         #expect(host.receivedResponse("nfc-3") == nil)
         let answer = try #require((host.receivedResponse("nfc-2")?["message"] as? [String: Any])?["payload"] as? [String: Any])
         #expect((answer["data"] as? [String: Any])?["uid"] as? String == "04A2")
@@ -70,7 +71,7 @@ struct ScriptingAutoRespondTests {
             """.write(toFile: rules, atomically: true, encoding: .utf8)
         let responder = try host.start(["auto-respond", "--rules", rules], binary: binary)
         defer { responder.kill() }
-        #expect(await poll(timeout: .seconds(20)) {
+        #expect(await waitUntil(timeout: .seconds(20)) {
             ["nfc-1", "wallet-1", "wallet-2"].allSatisfy { host.receivedResponse($0) != nil }
         })
         #expect(responder.isRunning, "an --always rule never runs out")

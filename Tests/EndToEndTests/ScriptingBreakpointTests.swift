@@ -60,7 +60,7 @@ struct ScriptingBreakpointTests {
     /// request's correlation id once the host has received it.
     func openGate(_ host: ScriptedHost) async throws -> String {
         var gate: String?
-        _ = await poll(timeout: .seconds(20)) {
+        _ = await waitUntil(timeout: .seconds(20)) {
             gate = (try? host.state())?.pending.first { $0.action == "gate.open" }?.correlationId
             return gate != nil
         }
@@ -69,7 +69,7 @@ struct ScriptingBreakpointTests {
         let opened = try await host.run(["respond", id, "--quiet"], binary: binary)
         try #require(opened.status == 0, "\(opened)")
         var info: String?
-        _ = await poll(timeout: .seconds(20)) {
+        _ = await waitUntil(timeout: .seconds(20)) {
             info = (try? host.state())?.messages.first {
                 $0.direction == .received && $0.message.payload.action == "device.info" && !before.contains($0.message.correlationId)
             }?.message.correlationId
@@ -85,14 +85,14 @@ struct ScriptingBreakpointTests {
 
     /// Waits for `process` to print its `count`th line of `kind`; returns it.
     func waitForLine(_ process: BinaryProcess, kind: String, count: Int) async throws -> [String: Any] {
-        let found = await poll(timeout: .seconds(20)) { self.lines(process, kind: kind).count >= count || !process.isRunning }
+        let found = await waitUntil(timeout: .seconds(20)) { self.lines(process, kind: kind).count >= count || !process.isRunning }
         try #require(found && lines(process, kind: kind).count >= count, "no \(kind) line \(count): \(process.standardOutput) \(process.standardError)")
         return lines(process, kind: kind)[count - 1]
     }
 
     /// The data of the response the journey received for `id`, once it has.
     func journeyData(_ host: ScriptedHost, _ id: String) async throws -> [String: Any] {
-        _ = await poll(timeout: .seconds(20)) { host.receivedResponse(id) != nil }
+        _ = await waitUntil(timeout: .seconds(20)) { host.receivedResponse(id) != nil }
         let response = try #require(host.receivedResponse(id), "the journey got no answer to \(id)")
         let payload = (response["message"] as? [String: Any])?["payload"] as? [String: Any]
         return payload?["data"] as? [String: Any] ?? [:]
@@ -195,7 +195,7 @@ struct ScriptingBreakpointTests {
         defer { host.stop() }
         let breaker = try host.start(["break", "type:request action:device.info", "--hold", "600"], binary: binary)
         defer { breaker.kill() }
-        #expect(await poll(timeout: .seconds(20)) { breaker.standardError.contains("Ctrl-C removes the breakpoint") || !breaker.isRunning }, "\(breaker.standardError)")
+        #expect(await waitUntil(timeout: .seconds(20)) { breaker.standardError.contains("Ctrl-C removes the breakpoint") || !breaker.isRunning }, "\(breaker.standardError)")
         let id = try await openGate(host)
         let line = await breaker.waitForLine(prefix: "HELD  h")
         #expect(line?.contains("IN   req   device.info  \(id)") == true, "\(breaker.standardOutput)")
@@ -204,7 +204,7 @@ struct ScriptingBreakpointTests {
         breaker.signal(SIGKILL)
         _ = await breaker.waitForExit()
         #expect(try await journeyData(host, id)["model"] as? String == "iPhone", "released, the handler answered")
-        #expect(await poll(timeout: .seconds(20)) { (try? host.state())?.breakpoints?.isEmpty == true })
+        #expect(await waitUntil(timeout: .seconds(20)) { (try? host.state())?.breakpoints?.isEmpty == true })
         #expect(try host.state().held?.isEmpty == true)
     }
 
@@ -234,7 +234,7 @@ struct ScriptingBreakpointTests {
         let malformedBefore = try host.state().counts.malformed
         let raw = try await host.run(["inject", "--raw", "{oops"], binary: binary)
         #expect(raw.status == 0 && raw.stdout.isEmpty, "\(raw)")
-        #expect(await poll(timeout: .seconds(20)) { ((try? host.state())?.counts.malformed ?? 0) > malformedBefore })
+        #expect(await waitUntil(timeout: .seconds(20)) { ((try? host.state())?.counts.malformed ?? 0) > malformedBefore })
 
         for (arguments, why) in [
             (["inject"], "no type and action"), (["inject", "request", "x", "--status", "error"], "a status on a request"),
@@ -287,7 +287,7 @@ struct ScriptingBreakpointTests {
         defer { host.stop() }
         let breaker = try host.start(["break", "type:request action:nfc.read", "--hold", "600"], binary: binary)
         defer { breaker.kill() }
-        #expect(await poll(timeout: .seconds(20)) { breaker.standardError.contains("Ctrl-C removes the breakpoint") || !breaker.isRunning }, "\(breaker.standardError)")
+        #expect(await waitUntil(timeout: .seconds(20)) { breaker.standardError.contains("Ctrl-C removes the breakpoint") || !breaker.isRunning }, "\(breaker.standardError)")
         #expect(await host.waitForPending { !$0.isEmpty })
         let gate = try #require(try host.state().pending.first?.correlationId)
         #expect(try await host.run(["respond", gate, "--quiet"], binary: binary).status == 0)

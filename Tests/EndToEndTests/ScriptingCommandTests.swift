@@ -92,7 +92,7 @@ struct ScriptingCommandTests {
         try scriptingHeldScenario.write(toFile: scenarioPath, atomically: true, encoding: .utf8)
         let alpha = try BinaryProcess(["host", "--profile", examplePath("profiles/demo.json"), "--scenario", scenarioPath, "--name", "alpha"], binary: binary, environment: environment, stdin: .closed)
         defer { alpha.kill() }
-        #expect(await poll(timeout: .seconds(20)) { alpha.standardOutput.hasPrefix("socket: ") })
+        #expect(await waitUntil(timeout: .seconds(20)) { alpha.standardOutput.hasPrefix("socket: ") })
         let directory = runtime.path + "/bridge-inspector"
         try scriptingStaleSocket(at: directory + "/ghost.4242.sock")
 
@@ -137,7 +137,7 @@ struct ScriptingCommandTests {
         // Two live hosts: the script must choose (usage, 64).
         let beta = try BinaryProcess(["host", "--profile", examplePath("profiles/minimal.json"), "--scenario", scenarioPath, "--name", "beta"], binary: binary, environment: environment, stdin: .closed)
         defer { beta.kill() }
-        #expect(await poll(timeout: .seconds(20)) { beta.standardOutput.hasPrefix("socket: ") })
+        #expect(await waitUntil(timeout: .seconds(20)) { beta.standardOutput.hasPrefix("socket: ") })
         let several = try await cli(["respond", "nfc-1"])
         #expect(several.status == 64, "\(several)")
         #expect(several.stderr.contains("several hosts are running"))
@@ -168,7 +168,7 @@ struct ScriptingCommandTests {
         try scriptingHeldScenario.write(toFile: scenario, atomically: true, encoding: .utf8)
         let other = try BinaryProcess(["host", "--profile", examplePath("profiles/demo.json"), "--scenario", scenario, "--socket", socket], binary: binary, stdin: .closed)
         defer { other.kill() }
-        #expect(await poll(timeout: .seconds(20)) { other.standardOutput.hasPrefix("socket: ") })
+        #expect(await waitUntil(timeout: .seconds(20)) { other.standardOutput.hasPrefix("socket: ") })
         if !asRoot { #expect(chmod(socket, 0) == 0) }
         func hosts(_ arguments: [String]) async throws -> CLIResult {
             let environment: [String: String?] = ["XDG_RUNTIME_DIR": runtime.path]
@@ -276,7 +276,7 @@ struct ScriptingCommandTests {
         let payload = try #require(sent["payload"] as? [String: Any])
         #expect(payload["status"] as? String == "success")
         #expect((payload["data"] as? [String: Any])?["uid"] as? String == "04A2")
-        #expect(await poll(timeout: .seconds(10)) { host.receivedResponse("nfc-1") != nil })
+        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("nfc-1") != nil })
 
         // Refusals: the host's message on stderr, exit 2, what to do next.
         let again = try await host.run(["respond", "nfc-1"], binary: binary)
@@ -297,7 +297,7 @@ struct ScriptingCommandTests {
             stdin: #"{"reason": "denied"}"#)
         #expect(fromStdin.status == 0, "\(fromStdin)")
         #expect(fromStdin.stdout.isEmpty)
-        #expect(await poll(timeout: .seconds(10)) { host.receivedResponse("nfc-2") != nil })
+        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("nfc-2") != nil })
         let response = try #require((host.receivedResponse("nfc-2")?["message"] as? [String: Any])?["payload"] as? [String: Any])
         #expect(response["status"] as? String == "error")
         let error = try #require(response["error"] as? [String: Any])
@@ -335,7 +335,7 @@ struct ScriptingCommandTests {
         let event = try await host.run(["event", "journey.configure", "--data", "@" + dataFile], binary: binary)
         #expect(event.status == 0, "\(event)")
         #expect((scriptingJSON(event.stdout)?["payload"] as? [String: Any])?["action"] as? String == "journey.configure")
-        #expect(await poll(timeout: .seconds(10)) {
+        #expect(await waitUntil(timeout: .seconds(10)) {
             host.journeyEntries.contains { $0["kind"] as? String == "received" && $0["action"] as? String == "journey.configure" }
         })
 
@@ -357,7 +357,7 @@ struct ScriptingCommandTests {
         let data = try #require((sent["payload"] as? [String: Any])?["data"] as? [String: Any])
         #expect(data["imageWidth"] as? Int == 4)
         #expect(data["mimeType"] as? String == "image/png")
-        #expect(await poll(timeout: .seconds(10)) { host.receivedResponse("cap-1") != nil })
+        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("cap-1") != nil })
 
         // Now idle: the host refuses, exit 2, with its message.
         let idle = try await host.run(["slot", "document", "complete"], binary: binary)
@@ -401,7 +401,7 @@ struct ScriptingCommandTests {
         let data = try #require(((scriptingJSON(complete.stdout)?["payload"] as? [String: Any])?["data"] as? [String: Any]))
         #expect(data["imageWidth"] as? Int == 37 && data["imageHeight"] as? Int == 23, "\(data)")
         #expect(data["mimeType"] as? String == "image/png")
-        #expect(await poll(timeout: .seconds(10)) {
+        #expect(await waitUntil(timeout: .seconds(10)) {
             let received = (host.receivedResponse("cap-1")?["message"] as? [String: Any])?["payload"] as? [String: Any]
             return (received?["data"] as? [String: Any])?["imageWidth"] as? Int == 37
         }, "the journey received the real size")
@@ -487,7 +487,7 @@ struct ScriptingCommandTests {
         let host = try await ScriptedHost(binary: binary, scenario: scriptingGatedScenario)
         defer { host.stop() }
         func gate() -> String? { (try? host.state())?.pending.first { $0.action == "gate.open" }?.correlationId }
-        #expect(await poll(timeout: .seconds(20)) { gate() != nil }, "the journey never asked gate.open")
+        #expect(await waitUntil(timeout: .seconds(20)) { gate() != nil }, "the journey never asked gate.open")
         // A request that arrives after wait-for started: answering the journey's gate lets one
         // late.thing request in. One that arrives before wait-for has attached is already pending
         // for it, which --new ignores, so the gate is opened until wait-for has seen one.
@@ -497,7 +497,7 @@ struct ScriptingCommandTests {
             if let id = gate() {
                 #expect(try await host.run(["respond", id, "--quiet"], binary: binary).status == 0)
             }
-            _ = await poll(timeout: .milliseconds(500)) { !late.isRunning }
+            _ = await waitUntil(timeout: .milliseconds(500)) { !late.isRunning }
         }
         #expect(await late.waitForExit() == 0, "\(late.standardError)")
         let lateId = late.standardOutput.trimmingCharacters(in: .newlines)
@@ -533,7 +533,7 @@ struct ScriptingCommandTests {
         // attached (the waiter exits 3 whether or not it attached before the host goes).
         for _ in 0..<60 where !(follower.standardOutput.contains("host.ping") && plain.standardOutput.contains("host.ping")) {
             #expect(try await host.run(["event", "host.ping", "--quiet"], binary: binary).status == 0)
-            _ = await poll(timeout: .milliseconds(500)) { follower.standardOutput.contains("host.ping") && plain.standardOutput.contains("host.ping") }
+            _ = await waitUntil(timeout: .milliseconds(500)) { follower.standardOutput.contains("host.ping") && plain.standardOutput.contains("host.ping") }
         }
         #expect(follower.standardOutput.contains("host.ping") && plain.standardOutput.contains("host.ping"), "the tails never attached")
         host.process.signal(SIGTERM)

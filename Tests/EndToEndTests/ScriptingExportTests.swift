@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import InspectorClient
 import InspectorProtocol
 import Testing
@@ -40,7 +41,7 @@ struct ScriptingExportTests {
     func exportRecordingAndLive() async throws {
         let host = try await ScriptedHost(binary: binary, scenario: exportScenario)
         defer { host.stop() }
-        #expect(await poll(timeout: .seconds(30)) { (try? host.state())?.messages.contains { $0.message.payload.action == "journey.step" } == true })
+        #expect(await waitUntil(timeout: .seconds(30)) { (try? host.state())?.messages.contains { $0.message.payload.action == "journey.step" } == true })
         let file = host.directory.file("session.jsonl")
         let recorded = try await host.run(["record", file, "--duration", "1"], binary: binary)
         #expect(recorded.status == 0, "\(recorded)")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import InspectorClient
 import InspectorProtocol
 import Testing
@@ -44,7 +45,7 @@ struct ScriptingRecordingTests {
         // The recorder is the inspector the journey waits for; the live session attaches after
         // it (its snapshot plus events must end in the same state) and before the host can be
         // stopped. Only its reading waits on a thread of its own.
-        #expect(await poll(timeout: .seconds(20)) { host.process.standardError.contains("an inspector is attached; the journey starts") },
+        #expect(await waitUntil(timeout: .seconds(20)) { host.process.standardError.contains("an inspector is attached; the journey starts") },
             "\(host.process.standardError)")
         let attached = ScriptingHandOver(try InspectorSession(socketPath: socket, subscribe: true, clientName: "scripting-tests live"))
         // The journey may be over before the live session is attached; the host is stopped only
@@ -52,10 +53,10 @@ struct ScriptingRecordingTests {
         // session would see the connection close before it holds any state.
         let snapshotApplied = ScriptingFlag()
         let liveSession = Task { try await scriptingFollow(attached) { snapshotApplied.set() } }
-        #expect(await poll(timeout: .seconds(30)) {
+        #expect(await waitUntil(timeout: .seconds(30)) {
             ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains("journey.step")
         }, "the recorder never got the journey's last event: \(recorder.standardError)")
-        #expect(await poll(timeout: .seconds(30)) { snapshotApplied.isSet }, "the live session never got its snapshot")
+        #expect(await waitUntil(timeout: .seconds(30)) { snapshotApplied.isSet }, "the live session never got its snapshot")
         host.process.signal(SIGTERM)
         let live = try await liveSession.value
         #expect(await host.process.waitForExit() == 0, "\(host.process.standardError)")
@@ -142,7 +143,7 @@ struct ScriptingRecordingTests {
         let file = host.directory.file("deep.jsonl")
         let recorder = try host.start(["record", file], binary: binary)
         defer { recorder.kill() }
-        #expect(await poll(timeout: .seconds(30)) {
+        #expect(await waitUntil(timeout: .seconds(30)) {
             ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains("journey.step")
         }, "the recorder never got the event after the deep message: \(recorder.standardError)")
         host.process.signal(SIGTERM)
@@ -174,7 +175,7 @@ struct ScriptingRecordingTests {
         defer { counted.kill() }
         for _ in 0..<40 where counted.isRunning {
             _ = try await host.run(["event", "host.ping", "--quiet"], binary: binary)
-            _ = await poll(timeout: .milliseconds(500)) { !counted.isRunning }
+            _ = await waitUntil(timeout: .milliseconds(500)) { !counted.isRunning }
         }
         #expect(await counted.waitForExit() == 0, "\(counted.standardError)")
         let streamed = counted.standardOutput.split(separator: "\n")

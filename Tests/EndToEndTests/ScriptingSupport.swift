@@ -50,7 +50,7 @@ final class ScriptedHost {
         try scenario.write(toFile: scenarioPath, atomically: true, encoding: .utf8)
         process = try BinaryProcess(
             ["host", "--profile", profile, "--scenario", scenarioPath, "--socket", socket, "--journey-log", journeyLog] + extra, binary: binary, stdin: .closed)
-        let started = await poll(timeout: .seconds(20)) { self.process.standardOutput.hasPrefix("socket: ") || !self.process.isRunning }
+        let started = await waitUntil(timeout: .seconds(20)) { self.process.standardOutput.hasPrefix("socket: ") || !self.process.isRunning }
         guard started, process.isRunning || process.standardOutput.hasPrefix("socket: ") else {
             process.kill()
             throw HostStartFailure(description: "the host did not start: \(process.standardError)")
@@ -72,7 +72,7 @@ final class ScriptedHost {
     func ping(until follower: BinaryProcess, attempts: Int, binary: String) async throws {
         for _ in 0..<attempts where follower.isRunning {
             #expect(try await run(["event", "host.ping", "--quiet"], binary: binary).status == 0)
-            _ = await poll(timeout: .milliseconds(500)) { !follower.isRunning }
+            _ = await waitUntil(timeout: .milliseconds(500)) { !follower.isRunning }
         }
     }
 
@@ -89,7 +89,7 @@ final class ScriptedHost {
 
     /// Waits until the ids pending on the host satisfy `condition`.
     func waitForPending(timeout: Duration = .seconds(20), _ condition: @escaping ([String]) -> Bool) async -> Bool {
-        await poll(timeout: timeout) { ((try? self.state())?.pending.map(\.correlationId)).map(condition) ?? false }
+        await waitUntil(timeout: timeout) { ((try? self.state())?.pending.map(\.correlationId)).map(condition) ?? false }
     }
 
     /// The journey log's entries.

@@ -19,7 +19,7 @@ struct ScriptingTCPTests {
     /// The host's `tcp:` address and the token from its one connect line on standard error.
     private func tcpTarget(of host: ScriptedHost) async throws -> (address: String, token: String) {
         let address = try #require(await host.process.waitForLine(prefix: "tcp: "), "\(host.process.standardError)")
-        #expect(await poll(timeout: .seconds(20)) { host.process.standardError.contains("attach over USB") })
+        #expect(await waitUntil(timeout: .seconds(20)) { host.process.standardError.contains("attach over USB") })
         let line = try #require(host.process.standardError.split(separator: "\n").first { $0.contains("attach over USB") })
         #expect(line.hasPrefix("bridge-inspector: attach over USB: iproxy "), "\(line)")
         #expect(line.contains("then bridge-inspector --connect \(address) --token "), "\(line)")
@@ -95,7 +95,7 @@ struct ScriptingTCPTests {
             ["host", "--socket", directory.file("a.sock"), "--listen-tcp", "0.0.0.0:0", "--allow-non-loopback"], binary: binary, stdin: .closed)
         defer { allowed.kill() }
         #expect(await allowed.waitForLine(prefix: "tcp: ") != nil, "\(allowed.standardError)")
-        #expect(await poll(timeout: .seconds(20)) { allowed.standardError.contains("attach over USB") }, "\(allowed.standardError)")
+        #expect(await waitUntil(timeout: .seconds(20)) { allowed.standardError.contains("attach over USB") }, "\(allowed.standardError)")
         #expect(allowed.standardError.contains("WARNING"), "\(allowed.standardError)")
         #expect(allowed.standardError.contains("anyone on the network"), "\(allowed.standardError)")
     }

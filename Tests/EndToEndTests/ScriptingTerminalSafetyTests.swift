@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Text a hostile journey sends: an OSC window-title sequence (ESC … BEL), the C1 CSI U+009B,
@@ -113,7 +114,7 @@ struct ScriptingTerminalSafetyTests {
     func hostStandardError() async throws {
         let host = try await hostileHost()
         defer { host.stop() }
-        #expect(await poll(timeout: .seconds(20)) { host.process.standardError.contains("journey scenario") })
+        #expect(await waitUntil(timeout: .seconds(20)) { host.process.standardError.contains("journey scenario") })
         let stderr = host.process.standardError
         #expect(terminalControls(in: stderr).isEmpty, "\(terminalControls(in: stderr)) in \(stderr)")
         #expect(stderr.contains("hostile\\x1B]0;TITLE\\x07"), "the title sequence is shown as visible escapes: \(stderr)")

@@ -72,7 +72,7 @@ struct TerminalSessionTests {
         let file = host.directory.file("session.jsonl")
         let recorder = try host.start(["record", file], binary: binary)
         defer { recorder.kill() }
-        #expect(await poll(timeout: .seconds(20)) { ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains("\"kind\":\"snapshot\"") })
+        #expect(await waitUntil(timeout: .seconds(20)) { ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains("\"kind\":\"snapshot\"") })
         recorder.signal(SIGTERM)
         #expect(await recorder.waitForExit() == 0, "\(recorder.standardError)")
         let check = try await runCLI(["open", "--check", file], binary: binary)
@@ -105,7 +105,7 @@ struct TerminalSessionTests {
         await terminal.waitFor("Enter send", "nfc-1")
         try terminal.press("Enter")
         #expect(await host.waitForPending { !$0.contains("nfc-1") })
-        #expect(await poll(timeout: .seconds(10)) { host.receivedResponse("nfc-1") != nil })
+        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("nfc-1") != nil })
         let answer = (host.receivedResponse("nfc-1")?["message"] as? [String: Any])?["payload"] as? [String: Any]
         #expect(answer?["status"] as? String == "success")
         try terminal.press("Escape")
@@ -114,7 +114,7 @@ struct TerminalSessionTests {
         try terminal.press("c")
         await terminal.waitFor("cap-1", "Enter send")
         try terminal.press("Enter")
-        #expect(await poll(timeout: .seconds(10)) { host.receivedResponse("cap-1") != nil })
+        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("cap-1") != nil })
         #expect(try host.state().slots.first { $0.kind == .document }?.activeRequest == nil)
 
         // Fire an event: e, a name, Enter. The journey receives it.
@@ -123,7 +123,7 @@ struct TerminalSessionTests {
         try terminal.press("C-u")
         try terminal.type("host.ping")
         try terminal.press("Enter")
-        #expect(await poll(timeout: .seconds(10)) {
+        #expect(await waitUntil(timeout: .seconds(10)) {
             host.journeyEntries.contains {
                 $0["kind"] as? String == "received"
                     && (($0["message"] as? [String: Any])?["payload"] as? [String: Any])?["action"] as? String == "host.ping"
@@ -163,7 +163,7 @@ struct TerminalSessionTests {
         try terminal.press("Enter")
 
         // nfc-2 comes only after nfc-1 is answered, and nobody presses a key for it.
-        #expect(await poll(timeout: .seconds(15)) { host.receivedResponse("nfc-2") != nil }, "\(terminal.screen())")
+        #expect(await waitUntil(timeout: .seconds(15)) { host.receivedResponse("nfc-2") != nil }, "\(terminal.screen())")
         #expect(host.receivedResponse("nfc-1") != nil)
         let ruled = try await host.run(["tail", "--json", "--filter", "is:rule"], binary: binary)
         #expect(ruled.lines.count == 1, "\(ruled)")
@@ -194,7 +194,7 @@ struct TerminalSessionTests {
         try terminal.press("x")
         await terminal.waitFor("Cancel the document capture cap-1", "Cancelled from the inspector")
         try terminal.press("Enter")
-        #expect(await poll(timeout: .seconds(10)) { host.receivedResponse("cap-1") != nil })
+        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("cap-1") != nil })
         let payload = (host.receivedResponse("cap-1")?["message"] as? [String: Any])?["payload"] as? [String: Any]
         #expect(payload?["status"] as? String == "cancelled")
 

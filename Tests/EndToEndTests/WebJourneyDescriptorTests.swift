@@ -44,7 +44,7 @@ struct WebJourneyDescriptorTests {
             guard let socket = try? loopbackConnection(port: port, timeout: 2) else { break }
             sockets.append(socket)
         }
-        let exhausted = await poll(timeout: .seconds(20)) { (Self.openDescriptors(pid) ?? 0) >= Self.limit }
+        let exhausted = await waitUntil(timeout: .seconds(20)) { (Self.openDescriptors(pid) ?? 0) >= Self.limit }
         let during = Self.openDescriptors(pid) ?? -1
         #expect(exhausted, "the host holds \(during) of \(Self.limit) descriptors after \(sockets.count) connections")
 
@@ -67,7 +67,7 @@ struct WebJourneyDescriptorTests {
         sockets.forEach { close($0) }
         sockets = []
         let freed = ContinuousClock.now
-        let answered = await poll(timeout: .seconds(30)) {
+        let answered = await waitUntil(timeout: .seconds(30)) {
             (try? webTCPRequest(port: port, request, timeout: 2))?.hasPrefix("HTTP/1.1 200 OK") == true
         }
         print("descriptors: service back \(ContinuousClock.now - freed) after the connections closed")

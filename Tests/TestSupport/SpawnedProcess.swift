@@ -85,16 +85,10 @@ public enum SpawnedProcess {
             throw SpawnError(description: "cannot start \(program): \(String(cString: strerror(spawned)))")
         }
 
-        let deadline = Date().addingTimeInterval(timeout)
         var status: Int32 = 0
-        var finished = false
-        while Date() < deadline {
-            if waitpid(child, &status, WNOHANG) == child {
-                finished = true
-                break
-            }
-            usleep(5_000)
-        }
+        let finished = waitUntilBlocking(timeout: .milliseconds(Int64(timeout * 1000)), every: .milliseconds(5)) { () -> Bool? in
+            waitpid(child, &status, WNOHANG) == child ? true : nil
+        } ?? false
         if !finished {
             kill(child, SIGKILL)
             waitpid(child, &status, 0)
