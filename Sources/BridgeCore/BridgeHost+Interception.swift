@@ -65,7 +65,8 @@ extension BridgeHost {
         _ id: String, status: BridgeResponseStatus, data: [String: JSONValue]? = nil, error: BridgeErrorPayload? = nil
     ) throws(BridgeHostError) {
         let held = try lookUpHeld(id)
-        guard held.direction == .received, held.message.type == .request else {
+        // Only requests are held on their way in.
+        guard held.direction == .received else {
             throw .invalidEdit(holdId: id, reason: "only a held request can be answered; release or drop a held \(held.message.type.rawValue)")
         }
         respond(

@@ -188,20 +188,22 @@ final class AgentCore {
             case .change(let change, let tag):
                 let (frame, sent) = state.apply(change, tag: tag)
                 if let tag, let sent { sentByCommand[tag, default: []].append(sent) }
-                for client in clients.values where client.isSubscribed {
-                    client.enqueueEvent(frame, seq: state.seq, limit: limits.maxQueuedBytesPerClient, now: now)
-                }
+                broadcast(frame)
             case .reply(let tag, let result):
                 let sent = sentByCommand.removeValue(forKey: tag) ?? []
                 if let client = clients[tag.client] {
                     client.enqueue(Self.replyFrame(id: tag.command, result: result, sent: sent), now: now)
                 }
             case .breakpoints(let list):
-                let frame = state.apply(list)
-                for client in clients.values where client.isSubscribed {
-                    client.enqueueEvent(frame, seq: state.seq, limit: limits.maxQueuedBytesPerClient, now: now)
-                }
+                broadcast(state.apply(list))
             }
+        }
+    }
+
+    /// Queues the event frame just made (numbered ``AgentState/seq``) for every subscribed client.
+    private func broadcast(_ frame: [UInt8]) {
+        for client in clients.values where client.isSubscribed {
+            client.enqueueEvent(frame, seq: state.seq, limit: limits.maxQueuedBytesPerClient, now: now)
         }
     }
 

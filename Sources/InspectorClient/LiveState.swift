@@ -60,13 +60,9 @@ public struct LiveState: Sendable {
     public private(set) var held: [WireHeld] = []
     /// Every inspector's breakpoints, oldest first.
     public private(set) var breakpoints: [WireBreakpoint] = []
-    /// How held messages left the hold, oldest first (the last ``resolutionLimit``).
-    public private(set) var resolutions: [WireHeldResolution] = []
     /// For sent messages that were held: the hold and its outcome, by log index (kept beside
     /// the log rather than in each row, which stay small).
     public private(set) var holdMarks: [Int: HoldMark] = [:]
-    /// How many resolutions ``resolutions`` keeps.
-    public static let resolutionLimit = 200
 
     /// Unanswered requests in the log, by correlation id, to thread responses to them.
     private var openRequests: [String: Int] = [:]
@@ -157,8 +153,6 @@ public struct LiveState: Sendable {
             held.append(record)
         case .heldResolved(let resolution):
             held.removeAll { $0.id == resolution.id }
-            resolutions.append(resolution)
-            if resolutions.count > Self.resolutionLimit { resolutions.removeFirst(resolutions.count - Self.resolutionLimit) }
         case .breakpoints(let list):
             breakpoints = list
         case .unknown:

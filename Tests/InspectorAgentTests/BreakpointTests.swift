@@ -195,6 +195,28 @@ struct BreakpointTests {
         #expect(neither.errorCode == "invalid_arguments")
     }
 
+    @Test("A held message over 256 KiB is announced without its data, marked truncated; the snapshot keeps the same record")
+    func largeHeldMessageIsTruncated() async throws {
+        let fixture = try fixture()
+        defer { fixture.stop() }
+        let (client, _, _) = try await fixture.client()
+        #expect(try await client.command("c1", "addBreakpoint", args: #"{"filter":"action:device.info"}"#).reply.ok == true)
+        let blob = String(repeating: "x", count: 300 * 1024)
+        fixture.receive(messageText(action: "device.info", id: "big", data: #"{"blob":"\#(blob)"}"#))
+        let held = try await client.next { $0.eventType == "held" }.match
+        #expect(held.record?["truncated"]?.boolValue == true)
+        #expect(held.record?["message"]?["correlationId"]?.stringValue == "big")
+        #expect(held.record?["message"]?["payload"]?["data"] == nil)
+        #expect(held.text.count < 4096)
+        let (_, snapshot) = try await client.command("c2", "snapshot")
+        #expect(snapshot.ok == true)
+        let state = try await client.next { $0.kind == "snapshot" }.match
+        #expect(state.json["state"]?["held"]?[0]?["truncated"]?.boolValue == true)
+        // Still released whole: the host kept the message, only the record left the data out.
+        #expect(try await client.command("c3", "release", args: #"{"id":"h1"}"#).reply.ok == true)
+        #expect(await eventually { fixture.delivered.map(\.correlationId) == ["big"] })
+    }
+
     @Test("Stopping the agent releases everything held")
     func stopReleases() async throws {
         let fixture = try fixture()

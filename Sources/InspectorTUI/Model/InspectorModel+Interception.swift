@@ -5,10 +5,6 @@ import InspectorProtocol
 import TerminalUI
 
 extension InspectorModel {
-    /// The clock held messages' ages and deadlines are measured by: the host's (their `since`
-    /// and `deadline` are stamped by the host), as the pending requests' are.
-    var holdClock: Double { pendingClock }
-
     /// Closes the dialog that sent `label` and stayed open for the answer when the host did it,
     /// or shows the host's refusal in it, keeping what was typed.
     mutating func settleStayingDialog(label: String, result: Result<JSONValue, InspectorError>) {

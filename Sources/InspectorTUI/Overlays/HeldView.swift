@@ -83,7 +83,7 @@ public struct HeldView: Sendable {
             return
         }
         let selected = selected(in: model)
-        let hostNow = model.holdClock
+        let hostNow = model.pendingClock
         let header = TextWidth.pad("hold", to: 6) + TextWidth.pad("age", to: 8) + TextWidth.pad("releases", to: 10) + TextWidth.pad("dir", to: 5)
             + TextWidth.pad("type action", to: 34) + TextWidth.pad("correlation id", to: 22) + TextWidth.pad("breakpoint", to: 28) + "owner"
         buffer.write(header, at: inner.origin, style: Theme.paneTitle, maxWidth: inner.width)

@@ -187,7 +187,7 @@ public struct RespondDialog: Sendable {
         let inner = DialogFrame.centered(&buffer, area: area, width: 100, height: area.height, title: title)
         var y = inner.y
         let stale = staleness(in: model)
-        let age = heldId == nil ? model.pendingAge(of: request) : stale == nil ? model.holdClock - request.since : nil
+        let age = heldId == nil ? model.pendingAge(of: request) : stale == nil ? model.pendingClock - request.since : nil
         let waiting = age.map { ", \(heldId == nil ? "waiting" : "held") \(TimeFormat.duration(ms: $0))" } ?? ""
         y = FormDrawing.note("request \(request.correlationId)\(waiting) · \(Self.summary(of: request))", style: Theme.dim, into: &buffer, at: y, in: inner)
         let template = offeredTemplates(in: model)[safe: templateIndex]?.name ?? "none (Ctrl-T)"
