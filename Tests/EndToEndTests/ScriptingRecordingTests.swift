@@ -189,13 +189,19 @@ struct ScriptingRecordingTests {
         #expect(unwritable.stderr.contains("cannot write the recording"), "\(unwritable)")
         #expect(unwritable.stderr.contains("hint: choose a file in a directory you can write to"), "\(unwritable)")
 
-        let unfinished = try host.start(["record", host.directory.file("unfinished.jsonl"), "--count", "1000"], binary: binary)
+        let unfinishedPath = host.directory.file("unfinished.jsonl")
+        let unfinished = try host.start(["record", unfinishedPath, "--count", "1000"], binary: binary)
         defer { unfinished.kill() }
-        try await Task.sleep(for: .seconds(2))
+        // Attached once it has written its first line (the hello and snapshot): only then does
+        // stopping the host test "the host went away while recording".
+        let attached = await waitUntil(timeout: .seconds(30)) {
+            ((try? FileManager.default.attributesOfItem(atPath: unfinishedPath)[.size]) as? Int ?? 0) > 0
+        }
+        #expect(attached, "record never wrote to \(unfinishedPath): \(unfinished.standardError)")
         host.process.signal(SIGTERM)
         #expect(await unfinished.waitForExit() == 3, "\(unfinished.standardError)")
         #expect(unfinished.standardError.contains("went away"))
-        #expect(Recording.load(from: URL(fileURLWithPath: host.directory.file("unfinished.jsonl"))).problem == nil)
+        #expect(Recording.load(from: URL(fileURLWithPath: unfinishedPath)).problem == nil)
 
         _ = await host.process.waitForExit()
         let nowhere = host.directory.file("nowhere.jsonl")
