@@ -89,6 +89,11 @@ let package = Package(
             dependencies: ["InspectorAgent", "InspectorClient", "InspectorProtocol", "SocketSupport", "BridgeCore", "TestSupport", "ThreadSupport"],
             swiftSettings: strict),
 
+        .target(name: "HostDiagnosis", dependencies: ["BridgeCore", "InspectorProtocol", "InspectorClient"], swiftSettings: strict),
+        .testTarget(
+            name: "HostDiagnosisTests",
+            dependencies: ["HostDiagnosis", "InspectorClient", "InspectorProtocol", "BridgeCore", "TestSupport"],
+            swiftSettings: strict),
         .target(name: "JourneySimulation", dependencies: ["BridgeCore"], swiftSettings: strict),
         .testTarget(name: "JourneySimulationTests", dependencies: ["JourneySimulation", "BridgeCore", "TestSupport", "ThreadSupport"], swiftSettings: strict),
 
@@ -130,7 +135,7 @@ let package = Package(
 
         .target(
             name: "InspectorTUI",
-            dependencies: ["BridgeCore", "InspectorProtocol", "InspectorClient", "TerminalUI"],
+            dependencies: ["BridgeCore", "InspectorProtocol", "InspectorClient", "HostDiagnosis", "TerminalUI"],
             swiftSettings: strict),
         .testTarget(
             name: "InspectorTUITests",
@@ -140,8 +145,8 @@ let package = Package(
         .executableTarget(
             name: "BridgeInspectorCLI",
             dependencies: [
-                "BridgeCore", "InspectorAgent", "GBGBridgeInspector", "InspectorClient", "InspectorProtocol", "JourneySimulation",
-                "JourneyWebSocket", "SocketSupport", "ThreadSupport", "InspectorTUI", "CursesBackend", "TerminalUI",
+                "BridgeCore", "InspectorAgent", "GBGBridgeInspector", "InspectorClient", "InspectorProtocol", "HostDiagnosis",
+                "JourneySimulation", "JourneyWebSocket", "SocketSupport", "ThreadSupport", "InspectorTUI", "CursesBackend", "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -154,7 +159,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["BridgeCore", "GBGBridgeInspector", "InspectorClient", "InspectorProtocol", "JourneySimulation", "SocketSupport", "TestSupport", "ThreadSupport"],
+            dependencies: ["BridgeCore", "GBGBridgeInspector", "HostDiagnosis", "InspectorClient", "InspectorProtocol", "JourneySimulation", "SocketSupport", "TestSupport", "ThreadSupport"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
