@@ -24,6 +24,9 @@ public enum FilterPredicate: Sendable, Equatable {
     case manual
     /// `is:rule`: a response a reply rule made.
     case rule
+    /// `is:lint`: a row the protocol linter marked (it breaks a rule of GBGBridge's
+    /// troubleshooting page).
+    case lint
     /// `body:`: the bytes of the text anywhere in the message's JSON.
     case body(String)
     /// Plain text, lowercased: in the action, correlation id or error code (any case).

@@ -18,6 +18,7 @@ import BridgeCore
 /// | `is:pending` | requests still waiting in pendingRequests |
 /// | `is:error` | error responses, malformed input, failed deliveries |
 /// | `is:malformed`, `is:manual` (made by an inspector), `is:rule` (answered by a rule) | |
+/// | `is:lint` | rows the protocol linter marked (a BUSY answer, an action typo, a lost message, …) |
 /// | `body:text` | text anywhere in the message's JSON |
 /// | anything else | text in the action, correlation id or reason (case-insensitive) |
 ///
@@ -92,7 +93,8 @@ public enum FilterSyntax {
             case "malformed": return .malformed
             case "manual", "inspector", "handmade": return .manual
             case "rule": return .rule
-            default: throw WordError(reason: "is: takes pending, error, malformed, manual or rule")
+            case "lint", "problem": return .lint
+            default: throw WordError(reason: "is: takes pending, error, malformed, manual, rule or lint")
             }
         case "body", "b":
             return .body(value)

@@ -10,7 +10,7 @@ import Foundation
 /// messages that are never held, are refused when the filter is parsed:
 /// `is:pending` (a held request has not reached pendingRequests yet), `is:malformed` (input that
 /// fails to decode is never routed), `is:manual` and `is:rule` (messages an inspector makes are
-/// never held).
+/// never held), `is:lint` (the linter marks a row once it is in the log).
 ///
 /// ```swift
 /// let filter = try InFlightMessageFilter(parsing: "dir:in action:camera.*")
@@ -56,6 +56,9 @@ public struct InFlightMessageFilter: Sendable, Equatable {
         case .rule:
             return "responses a reply rule makes are never held, so is:rule never applies; "
                 + "use type:response with action: to hold the host's responses"
+        case .lint:
+            return "the linter marks a row once it is in the log, so is:lint never applies to a message in flight; "
+                + "use action:, code: or type: for what it marks"
         case .type, .direction, .action, .status, .code, .id, .error, .body, .text:
             return nil
         }
@@ -96,7 +99,7 @@ public struct InFlightMessageFilter: Sendable, Equatable {
             return TextMatching.containsLowercased(message.payload.action, text) || TextMatching.containsLowercased(message.correlationId, text)
                 || (errorCode.map { TextMatching.containsLowercased($0, text) } ?? false)
         // Refused by init(parsing:): never true of a message in flight.
-        case .pending, .malformed, .manual, .rule: return false
+        case .pending, .malformed, .manual, .rule, .lint: return false
         }
     }
 }

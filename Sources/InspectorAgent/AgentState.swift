@@ -48,6 +48,7 @@ struct AgentState {
         self.host = host
         self.journeyAttached = snapshot.isJourneyAttached
         self.limits = limits
+        counts.receivedMessages = snapshot.receivedMessages.count
         let codec = BridgeMessageCodec()
         for message in snapshot.receivedMessages {
             guard let json = try? codec.encode(message) else { continue }
@@ -89,7 +90,10 @@ struct AgentState {
         case .traffic(let record):
             let origin = Self.origin(of: record.direction, tag: tag)
             if record.direction == .received { counts.received += 1 } else { counts.sent += 1 }
-            if record.direction == .received { lastReceived = (record.message.correlationId, record.json) }
+            if record.direction == .received {
+                lastReceived = (record.message.correlationId, record.json)
+                counts.countReceivedMessage(cap: host.receivedMessagesCap)
+            }
             let json = encodeTraffic(
                 seq: seq, record: record, origin: origin, command: origin == .inspector ? tag?.command : nil, rule: tag?.rule)
             appendMessage(json)
@@ -139,6 +143,7 @@ struct AgentState {
             messages.removeAll()
             messageBytes = 0
             malformed.removeAll()
+            counts.receivedMessages = 0
             writer.key("type"); writer.string("logCleared")
         case .journeyAttachment(let attached):
             journeyAttached = attached

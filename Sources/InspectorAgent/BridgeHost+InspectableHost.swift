@@ -6,7 +6,9 @@ import InspectorProtocol
 /// command is supported.
 extension BridgeHost: InspectableHost {
     public var inspectionProfile: InspectionProfile {
-        InspectionProfile(hostVersion: hostVersion, environment: environment, path: HostFeature.nativePath)
+        InspectionProfile(
+            hostVersion: hostVersion, environment: environment, path: HostFeature.nativePath,
+            receivedMessagesCap: maxReceivedMessages)
     }
 
     public func inspectionSnapshot() -> BridgeSnapshot { snapshot() }

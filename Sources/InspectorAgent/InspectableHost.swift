@@ -96,13 +96,20 @@ public struct InspectionProfile: Sendable, Hashable {
     public var path: String
     /// What the host cannot do, each with a reason for a person.
     public var unsupported: [HostFeature: String]
+    /// The cap on the host's `receivedMessages`, if it has one (shown by the doctor's
+    /// message-accumulation check).
+    public var receivedMessagesCap: Int?
 
     /// Creates a profile.
-    public init(hostVersion: String, environment: String, path: String, unsupported: [HostFeature: String] = [:]) {
+    public init(
+        hostVersion: String, environment: String, path: String, unsupported: [HostFeature: String] = [:],
+        receivedMessagesCap: Int? = nil
+    ) {
         self.hostVersion = hostVersion
         self.environment = environment
         self.path = path
         self.unsupported = unsupported
+        self.receivedMessagesCap = receivedMessagesCap
     }
 }
 

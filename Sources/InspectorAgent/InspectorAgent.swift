@@ -97,7 +97,7 @@ public final class InspectorAgent: Sendable {
         let info = WireHostInfo(
             name: name, pid: Int(ProcessInfo.processInfo.processIdentifier), hostVersion: profile.hostVersion,
             environment: profile.environment, startedAt: AgentState.ms(Date()), inspection: profile.path,
-            unsupported: unsupported.isEmpty ? nil : unsupported)
+            unsupported: unsupported.isEmpty ? nil : unsupported, receivedMessagesCap: profile.receivedMessagesCap)
         let executor = CommandExecutor(host: host, unsupported: profile.unsupported)
         executor.breakpoints.publish = { list in inbox.push(.breakpoints(list)) }
         let state = AgentState(host: info, snapshot: host.inspectionSnapshot(), limits: limits)

@@ -63,6 +63,17 @@ public struct LiveState: Sendable {
     /// For sent messages that were held: the hold and its outcome, by log index (kept beside
     /// the log rather than in each row, which stay small).
     public private(set) var holdMarks: [Int: HoldMark] = [:]
+    /// Why each row marked with a ``LogEntry/lint`` rule breaks it, by log index (untrusted text:
+    /// it can quote what the journey sent).
+    public private(set) var lintReasons: [Int: String] = [:]
+    /// The log indexes of the rows with a lint mark, oldest first.
+    public private(set) var lintedRows: [Int] = []
+    /// When this inspector saw the journey attach (milliseconds since 1970), if it did; `nil`
+    /// while none is attached or when it was already attached at the first snapshot.
+    public private(set) var journeyAttachedAt: Double?
+    /// The linter that marks rows as they arrive, with what it has learnt (the host's last
+    /// `capability.query` answer, the actions it answered).
+    public private(set) var linter = ProtocolLinter()
 
     /// Unanswered requests in the log, by correlation id, to thread responses to them.
     private var openRequests: [String: Int] = [:]
@@ -71,6 +82,9 @@ public struct LiveState: Sendable {
 
     /// An empty state.
     public init() {}
+
+    /// The number of rows with a lint mark.
+    public var lintCount: Int { lintedRows.count }
 
     /// The number of `lastError` values that were errors (not clears).
     public var errorCount: Int { errorHistory.filter { $0.text != nil }.count }
@@ -92,7 +106,7 @@ public struct LiveState: Sendable {
             merge(snapshot: state, seq: seq, time: time)
         case .event(let seq, let event):
             self.seq = max(self.seq, seq)
-            apply(event, json: json)
+            apply(event, json: json, at: time)
         case .gap(let from, let to):
             // `AgentFrame.decode` refuses an inverted gap, but a frame made in code can still
             // carry one: normalise it rather than trap building the range.
@@ -117,19 +131,19 @@ public struct LiveState: Sendable {
         return false
     }
 
-    private mutating func apply(_ event: WireEvent, json: Data?) {
+    private mutating func apply(_ event: WireEvent, json: Data?, at time: Double) {
         switch event {
         case .traffic(let traffic):
             appendTraffic(traffic, json: json)
         case .malformed(let malformed):
-            indexBySeq[malformed.seq] = log.count
-            log.append(LogEntry(malformed))
+            appendMalformed(malformed)
             counts.malformed += 1
         case .lastError(let error):
             lastError = error.text == nil ? nil : error
             errorHistory.append(error)
         case .pendingAdded(let request):
             pending.append(request)
+            markNearMiss(request)
         case .pendingRemoved(let correlationId):
             let before = pending.count
             pending.removeAll { $0.correlationId == correlationId }
@@ -145,9 +159,10 @@ public struct LiveState: Sendable {
             customCapabilities = list
         case .logCleared:
             // The host's log was cleared; the inspector keeps what it has shown.
-            break
+            if counts.receivedMessages != nil { counts.receivedMessages = 0 }
         case .journey(let attached):
             journeyAttached = attached
+            journeyAttachedAt = attached ? time : nil
             if !attached { orphanedPending.formUnion(pending.map(\.correlationId)) }
         case .held(let record):
             held.append(record)
@@ -163,10 +178,24 @@ public struct LiveState: Sendable {
     private mutating func appendTraffic(_ traffic: WireTraffic, json: Data?) {
         var entry = LogEntry(traffic, json: json)
         let index = log.count
-        if traffic.direction == .received { counts.received += 1 } else { counts.sent += 1 }
+        if traffic.direction == .received {
+            counts.received += 1
+            if counts.receivedMessages != nil { counts.countReceivedMessage(cap: host?.receivedMessagesCap) }
+        } else {
+            counts.sent += 1
+        }
+        let isRequest = traffic.message.type == .request && traffic.direction == .received
+        let reusesOpenId = isRequest && openRequests[traffic.message.correlationId] != nil
+        if let mark = linter.mark(traffic, slots: slots, reusesOpenId: reusesOpenId) {
+            entry.lint = mark.rule
+            lintReasons[index] = mark.reason
+            lintedRows.append(index)
+        }
         switch traffic.message.type {
         case .request where traffic.direction == .received:
-            openRequests[traffic.message.correlationId] = index
+            // A duplicate of a request still waiting is not routed (the host refuses it): the
+            // answer that comes belongs to the first.
+            if !reusesOpenId { openRequests[traffic.message.correlationId] = index }
         case .response:
             if let requestIndex = openRequests.removeValue(forKey: traffic.message.correlationId) {
                 entry.partner = requestIndex
@@ -179,6 +208,32 @@ public struct LiveState: Sendable {
         indexBySeq[traffic.seq] = index
         if let hold = traffic.hold { holdMarks[index] = hold }
         log.append(entry)
+    }
+
+    private mutating func appendMalformed(_ malformed: WireMalformed) {
+        let index = log.count
+        indexBySeq[malformed.seq] = index
+        var entry = LogEntry(malformed)
+        let mark = ProtocolLinter.mark(malformed)
+        entry.lint = mark.rule
+        lintReasons[index] = mark.reason
+        lintedRows.append(index)
+        log.append(entry)
+    }
+
+    /// Marks the row of a request that went to `pendingRequests` when its action is a near miss
+    /// of a known one, unless the row already breaks another rule.
+    private mutating func markNearMiss(_ request: WirePending) {
+        guard let index = openRequests[request.correlationId], log.indices.contains(index), log[index].lint == nil,
+            let mark = linter.nearMiss(for: request.action, slots: slots, capabilities: customCapabilities)
+        else { return }
+        log[index].lint = mark.rule
+        lintReasons[index] = mark.reason
+        if let last = lintedRows.last, last > index {
+            lintedRows.insert(index, at: lintedRows.firstIndex { $0 > index } ?? lintedRows.endIndex)
+        } else {
+            lintedRows.append(index)
+        }
     }
 
     private mutating func merge(snapshot state: WireState, seq: Int, time: Double) {
@@ -194,7 +249,11 @@ public struct LiveState: Sendable {
         if !sameAgent {
             openRequests.removeAll()
             indexBySeq.removeAll()
+            linter = ProtocolLinter()
         }
+        // Rows from the snapshot are linted against the slots and capabilities as they are now.
+        slots = state.slots.sorted { $0.kind.rawValue < $1.kind.rawValue }
+        customCapabilities = state.customCapabilities
         let known = sameAgent ? self.seq : 0
         var items: [(seq: Int, entry: Either)] = []
         for traffic in state.messages where traffic.seq > known { items.append((traffic.seq, .traffic(traffic))) }
@@ -204,8 +263,7 @@ public struct LiveState: Sendable {
             switch item.entry {
             case .traffic(let traffic): appendTraffic(traffic, json: nil)
             case .malformed(let malformed):
-                indexBySeq[malformed.seq] = log.count
-                log.append(LogEntry(malformed))
+                appendMalformed(malformed)
             }
         }
         if sameAgent {
@@ -215,18 +273,18 @@ public struct LiveState: Sendable {
             errorHistory.append(contentsOf: state.errorHistory)
         }
         host = state.host
+        if !state.journeyAttached || !journeyAttached || !sameAgent { journeyAttachedAt = nil }
         journeyAttached = state.journeyAttached
         lastError = state.lastError
         pending = state.pending
         let pendingIds = Set(state.pending.map(\.correlationId))
         orphanedPending = state.journeyAttached ? orphanedPending.intersection(pendingIds) : pendingIds
-        slots = state.slots.sorted { $0.kind.rawValue < $1.kind.rawValue }
-        customCapabilities = state.customCapabilities
         counts = state.counts
         held = state.held ?? []
         breakpoints = state.breakpoints ?? []
         self.seq = seq
         connection = .connected
+        for request in pending { markNearMiss(request) }
     }
 
     private enum Either {

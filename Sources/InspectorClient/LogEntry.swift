@@ -56,6 +56,8 @@ public struct LogEntry: Sendable {
     public var partner: Int?
     /// Whether a reply rule answered it.
     public var answeredByRule: Bool = false
+    /// The protocol rule the row breaks, if any (``LiveState/lintReasons`` has the reason).
+    public var lint: LintRule?
     /// The message's JSON (or the malformed text), exactly as it crossed the bridge.
     public var json: Data
     /// The size of the message when it crossed the bridge, in bytes.

@@ -20,11 +20,16 @@ public struct WireHostInfo: Codable, Sendable, Hashable {
     /// What this host cannot do, each with the reason to show a person: keys are
     /// ``HostFeature`` raw values. Absent or empty: everything is supported.
     public var unsupported: [String: String]?
+    /// The cap on the host's `receivedMessages` when the agent started (BridgeCore's
+    /// `maxReceivedMessages`): past it the oldest messages are dropped. Absent when the host has
+    /// no cap or does not say (GBG's iOS GBGBridge: "receivedMessages grows without bound",
+    /// Troubleshooting, "Memory Warnings or Crashes"), and from agents older than issue 16.
+    public var receivedMessagesCap: Int?
 
     /// Creates host info.
     public init(
         name: String, pid: Int, hostVersion: String, environment: String, startedAt: Double,
-        inspection: String? = nil, unsupported: [String: String]? = nil
+        inspection: String? = nil, unsupported: [String: String]? = nil, receivedMessagesCap: Int? = nil
     ) {
         self.name = name
         self.pid = pid
@@ -33,6 +38,7 @@ public struct WireHostInfo: Codable, Sendable, Hashable {
         self.startedAt = startedAt
         self.inspection = inspection
         self.unsupported = unsupported
+        self.receivedMessagesCap = receivedMessagesCap
     }
 
     /// `native` unless the agent said otherwise.
@@ -304,14 +310,28 @@ public struct WireCounts: Codable, Sendable, Hashable {
     /// Pending requests the snapshot's `pending` list leaves out because the agent keeps records
     /// of at most `maxPendingRecords` of them; absent (nil) when none are left out.
     public var pendingOmitted: Int?
+    /// How many messages the host's `receivedMessages` holds: every message received since it was
+    /// last cleared, up to ``WireHostInfo/receivedMessagesCap``. Absent from agents older than
+    /// issue 16.
+    public var receivedMessages: Int?
 
     /// Creates totals.
-    public init(received: Int = 0, sent: Int = 0, malformed: Int = 0, evicted: Int = 0, pendingOmitted: Int? = nil) {
+    public init(
+        received: Int = 0, sent: Int = 0, malformed: Int = 0, evicted: Int = 0, pendingOmitted: Int? = nil,
+        receivedMessages: Int? = nil
+    ) {
         self.received = received
         self.sent = sent
         self.malformed = malformed
         self.evicted = evicted
         self.pendingOmitted = pendingOmitted
+        self.receivedMessages = receivedMessages
+    }
+
+    /// Counts one more message in the host's `receivedMessages`, which holds at most `cap`.
+    public mutating func countReceivedMessage(cap: Int?) {
+        let count = (receivedMessages ?? 0) + 1
+        receivedMessages = cap.map { min(count, $0) } ?? count
     }
 }
 

@@ -110,6 +110,7 @@ struct InFlightMessageFilterTests {
             ("(action:x (is:manual))", "is:manual", 12, "messages an inspector makes are never held"),
             ("dir:out is:handmade", "is:handmade", 9, "messages an inspector makes are never held"),
             ("type:response & is:rule", "is:rule", 17, "never held"),
+            ("dir:out is:lint", "is:lint", 9, "the linter marks a row once it is in the log"),
         ])
     func refusals(text: String, term: String, column: Int, reason: String) {
         do {
@@ -149,7 +150,7 @@ struct InFlightMessageFilterTests {
         "code:busy", "id:doc", "id:CAP", "id:réf", "is:error", "body:front", "body:\"side\"", "body:Another", "body:é", "capture",
         "CAPTURE", "busy", "ios", "caméra", "\"cap-1\"", "!type:request", "type:request !action:capability.*",
         "action:nfc.* | type:event dir:out", "!(dir:in | status:success)", "(id:doc | id:cap) !type:response", "is:error | dir:in",
-        "is:pending", "is:malformed", "is:manual", "is:rule",
+        "is:pending", "is:malformed", "is:manual", "is:rule", "is:lint",
     ]
 
     @Test("Every filter a breakpoint accepts holds exactly the messages the log's filter shows")
@@ -166,6 +167,6 @@ struct InFlightMessageFilterTests {
                         == logFilter.matches(item.logEntry, pending: []), "\(text) on \(item.name)")
             }
         }
-        #expect(accepted == Self.agreementFilters.count - 4)  // all but the four refused is: terms
+        #expect(accepted == Self.agreementFilters.count - 5)  // all but the five refused is: terms
     }
 }

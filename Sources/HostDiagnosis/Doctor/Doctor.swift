@@ -1,0 +1,271 @@
+import BridgeCore
+import InspectorClient
+import InspectorProtocol
+
+/// GBGBridge's troubleshooting page applied to what an inspector sees of a live host: each item
+/// of its debugging checklist that can be observed becomes a check (``DoctorCheckID``) that is
+/// ok, warns or fails, with the evidence, the documented fix and the heading it comes from.
+///
+/// Feed it the inspector's ``LiveState``; it reads the state and the linter's marks on the log
+/// (``LintRule``), and never changes anything:
+///
+/// ```swift
+/// let report = Doctor().examine(state, hostNow: clock.hostNow(localNow: nowMs))
+/// for check in report.checks where check.status >= .warning { print(check.title, check.summary) }
+/// ```
+///
+/// Through GBG's GBGBridge public API (``WireHostInfo/inspectionPath`` `public-api`) some checks
+/// cannot see what they need; they report ``DoctorStatus/notRun`` and say why.
+public struct Doctor: Sendable {
+    /// The limits it judges by.
+    public var thresholds: DoctorThresholds
+
+    /// A doctor with `thresholds` (the defaults unless given).
+    public init(thresholds: DoctorThresholds = DoctorThresholds()) {
+        self.thresholds = thresholds
+    }
+
+    /// Runs every check on `state`. `hostNow` is the host's clock now, in milliseconds since 1970
+    /// (``HostClock/hostNow(localNow:)``): ages of pending requests and busy slots are measured
+    /// on it.
+    public func examine(_ state: LiveState, hostNow: Double) -> DoctorReport {
+        let context = Context(state: state, hostNow: hostNow, thresholds: thresholds)
+        return DoctorReport(host: state.host, time: hostNow, checks: DoctorCheckID.allCases.map { context.check($0) })
+    }
+}
+
+/// One examination: the state, the time and the rows each lint rule marked.
+private struct Context {
+    let state: LiveState
+    let hostNow: Double
+    let thresholds: DoctorThresholds
+    let rows: [LintRule: [Int]]
+    let isPublicAPI: Bool
+
+    init(state: LiveState, hostNow: Double, thresholds: DoctorThresholds) {
+        self.state = state
+        self.hostNow = hostNow
+        self.thresholds = thresholds
+        var rows: [LintRule: [Int]] = [:]
+        for index in state.lintedRows {
+            if let rule = state.log[index].lint { rows[rule, default: []].append(index) }
+        }
+        self.rows = rows
+        isPublicAPI = state.host?.inspectionPath == HostFeature.publicAPIPath
+    }
+
+    func check(_ id: DoctorCheckID) -> DoctorCheck {
+        switch id {
+        case .lastError: return lastError()
+        case .journey: return journey()
+        case .malformedInput:
+            if let reason = state.host?.unsupportedReason(.malformedInput) {
+                return DoctorCheck(id: id, status: .notRun, summary: "Cannot run: \(reason). Decode failures still show in last-error.")
+            }
+            return fromRows(id, [.malformed], status: .failure, found: ("input from the journey", "inputs from the journey"), verb: "failed to decode", none: "Every message from the journey decoded.")
+        case .pendingRequests: return pendingRequests()
+        case .abandonedRequests: return abandonedRequests()
+        case .actionMismatch:
+            return fromRows(id, [.unhandledNearMiss], status: .failure, found: ("request", "requests"), verb: "for an action nobody handles, close to one that is handled", none: "No unhandled request is a near miss of a known action.")
+        case .slotUnsupported:
+            return fromRows(id, [.slotNoHandler, .slotDisabled], status: .failure, found: ("capture request", "capture requests"), verb: "for a slot with no handler or disabled", none: "No capture was asked of a slot without a handler or disabled.")
+        case .capabilityNotReported:
+            return fromRows(id, [.notReported], status: .warning, found: ("request", "requests"), verb: "for a capability capability.query did not report as supported", none: "Every request matches what capability.query reported.")
+        case .slotBusy: return slotBusy()
+        case .permissionNotDetermined:
+            return fromRows(id, [.permissionNotDetermined], status: .warning, found: ("capture request", "capture requests"), verb: "while the slot's permissionState was notDetermined", none: "No capture was asked for while permission was notDetermined.")
+        case .largePayloads: return largePayloads()
+        case .messageAccumulation: return messageAccumulation()
+        case .unknownResponses:
+            return fromRows(id, [.unknownResponse], status: .warning, found: ("response from the journey", "responses from the journey"), verb: "answering no request", none: "The journey sent no response that answers nothing.")
+        case .duplicateIds:
+            return fromRows(id, [.duplicateId], status: .failure, found: ("request", "requests"), verb: "reusing the correlationId of one still waiting (not routed)", none: "No request reused a waiting correlationId.")
+        case .lostMessages:
+            if isPublicAPI {
+                return DoctorCheck(
+                    id: id, status: .notRun,
+                    summary: "Cannot run: GBGBridge's public API does not say whether a message reached the page. \"WebView not attached\" still shows in last-error.")
+            }
+            return fromRows(id, [.notDelivered], status: .failure, found: ("message the host sent", "messages the host sent"), verb: "not delivered", none: "Every message the host sent was delivered.")
+        }
+    }
+
+    // MARK: Checks from the linter's marks
+
+    /// A check that fails or warns for each row marked with one of `rules`.
+    private func fromRows(
+        _ id: DoctorCheckID, _ rules: [LintRule], status: DoctorStatus, found: (one: String, many: String), verb: String, none: String
+    ) -> DoctorCheck {
+        let indexes = rules.flatMap { rows[$0] ?? [] }.sorted()
+        guard !indexes.isEmpty else { return DoctorCheck(id: id, status: .ok, summary: none) }
+        let evidence = indexes.prefix(thresholds.evidenceLimit).map(rowEvidence)
+        return DoctorCheck(
+            id: id, status: status, summary: "\(Self.count(indexes.count, found.one, found.many)) \(verb).", evidence: evidence,
+            moreEvidence: indexes.count - evidence.count)
+    }
+
+    private func rowEvidence(_ index: Int) -> DoctorEvidence {
+        let entry = state.log[index]
+        let reason = state.lintReasons[index] ?? entry.lint?.label ?? ""
+        let what = entry.kind == .malformed ? "malformed input" : "\(entry.type?.rawValue ?? "message") \(entry.summary)"
+        return DoctorEvidence(
+            "\(what): \(reason)", seq: entry.seq, correlationId: entry.correlationId.isEmpty ? entry.malformedCorrelationId : entry.correlationId,
+            time: entry.time)
+    }
+
+    // MARK: lastError
+
+    private func lastError() -> DoctorCheck {
+        let earlier = max(0, state.errorCount - (state.lastError == nil ? 0 : 1))
+        guard let error = state.lastError, let text = error.text else {
+            let summary = earlier == 0 ? "lastError is empty." : "lastError is empty now (\(Self.count(earlier, "earlier error")) in its history)."
+            return DoctorCheck(id: .lastError, status: .ok, summary: summary)
+        }
+        let kind = LastErrorKind(text)
+        var evidence = [DoctorEvidence(text, seq: error.cause, time: error.time)]
+        if earlier > 0 { evidence.append(DoctorEvidence("\(Self.count(earlier, "earlier error")) in lastError's history")) }
+        return DoctorCheck(
+            id: .lastError, status: .failure, summary: "lastError: \(kind.description).", guideHeading: kind.guideHeading, fix: kind.fix,
+            evidence: evidence)
+    }
+
+    // MARK: The journey
+
+    private func journey() -> DoctorCheck {
+        if isPublicAPI {
+            // The adapter knows a journey only by what it received.
+            if state.journeyAttached {
+                return DoctorCheck(id: .journey, status: .ok, summary: "Messages are arriving from the journey.")
+            }
+            return DoctorCheck(
+                id: .journey, status: .warning,
+                summary: "No message has arrived from the journey yet (GBGBridge's public API cannot say whether a WebView is attached).")
+        }
+        guard state.journeyAttached else {
+            return DoctorCheck(
+                id: .journey, status: .failure, summary: "No journey is attached: what the host sends fails with \"WebView not attached\".",
+                guideHeading: "Messages Not Being Received by the Web Journey",
+                fix: "Attach the WebView to the host (BridgeWebView, or BridgeWebViewConfigurator.configure(_:host:)) before loading the journey, and keep a reference to it.")
+        }
+        guard state.counts.received == 0 else {
+            return DoctorCheck(id: .journey, status: .ok, summary: "A journey is attached and \(Self.count(state.counts.received, "message")) arrived from it.")
+        }
+        let since = state.journeyAttachedAt ?? state.host?.startedAt ?? hostNow
+        let silentFor = hostNow - since
+        guard silentFor >= thresholds.silentMs else {
+            return DoctorCheck(id: .journey, status: .ok, summary: "A journey is attached; its first message has not arrived yet.")
+        }
+        return DoctorCheck(
+            id: .journey, status: .failure,
+            summary: "A journey is attached but has sent nothing for \(TimeFormat.duration(ms: silentFor)): a wrong message handler name (gbgBridge, lowercase g), a WebView not configured, or messages sent before the bootstrap script ran.",
+            evidence: [DoctorEvidence("receivedMessages is empty \(TimeFormat.duration(ms: silentFor)) after the journey attached")])
+    }
+
+    // MARK: Pending requests
+
+    private func pendingRequests() -> DoctorCheck {
+        let total = state.pending.count + (state.counts.pendingOmitted ?? 0)
+        guard total > 0 else { return DoctorCheck(id: .pendingRequests, status: .ok, summary: "No request is waiting in pendingRequests.") }
+        let evidence = state.pending.prefix(thresholds.evidenceLimit).map { request in
+            DoctorEvidence(
+                "\(request.action) waiting \(TimeFormat.duration(ms: hostNow - request.since))", correlationId: request.correlationId,
+                time: request.since)
+        }
+        let status: DoctorStatus = total > thresholds.pendingLeak ? .failure : .warning
+        let summary = status == .failure
+            ? "\(Self.count(total, "request")) waiting in pendingRequests, past the leak threshold of \(thresholds.pendingLeak): requests arrive for actions with no registered handler."
+            : "\(Self.count(total, "request")) waiting in pendingRequests: no handler is registered for \(total == 1 ? "its action" : "their actions")."
+        return DoctorCheck(id: .pendingRequests, status: status, summary: summary, evidence: evidence, moreEvidence: total - evidence.count)
+    }
+
+    private func abandonedRequests() -> DoctorCheck {
+        let timeouts = thresholds.journeyTimeouts
+        let abandoned = state.pending.filter { timeouts.isAbandoned($0, hostNow: hostNow) }
+        guard !abandoned.isEmpty else {
+            return DoctorCheck(id: .abandonedRequests, status: .ok, summary: "No pending request is older than the journey's timeout.")
+        }
+        let evidence = abandoned.prefix(thresholds.evidenceLimit).map { request in
+            DoctorEvidence(
+                "\(request.action) waited \(TimeFormat.duration(ms: hostNow - request.since)); the journey gives up after \(TimeFormat.duration(ms: timeouts.timeoutMs(forAction: request.action)))",
+                correlationId: request.correlationId, time: request.since)
+        }
+        return DoctorCheck(
+            id: .abandonedRequests, status: .failure,
+            summary: "\(Self.count(abandoned.count, "pending request")) older than the journey's timeout: the journey has given up on \(abandoned.count == 1 ? "it" : "them").",
+            evidence: evidence, moreEvidence: abandoned.count - evidence.count)
+    }
+
+    // MARK: Slots
+
+    private func slotBusy() -> DoctorCheck {
+        let stuck = state.slots.filter { slot in
+            guard slot.activeRequest != nil, let since = slot.activeSince else { return false }
+            return hostNow - since > thresholds.busyMs
+        }
+        let busyRows = rows[.busy] ?? []
+        if stuck.isEmpty && busyRows.isEmpty {
+            return DoctorCheck(id: .slotBusy, status: .ok, summary: "No slot is stuck busy and no capture was answered BUSY.")
+        }
+        var evidence = stuck.map { slot in
+            DoctorEvidence(
+                "\(slot.kind.rawValue) slot busy for \(TimeFormat.duration(ms: hostNow - (slot.activeSince ?? hostNow))) with \(slot.activeAction ?? slot.action)",
+                correlationId: slot.activeRequest, time: slot.activeSince)
+        }
+        evidence += busyRows.prefix(max(0, thresholds.evidenceLimit - evidence.count)).map(rowEvidence)
+        var parts: [String] = []
+        if !stuck.isEmpty {
+            parts.append("\(Self.count(stuck.count, "slot")) busy for longer than \(TimeFormat.duration(ms: thresholds.busyMs))")
+        }
+        if !busyRows.isEmpty { parts.append("\(Self.count(busyRows.count, "capture request")) answered BUSY") }
+        return DoctorCheck(
+            id: .slotBusy, status: stuck.isEmpty ? .warning : .failure, summary: parts.joined(separator: "; ") + ".", evidence: evidence,
+            moreEvidence: stuck.count + busyRows.count - evidence.count)
+    }
+
+    // MARK: Memory
+
+    private func largePayloads() -> DoctorCheck {
+        var indexes: [Int] = []
+        for (index, entry) in state.log.enumerated() where entry.bytes > thresholds.largePayloadBytes { indexes.append(index) }
+        guard !indexes.isEmpty else {
+            return DoctorCheck(id: .largePayloads, status: .ok, summary: "No message is larger than \(TimeFormat.bytes(thresholds.largePayloadBytes)).")
+        }
+        let evidence = indexes.prefix(thresholds.evidenceLimit).map { index in
+            let entry = state.log[index]
+            return DoctorEvidence(
+                "\(entry.direction == .sent ? "sent" : "received") \(entry.type?.rawValue ?? "input") \(entry.summary): \(TimeFormat.bytes(entry.bytes))",
+                seq: entry.seq, correlationId: entry.correlationId.isEmpty ? nil : entry.correlationId, time: entry.time)
+        }
+        return DoctorCheck(
+            id: .largePayloads, status: .warning,
+            summary: "\(Self.count(indexes.count, "message")) larger than \(TimeFormat.bytes(thresholds.largePayloadBytes)) (Base64 images cause memory pressure).",
+            evidence: evidence, moreEvidence: indexes.count - evidence.count)
+    }
+
+    private func messageAccumulation() -> DoctorCheck {
+        guard let count = state.counts.receivedMessages else {
+            return DoctorCheck(id: .messageAccumulation, status: .notRun, summary: "Cannot run: this agent does not report the size of receivedMessages (it is older than the doctor).")
+        }
+        if let cap = state.host?.receivedMessagesCap {
+            guard cap > 0, count >= cap else {
+                return DoctorCheck(id: .messageAccumulation, status: .ok, summary: "receivedMessages holds \(count) of at most \(cap).")
+            }
+            return DoctorCheck(
+                id: .messageAccumulation, status: .warning,
+                summary: "receivedMessages is at its cap of \(cap): the oldest messages are being dropped in this long session.",
+                evidence: [DoctorEvidence("\(state.counts.received) messages received, receivedMessages keeps \(cap)")])
+        }
+        guard count > thresholds.accumulation else {
+            return DoctorCheck(id: .messageAccumulation, status: .ok, summary: "receivedMessages holds \(count) (it has no cap).")
+        }
+        return DoctorCheck(
+            id: .messageAccumulation, status: .warning,
+            summary: "receivedMessages holds \(count) and grows without bound.",
+            evidence: [DoctorEvidence("\(count) messages in receivedMessages, more than \(thresholds.accumulation)")])
+    }
+
+    /// "1 request", "3 requests": `noun` with an `s`, or `plural` when it is not that simple.
+    static func count(_ n: Int, _ noun: String, _ plural: String? = nil) -> String {
+        n == 1 ? "1 \(noun)" : "\(n) \(plural ?? noun + "s")"
+    }
+}

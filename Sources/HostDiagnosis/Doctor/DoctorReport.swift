@@ -1,0 +1,60 @@
+import Foundation
+import InspectorProtocol
+
+/// What the doctor found: every check, in the order of ``DoctorCheckID/allCases``, and the host
+/// it looked at.
+///
+/// ```swift
+/// let report = Doctor().examine(state, hostNow: now)
+/// print(report.status, report.failures)             // failure 2
+/// let json = try report.jsonData()                  // what `doctor --json` prints
+/// ```
+public struct DoctorReport: Sendable, Hashable, Codable {
+    /// The host examined (untrusted text in its name).
+    public var host: WireHostInfo?
+    /// When, in milliseconds since 1970 (the host's clock).
+    public var time: Double
+    /// Every check.
+    public var checks: [DoctorCheck]
+
+    /// Creates a report.
+    public init(host: WireHostInfo?, time: Double, checks: [DoctorCheck]) {
+        self.host = host
+        self.time = time
+        self.checks = checks
+    }
+
+    /// The worst status of any check (`ok` for a report with none).
+    public var status: DoctorStatus { checks.map(\.status).max() ?? .ok }
+    /// How many checks failed.
+    public var failures: Int { checks.filter { $0.status == .failure }.count }
+    /// How many checks warn.
+    public var warnings: Int { checks.filter { $0.status == .warning }.count }
+    /// The checks that could not run against this host.
+    public var notRun: [DoctorCheck] { checks.filter { $0.status == .notRun } }
+
+    /// The check with `id`.
+    public func check(_ id: DoctorCheckID) -> DoctorCheck? { checks.first { $0.id == id } }
+
+    /// The report as JSON (sorted keys, one line): the document `bridge-inspector doctor --json`
+    /// prints, with `status`, `failures` and `warnings` added at the top.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(Document(report: self))
+    }
+
+    private struct Document: Encodable {
+        let report: DoctorReport
+        enum Keys: String, CodingKey { case host, time, status, failures, warnings, checks }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encodeIfPresent(report.host, forKey: .host)
+            try container.encode(report.time, forKey: .time)
+            try container.encode(report.status, forKey: .status)
+            try container.encode(report.failures, forKey: .failures)
+            try container.encode(report.warnings, forKey: .warnings)
+            try container.encode(report.checks, forKey: .checks)
+        }
+    }
+}
