@@ -1,0 +1,175 @@
+import BridgeCore
+import Foundation
+import HostDiagnosis
+import InspectorClient
+import InspectorProtocol
+import TestSupport
+import Testing
+
+/// Issue 16: "every check of the guide that the inspector can observe, each ok, warning or
+/// failure, with the evidence (messages, ids, times) and the documented fix, citing the guide's
+/// heading". The guide is GBGBridge's Troubleshooting page.
+@Suite("Doctor")
+struct DoctorTests {
+    static let t0 = DiagnosisFixture.t0
+
+    static func examine(_ wire: WireState, events: [WireEvent] = [], now: Double? = nil, thresholds: DoctorThresholds = DoctorThresholds()) -> DoctorReport {
+        var state = LiveState()
+        state.apply(.snapshot(seq: 100, state: wire), at: t0)
+        for (offset, event) in events.enumerated() { state.apply(.event(seq: 101 + offset, event: event), at: t0) }
+        return Doctor(thresholds: thresholds).examine(state, hostNow: now ?? t0 + 1000)
+    }
+
+    @Test func aHealthyHostPassesEveryCheck() {
+        let messages = [
+            TrafficFixture.request(seq: 1, id: "q-1", action: "capability.query", at: Self.t0),
+            TrafficFixture.response(seq: 2, id: "q-1", action: "capability.query", at: Self.t0 + 3),
+        ]
+        let report = Self.examine(DiagnosisFixture.state(messages: messages, slots: [DiagnosisFixture.slot(.document)]))
+        #expect(report.status == .ok)
+        #expect(report.checks.map(\.id) == DoctorCheckID.allCases)
+        #expect(report.checks.allSatisfy { $0.status == .ok && $0.fix.isEmpty })
+        #expect(report.failures == 0 && report.warnings == 0)
+    }
+
+    /// "Observing lastError", "Message Decoding Failures", "Messages Not Being Received by the
+    /// Web Journey": the error is sorted into the page's category, with its heading and fix.
+    @Test(arguments: [
+        ("Failed to decode message: missing required field 'correlationId'", "Message Decoding Failures", "missing required field 'correlationId'"),
+        ("evaluateJavaScript failed: TypeError: receive is not a function", "Messages Not Being Received by the Web Journey", "JavaScript evaluation failed"),
+        ("WebView not attached: event 'host.ping' (e-1) was not delivered", "Messages Not Being Received by the Web Journey", "WebView not attached"),
+        ("Pending request leak: 51 requests are waiting", "Pending Request Inspection", "leak"),
+        ("Something else", "Observing lastError", "an error"),
+    ])
+    func lastErrorIsSortedIntoTheGuidesCategories(text: String, heading: String, summaryPart: String) throws {
+        let error = WireError(seq: 7, time: Self.t0, text: text, cause: 6)
+        let check = try #require(Self.examine(DiagnosisFixture.state(lastError: error)).check(.lastError))
+        #expect(check.status == .failure)
+        #expect(check.guideHeading == heading)
+        #expect(check.summary.contains(summaryPart))
+        #expect(!check.fix.isEmpty)
+        #expect(check.evidence.first == DoctorEvidence(text, seq: 6, time: Self.t0))
+    }
+
+    /// "Messages Not Being Received by the Host": attached, nothing received for a while.
+    @Test func aJourneyThatIsAbsentOrSilentFails() throws {
+        let absent = try #require(Self.examine(DiagnosisFixture.state(journeyAttached: false)).check(.journey))
+        #expect(absent.status == .failure)
+        #expect(absent.guideHeading == "Messages Not Being Received by the Web Journey")
+        // The host started 60 s before t0 and nothing has arrived.
+        let silent = try #require(Self.examine(DiagnosisFixture.state()).check(.journey))
+        #expect(silent.status == .failure)
+        #expect(silent.guideHeading == "Messages Not Being Received by the Host")
+        #expect(silent.summary.contains("gbgBridge"))
+        // Just attached: not yet.
+        let fresh = try #require(
+            Self.examine(DiagnosisFixture.state(journeyAttached: false), events: [.journey(attached: true)], now: Self.t0 + 500).check(.journey))
+        #expect(fresh.status == .ok)
+    }
+
+    /// "Pending Request Inspection" and the web SDK's timeouts (5 s capability.query, 30 s).
+    @Test func pendingRequestsWarnAndAbandonedOnesFail() throws {
+        let t0 = Self.t0
+        let pending = [
+            DiagnosisFixture.pending("n-1", "nfc.read", since: t0 - 31_000),
+            DiagnosisFixture.pending("q-1", "capability.query", since: t0 - 6_000),
+            DiagnosisFixture.pending("n-2", "nfc.read", since: t0 - 1_000),
+        ]
+        let report = Self.examine(DiagnosisFixture.state(pending: pending), now: t0)
+        let waiting = try #require(report.check(.pendingRequests))
+        #expect(waiting.status == .warning)
+        #expect(waiting.evidence.map(\.correlationId) == ["n-1", "q-1", "n-2"])
+        let abandoned = try #require(report.check(.abandonedRequests))
+        #expect(abandoned.status == .failure)
+        #expect(abandoned.evidence.map(\.correlationId) == ["n-1", "q-1"])
+        #expect(abandoned.evidence.first?.text.contains("gives up after 30.0s") == true)
+        // A journey that waits longer (--journey-timeout) has not given up.
+        var patient = DoctorThresholds()
+        patient.journeyTimeouts = JourneyTimeouts(overrideMs: 120_000)
+        #expect(Self.examine(DiagnosisFixture.state(pending: pending), now: t0, thresholds: patient).check(.abandonedRequests)?.status == .ok)
+        // Past the leak threshold the list "grows unexpectedly": a failure.
+        let many = (0..<51).map { DiagnosisFixture.pending("p-\($0)", "nfc.read", since: t0) }
+        let leak = try #require(Self.examine(DiagnosisFixture.state(pending: many), now: t0).check(.pendingRequests))
+        #expect(leak.status == .failure)
+        #expect(leak.evidence.count == 5 && leak.moreEvidence == 46)
+    }
+
+    /// `Typed Slot Returns "BUSY" Error`: a slot busy past the threshold names its request.
+    @Test func aStuckSlotFailsAndBusyAnswersWarn() throws {
+        let t0 = Self.t0
+        let busyAnswer = [
+            TrafficFixture.request(seq: 1, id: "d-2", action: "camera.document.capture", at: t0 - 100),
+            TrafficFixture.response(seq: 2, id: "d-2", action: "camera.document.capture", at: t0 - 99, status: .error, error: BridgeErrorCode.busy.payload()),
+        ]
+        let justBusy = DiagnosisFixture.slot(.document, active: "d-1", since: t0 - 2_000)
+        let warned = try #require(Self.examine(DiagnosisFixture.state(messages: busyAnswer, slots: [justBusy]), now: t0).check(.slotBusy))
+        #expect(warned.status == .warning)
+        #expect(warned.evidence.first?.text.contains("slot busy with d-1") == true)
+        #expect(warned.guideHeading == "Typed Slot Returns \"BUSY\" Error")
+        let stuck = DiagnosisFixture.slot(.document, active: "d-1", since: t0 - 42_000)
+        let failed = try #require(Self.examine(DiagnosisFixture.state(slots: [stuck]), now: t0).check(.slotBusy))
+        #expect(failed.status == .failure)
+        #expect(failed.evidence.first?.correlationId == "d-1")
+        #expect(failed.evidence.first?.text.contains("42") == true)
+        #expect(failed.fix.contains("complete"))
+    }
+
+    /// Each lint rule feeds its check, with the row's seq as evidence.
+    @Test func lintedRowsFeedTheirChecks() throws {
+        let t0 = Self.t0
+        let messages = [
+            TrafficFixture.request(seq: 1, id: "s-1", action: "camera.selfie.capture", at: t0),
+            TrafficFixture.request(seq: 2, id: "x-1", action: "device.infoo", at: t0 + 1),
+            TrafficFixture.traffic(seq: 3, .received, TrafficFixture.message("r-1", .response, "device.info", at: t0 + 2, status: .success), at: t0 + 2),
+        ]
+        let report = Self.examine(
+            DiagnosisFixture.state(
+                messages: messages, pending: [DiagnosisFixture.pending("s-1", "camera.selfie.capture", since: t0), DiagnosisFixture.pending("x-1", "device.infoo", since: t0 + 1)],
+                slots: [DiagnosisFixture.slot(.selfie, handler: false, permission: .notDetermined)],
+                capabilities: [WireCapability(id: "device.info", version: "1.0", hasHandler: true, shadowedBySlot: false)]),
+            now: t0 + 10)
+        #expect(report.check(.slotUnsupported)?.status == .failure)
+        #expect(report.check(.slotUnsupported)?.evidence.first?.seq == 1)
+        let mismatch = try #require(report.check(.actionMismatch))
+        #expect(mismatch.status == .failure)
+        #expect(mismatch.evidence.first?.text.contains("did you mean device.info?") == true)
+        #expect(report.check(.unknownResponses)?.status == .warning)
+        #expect(report.check(.malformedInput)?.status == .ok)
+        #expect(report.status == .failure)
+    }
+
+    /// Through GBG's GBGBridge public API some checks cannot run, and say so.
+    @Test func thePublicAPIPathSaysWhichChecksItCannotRun() {
+        let report = Self.examine(DiagnosisFixture.state(
+            journeyAttached: false, inspection: HostFeature.publicAPIPath,
+            unsupported: [HostFeature.malformedInput.rawValue: "GBGBridge's public API shows only lastError"], receivedMessagesCap: nil))
+        #expect(Set(report.notRun.map(\.id)) == [.malformedInput, .lostMessages])
+        #expect(report.notRun.allSatisfy { $0.summary.hasPrefix("Cannot run:") })
+        #expect(report.check(.journey)?.status == .warning)
+        #expect(report.status == .warning)
+    }
+
+    /// "Memory Warnings or Crashes": large payloads and receivedMessages at its cap.
+    @Test func largePayloadsAndAccumulationWarn() {
+        let t0 = Self.t0
+        let big = TrafficFixture.request(seq: 1, id: "b-1", action: "device.info", at: t0, data: ["imageBase64": .string(String(repeating: "A", count: 2048))])
+        var small = DoctorThresholds()
+        small.largePayloadBytes = 1024
+        let report = Self.examine(
+            DiagnosisFixture.state(messages: [big], counts: WireCounts(received: 500, receivedMessages: 200)), thresholds: small)
+        #expect(report.check(.largePayloads)?.status == .warning)
+        #expect(report.check(.largePayloads)?.evidence.first?.seq == 1)
+        #expect(report.check(.messageAccumulation)?.status == .warning)
+        #expect(report.check(.messageAccumulation)?.summary.contains("cap of 200") == true)
+    }
+
+    @Test func theJSONDocumentCarriesTheStatusAndEveryCheck() throws {
+        let report = Self.examine(DiagnosisFixture.state(journeyAttached: false))
+        let object = try #require(try JSONSerialization.jsonObject(with: report.jsonData()) as? [String: Any])
+        #expect(object["status"] as? String == "failure")
+        #expect(object["failures"] as? Int == report.failures)
+        let checks = try #require(object["checks"] as? [[String: Any]])
+        #expect(checks.compactMap { $0["id"] as? String } == DoctorCheckID.allCases.map(\.rawValue))
+        #expect(checks.first { $0["id"] as? String == "journey" }?["guideHeading"] as? String == "Messages Not Being Received by the Web Journey")
+    }
+}
