@@ -47,6 +47,28 @@ struct HandshakeTests {
         #expect(hello.text.hasPrefix(#"{"kind":"hello","protocol":1,"agent":"bridge-inspector-agent/0.1.0","host":{"#))
     }
 
+    /// Troubleshooting, "Memory Warnings or Crashes": "receivedMessages grows without bound". The
+    /// doctor needs its size and cap: the agent reports both, and follows the size as messages
+    /// arrive and the log is cleared.
+    @Test("the snapshot reports the size of receivedMessages and its cap, through arrivals and a clear")
+    func receivedMessagesSizeAndCap() async throws {
+        let fixture = try Fixture(prepare: { host in
+            host.maxReceivedMessages = 3
+            for index in 1...2 { host.receive(text: messageText(type: "event", action: "journey.step", id: "early-\(index)")) }
+        })
+        defer { fixture.stop() }
+        let first = try await fixture.client()
+        #expect(first.snapshot?.json["state"]?["counts"]?["receivedMessages"]?.int == 2)
+        #expect(first.snapshot?.json["state"]?["host"]?["receivedMessagesCap"]?.int == 3)
+        for index in 1...4 { fixture.receive(messageText(type: "event", action: "journey.step", id: "late-\(index)")) }
+        let capped = try await fixture.client()
+        #expect(capped.snapshot?.json["state"]?["counts"]?["receivedMessages"]?.int == 3)
+        #expect(fixture.host.receivedMessages.count == 3)
+        fixture.host.clearReceivedMessages()
+        let cleared = try await fixture.client()
+        #expect(cleared.snapshot?.json["state"]?["counts"]?["receivedMessages"]?.int == 0)
+    }
+
     @Test("a large pending request is kept without its data (truncated), so a snapshot stays within the frame cap")
     func largePendingIsTruncated() async throws {
         let fixture = try Fixture()
@@ -92,7 +114,8 @@ struct HandshakeTests {
         #expect(state["malformed"] == [])
         #expect(state["pending"] == [])
         #expect(state["customCapabilities"] == [])
-        #expect(state["counts"] == ["received": 0, "sent": 0, "malformed": 0, "evicted": 0])
+        #expect(state["counts"] == ["received": 0, "sent": 0, "malformed": 0, "evicted": 0, "receivedMessages": 0])
+        #expect(state["host"]?["receivedMessagesCap"]?.int == BridgeHost.defaultMaxReceivedMessages)
         let slots = try #require(state["slots"]?.arrayValue)
         #expect(slots.count == 2)
         #expect(slots[0]["kind"]?.stringValue == "document")
