@@ -68,6 +68,11 @@ public struct LiveState: Sendable {
     public private(set) var lintReasons: [Int: String] = [:]
     /// The log indexes of the rows with a lint mark, oldest first.
     public private(set) var lintedRows: [Int] = []
+    /// The log indexes of the messages of at least ``largeRowBytes``, oldest first: what a check
+    /// for large payloads reads instead of the whole log.
+    public private(set) var largeRows: [Int] = []
+    /// The smallest message ``largeRows`` lists: 64 KiB.
+    public static let largeRowBytes = 64 * 1024
     /// When this inspector saw the journey attach (milliseconds since 1970), if it did; `nil`
     /// while none is attached or when it was already attached at the first snapshot.
     public private(set) var journeyAttachedAt: Double?
@@ -207,6 +212,7 @@ public struct LiveState: Sendable {
         }
         indexBySeq[traffic.seq] = index
         if let hold = traffic.hold { holdMarks[index] = hold }
+        if entry.bytes >= Self.largeRowBytes { largeRows.append(index) }
         log.append(entry)
     }
 
@@ -214,6 +220,7 @@ public struct LiveState: Sendable {
         let index = log.count
         indexBySeq[malformed.seq] = index
         var entry = LogEntry(malformed)
+        if entry.bytes >= Self.largeRowBytes { largeRows.append(index) }
         let mark = ProtocolLinter.mark(malformed)
         entry.lint = mark.rule
         lintReasons[index] = mark.reason

@@ -161,6 +161,12 @@ struct DoctorTests {
         #expect(report.check(.largePayloads)?.evidence.first?.seq == 1)
         #expect(report.check(.messageAccumulation)?.status == .warning)
         #expect(report.check(.messageAccumulation)?.summary.contains("cap of 200") == true)
+        // At the default threshold (1 MiB) the doctor reads only the rows LiveState listed as large.
+        let huge = TrafficFixture.request(
+            seq: 2, id: "h-1", action: "device.info", at: t0, data: ["imageBase64": .string(String(repeating: "A", count: 1 << 20))])
+        let byDefault = Self.examine(DiagnosisFixture.state(messages: [big, huge]))
+        #expect(byDefault.check(.largePayloads)?.evidence.map(\.seq) == [2])
+        #expect(Self.examine(DiagnosisFixture.state(messages: [big])).check(.largePayloads)?.status == .ok)
     }
 
     @Test func theJSONDocumentCarriesTheStatusAndEveryCheck() throws {

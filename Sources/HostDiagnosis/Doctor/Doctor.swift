@@ -225,8 +225,10 @@ private struct Context {
     // MARK: Memory
 
     private func largePayloads() -> DoctorCheck {
-        var indexes: [Int] = []
-        for (index, entry) in state.log.enumerated() where entry.bytes > thresholds.largePayloadBytes { indexes.append(index) }
+        // Rows of at least LiveState.largeRowBytes are listed as they arrive: read only those,
+        // unless the threshold is lower than that.
+        let candidates = thresholds.largePayloadBytes >= LiveState.largeRowBytes ? state.largeRows : Array(state.log.indices)
+        let indexes = candidates.filter { state.log[$0].bytes > thresholds.largePayloadBytes }
         guard !indexes.isEmpty else {
             return DoctorCheck(id: .largePayloads, status: .ok, summary: "No message is larger than \(TimeFormat.bytes(thresholds.largePayloadBytes)).")
         }
