@@ -76,6 +76,8 @@ public struct LiveState: Sendable {
     /// When this inspector saw the journey attach (milliseconds since 1970), if it did; `nil`
     /// while none is attached or when it was already attached at the first snapshot.
     public private(set) var journeyAttachedAt: Double?
+    /// When the newest message from the journey was received (the host's time), if one was.
+    public private(set) var lastReceivedAt: Double?
     /// The linter that marks rows as they arrive, with what it has learnt (the host's last
     /// `capability.query` answer, the actions it answered).
     public private(set) var linter = ProtocolLinter()
@@ -185,6 +187,7 @@ public struct LiveState: Sendable {
         let index = log.count
         if traffic.direction == .received {
             counts.received += 1
+            lastReceivedAt = max(lastReceivedAt ?? traffic.time, traffic.time)
             if counts.receivedMessages != nil { counts.countReceivedMessage(cap: host?.receivedMessagesCap) }
         } else {
             counts.sent += 1

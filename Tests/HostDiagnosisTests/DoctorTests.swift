@@ -65,6 +65,22 @@ struct DoctorTests {
         let fresh = try #require(
             Self.examine(DiagnosisFixture.state(journeyAttached: false), events: [.journey(attached: true)], now: Self.t0 + 500).check(.journey))
         #expect(fresh.status == .ok)
+        // A journey that attached again (a reload) and has sent nothing since.
+        let earlier = TrafficFixture.request(seq: 1, id: "q-1", action: "capability.query", at: Self.t0 - 30_000)
+        let reloaded = try #require(
+            Self.examine(
+                DiagnosisFixture.state(messages: [earlier]), events: [.journey(attached: false), .journey(attached: true)],
+                now: Self.t0 + 11_000
+            ).check(.journey))
+        #expect(reloaded.status == .failure)
+        #expect(reloaded.evidence.first?.time == Self.t0)
+        let talking = try #require(
+            Self.examine(
+                DiagnosisFixture.state(messages: [earlier]),
+                events: [.journey(attached: false), .journey(attached: true), .traffic(TrafficFixture.request(seq: 2, id: "q-2", action: "capability.query", at: Self.t0 + 5))],
+                now: Self.t0 + 11_000
+            ).check(.journey))
+        #expect(talking.status == .ok)
     }
 
     /// "Pending Request Inspection" and the web SDK's timeouts (5 s capability.query, 30 s).

@@ -147,10 +147,20 @@ private struct Context {
                 guideHeading: "Messages Not Being Received by the Web Journey",
                 fix: "Attach the WebView to the host (BridgeWebView, or BridgeWebViewConfigurator.configure(_:host:)) before loading the journey, and keep a reference to it.")
         }
-        guard state.counts.received == 0 else {
-            return DoctorCheck(id: .journey, status: .ok, summary: "A journey is attached and \(Self.count(state.counts.received, "message")) arrived from it.")
+        // Silent: nothing received since the journey attached (seen by this inspector), or ever
+        // (attached before the inspector came, so since the agent started).
+        let since: Double
+        if let attachedAt = state.journeyAttachedAt {
+            if let last = state.lastReceivedAt, last >= attachedAt {
+                return DoctorCheck(id: .journey, status: .ok, summary: "A journey is attached and messages arrive from it.")
+            }
+            since = attachedAt
+        } else {
+            guard state.counts.received == 0 else {
+                return DoctorCheck(id: .journey, status: .ok, summary: "A journey is attached and \(Self.count(state.counts.received, "message")) arrived from it.")
+            }
+            since = state.host?.startedAt ?? hostNow
         }
-        let since = state.journeyAttachedAt ?? state.host?.startedAt ?? hostNow
         let silentFor = hostNow - since
         guard silentFor >= thresholds.silentMs else {
             return DoctorCheck(id: .journey, status: .ok, summary: "A journey is attached; its first message has not arrived yet.")
@@ -158,7 +168,7 @@ private struct Context {
         return DoctorCheck(
             id: .journey, status: .failure,
             summary: "A journey is attached but has sent nothing for \(TimeFormat.duration(ms: silentFor)): a wrong message handler name (gbgBridge, lowercase g), a WebView not configured, or messages sent before the bootstrap script ran.",
-            evidence: [DoctorEvidence("receivedMessages is empty \(TimeFormat.duration(ms: silentFor)) after the journey attached")])
+            evidence: [DoctorEvidence("no message received in the \(TimeFormat.duration(ms: silentFor)) since the journey attached", time: since)])
     }
 
     // MARK: Pending requests
