@@ -11,6 +11,7 @@ import Foundation
 /// {"wait": 500}
 /// {"event": {"name": "journey.step", "data": {"step": "document"}}}
 /// {"repeat": {"times": 3, "steps": [{"wait": 100}]}}
+/// {"detach": true}
 /// ```
 public enum ScenarioStep: Sendable, Hashable {
     /// Sends a message to the host.
@@ -26,9 +27,14 @@ public enum ScenarioStep: Sendable, Hashable {
     case event(name: String, data: [String: JSONValue]?)
     /// Runs `steps` `times` times.
     case `repeat`(times: Int, steps: [ScenarioStep])
+    /// Makes the host forget the journey's WebView (``BridgeHost/detach()``), as a host that
+    /// lost or never set its WebView reference: the journey still posts messages to the host,
+    /// but everything the host sends from then on fails with `WebView not attached` and is lost.
+    /// In JSON the value is `true`.
+    case detach
 
     /// The step kinds, as they appear in JSON.
-    public static let kinds = ["send", "sendRaw", "wait", "awaitResponse", "event", "repeat"]
+    public static let kinds = ["send", "sendRaw", "wait", "awaitResponse", "event", "repeat", "detach"]
     /// The longest wait accepted, one hour.
     static let maximumWaitMs = 3_600_000
     /// The most repetitions accepted.
@@ -114,6 +120,11 @@ public enum ScenarioStep: Sendable, Hashable {
             let name = try event.required("name", "the event name, such as \"journey.step\"").string(
                 "a non-empty event name such as \"journey.step\"")
             self = .event(name: name, data: try event.optional("data")?.dataObject())
+        case "detach":
+            guard case .bool(true) = body.value else {
+                throw body.expected("true (the host forgets the journey's WebView; nothing it sends is delivered after this step)")
+            }
+            self = .detach
         default:  // "repeat"
             let block = try body.object("an object with \"times\" and \"steps\"", allowing: ["times", "steps"])
             let times = try block.required("times", "how many times to run the steps").integer(

@@ -178,6 +178,15 @@ public final class SimulatedJourney: JourneyTransport {
         return event ? "web-event-\(runToken)-\(sequence)" : "web-\(runToken)-\(sequence)"
     }
 
+    /// Makes the host forget this journey (``BridgeHost/detach()``), as a host that lost or
+    /// never set its WebView reference: the journey can still send (the host's message handler
+    /// is registered apart from `attach`), but nothing the host sends reaches it any more; each
+    /// such send fails with `WebView not attached` in the host's `lastError`.
+    public func detachFromHost() {
+        host.detach()
+        note("the host no longer has this journey attached (a detach step): what it sends from now on is not delivered")
+    }
+
     // MARK: Waiting
 
     /// The response to the most recent request sent with `label`, if it has arrived.
@@ -302,6 +311,8 @@ public final class SimulatedJourney: JourneyTransport {
                 await awaitResponse(label: label, timeoutMs: timeoutMs)
             case .event(let name, let data):
                 sendEvent(name, data: data)
+            case .detach:
+                detachFromHost()
             case .repeat(let times, let body):
                 for _ in 0..<times {
                     if Task.isCancelled || stopped { return }

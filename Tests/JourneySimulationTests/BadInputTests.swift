@@ -120,7 +120,7 @@ struct BadInputTests {
         #expect(scenarioError(#"{"name": "t", "stpes": []}"#) ==
             #"s.json: stpes: unknown field "stpes" (did you mean "steps"?); expected one of "name", "description", "loop", "steps""#)
         #expect(scenarioError(steps(#"{"sleep": 5}"#)) ==
-            #"s.json: steps[0].sleep: unknown step kind "sleep"; expected one of "send", "sendRaw", "wait", "awaitResponse", "event", "repeat""#)
+            #"s.json: steps[0].sleep: unknown step kind "sleep"; expected one of "send", "sendRaw", "wait", "awaitResponse", "event", "repeat", "detach""#)
         #expect(scenarioError(steps(#"{"send": {"payload": {"action": "a"}, "corelationId": "x"}}"#)) ==
             #"s.json: steps[0].send.corelationId: unknown field "corelationId" (did you mean "correlationId"?); expected one of "type", "payload", "correlationId", "version", "timestamp", "label", "timeoutMs""#)
         #expect(scenarioError(steps(#"{"send": {"payload": {"action": "a", "params": {}}}}"#)) ==
@@ -132,9 +132,9 @@ struct BadInputTests {
         #expect(scenarioError(steps(#"{"send": {"payload": {"action": "a"}}, "wait": 5}"#)) ==
             #"s.json: steps[0]: a step has exactly one kind, found "send" and "wait"; split them into separate steps"#)
         #expect(scenarioError(steps(#"{}"#)) ==
-            #"s.json: steps[0]: expected a step object with exactly one of "send", "sendRaw", "wait", "awaitResponse", "event", "repeat", found an empty object"#)
+            #"s.json: steps[0]: expected a step object with exactly one of "send", "sendRaw", "wait", "awaitResponse", "event", "repeat", "detach", found an empty object"#)
         #expect(scenarioError(steps(#""wait""#)) ==
-            #"s.json: steps[0]: expected a step object with exactly one of "send", "sendRaw", "wait", "awaitResponse", "event", "repeat", found the string "wait""#)
+            #"s.json: steps[0]: expected a step object with exactly one of "send", "sendRaw", "wait", "awaitResponse", "event", "repeat", "detach", found the string "wait""#)
     }
 
     @Test("a scenario with a wrong type")
@@ -147,6 +147,14 @@ struct BadInputTests {
             "s.json: steps[0].send.payload.data: expected an object (the message data), found an array")
         #expect(scenarioError(#"{"name": "t", "steps": {}}"#) ==
             "s.json: steps: expected an array of steps, found an object")
+    }
+
+    @Test("a detach step takes exactly true")
+    func scenarioDetachValue() {
+        #expect(scenarioError(steps(#"{"detach": false}"#)) ==
+            "s.json: steps[0].detach: expected true (the host forgets the journey's WebView; nothing it sends is delivered after this step), found false")
+        #expect(scenarioError(steps(#"{"detach": {}}"#)) ==
+            "s.json: steps[0].detach: expected true (the host forgets the journey's WebView; nothing it sends is delivered after this step), found an object")
     }
 
     @Test("a scenario with impossible values")

@@ -40,6 +40,25 @@ struct ExampleFileTests {
         }
     }
 
+    @Test("every doctor scenario and profile under examples/scenarios/doctor loads; the scenarios end (the host keeps the problem)")
+    func doctorFilesLoad() throws {
+        let profiles = try Self.files(in: "scenarios/doctor/profiles")
+        let scenarios = try Self.files(in: "scenarios/doctor")
+        #expect(profiles.count == 4)
+        #expect(scenarios.count == 15)
+        for path in profiles {
+            do { _ = try HostProfile.load(path: path) } catch { Issue.record("\(error)") }
+        }
+        for path in scenarios {
+            do {
+                let scenario = try JourneyScenario.load(path: path)
+                #expect(!scenario.loop, "\(path) runs once")
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+    }
+
     @Test("examples/*/demo.json are exactly the built-in demo")
     func demoFilesMatchBuiltIn() throws {
         let profileText = try String(contentsOfFile: examplePath("profiles/demo.json"), encoding: .utf8)

@@ -57,6 +57,27 @@ struct SimulatedJourneyTests {
         #expect(journey.notes.last == #"scenario "t" finished"#)
     }
 
+    /// Troubleshooting, "Messages Not Being Received by the Web Journey": with no WebView
+    /// attached the host's sends fail with `WebView not attached` and are lost.
+    @Test("a detach step: the host forgets the journey, which still sends; the host's answer is lost with 'WebView not attached'")
+    func detachStep() async throws {
+        let (host, journey) = try makeJourney()
+        let s = try scenario(steps("""
+            {"detach": true},
+            {"send": {"payload": {"action": "device.info"}, "label": "device", "timeoutMs": 60000}}
+            """))
+        #expect(s.steps.first == .detach)
+        await journey.run(s)
+        #expect(!host.isJourneyAttached)
+        #expect(await eventually(timeout: .seconds(30)) { host.lastError != nil })
+        #expect(host.lastError?.hasPrefix("WebView not attached: response 'device.info'") == true)
+        // The request reached the host; its answer never reached the journey.
+        #expect(host.receivedMessages.contains { $0.payload.action == "device.info" })
+        #expect(journey.response(forLabel: "device") == nil)
+        #expect(journey.notes.contains { $0.hasPrefix("the host no longer has this journey attached") })
+        journey.stop()
+    }
+
     @Test("a second document capture while the manual slot is held gets BUSY; the first stays active")
     func busy() async throws {
         let (host, journey) = try makeJourney()
