@@ -1,5 +1,6 @@
 import BridgeCore
 import Foundation
+import HostDiagnosis
 import InspectorClient
 import InspectorProtocol
 import TestSupport
@@ -98,7 +99,10 @@ extension DoctorScenario {
             ])
         },
         DoctorScenario(checkID: "abandoned-requests", profile: "profiles/demo.json") { state in
-            expectations([(state.pending.contains { $0.action == "nfc.read" }, "an nfc.read request pending")])
+            // Pending long enough for a journey that waits 100 ms to have given up (the host is on
+            // this machine: its clock is ours).
+            let now = Date().timeIntervalSince1970 * 1000
+            return expectations([(state.pending.contains { $0.action == "nfc.read" && now - $0.since > 200 }, "an nfc.read request pending for over 200 ms")])
         },
         DoctorScenario(checkID: "action-mismatch", profile: "profiles/demo.json") { state in
             expectations([
@@ -207,6 +211,15 @@ struct DoctorScenarioTests {
     func producesProblem(_ scenario: DoctorScenario) async throws {
         try await scenario.withHostShowingProblem(binary: binary) { state, _ in
             #expect(scenario.missingEvidence(state).isEmpty)
+            // Issue 16: "Each check has a scenario ... and a test that the doctor names it."
+            let id = try #require(DoctorCheckID(rawValue: scenario.checkID))
+            var thresholds = DoctorThresholds()
+            // The scenario's request has waited about a second: a journey that waits 100 ms has given up.
+            if id == .abandonedRequests { thresholds.journeyTimeouts = JourneyTimeouts(overrideMs: 100) }
+            let report = Doctor(thresholds: thresholds).examine(state, hostNow: Date().timeIntervalSince1970 * 1000)
+            let check = try #require(report.check(id))
+            #expect(check.status >= .warning, "the doctor names \(id.rawValue): \(check.summary)")
+            #expect(!check.fix.isEmpty && !check.evidence.isEmpty)
         }
     }
 }

@@ -145,7 +145,14 @@ private struct Context {
             return DoctorCheck(
                 id: .journey, status: .failure, summary: "No journey is attached: what the host sends fails with \"WebView not attached\".",
                 guideHeading: "Messages Not Being Received by the Web Journey",
-                fix: "Attach the WebView to the host (BridgeWebView, or BridgeWebViewConfigurator.configure(_:host:)) before loading the journey, and keep a reference to it.")
+                fix: "Attach the WebView to the host (BridgeWebView, or BridgeWebViewConfigurator.configure(_:host:)) before loading the journey, and keep a reference to it.",
+                evidence: [
+                    DoctorEvidence(
+                        state.lastReceivedAt == nil
+                            ? "the host reports no journey attached, and none has sent a message"
+                            : "the host reports no journey attached; the last message from one arrived then",
+                        time: state.lastReceivedAt)
+                ])
         }
         // Silent: nothing received since the journey attached (seen by this inspector), or ever
         // (attached before the inspector came, so since the agent started).
