@@ -39,6 +39,7 @@ struct BridgeInspector: AsyncParsableCommand {
             AutoRespondCommand.self,
             RecordCommand.self,
             ExportCommand.self,
+            StatsCommand.self,
             OpenCommand.self,
             VersionCommand.self,
         ],

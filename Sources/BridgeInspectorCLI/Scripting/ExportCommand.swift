@@ -50,26 +50,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try Script.run {
-            var state = LiveState()
-            var problem: ScriptError?
-            if let file {
-                if selection.socket != nil || selection.host != nil {
-                    throw ScriptError.usage("give either a recording FILE or --socket/--host, not both")
-                }
-                let contents = try OpenCommand.loadReadable(file)
-                for frame in contents.frames { state.apply(frame, at: 0) }
-                if let broken = contents.problem {
-                    problem = ScriptError(
-                        exitCode: ExitCodes.badRecording, message: "\(file): \(broken)",
-                        hint: "the archive holds the \(contents.frames.count) frame\(contents.frames.count == 1 ? "" : "s") before line \(broken.line)")
-                }
-            } else {
-                let session = try selection.session(subscribe: false, client: "bridge-inspector export")
-                defer { session.close() }
-                _ = try session.perform(.snapshot, hint: nil)
-                let (seq, snapshot) = try session.firstSnapshot()
-                state.apply(.snapshot(seq: seq, state: snapshot))
-            }
+            let (state, problem) = try SessionLog.load(file: file, selection: selection, client: "bridge-inspector export", usedAs: "the archive holds")
             let export = HARExport(log: state.log, host: state.host)
             let json = String(decoding: export.json(), as: UTF8.self)
             if let output {

@@ -307,6 +307,8 @@ extension InspectorModel {
         keys += [("e", "event"), ("Tab", "pane"), ("space", pausedAt == nil ? "pause" : "resume")]
         if live.lastError != nil { keys.append(("E", "errors")) }
         if focus == .messages, selectedEntry.map({ $0.kind == .message || $0.kind == .malformed }) == true { keys.append(("y/Y", "copy")) }
+        // Statistics once the journey has sent something; last, as the least needed.
+        if live.counts.received > 0 { keys.append(("S", "stats")) }
         keys.append(("q", "quit"))
         return keys
     }

@@ -546,6 +546,8 @@ extension InspectorModel {
                         command: .clearLog, label: "clear the host's message log")))
         case .char("A"):
             overlays.append(.actions(ActionLogView()))
+        case .char("S"):
+            overlays.append(.stats(StatsView()))
         case .char("R"):
             overlays.append(.rules(RulesView()))
         case .char("H"):

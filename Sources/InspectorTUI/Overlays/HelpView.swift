@@ -19,6 +19,7 @@ public struct HelpView: Sendable {
             ("n N", "next / previous search match"), ("space  p", "pause / resume the display (messages are still collected)"),
             ("F", "follow: jump to the newest row and stay there"), ("L", "clear the host's message log (asks first)"),
             ("A", "the action log: everything this inspector did for you"),
+            ("S", "statistics per action, live: requests, answered, error rate, latency p50 / p95 / max"),
             ("y", "copy the message's JSON, exactly as it crossed the bridge, to the clipboard (OSC 52; works over SSH and in tmux)"),
             ("Y", "copy a line that replays it in Safari Web Inspector's console (postMessage from the journey, GBGBridge.receive from the host)"),
         ]),

@@ -34,6 +34,8 @@ public enum Overlay: Sendable {
     case newBreakpoint(BreakpointDialog)
     /// Send a message as if the journey had posted it.
     case inject(InjectDialog)
+    /// Per-action statistics: requests, error rate, latency percentiles.
+    case stats(StatsView)
 
     /// Lets the overlay handle a key.
     mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
@@ -57,6 +59,7 @@ public enum Overlay: Sendable {
         case .breakpoints(var view): defer { self = .breakpoints(view) }; return view.handle(key, model: model)
         case .newBreakpoint(var view): defer { self = .newBreakpoint(view) }; return view.handle(key, model: model)
         case .inject(var view): defer { self = .inject(view) }; return view.handle(key, model: model)
+        case .stats(var view): defer { self = .stats(view) }; return view.handle(key, model: model)
         }
     }
 
@@ -65,7 +68,7 @@ public enum Overlay: Sendable {
         switch self {
         case .respond, .event, .slot, .newRule, .heldEdit, .newBreakpoint, .inject: return true
         case .detail(let view): return view.searchInput != nil
-        case .help, .confirm, .errors, .actions, .rules, .held, .breakpoints: return false
+        case .help, .confirm, .errors, .actions, .rules, .held, .breakpoints, .stats: return false
         }
     }
 
@@ -87,6 +90,7 @@ public enum Overlay: Sendable {
         case .breakpoints(let view): view.render(into: &buffer, area: area, model: model)
         case .newBreakpoint(let view): view.render(into: &buffer, area: area, model: model)
         case .inject(let view): view.render(into: &buffer, area: area, model: model)
+        case .stats(let view): view.render(into: &buffer, area: area, model: model)
         }
     }
 
@@ -111,6 +115,7 @@ public enum Overlay: Sendable {
         case .breakpoints(let view): return view.footerKeys
         case .newBreakpoint(let view): return view.footerKeys
         case .inject(let view): return view.footerKeys
+        case .stats: return [("Esc", "back"), ("j/k", "scroll")]
         }
     }
 }

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import HostDiagnosis
+import InspectorClient
+import TerminalUI
+
+/// `bridge-inspector stats [FILE]`: per-action statistics (count, error rate, latency
+/// percentiles) of a running host's log or of a recording, as a table or JSON.
+struct StatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Per-action statistics: requests, answers, error rate and latency percentiles.",
+        discussion: """
+            For each action the journey asked for: how many requests, how many the host \
+            answered and how many are still unanswered, the answers that were not `success` \
+            (error, cancelled, unsupported) and the error rate (those ÷ answered), and the time \
+            from request to response: p50, p95 and max (nearest-rank percentiles: each is a \
+            latency that was measured). Events are counted per action too. The most requested \
+            action comes first.
+
+            Without FILE it reads the running host's message log now (--socket/--host, as \
+            `snapshot`): the messages the host still keeps. With FILE it reads a recording made \
+            by `bridge-inspector record` (one cut off is read up to where it broke, with a \
+            warning: exit 5). The inspector's statistics view (key S) shows the same, \
+            updating live.
+
+            --json prints one JSON object: {"actions": [ROW, ...], "total": ROW}, each ROW with \
+            action (not in total), requests, answered, unanswered, statuses {success, error, \
+            cancelled, unsupported}, errorRate (0 to 1, null when nothing was answered), \
+            latencyMs {p50, p95, max} (milliseconds, null when nothing was answered) and events.
+
+            Examples:
+              bridge-inspector stats --host demo
+              bridge-inspector stats session.jsonl
+              bridge-inspector stats --json | jq '.actions[] | select(.errorRate > 0)'
+            """)
+
+    @Argument(help: ArgumentHelp("A recording made by `bridge-inspector record`; without it, the running host's log.", valueName: "file"),
+              completion: Completions.recording)
+    var file: String?
+
+    @OptionGroup var selection: HostSelection
+
+    @Flag(help: "Print the statistics as one JSON object (sorted keys; latencies in milliseconds).")
+    var json = false
+
+    func run() throws {
+        try Script.run {
+            let (state, problem) = try SessionLog.load(file: file, selection: selection, client: "bridge-inspector stats", usedAs: "the statistics count")
+            let statistics = ActionStatistics(log: state.log)
+            if json {
+                StandardStreams.printJSON(try ScriptOutput.json(statistics))
+            } else {
+                StandardStreams.printOut(Self.text(statistics))
+            }
+            if file == nil, state.counts.evicted > 0 {
+                StandardStreams.printError("note: the host had dropped its \(state.counts.evicted) oldest messages from its log; they are not counted")
+            }
+            if let problem { throw problem }
+        }
+    }
+
+    /// The readable form: a summary line, then the table (action names made safe).
+    static func text(_ statistics: ActionStatistics) -> String {
+        var lines = [StatisticsTable.summary(statistics)]
+        if statistics.actions.isEmpty {
+            lines.append("no requests or events in the log yet")
+        } else {
+            lines.append("")
+            lines += StatisticsTable.lines(statistics, safe: ScriptOutput.safe, width: TextWidth.width(of:))
+        }
+        return lines.joined(separator: "\n")
+    }
+}

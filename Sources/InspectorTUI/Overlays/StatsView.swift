@@ -1,0 +1,59 @@
+import HostDiagnosis
+import InspectorClient
+import TerminalUI
+
+/// Per-action statistics of the log (`S`): for each action its requests, answers, errors, error
+/// rate and latency p50/p95/max, worked out again from the log each time it is drawn, so it
+/// follows the traffic live. A summary line and the column titles stay put; the rows scroll.
+public struct StatsView: Sendable {
+    /// The first row shown.
+    var offset = 0
+
+    /// The widest an action name is shown, so a long name does not push the numbers off screen.
+    static let maxActionWidth = 40
+
+    /// What is drawn: the summary and column titles (fixed) and one line per action.
+    static func lines(model: InspectorModel, width: Int) -> (top: [[Span]], rows: [[Span]]) {
+        let statistics = ActionStatistics(log: model.live.log)
+        var top = DialogFrame.wrap([Span(StatisticsTable.summary(statistics), .plain)], width: width)
+        guard !statistics.actions.isEmpty else { return (top, []) }
+        let safe = { (action: String) in TextWidth.truncate(Sanitizer.sanitize(action), to: maxActionWidth) }
+        let table = StatisticsTable.lines(statistics, safe: safe, width: { TextWidth.width(of: $0) })
+        top.append([])
+        top.append([Span(table[0], Theme.paneTitle)])
+        let rows = zip(statistics.actions, table.dropFirst()).map { row, line -> [Span] in
+            [Span(line, (row.errorRate ?? 0) > 0 ? Theme.danger : .plain)]
+        }
+        return (top, rows)
+    }
+
+    /// Rows shown at once under the fixed lines, for a screen of the model's size.
+    static func page(model: InspectorModel, top: Int) -> Int { max(1, model.size.height - 6 - top) }
+
+    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+        switch key {
+        case .escape, .char("q"), .char("S"): return .close
+        default:
+            let (top, rows) = Self.lines(model: model, width: max(1, model.size.width - 2))
+            if let next = DialogFrame.scroll(offset, key: key, count: rows.count, page: Self.page(model: model, top: top.count)) { offset = next }
+            return .none
+        }
+    }
+
+    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
+        let (top, rows) = Self.lines(model: model, width: max(1, area.width - 2))
+        let shown = max(0, area.height - 2 - top.count)
+        let first = min(offset, max(0, rows.count - shown))
+        let more = rows.count > shown ? "  (j/k scroll, \(first + 1)-\(min(rows.count, first + shown))/\(rows.count))" : ""
+        let inner = DialogFrame.full(&buffer, area: area, title: "Statistics per action, live" + more)
+        DialogFrame.drawLines(top, first: 0, into: &buffer, rect: inner)
+        guard top.count < inner.height else { return }
+        if rows.isEmpty {
+            let note = Rect(x: inner.x, y: inner.y + top.count + 1, width: inner.width, height: max(0, inner.height - top.count - 1))
+            DialogFrame.emptyListNote(["no requests or events yet", "rows appear here as the journey sends requests"], into: &buffer, rect: note)
+            return
+        }
+        let rest = Rect(x: inner.x, y: inner.y + top.count, width: inner.width, height: inner.height - top.count)
+        DialogFrame.drawLines(rows, first: first, into: &buffer, rect: rest)
+    }
+}
