@@ -232,13 +232,17 @@ public struct LiveState: Sendable {
     }
 
     /// Marks the row of a request that went to `pendingRequests` when its action is a near miss
-    /// of a known one, unless the row already breaks another rule.
+    /// of a known one, unless the row already breaks another rule. A typo of a known action is
+    /// also not reported by `capability.query`: the near miss says why, so it replaces that mark.
     private mutating func markNearMiss(_ request: WirePending) {
-        guard let index = openRequests[request.correlationId], log.indices.contains(index), log[index].lint == nil,
+        guard let index = openRequests[request.correlationId], log.indices.contains(index),
+            log[index].lint == nil || log[index].lint == .notReported,
             let mark = linter.nearMiss(for: request.action, slots: slots, capabilities: customCapabilities)
         else { return }
+        let wasMarked = log[index].lint != nil
         log[index].lint = mark.rule
         lintReasons[index] = mark.reason
+        if wasMarked { return }
         if let last = lintedRows.last, last > index {
             lintedRows.insert(index, at: lintedRows.firstIndex { $0 > index } ?? lintedRows.endIndex)
         } else {

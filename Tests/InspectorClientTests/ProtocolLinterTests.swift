@@ -107,6 +107,26 @@ struct ProtocolLinterTests {
         #expect(state.lintReasons[index] == "nobody handles camera.document.Capture: did you mean camera.document.capture?")
     }
 
+    /// After a `capability.query`, a typo of a reported action is also "not reported": the near
+    /// miss says why ("did you mean ...?"), so it replaces that mark, and the row counts once.
+    @Test func aNearMissReplacesNotReported() {
+        let t0 = Self.t0
+        var state = LiveState()
+        state.apply(.snapshot(seq: 0, state: DiagnosisFixture.state(slots: [DiagnosisFixture.slot(.document)])), at: t0)
+        let answer = Fixture.message("q-1", .response, "capability.query", at: t0 + 2, data: [
+            "capabilities": .object(["camera.document": .object(["supported": .bool(true)])])
+        ], status: .success)
+        state.apply(.event(seq: 1, event: .traffic(Fixture.request(seq: 1, id: "q-1", action: "capability.query", at: t0 + 1))), at: t0 + 1)
+        state.apply(.event(seq: 2, event: .traffic(Fixture.traffic(seq: 2, .sent, answer, at: t0 + 2))), at: t0 + 2)
+        state.apply(.event(seq: 3, event: .traffic(Fixture.request(seq: 3, id: "typo-1", action: "camera.document.Capture", at: t0 + 3))), at: t0 + 3)
+        let index = state.logIndex(ofSeq: 3) ?? -1
+        #expect(state.log[index].lint == .notReported)
+        state.apply(.event(seq: 4, event: .pendingAdded(DiagnosisFixture.pending("typo-1", "camera.document.Capture", since: t0 + 3))), at: t0 + 4)
+        #expect(state.log[index].lint == .unhandledNearMiss)
+        #expect(state.lintReasons[index] == "nobody handles camera.document.Capture: did you mean camera.document.capture?")
+        #expect(state.lintedRows == [index])
+    }
+
     /// The host's `receivedMessages` size follows received messages up to its cap, and a clear.
     @Test func followsTheSizeOfReceivedMessagesUpToItsCap() {
         let t0 = Self.t0
