@@ -40,6 +40,7 @@ struct BridgeInspector: AsyncParsableCommand {
             RecordCommand.self,
             ExportCommand.self,
             StatsCommand.self,
+            DoctorCommand.self,
             OpenCommand.self,
             VersionCommand.self,
         ],

@@ -209,7 +209,7 @@ struct DoctorScenarioTests {
 
     @Test("the scenario produces its problem, and the host keeps it visible", arguments: DoctorScenario.all)
     func producesProblem(_ scenario: DoctorScenario) async throws {
-        try await scenario.withHostShowingProblem(binary: binary) { state, _ in
+        try await scenario.withHostShowingProblem(binary: binary) { state, socket in
             #expect(scenario.missingEvidence(state).isEmpty)
             // Issue 16: "Each check has a scenario ... and a test that the doctor names it."
             let id = try #require(DoctorCheckID(rawValue: scenario.checkID))
@@ -220,6 +220,18 @@ struct DoctorScenarioTests {
             let check = try #require(report.check(id))
             #expect(check.status >= .warning, "the doctor names \(id.rawValue): \(check.summary)")
             #expect(!check.fix.isEmpty && !check.evidence.isEmpty)
+
+            // The same through the command a CI job runs, which exits 6 when any check fails.
+            var arguments = ["doctor", "--json", "--socket", socket]
+            if id == .abandonedRequests { arguments += ["--journey-timeout", "0.1"] }
+            let result = try await runCLI(arguments, binary: binary)
+            let root = try #require(scriptingJSON(result.stdout), "\(result)")
+            let named = ScriptingDoctorTests.check(root, id.rawValue)
+            // (Not necessarily the same level: a slot busy for longer meanwhile fails where it warned.)
+            #expect(["warning", "failure"].contains(named?["status"] as? String), "doctor --json names \(id.rawValue): \(String(describing: named))")
+            #expect((named?["evidence"] as? [Any])?.isEmpty == false)
+            #expect(result.status == (root["status"] as? String == "failure" ? 6 : 0), "\(result)")
+            if check.status == .failure { #expect(result.status == 6, "\(id.rawValue) failed, so the command exits 6") }
         }
     }
 }

@@ -12,6 +12,8 @@ enum ExitCodes {
     static let timeout: Int32 = 4
     /// A recording was truncated or corrupt; what was readable was used.
     static let badRecording: Int32 = 5
+    /// `doctor` found a check that fails (or warns, with `--fail-on warning`).
+    static let doctorFailed: Int32 = 6
     /// The command line was wrong: a bad option, malformed JSON in --data (ArgumentParser's own
     /// code); also the interactive inspector started where it cannot run (no terminal, or a
     /// terminal such as TERM=dumb that cannot move the cursor), as sysexits' EX_USAGE.
