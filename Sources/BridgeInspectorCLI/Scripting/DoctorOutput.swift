@@ -125,20 +125,3 @@ struct DoctorOutput {
         }
     }
 }
-
-/// The JSON `doctor --json` prints: the report with its overall `status`, `failures` and
-/// `warnings` (``DoctorReport/jsonData()``'s document), through the CLI's JSON writer so every
-/// untrusted string is escaped for a terminal.
-private struct DoctorDocument: Encodable {
-    let report: DoctorReport
-    enum Keys: String, CodingKey { case host, time, status, failures, warnings, checks }
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Keys.self)
-        try container.encodeIfPresent(report.host, forKey: .host)
-        try container.encode(report.time, forKey: .time)
-        try container.encode(report.status, forKey: .status)
-        try container.encode(report.failures, forKey: .failures)
-        try container.encode(report.warnings, forKey: .warnings)
-        try container.encode(report.checks, forKey: .checks)
-    }
-}

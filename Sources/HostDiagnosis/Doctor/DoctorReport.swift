@@ -37,24 +37,39 @@ public struct DoctorReport: Sendable, Hashable, Codable {
     public func check(_ id: DoctorCheckID) -> DoctorCheck? { checks.first { $0.id == id } }
 
     /// The report as JSON (sorted keys, one line): the document `bridge-inspector doctor --json`
-    /// prints, with `status`, `failures` and `warnings` added at the top.
+    /// prints (``DoctorDocument``), with `status`, `failures` and `warnings` added at the top.
     public func jsonData() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(Document(report: self))
+        return try encoder.encode(DoctorDocument(report: self))
+    }
+}
+
+/// The JSON document of a report: the host, the time, the overall `status` (the worst check's),
+/// how many `failures` and `warnings`, and every check. Encode it with any JSON encoder (the
+/// command line's escapes terminal controls in strings):
+///
+/// ```swift
+/// let json = try JSONEncoder().encode(DoctorDocument(report: report))
+/// ```
+public struct DoctorDocument: Encodable, Sendable {
+    /// The report.
+    public let report: DoctorReport
+
+    /// The document of `report`.
+    public init(report: DoctorReport) {
+        self.report = report
     }
 
-    private struct Document: Encodable {
-        let report: DoctorReport
-        enum Keys: String, CodingKey { case host, time, status, failures, warnings, checks }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Keys.self)
-            try container.encodeIfPresent(report.host, forKey: .host)
-            try container.encode(report.time, forKey: .time)
-            try container.encode(report.status, forKey: .status)
-            try container.encode(report.failures, forKey: .failures)
-            try container.encode(report.warnings, forKey: .warnings)
-            try container.encode(report.checks, forKey: .checks)
-        }
+    private enum Keys: String, CodingKey { case host, time, status, failures, warnings, checks }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encodeIfPresent(report.host, forKey: .host)
+        try container.encode(report.time, forKey: .time)
+        try container.encode(report.status, forKey: .status)
+        try container.encode(report.failures, forKey: .failures)
+        try container.encode(report.warnings, forKey: .warnings)
+        try container.encode(report.checks, forKey: .checks)
     }
 }
