@@ -7,6 +7,16 @@ struct AbandonedOptions: ParsableArguments {
     @Flag(help: "Also take requests the journey has abandoned (pending longer than its timeout: 30 s, 5 s for capability.query).")
     var includeAbandoned = false
 
+    @OptionGroup var journeyTimeout: JourneyTimeoutOption
+
+    /// The timeouts to judge requests by, checked.
+    func timeouts() throws -> JourneyTimeouts { try journeyTimeout.timeouts() }
+}
+
+/// `--journey-timeout SECONDS`: the journey's own request timeout when it is not the web SDK's,
+/// for every command that tells an abandoned request from a waiting one (`wait-for`,
+/// `auto-respond`, `doctor`).
+struct JourneyTimeoutOption: ParsableArguments {
     @Option(
         name: .customLong("journey-timeout"),
         help: ArgumentHelp(
@@ -14,7 +24,7 @@ struct AbandonedOptions: ParsableArguments {
             valueName: "seconds"))
     var journeyTimeout: Double?
 
-    /// The timeouts to judge requests by, checked.
+    /// The timeouts to judge requests by, checked (a usage error for a bad value).
     func timeouts() throws -> JourneyTimeouts {
         try Seconds.check(journeyTimeout, option: "--journey-timeout")
         return JourneyTimeouts(overrideMs: journeyTimeout.map { $0 * 1000 })

@@ -157,12 +157,7 @@ struct DoctorThresholdOptions: ParsableArguments {
         help: ArgumentHelp("A journey attached this long without sending anything is silent (default 10).", valueName: "seconds"))
     var silentAfter: Double?
 
-    @Option(
-        name: .customLong("journey-timeout"),
-        help: ArgumentHelp(
-            "The journey's own request timeout, when it is not the web SDK's (30 s; 5 s for capability.query): a request pending longer is abandoned.",
-            valueName: "seconds"))
-    var journeyTimeout: Double?
+    @OptionGroup var journeyTimeout: JourneyTimeoutOption
 
     @Option(
         name: .customLong("large-payload"),
@@ -178,11 +173,10 @@ struct DoctorThresholdOptions: ParsableArguments {
     func thresholds() throws -> DoctorThresholds {
         try Seconds.check(busyAfter, option: "--busy-after")
         try Seconds.check(silentAfter, option: "--silent-after")
-        try Seconds.check(journeyTimeout, option: "--journey-timeout")
         var thresholds = DoctorThresholds()
         if let busyAfter { thresholds.busyMs = busyAfter * 1000 }
         if let silentAfter { thresholds.silentMs = silentAfter * 1000 }
-        if let journeyTimeout { thresholds.journeyTimeouts = JourneyTimeouts(overrideMs: journeyTimeout * 1000) }
+        thresholds.journeyTimeouts = try journeyTimeout.timeouts()
         if let largePayloadKiB {
             guard largePayloadKiB > 0, largePayloadKiB <= 1_048_576 else {
                 throw ScriptError.usage("--large-payload takes a number of KiB from 1 to 1048576 (got \(largePayloadKiB))")
