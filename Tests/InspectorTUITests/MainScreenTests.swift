@@ -356,7 +356,7 @@ struct MainScreenTests {
     @Test("The footer shows the keys for the focused pane")
     func footerKeys() {
         var model = journeyModel()
-        #expect(model.footer == " ? help  Enter detail  f filter  / search  r respond  e event  Tab pane  space pause  E errors  y/Y copy  q quit")
+        #expect(model.footer == " ? help  Enter detail  f filter  / search  r respond  e event  Tab pane  space pause  E errors  D doctor  q quit")
         model.press(.tab)
         #expect(model.footer.contains("Enter respond"))
         #expect(model.footer.contains("j/k select"))
@@ -436,7 +436,7 @@ struct MainScreenTests {
             │                                                                              ││selfie   idle                         │
             │                                                                              ││  perm notDetermined · on · no handler│
             └──────────────────────────────────────────────────────────────────────────────┘└──────────────────────────────────────┘
-             ? help  Enter detail  f filter  / search  r respond  e event  Tab pane  space pause  E errors  y/Y copy  q quit
+             ? help  Enter detail  f filter  / search  r respond  e event  Tab pane  space pause  E errors  D doctor  q quit
             """
         #expect(journeyModel().screenText == expected)
     }

@@ -20,6 +20,7 @@ public struct HelpView: Sendable {
             ("F", "follow: jump to the newest row and stay there"), ("L", "clear the host's message log (asks first)"),
             ("A", "the action log: everything this inspector did for you"),
             ("S", "statistics per action, live: requests, answered, error rate, latency p50 / p95 / max"),
+            ("D", "doctor: GBGBridge's troubleshooting checklist run live on what the inspector sees, each failure with its evidence and fix (Enter jumps to the message)"),
             ("⚑ BUSY  ⚑ action typo?", "a row that breaks a rule of the troubleshooting guide: Enter says why, f is:lint lists them; the status line counts them"),
             ("y", "copy the message's JSON, exactly as it crossed the bridge, to the clipboard (OSC 52; works over SSH and in tmux)"),
             ("Y", "copy a line that replays it in Safari Web Inspector's console (postMessage from the journey, GBGBridge.receive from the host)"),
