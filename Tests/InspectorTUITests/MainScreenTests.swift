@@ -356,7 +356,7 @@ struct MainScreenTests {
     @Test("The footer shows the keys for the focused pane")
     func footerKeys() {
         var model = journeyModel()
-        #expect(model.footer == " ? help  Enter detail  f filter  / search  r respond  e event  Tab pane  space pause  E errors  y/Y copy  q quit")
+        #expect(model.footer == " ? help  Enter detail  f filter  / search  r respond  e event  Tab pane  space pause  E errors  D doctor  q quit")
         model.press(.tab)
         #expect(model.footer.contains("Enter respond"))
         #expect(model.footer.contains("j/k select"))
@@ -397,17 +397,17 @@ struct MainScreenTests {
     @Test("Golden screen at 120x40")
     func golden120() {
         let expected = """
-             bridge-inspector │ demo-app (pid 4242) v2.1.0 ios │ ● connected │ 1.2 msg/s
+             bridge-inspector │ demo-app (pid 4242) v2.1.0 ios │ ● connected │ ⚑ 4 lint (f is:lint) │ 1.2 msg/s
              ⚠ lastError (2) 22:13:19.000 Failed to decode message: missing required field 'payload.acti… [E:history J:jump C:clear]
             ┌ ▶ Messages 10 · follow ──────────────────────────────────────────────────────┐┌ Pending 2 ───────────────────────────┐
             │22:13:10.000 OUT evt  host.ready                                  3f2a9c1d    ││nfc.read        nfc-1            4.0s │
             │22:13:11.000 IN  req  capability.query                            cap-1       ││capability.que… cap-2           !3.0s │
             │22:13:11.042 OUT resp capability.query   success             42ms cap-1       ││                                      │
-            │22:13:14.000 IN  req  camera.document.capture                     doc-7       ││                                      │
-            │22:13:16.000 IN  req  nfc.read                                    nfc-1       ││                                      │
+            │22:13:14.000 IN  req  camera.document.capture  ⚑ not reported by… doc-7       ││                                      │
+            │22:13:16.000 IN  req  nfc.read ⚑ not reported by capability.query nfc-1       ││                                      │
             │22:13:17.000 IN  req  capability.query                            cap-2       ││                                      │
             │22:13:18.000 OUT evt  ✎ host.ping                                 abcdef12    ││                                      │
-            │22:13:18.500 IN  req  document.upload                             up-1        ││                                      │
+            │22:13:18.500 IN  req  document.upload ⚑ not reported by capabili… up-1        ││                                      │
             │22:13:18.620 OUT resp document.upload    INVALID_REQUEST    120ms up-1        ││                                      │
             │22:13:19.000 IN  BAD  malformed: missing required field 'payload.action'      ││                                      │
             │                                                                              ││                                      │
@@ -436,7 +436,7 @@ struct MainScreenTests {
             │                                                                              ││selfie   idle                         │
             │                                                                              ││  perm notDetermined · on · no handler│
             └──────────────────────────────────────────────────────────────────────────────┘└──────────────────────────────────────┘
-             ? help  Enter detail  f filter  / search  r respond  e event  Tab pane  space pause  E errors  y/Y copy  q quit
+             ? help  Enter detail  f filter  / search  r respond  e event  Tab pane  space pause  E errors  D doctor  q quit
             """
         #expect(journeyModel().screenText == expected)
     }
@@ -444,15 +444,15 @@ struct MainScreenTests {
     @Test("Golden screen at 80x24")
     func golden80() {
         let expected = """
-             bridge-inspector │ demo-app (pid 4242) v2.1.0 ios │ ● connected │ 1.2 msg/s
+             demo-app (pid 4242) v2.1.0 ios │ ● connected │ ⚑ 4 lint (f is:lint) │ 1.2 msg/s
              ⚠ lastError (2) 22:13:19.000 Failed to decode messa… [E:history J:jump C:clear]
             ┌ ▶ Messages 10 · follow ──────────────────────────────────────────────────────┐
             │22:13:11.042 OUT resp capability.query   success             42ms cap-1       │
-            │22:13:14.000 IN  req  camera.document.capture                     doc-7       │
-            │22:13:16.000 IN  req  nfc.read                                    nfc-1       │
+            │22:13:14.000 IN  req  camera.document.capture  ⚑ not reported by… doc-7       │
+            │22:13:16.000 IN  req  nfc.read ⚑ not reported by capability.query nfc-1       │
             │22:13:17.000 IN  req  capability.query                            cap-2       │
             │22:13:18.000 OUT evt  ✎ host.ping                                 abcdef12    │
-            │22:13:18.500 IN  req  document.upload                             up-1        │
+            │22:13:18.500 IN  req  document.upload ⚑ not reported by capabili… up-1        │
             │22:13:18.620 OUT resp document.upload    INVALID_REQUEST    120ms up-1        │
             │22:13:19.000 IN  BAD  malformed: missing required field 'payload.action'      │
             └──────────────────────────────────────────────────────────────────────────────┘
@@ -478,7 +478,7 @@ struct MainScreenTests {
         model.press(.tab, .enter)
         for _ in 0..<6 { model.press(.ctrl("t")) }
         let expected = """
-             bridge-inspector │ demo-app (pid 4242) v2.1.0 ios │ ● connected │ 1.2 msg/s
+             demo-app (pid 4242) v2.1.0 ios │ ● connected │ ⚑ 4 lint (f is:lint) │ 1.2 msg/s
             ┌ Respond to nfc.read ─────────────────────────────────────────────────────────┐
             │request nfc-1, waiting 4.0s · it sent no data                                 │
             │template: error BUSY                                                          │
@@ -520,10 +520,10 @@ struct MainScreenTests {
             ┌ ▶ Messages 9/11 (+1 new) · PAUSED ───────────────────────────────────────────┐
             │22:13:11.000 IN  req  capability.query                            cap-1       │
             │22:13:11.042 OUT resp capability.query   success             42ms cap-1       │
-            │22:13:14.000 IN  req  camera.document.capture                     doc-7       │
-            │22:13:16.000 IN  req  nfc.read                                    nfc-1       │
+            │22:13:14.000 IN  req  camera.document.capture  ⚑ not reported by… doc-7       │
+            │22:13:16.000 IN  req  nfc.read ⚑ not reported by capability.query nfc-1       │
             │22:13:17.000 IN  req  capability.query                            cap-2       │
-            │22:13:18.500 IN  req  document.upload                             up-1        │
+            │22:13:18.500 IN  req  document.upload ⚑ not reported by capabili… up-1        │
             │22:13:18.620 OUT resp document.upload    INVALID_REQUEST    120ms up-1        │
             │22:13:19.000 IN  BAD  malformed: missing required field 'payload.action'      │
             └──────────────────────────────────────────────────────────────────────────────┘

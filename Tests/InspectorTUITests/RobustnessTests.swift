@@ -8,7 +8,7 @@ import Testing
 
 /// The views a person can have open, for tests that must hold in all of them.
 enum OpenView: String, CaseIterable, Sendable {
-    case main, help, detail, respond, event, slot, confirm, errors, actions, filterPrompt, searchPrompt, detailThenRespond
+    case main, help, detail, respond, event, slot, confirm, errors, actions, filterPrompt, searchPrompt, detailThenRespond, doctor
 
     func open(_ model: inout InspectorModel) {
         switch self {
@@ -21,6 +21,7 @@ enum OpenView: String, CaseIterable, Sendable {
         case .confirm: model.press(.char("x"))
         case .errors: model.press(.char("E"))
         case .actions: model.press(.char("A"))
+        case .doctor: model.press(.char("D"))
         case .filterPrompt:
             model.press(.char("f"))
             model.type("type:bogus")

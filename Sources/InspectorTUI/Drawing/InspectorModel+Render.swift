@@ -81,9 +81,17 @@ extension InspectorModel {
         if pausedAt != nil { parts.append("⏸ PAUSED") }
         if !filter.isEmpty { parts.append("filter: \(filter.source)") }
         if let search { parts.append("search: \(search.source)") }
-        parts.append(String(format: "%.1f msg/s", messageRate))
-        var line = parts.joined(separator: " │ ")
-        if TextWidth.width(of: line) > area.width { line = " " + parts.dropFirst().joined(separator: " │ ") }
+        let rate = String(format: "%.1f msg/s", messageRate)
+        // Rows the protocol linter marked: counted, with the filter that lists them while there
+        // is room. The count gives way before anything else does (after the program's name), so
+        // a narrow terminal keeps the connection, holds, pause and filter.
+        let lintCount = live.lintCount
+        let lint = lintCount > 0 ? ["⚑ \(lintCount) lint (f is:lint)", "⚑ \(lintCount) lint"] : []
+        let candidates = [lint.first, lint.first, lint.last, nil].enumerated().map { step, item -> String in
+            let shown = (step == 0 ? parts : Array(parts.dropFirst())) + (item.map { [$0] } ?? []) + [rate]
+            return (step == 0 ? "" : " ") + shown.joined(separator: " │ ")
+        }
+        let line = candidates.first { TextWidth.width(of: $0) <= area.width } ?? candidates[candidates.count - 1]
         buffer.write(line, at: area.origin, style: style, maxWidth: area.width)
     }
 
@@ -306,6 +314,10 @@ extension InspectorModel {
         if !live.held.isEmpty { keys.append(("H", "\(live.held.count) held")) }
         keys += [("e", "event"), ("Tab", "pane"), ("space", pausedAt == nil ? "pause" : "resume")]
         if live.lastError != nil { keys.append(("E", "errors")) }
+        // The doctor, when there is something for it to explain. Examining the whole state for
+        // every frame only to decide on a hint costs too much in a long session (it reads every
+        // lint-marked row), so the hint follows what is cheap to see: lastError or a lint mark.
+        if live.lastError != nil || live.lintCount > 0 { keys.append(("D", "doctor")) }
         if focus == .messages, selectedEntry.map({ $0.kind == .message || $0.kind == .malformed }) == true { keys.append(("y/Y", "copy")) }
         // Statistics once the journey has sent something; last, as the least needed.
         if live.counts.received > 0 { keys.append(("S", "stats")) }

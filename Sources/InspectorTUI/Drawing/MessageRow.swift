@@ -2,7 +2,12 @@ import BridgeCore
 import InspectorClient
 import TerminalUI
 
-/// One line of the Messages pane: time, direction, type, action, short id, status, latency.
+/// One line of the Messages pane: time, direction, type, action, short id, status, latency, and
+/// the ``LintRule`` the row breaks, if any, as a mark at the end of the action column
+/// (`⚑ BUSY`, `⚑ action typo?`; the detail view gives the whole reason).
+///
+/// A malformed row shows no mark: its `BAD malformed: reason` already says what the linter's
+/// ``LintRule/malformed`` mark would.
 enum MessageRow {
     /// The first 8 characters of an id (the part people tell apart), or all of a short one.
     static func shortId(_ id: String) -> String {
@@ -103,7 +108,14 @@ enum MessageRow {
         let statusBlock = statusText.isEmpty && latency == nil ? "" : Self.statusBlock(status: statusText, latency: latency, width: width)
         let statusWidth = TextWidth.width(of: statusBlock)
         let actionWidth = max(1, limit - x - Self.idColumnWidth - statusWidth)
-        buffer.write(TextWidth.fit(entry.summary, to: actionWidth), at: Point(x: x, y: origin.y), style: style(.plain), maxWidth: actionWidth)
+        // A lint mark ends the action column, so the status, latency and id columns stay put.
+        let mark = entry.lint.map { Self.lintMark($0, actionColumn: actionWidth, actionWidth: TextWidth.width(of: entry.summary)) } ?? ""
+        let markWidth = TextWidth.width(of: mark)
+        let nameWidth = max(1, actionWidth - markWidth)
+        buffer.write(TextWidth.fit(entry.summary, to: nameWidth), at: Point(x: x, y: origin.y), style: style(.plain), maxWidth: nameWidth)
+        if markWidth > 0 {
+            buffer.write(mark, at: Point(x: x + nameWidth, y: origin.y), style: style(Theme.warning), maxWidth: markWidth)
+        }
         let idX = limit - min(Self.idColumnWidth, limit - x)
         if statusWidth > 0 {
             let statusX = max(x, idX - statusWidth)
@@ -115,6 +127,37 @@ enum MessageRow {
     /// Inner widths from this one up use the wide columns (a status column that holds
     /// `error PERMISSION_DENIED` whole at 96 and more).
     static let wideWidth = 90
+
+    /// The fewest columns the action keeps on a row with a lint mark: enough to tell
+    /// `camera.document.capture` from `camera.selfie.capture` by its start.
+    static let minActionWidthBesideMark = 11
+
+    /// The most columns a lint mark takes from an action that does not fit whole: ` ⚑ action typo?`
+    /// and ` ⚑ slot disabled` whole, longer labels cut.
+    static let maxMarkWidthBesideLongAction = 16
+
+    /// The lint mark at the end of an action column `actionColumn` wide holding an action
+    /// `actionWidth` wide: a space, `⚑` and the rule's label (``LintRule/label``).
+    ///
+    /// The action stays whole when at least ` ⚑ BUSY`'s 7 columns are left beside it, the label
+    /// shortened with `…` to what is left; otherwise the mark takes up to
+    /// ``maxMarkWidthBesideLongAction`` columns from the action, which keeps at least
+    /// ``minActionWidthBesideMark``. The flag itself is never cut (it is what
+    /// `f is:lint` finds): at worst the mark is a lone ` ⚑`, and nothing in a column under 3.
+    static func lintMark(_ rule: LintRule, actionColumn: Int, actionWidth: Int) -> String {
+        let full = " ⚑ " + rule.label
+        let fullWidth = TextWidth.width(of: full)
+        let besideWholeAction = actionColumn - actionWidth
+        let room = besideWholeAction >= min(fullWidth, 7)
+            ? min(fullWidth, besideWholeAction)
+            : min(fullWidth, max(besideWholeAction, min(maxMarkWidthBesideLongAction, actionColumn - minActionWidthBesideMark)))
+        if room >= fullWidth { return full }
+        if room >= 5 {
+            let cut = TextWidth.truncate(full, to: room)
+            return cut.hasSuffix(" …") ? String(cut.dropLast(2)) + "…" : cut
+        }
+        return actionColumn >= 3 ? " ⚑" : ""
+    }
 
     /// The id column's width: a space and the short id (at most 12 characters).
     static let idColumnWidth = 13

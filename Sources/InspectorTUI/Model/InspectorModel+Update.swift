@@ -548,6 +548,8 @@ extension InspectorModel {
             overlays.append(.actions(ActionLogView()))
         case .char("S"):
             overlays.append(.stats(StatsView()))
+        case .char("D"):
+            overlays.append(.doctor(DoctorView(model: self)))
         case .char("R"):
             overlays.append(.rules(RulesView()))
         case .char("H"):

@@ -45,6 +45,12 @@ public struct DetailView: Sendable {
         func section(_ row: LogEntry, index: Int, selected: Bool, relation: String?) {
             result.append(header(row, model: model, selected: selected, relation: relation))
             if let hold = model.live.holdMarks[index] { result.append([Span(HoldMarkText.sentence(hold), Theme.handMade)]) }
+            // The linter's reason in full (a malformed row's `reason:` line already is it). It can
+            // quote what the journey sent: sanitized here so wrapping measures what is drawn.
+            if row.kind == .message, let rule = row.lint {
+                let reason = model.live.lintReasons[index] ?? rule.label
+                result.append([Span("⚑ lint: " + Sanitizer.sanitize(reason), Theme.warning)])
+            }
             if row.kind == .malformed {
                 result.append([Span("reason: " + row.summary, Theme.danger)])
                 result.append([Span("raw input (\(TimeFormat.bytes(row.bytes))):", Theme.dim)])

@@ -20,6 +20,8 @@ public struct HelpView: Sendable {
             ("F", "follow: jump to the newest row and stay there"), ("L", "clear the host's message log (asks first)"),
             ("A", "the action log: everything this inspector did for you"),
             ("S", "statistics per action, live: requests, answered, error rate, latency p50 / p95 / max"),
+            ("D", "doctor: GBGBridge's troubleshooting checklist run live on what the inspector sees, each failure with its evidence and fix (Enter jumps to the message)"),
+            ("⚑ BUSY  ⚑ action typo?", "a row that breaks a rule of the troubleshooting guide: Enter says why, f is:lint lists them; the status line counts them"),
             ("y", "copy the message's JSON, exactly as it crossed the bridge, to the clipboard (OSC 52; works over SSH and in tmux)"),
             ("Y", "copy a line that replays it in Safari Web Inspector's console (postMessage from the journey, GBGBridge.receive from the host)"),
         ]),
@@ -52,7 +54,7 @@ public struct HelpView: Sendable {
         ("Filter language (f and /)", [
             ("type:request/response/event", "by type"), ("dir:in/out", "from / to the journey"),
             ("action:camera.*", "by action, * matches anything"), ("status:error  code:BUSY", "by response status or error code"),
-            ("id:a1b2", "part of a correlation id"), ("is:pending/error/malformed/manual/rule", "by state"),
+            ("id:a1b2", "part of a correlation id"), ("is:pending/error/malformed/manual/rule/lint", "by state (is:lint: rows with a ⚑ lint mark)"),
             ("body:text", "text anywhere in the JSON"), ("a b   a | b   !a   ( )", "and, or, not, group (! first, | last)"),
             ("anything else", "text in the action, id or reason"),
         ]),

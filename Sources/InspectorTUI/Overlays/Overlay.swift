@@ -36,6 +36,8 @@ public enum Overlay: Sendable {
     case inject(InjectDialog)
     /// Per-action statistics: requests, error rate, latency percentiles.
     case stats(StatsView)
+    /// GBGBridge's troubleshooting checklist applied live: what fails, the evidence, the fix.
+    case doctor(DoctorView)
 
     /// Lets the overlay handle a key.
     mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
@@ -60,6 +62,7 @@ public enum Overlay: Sendable {
         case .newBreakpoint(var view): defer { self = .newBreakpoint(view) }; return view.handle(key, model: model)
         case .inject(var view): defer { self = .inject(view) }; return view.handle(key, model: model)
         case .stats(var view): defer { self = .stats(view) }; return view.handle(key, model: model)
+        case .doctor(var view): defer { self = .doctor(view) }; return view.handle(key, model: model)
         }
     }
 
@@ -68,7 +71,7 @@ public enum Overlay: Sendable {
         switch self {
         case .respond, .event, .slot, .newRule, .heldEdit, .newBreakpoint, .inject: return true
         case .detail(let view): return view.searchInput != nil
-        case .help, .confirm, .errors, .actions, .rules, .held, .breakpoints, .stats: return false
+        case .help, .confirm, .errors, .actions, .rules, .held, .breakpoints, .stats, .doctor: return false
         }
     }
 
@@ -91,6 +94,7 @@ public enum Overlay: Sendable {
         case .newBreakpoint(let view): view.render(into: &buffer, area: area, model: model)
         case .inject(let view): view.render(into: &buffer, area: area, model: model)
         case .stats(let view): view.render(into: &buffer, area: area, model: model)
+        case .doctor(let view): view.render(into: &buffer, area: area, model: model)
         }
     }
 
@@ -116,6 +120,7 @@ public enum Overlay: Sendable {
         case .newBreakpoint(let view): return view.footerKeys
         case .inject(let view): return view.footerKeys
         case .stats: return [("Esc", "back"), ("j/k", "scroll")]
+        case .doctor: return [("Esc", "back"), ("Enter", "jump to evidence"), ("j/k", "move")]
         }
     }
 }

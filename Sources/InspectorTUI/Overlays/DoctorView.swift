@@ -1,0 +1,178 @@
+import HostDiagnosis
+import InspectorClient
+import InspectorProtocol
+import TerminalUI
+
+/// The doctor (`D`): GBGBridge's troubleshooting checklist applied to what this inspector sees,
+/// one line per check of ``Doctor``, the selected check opened underneath with its evidence, the
+/// documented fix and the heading of the troubleshooting page it follows. Enter jumps to the
+/// first message among the selected check's evidence.
+///
+/// The state is examined again each time the view is drawn (and when a key needs the report),
+/// so it follows the traffic: a BUSY answer arriving turns its check red while the view is open.
+/// Ages are measured on the host's clock, stopped while the host is gone
+/// (``InspectorModel/pendingClock``), as the Pending pane's are.
+///
+/// The checks keep the doctor's own order (``DoctorCheckID/allCases``) rather than worst first:
+/// the report changes under the view as messages arrive, and a sorted list would move rows away
+/// from under the cursor. The view opens on the first failure instead (else the first warning),
+/// and the summary line counts each status.
+///
+/// Everything in a report can quote what a journey or a host sent (an action, a correlation id,
+/// lastError, the host's name): each piece is sanitized before it is measured and wrapped, so
+/// the lines break where the escapes are drawn (``Buffer/write(_:at:style:maxWidth:)`` would
+/// sanitize it again anyway).
+public struct DoctorView: Sendable {
+    /// The selected check: an index into the report's checks (their number and order never change).
+    var cursor = 0
+
+    /// The title of the frame.
+    static let title = "Doctor: GBGBridge's troubleshooting checklist, live"
+
+    /// A view whose cursor starts on the first failing check, else the first warning.
+    init(model: InspectorModel) {
+        let checks = Self.report(model: model).checks
+        cursor = checks.firstIndex { $0.status == .failure } ?? checks.firstIndex { $0.status == .warning } ?? 0
+    }
+
+    /// The doctor's report on the model's state now.
+    static func report(model: InspectorModel) -> DoctorReport {
+        Doctor().examine(model.live, hostNow: model.pendingClock)
+    }
+
+    /// "2 failures, 3 warnings, 9 ok, 1 not run".
+    static func summary(_ report: DoctorReport) -> String {
+        let notRun = report.notRun.count
+        let ok = report.checks.count - report.failures - report.warnings - notRun
+        return [
+            report.failures == 1 ? "1 failure" : "\(report.failures) failures",
+            report.warnings == 1 ? "1 warning" : "\(report.warnings) warnings",
+            "\(ok) ok",
+            "\(notRun) not run",
+        ].joined(separator: ", ")
+    }
+
+    /// The mark and style of a status: colour always comes with a symbol.
+    static func glyph(_ status: DoctorStatus) -> (text: String, style: Style) {
+        switch status {
+        case .failure: return ("✗", Theme.danger)
+        case .warning: return ("!", Theme.warning)
+        case .ok: return ("✓", .plain)
+        case .notRun: return ("–", Theme.dim)
+        }
+    }
+
+    /// The fixed lines above the checks: the host and the summary.
+    static func topLines(_ report: DoctorReport, width: Int) -> [[Span]] {
+        var host = "no host yet"
+        if let info = report.host {
+            host = "\(Sanitizer.sanitize(info.name)) (pid \(info.pid)) \(Sanitizer.sanitize(info.environment))"
+            if info.inspectionPath == HostFeature.publicAPIPath { host += ", seen through GBGBridge's public API: some checks cannot run" }
+        }
+        var lines = DialogFrame.wrap([Span("host: ", Theme.dim), Span(host, .plain)], width: width, indent: 6)
+        lines += DialogFrame.wrap([Span(summary(report), report.status == .failure ? Theme.danger : Theme.paneTitle)], width: width)
+        lines.append([])
+        return lines
+    }
+
+    /// One line of the list: the check it belongs to, whether it is the selected check's
+    /// (highlighted) heading, and what it says.
+    typealias Row = (check: Int, selected: Bool, spans: [Span])
+
+    /// The lines of the checks: one line each, the selected one in full with its evidence, fix
+    /// and guide heading.
+    static func checkLines(_ report: DoctorReport, cursor: Int, width: Int, timeFormat: TimeFormat) -> [Row] {
+        var rows: [Row] = []
+        for (index, check) in report.checks.enumerated() {
+            let glyph = glyph(check.status)
+            let selected = index == cursor
+            let head = [
+                Span(glyph.text + " ", selected ? Theme.selection : glyph.style),
+                Span(check.title + "  ", selected ? Theme.selection : Theme.paneTitle),
+                Span(Sanitizer.sanitize(check.summary), selected ? Theme.selection : (check.status == .notRun ? Theme.dim : .plain)),
+            ]
+            guard selected else {
+                rows.append((index, false, fitted(head, width: width)))
+                continue
+            }
+            for line in DialogFrame.wrap(head, width: width, indent: 2, indentStyle: Theme.selection) { rows.append((index, true, line)) }
+            for line in detailLines(check, width: width, timeFormat: timeFormat) { rows.append((index, false, line)) }
+        }
+        return rows
+    }
+
+    /// The evidence, fix and guide heading of a check, indented under it.
+    static func detailLines(_ check: DoctorCheck, width: Int, timeFormat: TimeFormat) -> [[Span]] {
+        var lines: [[Span]] = []
+        func add(_ spans: [Span], indent: Int) {
+            let body = DialogFrame.wrap(spans, width: max(1, width - 4), indent: indent)
+            lines += body.map { [Span("    ", .plain)] + $0 }
+        }
+        for item in check.evidence {
+            var spans = [Span(item.seq != nil ? "→ " : "• ", item.seq != nil ? Theme.paneTitle : Theme.dim)]
+            if let time = item.time { spans.append(Span(timeFormat.clock(time) + "  ", Theme.dim)) }
+            if let id = item.correlationId, !id.isEmpty { spans.append(Span("id " + Sanitizer.sanitize(id) + "  ", Theme.dim)) }
+            spans.append(Span(Sanitizer.sanitize(item.text), check.status == .failure ? Theme.danger : .plain))
+            add(spans, indent: 2)
+        }
+        if check.moreEvidence > 0 { add([Span("… and \(check.moreEvidence) more", Theme.dim)], indent: 2) }
+        if !check.fix.isEmpty { add([Span("fix: ", Theme.paneTitle), Span(Sanitizer.sanitize(check.fix), .plain)], indent: 5) }
+        add([Span("guide: ", Theme.dim), Span(Sanitizer.sanitize(check.guideHeading), Theme.dim)], indent: 7)
+        return lines
+    }
+
+    /// One line of spans cut to `width` columns, the last one kept ending in `…`.
+    private static func fitted(_ spans: [Span], width: Int) -> [Span] {
+        var result: [Span] = []
+        var left = width
+        for span in spans where left > 0 {
+            let shown = TextWidth.truncate(span.text, to: left)
+            result.append(Span(shown, span.style))
+            left -= TextWidth.width(of: shown)
+        }
+        return result
+    }
+
+    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+        let report = Self.report(model: model)
+        let last = max(0, report.checks.count - 1)
+        switch key {
+        case .escape, .char("q"), .char("D"): return .close
+        case .char("j"), .down: cursor = min(cursor + 1, last)
+        case .char("k"), .up: cursor = max(0, cursor - 1)
+        case .char("g"), .home: cursor = 0
+        case .char("G"), .end: cursor = last
+        case .enter:
+            guard let seq = report.checks[safe: cursor]?.evidence.lazy.compactMap(\.seq).first else {
+                return .flash("this check has no message to jump to", isError: true)
+            }
+            return .jumpToSeq(seq)
+        default: break
+        }
+        return .none
+    }
+
+    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
+        let report = Self.report(model: model)
+        let width = max(1, area.width - 2)
+        let top = Self.topLines(report, width: width)
+        let rows = Self.checkLines(report, cursor: cursor, width: width, timeFormat: model.timeFormat)
+        // When the checks do not all fit, the title says which one is open, as other lists do.
+        let listHeight = max(0, area.height - 2 - top.count)
+        let position = rows.count > listHeight ? "  (\(cursor + 1)/\(report.checks.count), j/k)" : ""
+        let inner = DialogFrame.full(&buffer, area: area, title: Self.title + position)
+        DialogFrame.drawLines(top, first: 0, into: &buffer, rect: inner)
+        let list = Rect(x: inner.x, y: inner.y + top.count, width: inner.width, height: max(0, inner.height - top.count))
+        guard list.height > 0 else { return }
+        // The selected check in view, from its first line when it is taller than the list.
+        let firstOfCursor = rows.firstIndex { $0.check == cursor } ?? 0
+        let lastOfCursor = rows.lastIndex { $0.check == cursor } ?? 0
+        let first = lastOfCursor >= list.height ? min(firstOfCursor, lastOfCursor - list.height + 1) : 0
+        for row in 0..<list.height {
+            guard let line = rows[safe: first + row] else { break }
+            let y = list.y + row
+            if line.selected { buffer.fill(Rect(x: list.x, y: y, width: list.width, height: 1), style: Theme.selection) }
+            DialogFrame.drawLines([line.spans], first: 0, into: &buffer, rect: Rect(x: list.x, y: y, width: list.width, height: 1))
+        }
+    }
+}
