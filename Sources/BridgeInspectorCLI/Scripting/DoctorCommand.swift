@@ -23,7 +23,8 @@ struct DoctorCommand: ParsableCommand {
             ids and messages that never reached the journey. docs/cli.md lists every check.
 
             It reads the host's state and message log now (the messages the host still keeps). \
-            Failures and warnings come first. Through GBG's GBGBridge public API some checks \
+            Failures and warnings come first. The inspector's doctor view (key D) shows the \
+            same, updating live. Through GBG's GBGBridge public API some checks \
             cannot see what they need: they say "not run" and why.
 
             --watch stays attached: the whole report first, then a line for each check whose \
