@@ -47,9 +47,9 @@ struct DoctorOutput {
         for check in changed {
             let was = old.check(check.id)?.status
             let transition = was.map { $0 == check.status ? "" : " (was \($0.rawValue))" } ?? ""
-            lines.append("\(timeFormat.clock(new.time)) \(Self.glyph(check.status)) \(check.title) [\(check.id.rawValue)]\(transition): \(ScriptOutput.safe(check.summary))")
+            lines.append("\(timeFormat.clock(new.time)) \(check.status.symbol) \(check.title) [\(check.id.rawValue)]\(transition): \(ScriptOutput.safe(check.summary))")
         }
-        lines.append("\(timeFormat.clock(new.time)) now: \(Self.tally(new))")
+        lines.append("\(timeFormat.clock(new.time)) now: \(new.tally)")
         StandardStreams.printOut(lines.joined(separator: "\n"))
     }
 
@@ -60,7 +60,7 @@ struct DoctorOutput {
             let via = host.inspectionPath == HostFeature.publicAPIPath ? ", via GBGBridge public API" : ""
             lines.append("doctor: \(ScriptOutput.safe(host.name)) (pid \(host.pid)\(via)) at \(timeFormat.clock(report.time))")
         }
-        lines.append(Self.tally(report))
+        lines.append(report.tally)
         let order: [DoctorStatus] = [.failure, .warning, .ok, .notRun]
         for status in order {
             let checks = report.checks.filter { $0.status == status }
@@ -73,7 +73,7 @@ struct DoctorOutput {
 
     /// A check: one line when ok or not run; with its evidence, fix and heading otherwise.
     private func lines(_ check: DoctorCheck) -> [String] {
-        var lines = ["\(Self.glyph(check.status)) \(check.title) [\(check.id.rawValue)]: \(ScriptOutput.safe(check.summary))"]
+        var lines = ["\(check.status.symbol) \(check.title) [\(check.id.rawValue)]: \(ScriptOutput.safe(check.summary))"]
         guard check.status == .failure || check.status == .warning else { return lines }
         for item in check.evidence {
             var where_: [String] = []
@@ -87,28 +87,6 @@ struct DoctorOutput {
         if !check.fix.isEmpty { lines.append("    fix: \(check.fix)") }
         lines.append("    guide: \(check.guideHeading)")
         return lines
-    }
-
-    /// "2 failures, 1 warning, 11 ok, 1 not run".
-    static func tally(_ report: DoctorReport) -> String {
-        let ok = report.checks.filter { $0.status == .ok }.count
-        var parts = [
-            report.failures == 1 ? "1 failure" : "\(report.failures) failures",
-            report.warnings == 1 ? "1 warning" : "\(report.warnings) warnings",
-            "\(ok) ok",
-        ]
-        if !report.notRun.isEmpty { parts.append("\(report.notRun.count) not run") }
-        return parts.joined(separator: ", ")
-    }
-
-    /// The mark before a check.
-    static func glyph(_ status: DoctorStatus) -> String {
-        switch status {
-        case .failure: return "✗"
-        case .warning: return "!"
-        case .ok: return "✓"
-        case .notRun: return "–"
-        }
     }
 
     /// What a check found, without the ages that change every second: its status and the

@@ -33,6 +33,19 @@ public struct DoctorReport: Sendable, Hashable, Codable {
     /// The checks that could not run against this host.
     public var notRun: [DoctorCheck] { checks.filter { $0.status == .notRun } }
 
+    /// The counts for a person: "2 failures, 1 warning, 11 ok", and ", 1 not run" when some
+    /// checks could not run.
+    public var tally: String {
+        let ok = checks.filter { $0.status == .ok }.count
+        var parts = [
+            failures == 1 ? "1 failure" : "\(failures) failures",
+            warnings == 1 ? "1 warning" : "\(warnings) warnings",
+            "\(ok) ok",
+        ]
+        if !notRun.isEmpty { parts.append("\(notRun.count) not run") }
+        return parts.joined(separator: ", ")
+    }
+
     /// The check with `id`.
     public func check(_ id: DoctorCheckID) -> DoctorCheck? { checks.first { $0.id == id } }
 

@@ -16,6 +16,17 @@ public enum DoctorStatus: String, Sendable, Codable, CaseIterable, Comparable {
     /// Something that breaks a journey (or will): a CI job running the doctor fails on it.
     case failure
 
+    /// The mark shown before a check, so the status reads without colour: `✗` failure, `!`
+    /// warning, `✓` ok, `–` not run.
+    public var symbol: String {
+        switch self {
+        case .failure: return "✗"
+        case .warning: return "!"
+        case .ok: return "✓"
+        case .notRun: return "–"
+        }
+    }
+
     private var rank: Int {
         switch self {
         case .notRun: return 0

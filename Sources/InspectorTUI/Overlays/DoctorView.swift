@@ -40,25 +40,13 @@ public struct DoctorView: Sendable {
         Doctor().examine(model.live, hostNow: model.pendingClock)
     }
 
-    /// "2 failures, 3 warnings, 9 ok, 1 not run".
-    static func summary(_ report: DoctorReport) -> String {
-        let notRun = report.notRun.count
-        let ok = report.checks.count - report.failures - report.warnings - notRun
-        return [
-            report.failures == 1 ? "1 failure" : "\(report.failures) failures",
-            report.warnings == 1 ? "1 warning" : "\(report.warnings) warnings",
-            "\(ok) ok",
-            "\(notRun) not run",
-        ].joined(separator: ", ")
-    }
-
     /// The mark and style of a status: colour always comes with a symbol.
     static func glyph(_ status: DoctorStatus) -> (text: String, style: Style) {
         switch status {
-        case .failure: return ("✗", Theme.danger)
-        case .warning: return ("!", Theme.warning)
-        case .ok: return ("✓", .plain)
-        case .notRun: return ("–", Theme.dim)
+        case .failure: return (status.symbol, Theme.danger)
+        case .warning: return (status.symbol, Theme.warning)
+        case .ok: return (status.symbol, .plain)
+        case .notRun: return (status.symbol, Theme.dim)
         }
     }
 
@@ -70,7 +58,7 @@ public struct DoctorView: Sendable {
             if info.inspectionPath == HostFeature.publicAPIPath { host += ", seen through GBGBridge's public API: some checks cannot run" }
         }
         var lines = DialogFrame.wrap([Span("host: ", Theme.dim), Span(host, .plain)], width: width, indent: 6)
-        lines += DialogFrame.wrap([Span(summary(report), report.status == .failure ? Theme.danger : Theme.paneTitle)], width: width)
+        lines += DialogFrame.wrap([Span(report.tally, report.status == .failure ? Theme.danger : Theme.paneTitle)], width: width)
         lines.append([])
         return lines
     }
