@@ -68,3 +68,6 @@ keys Escape Escape
 keys '?'
 shot help
 keys Escape
+keys D
+shot doctor
+keys Escape
