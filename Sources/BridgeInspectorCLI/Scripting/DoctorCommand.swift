@@ -104,7 +104,7 @@ struct DoctorCommand: ParsableCommand {
         // The snapshot carries no clock of the host's: ages are measured on this machine's,
         // which is the host's in the Simulator and on this computer.
         let report = doctor.examine(state, hostNow: Date().timeIntervalSince1970 * 1000)
-        output.printReport(report)
+        try output.printReport(report)
         return report
     }
 
@@ -129,9 +129,9 @@ struct DoctorCommand: ParsableCommand {
             nextExamination = now + every
             let report = doctor.examine(state, hostNow: clock.hostNow(localNow: now))
             if let last {
-                output.printChanges(from: last, to: report)
+                try output.printChanges(from: last, to: report)
             } else {
-                output.printReport(report)
+                try output.printReport(report)
             }
             last = report
             return false

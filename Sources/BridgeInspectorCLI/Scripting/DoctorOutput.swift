@@ -22,10 +22,10 @@ struct DoctorOutput {
     }
 
     /// Prints the whole report.
-    func printReport(_ report: DoctorReport) {
+    func printReport(_ report: DoctorReport) throws {
         let report = kept(report)
         if json {
-            printJSON(report)
+            try printJSON(report)
         } else {
             StandardStreams.printOut(text(report).joined(separator: "\n"))
         }
@@ -34,13 +34,13 @@ struct DoctorOutput {
     /// Prints what changed between two reports: in text a line per check whose outcome changed
     /// (its status, or what it found: not just the ages in its summary); in JSON the new report,
     /// when anything changed.
-    func printChanges(from old: DoctorReport, to new: DoctorReport) {
+    func printChanges(from old: DoctorReport, to new: DoctorReport) throws {
         let old = kept(old)
         let new = kept(new)
         let changed = new.checks.filter { check in old.check(check.id).map { Self.outcome($0) != Self.outcome(check) } ?? true }
         guard !changed.isEmpty else { return }
         if json {
-            printJSON(new)
+            try printJSON(new)
             return
         }
         var lines: [String] = []
@@ -95,11 +95,7 @@ struct DoctorOutput {
         [check.status.rawValue, String(check.moreEvidence)] + check.evidence.map { "\($0.seq ?? -1) \($0.correlationId ?? "")" }
     }
 
-    private func printJSON(_ report: DoctorReport) {
-        do {
-            StandardStreams.printJSON(try ScriptOutput.json(DoctorDocument(report: report)))
-        } catch {
-            StandardStreams.printError("Error: the report could not be written as JSON: \(error)")
-        }
+    private func printJSON(_ report: DoctorReport) throws {
+        StandardStreams.printJSON(try ScriptOutput.json(DoctorDocument(report: report)))
     }
 }
