@@ -332,6 +332,8 @@ struct BridgeInspectorBench {
         table.row("render(), cursor on the newest row", Format.fixed(tui.frameMsAtEnd, 3) + " ms", Format.verdict(tui.frameMsAtEnd < 5, "< 5 ms"))
         table.row("render(), cursor in the middle", Format.fixed(tui.frameMsMiddle, 3) + " ms")
         table.row("render(), filter type:request active", Format.fixed(tui.frameMsFiltered, 3) + " ms")
+        table.row("render(), doctor view (D) open", Format.fixed(tui.frameMsDoctor, 3) + " ms", "the checklist examined again each frame")
+        table.row("render(), statistics view (S) open", Format.fixed(tui.frameMsStats, 3) + " ms", "the whole log counted again each frame")
         table.row("memory per message beyond its JSON", Format.fixed(tui.bytesPerMessageBeyondJSON, 0) + " B",
             Format.verdict(tui.bytesPerMessageBeyondJSON < 500, "< 500 B") + "; JSON \(Format.fixed(tui.jsonBytesPerMessage, 0)) B")
         for filter in tui.filterMs {
@@ -360,6 +362,8 @@ struct BridgeInspectorBench {
         report.set("tui_frame_ms_1m", tui.frameMsAtEnd)
         report.set("tui_frame_ms_1m_middle", tui.frameMsMiddle)
         report.set("tui_frame_ms_1m_filtered", tui.frameMsFiltered)
+        report.set("tui_frame_ms_1m_doctor", tui.frameMsDoctor)
+        report.set("tui_frame_ms_1m_stats", tui.frameMsStats)
         report.set("tui_bytes_per_message_1m", tui.bytesPerMessageBeyondJSON)
         report.set("tui_json_bytes_per_message_1m", tui.jsonBytesPerMessage)
         report.set("tui_rss_bytes_per_message_1m", tui.rssBytesPerMessage)

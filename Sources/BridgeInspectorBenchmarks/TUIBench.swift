@@ -17,6 +17,12 @@ struct TUIResult {
     var frameMsMiddle: Double
     /// Median `render()` time with a filter active.
     var frameMsFiltered: Double
+    /// Median `render()` time with the doctor view (`D`) open: the whole checklist examined
+    /// again over the long log, as each frame does.
+    var frameMsDoctor: Double
+    /// Median `render()` time with the statistics view (`S`) open: every action's counts and
+    /// latency percentiles worked out again from the whole log, as each frame does.
+    var frameMsStats: Double
     /// Resident bytes per message (after `malloc_trim`) beyond the message's own JSON bytes.
     var bytesPerMessageBeyondJSON: Double
     /// The messages' own JSON bytes per message (what is subtracted).
@@ -138,13 +144,20 @@ enum TUIBench {
         for character in "type:request" { filtered.handle(.key(.char(character))) }
         filtered.handle(.key(.enter))
         let withFilter = renderMedian(filtered, renders)
+        // The views that examine the whole state each time they are drawn.
+        var doctor = model
+        doctor.handle(.key(.char("D")))
+        let withDoctor = renderMedian(doctor, renders)
+        var stats = model
+        stats.handle(.key(.char("S")))
+        let withStats = renderMedian(stats, renders)
 
         let keyUnderLoad = try measureKeyUnderLoad(model, templates: templates, messagesPerSecond: 10_000, cycles: keyCycles, firstSeq: seq)
         let frameDecode = try measureFrameDecode(templates: templates, frames: min(count, 100_000))
 
         return TUIResult(
             messages: logCount, ingestMessagesPerSecond: Double(logCount) / ingestSeconds, frameMsAtEnd: atEnd,
-            frameMsMiddle: inMiddle, frameMsFiltered: withFilter,
+            frameMsMiddle: inMiddle, frameMsFiltered: withFilter, frameMsDoctor: withDoctor, frameMsStats: withStats,
             bytesPerMessageBeyondJSON: Double(rssAfter - rssBefore - jsonBytes) / Double(max(1, logCount)),
             jsonBytesPerMessage: Double(jsonBytes) / Double(max(1, logCount)),
             rssBytesPerMessage: Double(rssAfter - rssBefore) / Double(max(1, logCount)),

@@ -22,6 +22,7 @@ struct BenchmarkSmokeTests {
     static let tuiKeys = [
         "tui_frame_ms_1m", "tui_bytes_per_message_1m", "tui_filter_ms_1m", "tui_key_under_load_ms_p99",
         "tui_ingest_msgs_per_s", "tui_ingest_cpu_us_per_frame", "client_frame_decode_per_s", "client_frame_decode_cpu_us_per_frame",
+        "tui_frame_ms_1m_doctor", "tui_frame_ms_1m_stats",
     ]
 
     @Test("--smoke --json finishes and reports every figure as a number")
