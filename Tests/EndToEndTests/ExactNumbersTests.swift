@@ -62,7 +62,7 @@ struct ExactNumbersTests {
         // The pending request, in the log and in pending.
         #expect(snapshot.stdout.components(separatedBy: #""message":\#(exactRequest)"#).count == 3, "\(snapshot.stdout)")
 
-        let waited = try await host.run(["wait-for", "--json", "--filter", "body:12345678901234567891", "--timeout", "20"], binary: binary)
+        let waited = try await host.run(["wait-for", "--json", "--filter", "body:12345678901234567891", "--timeout", "20", "--journey-timeout", "3600"], binary: binary)
         #expect(waited.status == 0, "\(waited)")
         #expect(waited.stdout.contains(#""message":\#(exactRequest)"#), "wait-for --json re-encoded the request: \(waited)")
 

@@ -23,7 +23,7 @@ struct ScriptingAutoRespondTests {
         #expect(await host.waitForPending { $0 == ["nfc-1"] })
 
         let run = try await host.run(
-            ["auto-respond", "--action", "nfc.read", "--times", "2", "--data", #"{"uid": "04A2"}"#, "--timeout", "30"], binary: binary)
+            ["auto-respond", "--action", "nfc.read", "--times", "2", "--data", #"{"uid": "04A2"}"#, "--timeout", "30", "--journey-timeout", "3600"], binary: binary)
         #expect(run.status == 0, "\(run)")
         #expect(run.lines.count == 2, "one line per hit: \(run)")
         #expect(run.lines.first?.contains("nfc.read#1  answered nfc.read nfc-1 with success  (hit 1 of 2)") == true, "\(run)")
@@ -32,7 +32,7 @@ struct ScriptingAutoRespondTests {
         #expect(run.stderr.contains("nfc.read#1  action nfc.read  → success  with data  2 of 2 answered (used up)"), "\(run)")
 
         // The third request arrives and nobody answers it.
-        let third = try await host.run(["wait-for", "--filter", "id:nfc-3", "--timeout", "20"], binary: binary)
+        let third = try await host.run(["wait-for", "--filter", "id:nfc-3", "--timeout", "20", "--journey-timeout", "3600"], binary: binary)
         #expect(third.status == 0, "\(third)")
         try await Task.sleep(for: .milliseconds(300))
         #expect(try host.state().pending.map(\.correlationId) == ["nfc-3"])
