@@ -20,23 +20,62 @@ public struct LatencySummary: Sendable, Equatable {
     }
 
     /// The summary of `latencies` (any order), or `nil` when there are none.
+    ///
+    /// Each percentile is found by selection (the k-th smallest, in linear time on average)
+    /// rather than by sorting every latency: the statistics view works this out on every frame,
+    /// for logs of a million messages.
     public init?(latencies: [Double]) {
         guard !latencies.isEmpty else { return nil }
-        self.init(sorted: latencies.sorted())
+        var values = latencies
+        p50 = Self.select(Self.rank(50, count: values.count) - 1, in: &values)
+        p95 = Self.select(Self.rank(95, count: values.count) - 1, in: &values)
+        max = values.max() ?? p95
     }
 
-    /// The summary of latencies already sorted ascending (not empty).
-    init(sorted: [Double]) {
-        p50 = Self.nearestRank(50, of: sorted)
-        p95 = Self.nearestRank(95, of: sorted)
-        max = sorted[sorted.count - 1]
+    /// The 1-based nearest rank of the `percent`-th percentile (1...100) of `count` values:
+    /// `⌈percent × count / 100⌉`, worked out in integers so no rounding of a `Double` can move it.
+    static func rank(_ percent: Int, count: Int) -> Int {
+        Swift.min(Swift.max((percent * count + 99) / 100, 1), count)
     }
 
-    /// The `percent`-th percentile (1...100) of `sorted` (ascending, not empty) by nearest rank:
-    /// the value at 1-based rank `⌈percent × n / 100⌉`, worked out in integers so no rounding of
-    /// a `Double` can move it.
-    static func nearestRank(_ percent: Int, of sorted: [Double]) -> Double {
-        let rank = (percent * sorted.count + 99) / 100
-        return sorted[Swift.min(Swift.max(rank, 1), sorted.count) - 1]
+    /// The `k`-th smallest (0-based) of `values` (not empty, no NaN), rearranging them: a
+    /// quickselect with a three-way partition, so runs of equal latencies (common: many
+    /// answers take the same milliseconds) cost no more than distinct ones.
+    static func select(_ k: Int, in values: inout [Double]) -> Double {
+        var low = 0
+        var high = values.count - 1
+        while low < high {
+            let pivot = medianOfThree(values[low], values[low + (high - low) / 2], values[high])
+            // [low, less) < pivot, [less, index) == pivot, (greater, high] > pivot.
+            var less = low
+            var index = low
+            var greater = high
+            while index <= greater {
+                if values[index] < pivot {
+                    values.swapAt(less, index)
+                    less += 1
+                    index += 1
+                } else if values[index] > pivot {
+                    values.swapAt(index, greater)
+                    greater -= 1
+                } else {
+                    index += 1
+                }
+            }
+            // The pivot is one of the values, so the middle part is never empty: each round
+            // leaves fewer values to look at.
+            if k < less {
+                high = less - 1
+            } else if k > greater {
+                low = greater + 1
+            } else {
+                return pivot
+            }
+        }
+        return values[low]
+    }
+
+    private static func medianOfThree(_ a: Double, _ b: Double, _ c: Double) -> Double {
+        Swift.max(Swift.min(a, b), Swift.min(Swift.max(a, b), c))
     }
 }
