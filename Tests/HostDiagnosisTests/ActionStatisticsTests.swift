@@ -83,11 +83,13 @@ struct ActionStatisticsTests {
     /// nearest-rank values, whatever the order and however many latencies are equal.
     @Test("selected percentiles equal the sorted nearest-rank values: random, many equal, ascending, descending, 1 to 2,000 values")
     func selectionMatchesSorting() {
-        var generator = SplitMix64(seed: 16)
+        // Scattered without a generator: multiplying by a large odd constant (Knuth's) mixes
+        // the index, the same on every run.
+        func scattered(_ index: Int, _ modulus: UInt64) -> Double { Double((UInt64(index) &* 2_654_435_761) % modulus) }
         for count in [1, 2, 3, 4, 5, 19, 20, 21, 100, 101, 999, 2_000] {
             let shapes: [[Double]] = [
-                (0..<count).map { _ in Double(generator.next() % 10_000) / 10 },
-                (0..<count).map { _ in Double(generator.next() % 3) },  // mostly equal
+                (0..<count).map { scattered($0, 10_007) / 10 },
+                (0..<count).map { scattered($0, 3) },  // mostly equal
                 (0..<count).map(Double.init),
                 (0..<count).reversed().map(Double.init),
                 Array(repeating: 7, count: count),
@@ -200,18 +202,5 @@ struct ActionStatisticsTests {
         #expect(stats.total.count(.error) == 5_000)
         #expect(stats.actions.map(\.action) == ["a.even", "b.odd"])
         #expect(stats.total.latency == LatencySummary(p50: 49, p95: 94, max: 99))
-    }
-}
-
-/// A small seeded generator (SplitMix64), so the random latencies are the same on every run.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -36,6 +36,31 @@ enum DialogFrame {
         }
     }
 
+    /// Draws a list whose entries take one or more lines each into `rect`, scrolled so the
+    /// lines `cursor` (the selected entry's, first to last) are in view: from its first line
+    /// when the entry is taller than `rect`. Lines for which `highlighted` is true get the
+    /// selection's background across the whole row.
+    static func drawList(
+        _ lines: [[Span]], keepingInView cursor: ClosedRange<Int>, highlighted: (Int) -> Bool, into buffer: inout Buffer, rect: Rect
+    ) {
+        let first = cursor.upperBound >= rect.height ? min(cursor.lowerBound, cursor.upperBound - rect.height + 1) : 0
+        for row in 0..<rect.height {
+            let index = first + row
+            guard index < lines.count else { break }
+            let line = Rect(x: rect.x, y: rect.y + row, width: rect.width, height: 1)
+            if highlighted(index) { buffer.fill(line, style: Theme.selection) }
+            drawLines([lines[index]], first: 0, into: &buffer, rect: line)
+        }
+    }
+
+    /// The lines of `rows` that belong to entry `entry`, first to last (`0...0` when none do).
+    static func lines<Row>(of entry: Int, in rows: [Row], entryOf: (Row) -> Int) -> ClosedRange<Int> {
+        guard let first = rows.firstIndex(where: { entryOf($0) == entry }), let last = rows.lastIndex(where: { entryOf($0) == entry }) else {
+            return 0...0
+        }
+        return first...last
+    }
+
     /// Word-wraps styled text into lines of at most `width` columns, each line after the first
     /// starting with `indent` spaces. A word longer than a line is broken, never cut: long host
     /// messages and errors must be readable in full.

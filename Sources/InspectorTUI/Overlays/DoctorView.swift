@@ -153,14 +153,8 @@ public struct DoctorView: Sendable {
         let list = Rect(x: inner.x, y: inner.y + top.count, width: inner.width, height: max(0, inner.height - top.count))
         guard list.height > 0 else { return }
         // The selected check in view, from its first line when it is taller than the list.
-        let firstOfCursor = rows.firstIndex { $0.check == cursor } ?? 0
-        let lastOfCursor = rows.lastIndex { $0.check == cursor } ?? 0
-        let first = lastOfCursor >= list.height ? min(firstOfCursor, lastOfCursor - list.height + 1) : 0
-        for row in 0..<list.height {
-            guard let line = rows[safe: first + row] else { break }
-            let y = list.y + row
-            if line.selected { buffer.fill(Rect(x: list.x, y: y, width: list.width, height: 1), style: Theme.selection) }
-            DialogFrame.drawLines([line.spans], first: 0, into: &buffer, rect: Rect(x: list.x, y: y, width: list.width, height: 1))
-        }
+        DialogFrame.drawList(
+            rows.map(\.spans), keepingInView: DialogFrame.lines(of: cursor, in: rows) { $0.check }, highlighted: { rows[$0].selected },
+            into: &buffer, rect: list)
     }
 }

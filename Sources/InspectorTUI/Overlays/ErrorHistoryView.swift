@@ -46,14 +46,8 @@ public struct ErrorHistoryView: Sendable {
             let indentStyle = selected ? Theme.selection : .plain
             for line in DialogFrame.wrap(spans, width: inner.width, indent: 16, indentStyle: indentStyle) { rows.append((index, line)) }
         }
-        let firstOfCursor = rows.firstIndex { $0.entry == cursor } ?? 0
-        let lastOfCursor = rows.lastIndex { $0.entry == cursor } ?? 0
-        let top = lastOfCursor >= inner.height ? min(firstOfCursor, lastOfCursor - inner.height + 1) : 0
-        for row in 0..<inner.height {
-            guard let line = rows[safe: top + row] else { break }
-            let y = inner.y + row
-            if line.entry == cursor { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: Theme.selection) }
-            DialogFrame.drawLines([line.spans], first: 0, into: &buffer, rect: Rect(x: inner.x, y: y, width: inner.width, height: 1))
-        }
+        DialogFrame.drawList(
+            rows.map(\.spans), keepingInView: DialogFrame.lines(of: cursor, in: rows) { $0.entry }, highlighted: { rows[$0].entry == cursor },
+            into: &buffer, rect: inner)
     }
 }
