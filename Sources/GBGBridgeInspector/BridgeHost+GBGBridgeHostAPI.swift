@@ -20,6 +20,12 @@ extension BridgeHost: GBGBridgeHostAPI {
 
 extension CaptureCapability: GBGBridgeCaptureAPI {
     public var hasHandler: Bool { handler != nil }
+
+    /// What GBGBridge's documented API cannot express is refused here too, so the public-API
+    /// path behaves as it does in an app.
+    public func refusal(toComplete result: CaptureResult) -> String? {
+        DocumentedCaptureResults.refusal(toComplete: result)
+    }
 }
 
 /// The adapter's delegate for a `BridgeHost`: reports each call to the adapter, then forwards it

@@ -6,8 +6,8 @@ import BridgeCore
 /// GBGBridge is a closed iOS binary that cannot be built on this project's machines, so the
 /// adapter is written against this mirror and tested on Linux through a host that conforms to it
 /// (this project's own `BridgeCore.BridgeHost`, seen only through these members). The one file
-/// that names GBGBridge, `GBGBridgeHost+GBGBridgeHostAPI.swift`, maps GBGBridge's types to
-/// BridgeCore's values under `#if canImport(GBGBridge)`; it has not been compiled here.
+/// that names GBGBridge's types lives in the app integration package (`Integrations/GBGBridgeApp`,
+/// `GBGBridgeHostMirror`), type-checked in CI against interface stubs of GBGBridge and WebKit.
 ///
 /// Nothing here is a change stream: GBGBridge publishes no history of what changed. The adapter
 /// learns of messages from the delegate, of outgoing messages from a script in the page, and of
@@ -61,6 +61,11 @@ public protocol GBGBridgeCaptureAPI: AnyObject {
     /// active (a mirror of a slot whose `complete(_:)` returns nothing checks `activeRequest`).
     @discardableResult
     func complete(_ result: CaptureResult) -> Bool
+    /// Why `result` cannot be expressed through this slot's API (GBGBridge documents only a
+    /// document image and a cancellation: ``DocumentedCaptureResults``), or `nil` when
+    /// ``complete(_:)`` can send it as it is. The adapter refuses such a completion with this
+    /// reason instead of sending something else.
+    func refusal(toComplete result: CaptureResult) -> String?
 }
 
 /// What the adapter's delegate proxy reports: the two `BridgeHostDelegate` calls.

@@ -193,6 +193,13 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         refresh()
     }
 
+    /// What the slot's API cannot express (GBGBridge documents only `.document(...)` and
+    /// `.cancelled(reason:)`): refused with the reason instead of sending something else.
+    public func refusal(toComplete slot: CaptureCapability.Kind, with result: CaptureResult) -> String? {
+        guard let api else { return nil }
+        return Self.capture(slot, of: api).refusal(toComplete: result)
+    }
+
     public func setSlot(_ slot: CaptureCapability.Kind, enabled: Bool) {
         guard let api else { return }
         Self.capture(slot, of: api).isEnabled = enabled

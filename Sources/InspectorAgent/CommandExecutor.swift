@@ -53,13 +53,20 @@ final class CommandExecutor {
             case .success(let value): result = value
             case .failure(let error): return .failure(error)
             }
+            if let reason = host.refusal(toComplete: args.slot, with: result) {
+                return .failure(InspectorError(.unsupported, reason))
+            }
             host.completeSlot(args.slot, with: result)
             return .success(["correlationId": .string(request.correlationId)])
         case .cancelSlot(let args):
             guard let request = host.activeRequest(of: args.slot) else {
                 return .failure(Self.inspectorError(.slotIdle(args.slot, attempted: .cancel)))
             }
-            host.completeSlot(args.slot, with: .cancelled(reason: args.reason ?? "Cancelled from the inspector"))
+            let cancellation = CaptureResult.cancelled(reason: args.reason ?? "Cancelled from the inspector")
+            if let reason = host.refusal(toComplete: args.slot, with: cancellation) {
+                return .failure(InspectorError(.unsupported, reason))
+            }
+            host.completeSlot(args.slot, with: cancellation)
             return .success(["correlationId": .string(request.correlationId)])
         case .setSlotEnabled(let args):
             host.setSlot(args.slot, enabled: args.enabled)

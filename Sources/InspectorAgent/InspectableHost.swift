@@ -34,6 +34,10 @@ public protocol InspectableHost: AnyObject {
     func activeRequest(of slot: CaptureCapability.Kind) -> BridgeMessage?
     /// Ends a capture slot's active request with `result`.
     func completeSlot(_ slot: CaptureCapability.Kind, with result: CaptureResult)
+    /// Why the host cannot send `result` for `slot` as it is (a host whose API has no such
+    /// result), or `nil`. The agent refuses such a command with this reason, rather than let the
+    /// host send something else.
+    func refusal(toComplete slot: CaptureCapability.Kind, with result: CaptureResult) -> String?
     /// Enables or disables a capture slot.
     func setSlot(_ slot: CaptureCapability.Kind, enabled: Bool)
     /// Sets a capture slot's permission state.
@@ -67,6 +71,9 @@ public protocol InspectableHost: AnyObject {
 
 extension InspectableHost {
     public func settle(after cause: InspectionCause) async {}
+
+    /// Every result can be sent as it is.
+    public func refusal(toComplete slot: CaptureCapability.Kind, with result: CaptureResult) -> String? { nil }
 
     // A host that cannot hold or inject lists ``HostFeature/intercept`` and ``HostFeature/inject``
     // as unsupported; the agent then never calls these.

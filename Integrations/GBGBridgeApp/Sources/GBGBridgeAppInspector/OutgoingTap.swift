@@ -1,26 +1,18 @@
-// The WebKit side of the outgoing tap: installs ``OutgoingTapScript`` in a web view's user
-// content controller and hands each report to a closure.
-//
-// NOT COMPILED HERE: this project builds on Linux, which has no WebKit. It was read line by line
-// against Apple's WKUserContentController, WKUserScript and WKScriptMessageHandler documentation
-// (all main-actor types in current SDKs); the first Apple build may still find a mistake.
-#if canImport(WebKit)
+import GBGBridgeInspector
 import WebKit
 
-/// The outgoing tap installed in one `WKUserContentController` (usually the one of the web view
-/// GBGBridge's `BridgeHost` is attached to): a user script at document start in the main frame
-/// and a script message handler named ``OutgoingTapScript/handlerName``.
+/// The page script (``OutgoingTapScript``) installed in one web view: a user script at document
+/// start in the main frame, for every later page load, a run of the same script in the page
+/// already loaded, and a script message handler named ``OutgoingTapScript/handlerName`` whose
+/// reports go to a closure.
 ///
-/// The script runs from the next page load on (a page already loaded is not tapped). Reports from
-/// frames other than the main frame are passed on as ``OutgoingTapReport/invalid(_:)``. One tap
-/// per controller: a second one takes the handler name over from the first (remove the first
-/// before adding another; the script itself
-/// runs once per page however often it is added).
+/// Reports from frames other than the main frame are passed on as
+/// ``OutgoingTapReport/invalid(_:)``. One tap per web view: a second one takes the handler name
+/// over from the first (remove the first before adding another; the script itself runs once per
+/// page however often it is added or run).
 ///
 /// ```swift
-/// let tap = OutgoingTap(installingIn: webView.configuration.userContentController) { report in
-///     adapter.handle(report)
-/// }
+/// let tap = OutgoingTap(installingIn: webView) { report in adapter.handle(report) }
 /// // ...
 /// tap.remove()
 /// ```
@@ -31,9 +23,10 @@ public final class OutgoingTap {
     private let onReport: @MainActor (OutgoingTapReport) -> Void
     private var installed = true
 
-    /// Adds the script and the handler to `controller`; `onReport` gets every report, on the main actor.
-    public init(installingIn controller: WKUserContentController, onReport: @escaping @MainActor (OutgoingTapReport) -> Void) {
-        self.controller = controller
+    /// Adds the script and the handler to `webView`'s user content controller and runs the
+    /// script in the page it shows now; `onReport` gets every report, on the main actor.
+    public init(installingIn webView: WKWebView, onReport: @escaping @MainActor (OutgoingTapReport) -> Void) {
+        controller = webView.configuration.userContentController
         self.onReport = onReport
         script = WKUserScript(source: OutgoingTapScript.source, injectionTime: .atDocumentStart, forMainFrameOnly: true)
         controller.addUserScript(script)
@@ -43,6 +36,10 @@ public final class OutgoingTap {
         // WebKit keeps its handlers strongly; the proxy keeps this object weakly, so the
         // controller never keeps the tap (and whatever `onReport` holds) alive.
         controller.add(WeakScriptMessageHandler(self), name: OutgoingTapScript.handlerName)
+        // A user script applies from the next page load; the page already shown (a journey
+        // that has set its receive already) gets the same script now. A message handler added
+        // now is reachable from that page at once.
+        webView.evaluateJavaScript(OutgoingTapScript.source, completionHandler: nil)
     }
 
     /// Removes the handler and the script (other user scripts stay, in their order). Pages
@@ -75,4 +72,3 @@ private final class WeakScriptMessageHandler: NSObject, WKScriptMessageHandler {
         tap?.receive(message)
     }
 }
-#endif
