@@ -173,6 +173,26 @@ struct PublicAPIPathTests {
         #expect(await waitUntil(timeout: .seconds(10)) { (try? host.state())?.slots.first { $0.kind == .document }?.enabled == true })
     }
 
+    @Test("slot complete --result error: sent natively; refused through the public API (exit 2, unsupported, the reason) with nothing sent and the slot still held", arguments: InspectedVia.allCases)
+    func errorCompletion(path: InspectedVia) async throws {
+        let host = try await heldHost(path)
+        defer { host.stop() }
+        let result = try await host.run(["slot", "document", "complete", "--result", "error", "--error-code", "PERMISSION_DENIED"], binary: binary)
+        if path.isPublicAPI {
+            // Issue 23, point 5: GBGBridge's documented CaptureResult has no error case; the old
+            // adapter sent a cancellation and reported success.
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stderr.contains("no error case") && result.stderr.contains("(unsupported)"), "\(result)")
+            #expect(host.receivedResponse("cap-1") == nil)
+            #expect((try? host.state())?.slots.first { $0.kind == .document }?.activeRequest == "cap-1")
+        } else {
+            #expect(result.status == 0, "\(result)")
+            #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("cap-1") != nil })
+            let payload = (host.receivedResponse("cap-1")?["message"] as? [String: Any])?["payload"] as? [String: Any]
+            #expect(payload?["status"] as? String == "error", "\(String(describing: payload))")
+        }
+    }
+
     @Test("cancel ends a busy slot's request with cancelled", arguments: InspectedVia.allCases)
     func cancelBusySlot(path: InspectedVia) async throws {
         let host = try await heldHost(path)

@@ -27,7 +27,9 @@ struct SlotCommand: ParsableCommand {
 
             complete and cancel print the message the host sent as one line of JSON. If the slot \
             is idle (no request holds it) the host refuses: its message is printed on standard \
-            error and the exit status is 2.
+            error and the exit status is 2. Through GBGBridge's public API (an app, or host \
+            --inspect-via public-api) only a document image and a cancellation can be sent: \
+            --result error, and an image for selfie, are refused the same way.
 
             Examples:
               bridge-inspector slot document complete --width 1280 --height 720
