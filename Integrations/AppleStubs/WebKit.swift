@@ -67,4 +67,7 @@ open class WKWebView: UIView {
     open func evaluateJavaScript(_ javaScriptString: String, completionHandler: (@MainActor @Sendable (Any?, (any Error)?) -> Void)? = nil) {
         fatalError("stub")
     }
+    /// The async form Swift gives the same method (`WK_SWIFT_ASYNC_NAME`); present so that a
+    /// call that means the completion-handler form must say so.
+    open func evaluateJavaScript(_ javaScriptString: String) async throws -> Any { fatalError("stub") }
 }
