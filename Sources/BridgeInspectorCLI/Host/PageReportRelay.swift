@@ -26,11 +26,13 @@ final class PageReportRelay {
         }
         switch inspector.pageReported(body) {
         case .unreportable(let reason):
-            tellOnce("unreportable", "the page script could not copy a message the host sent (\(reason)); the inspector does not show it.")
+            tellOnce("unreportable", "the page script could not copy a message the host sent (\(reason)); the inspector shows it as unread, without its text.")
         case .blind(let reason):
             tellOnce("blind", "the page script cannot see what the host sends to this page (\(reason)); the inspector shows only what the page sends.")
         case .invalid:
             invalid += 1
+        case .lost:
+            tellOnce("lost", "a message the host sent reached GBGBridge's no-op receive: the journey had not set window.GBGBridge.receive yet, so it never got it.")
         case .sent, .page, nil:
             break
         }
