@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import GBGBridgeInspector
+import InspectorAgent
 import InspectorClient
 import InspectorProtocol
 import TestSupport
@@ -237,6 +238,30 @@ struct PublicAPIHostTests {
         #expect(state.lastUnreadSentReport?.direction == .sent)
         #expect(state.malformed.map(\.direction) == [.sent, .sent])
         #expect(adapter.inspectionSnapshot().unreadSentReports == 2)
+    }
+
+    @Test("an agent started after unread reports takes their count and the last one from the adapter's snapshot")
+    func unreadReportsBeforeTheAgent() async throws {
+        let host = BridgeHost(hostVersion: "2.0.0")
+        let adapter = PublicAPIHost(api: host, hostVersion: "2.0.0")
+        adapter.reportSent(json: "{oops")
+        adapter.handle(.invalid("a body that is neither a string nor a dictionary"))
+        let snapshot = adapter.inspectionSnapshot()
+        #expect(snapshot.unreadSentReports == 2)
+        #expect(snapshot.lastUnreadSentReport?.reason.hasSuffix("neither a string nor a dictionary") == true)
+        let directory = NSTemporaryDirectory() + "gbg-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let agent = try InspectorAgent(serving: adapter, name: "late", socketPath: directory + "/a.sock")
+        defer { agent.stop() }
+        let path = agent.socketPath
+        let session = try await onThread { AppClient(try InspectorSession(socketPath: path, subscribe: false, clientName: "gbg-tests")) }
+        defer { session.close() }
+        _ = try await session.run(.snapshot)
+        guard case .snapshot(_, let state) = try await session.next(where: { if case .snapshot = $0 { true } else { false } }) else { return }
+        #expect(state.counts.unreadSentReports == 2)
+        #expect(state.lastUnreadSentReport?.direction == .sent)
+        #expect(state.lastUnreadSentReport?.reason == snapshot.lastUnreadSentReport?.reason)
     }
 
     // Troubleshooting page, "Messages Not Being Received by the Web Journey": "window.GBGBridge.receive
