@@ -135,9 +135,8 @@ struct PublicAPIHostTests {
         host.documentCapture.handler = { [weak host] _ in
             await host?.documentCapture.awaitCompletion() ?? .cancelled(reason: "gone")
         }
-        let session = try await app.session(subscribe: true)
+        let session = try await app.subscribedSession()
         defer { session.close() }
-        _ = try await session.next { if case .snapshot = $0 { return true } else { return false } }
         app.receive(request("camera.document.capture", id: "c1"))
         // The inspector sees the slot taken right after GBGBridge routes the request.
         _ = try await session.events(until: { events in
@@ -213,9 +212,8 @@ struct PublicAPIHostTests {
     func unreadReportsAreVisible() async throws {
         let app = try AppUnderTest()
         defer { app.stop() }
-        let session = try await app.session(subscribe: true)
+        let session = try await app.subscribedSession()
         defer { session.close() }
-        _ = try await session.next { if case .snapshot = $0 { return true } else { return false } }
         let adapter = app.inspector.adapter
         let raw = #"{"version":"1.0","type":"response","timestamp":1,"payload":{"action":"a"}}"#
         adapter.reportSent(json: raw)
@@ -270,9 +268,8 @@ struct PublicAPIHostTests {
     func lostDelivery() async throws {
         let app = try AppUnderTest()
         defer { app.stop() }
-        let session = try await app.session(subscribe: true)
+        let session = try await app.subscribedSession()
         defer { session.close() }
-        _ = try await session.next { if case .snapshot = $0 { return true } else { return false } }
         let sent = #"{"version":"1.0","correlationId":"ios-event-2","type":"event","timestamp":1,"payload":{"action":"host.ready"}}"#
         let envelope = String(decoding: try JSONSerialization.data(withJSONObject: ["kind": "sent", "json": sent, "lost": "no receive yet"]), as: UTF8.self)
         app.inspector.adapter.handle(OutgoingTapReport(body: envelope))
@@ -289,9 +286,8 @@ struct PublicAPIHostTests {
     func otherShapesReachTheInspector() async throws {
         let app = try AppUnderTest(answerUnhandled: false)
         defer { app.stop() }
-        let session = try await app.session(subscribe: true)
+        let session = try await app.subscribedSession()
         defer { session.close() }
-        _ = try await session.next { if case .snapshot = $0 { return true } else { return false } }
         app.receive(request("device.info", id: "r7"))
         let inner = #"{"version":"1.0","correlationId":"r7","type":"response","timestamp":"2024-11-23T22:13:20Z","status":"success"}"#
         let literal = String(decoding: try JSONEncoder().encode(inner), as: UTF8.self)
@@ -373,6 +369,13 @@ final class AppUnderTest {
     }
 
     func receive(_ text: String) { host.receive(text: text) }
+
+    /// A subscribed session that has read its first snapshot: what it reads next are events.
+    func subscribedSession() async throws -> AppClient {
+        let session = try await self.session(subscribe: true)
+        _ = try await session.next { if case .snapshot = $0 { return true } else { return false } }
+        return session
+    }
 
     func session(subscribe: Bool) async throws -> AppClient {
         let path = inspector.agent.socketPath
