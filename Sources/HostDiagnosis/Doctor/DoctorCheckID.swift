@@ -30,11 +30,11 @@ public enum DoctorCheckID: String, Sendable, Hashable, CaseIterable, Codable {
     case unknownResponses = "unknown-responses"
     /// Requests reusing a correlationId still waiting.
     case duplicateIds = "duplicate-ids"
+    /// Reports of what the host sent that the inspector could not read (a page script's).
+    case unreadSentReports = "unread-sent-reports"
     /// Messages the host sent that never reached a journey (through GBGBridge's public API:
     /// those that reached its no-op bootstrap `receive`).
     case lostMessages = "lost-messages"
-    /// Reports of what the host sent that the inspector could not read (a page script's).
-    case unreadSentReports = "unread-sent-reports"
 
     /// A short title for a person.
     public var title: String {
