@@ -266,10 +266,14 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// without an action, an ISO timestamp); the record keeps the exact reported text. Text that
     /// still cannot be read is shown as a `sent` malformed record with the reason, and counted in
     /// ``unreadReports``.
-    ///
-    /// - Parameter lost: why the journey did not get it, when the page script saw it reach
-    ///   GBGBridge's no-op bootstrap `receive` (the journey had not set its own yet).
-    public func reportSent(json: String, lost: String? = nil) {
+    public func reportSent(json: String) {
+        reportSent(json: json, lost: nil)
+    }
+
+    /// Reports a delivery as ``reportSent(json:)`` does, marked lost when `lost` is set: the page
+    /// script saw it reach GBGBridge's no-op bootstrap `receive` (the journey had not set its own
+    /// yet), and `lost` says so.
+    public func reportSent(json: String, lost: String?) {
         let bytes = Data(json.utf8)
         guard bytes.count <= Self.reportLimit else {
             unread(raw: bytes.prefix(Self.unreadRawLimit), reason: "a report of \(bytes.count) bytes, over the limit of \(Self.reportLimit)")
