@@ -54,6 +54,21 @@ struct ServedPublicAPITests {
         return pairs.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
     }
 
+    /// `bridge-inspector host --serve PATH --inspect-via public-api` on a socket in `directory`,
+    /// once it serves: the process (kill it when done), its socket and the URL it serves.
+    private func servedHost(
+        in directory: TemporaryDirectory, serving path: String, options: [String] = []
+    ) async throws -> (host: BinaryProcess, socket: String, served: String) {
+        let socket = directory.file("h.sock")
+        let host = try BinaryProcess(["host", "--serve", path] + options + ["--socket", socket, "--inspect-via", "public-api"], binary: binary)
+        #expect(await host.waitForLine(prefix: "socket: ") == socket)
+        guard let served = await host.waitForLine(prefix: "serving: ") else {
+            host.kill()
+            throw HostStartFailure(description: "the host serves nothing: \(host.standardError)")
+        }
+        return (host, socket, served)
+    }
+
     /// Checks that the inspector's sent messages are, in order, exactly the messages the page
     /// received: the same message, and the JSON of the very value the page got, byte for byte.
     private func expectSame(_ sent: [WireTraffic], _ received: [(host: String, value: String)], sourceLocation: SourceLocation = #_sourceLocation) {
@@ -79,14 +94,9 @@ struct ServedPublicAPITests {
             return
         }
         let directory = try TemporaryDirectory()
-        let socket = directory.file("h.sock")
-        let host = try BinaryProcess([
-            "host", "--serve", examplePath("web-journey"), "--profile", examplePath("web-journey/host-profile.json"),
-            "--socket", socket, "--inspect-via", "public-api",
-        ], binary: binary)
+        let (host, socket, served) = try await servedHost(
+            in: directory, serving: examplePath("web-journey"), options: ["--profile", examplePath("web-journey/host-profile.json")])
         defer { host.kill() }
-        #expect(await host.waitForLine(prefix: "socket: ") == socket)
-        let served = try #require(await host.waitForLine(prefix: "serving: "), "stderr: \(host.standardError)")
 
         let browser = try HeadlessChromium(executable: executable, directory: directory)
         defer { browser.close() }
@@ -165,11 +175,8 @@ struct ServedPublicAPITests {
         let journey = directory.file("journey")
         try FileManager.default.createDirectory(atPath: journey, withIntermediateDirectories: true)
         try Self.pageWithoutReceive.write(toFile: journey + "/index.html", atomically: true, encoding: .utf8)
-        let socket = directory.file("h.sock")
-        let host = try BinaryProcess(["host", "--serve", journey, "--socket", socket, "--inspect-via", "public-api"], binary: binary)
+        let (host, socket, served) = try await servedHost(in: directory, serving: journey)
         defer { host.kill() }
-        #expect(await host.waitForLine(prefix: "socket: ") == socket)
-        let served = try #require(await host.waitForLine(prefix: "serving: "), "stderr: \(host.standardError)")
 
         let browser = try HeadlessChromium(executable: executable, directory: directory)
         defer { browser.close() }
