@@ -24,10 +24,18 @@ public struct TrafficRecord: Sendable {
     /// For sent messages that were held at a breakpoint: the hold and what became of it
     /// (a `dropped` message was never delivered).
     public var hold: HoldMark?
+    /// For sent messages seen by a page script in another shape than BridgeCore's message JSON
+    /// (a JSON string, `status` at the top level, an ISO timestamp, …): the exact text the page
+    /// reported, while `json` holds the message as it was read. `nil` when `json` is the text.
+    public var reported: Data?
+    /// For sent messages that reached the page but no journey code: why the journey did not get
+    /// it (such as GBGBridge's no-op bootstrap `receive`, before the journey set its own).
+    public var lost: String?
 
     /// Creates a record.
     public init(
-        direction: Direction, message: BridgeMessage, json: Data, time: Date, deliveryError: String? = nil, hold: HoldMark? = nil
+        direction: Direction, message: BridgeMessage, json: Data, time: Date, deliveryError: String? = nil, hold: HoldMark? = nil,
+        reported: Data? = nil, lost: String? = nil
     ) {
         self.direction = direction
         self.message = message
@@ -35,23 +43,33 @@ public struct TrafficRecord: Sendable {
         self.time = time
         self.deliveryError = deliveryError
         self.hold = hold
+        self.reported = reported
+        self.lost = lost
     }
 }
 
-/// Input from the journey that was not a valid message: what arrived and why it was refused.
+/// Input that was not a valid message: what arrived and why it was refused.
+///
+/// Usually input from the journey (`received`). An adapter that learns what a host sends from a
+/// page script (GBGBridgeInspector's `PublicAPIHost`) reports a delivery it could not read, or a
+/// problem the script reported, as `sent` input, so that it is shown rather than dropped.
 public struct MalformedInput: Sendable {
-    /// The bytes as they arrived.
+    /// The bytes as they arrived (empty when there were none to show, such as a page script
+    /// saying it cannot see deliveries).
     public var raw: Data
-    /// Why they were refused, completing `Failed to decode message: ...`.
+    /// Why they were refused, completing `Failed to decode message: ...` for received input.
     public var reason: String
     /// When they arrived.
     public var time: Date
+    /// `received` for input from the journey; `sent` for a report of what the host sent.
+    public var direction: TrafficRecord.Direction
 
     /// Creates a record.
-    public init(raw: Data, reason: String, time: Date) {
+    public init(raw: Data, reason: String, time: Date, direction: TrafficRecord.Direction = .received) {
         self.raw = raw
         self.reason = reason
         self.time = time
+        self.direction = direction
     }
 }
 
@@ -183,13 +201,21 @@ public struct BridgeSnapshot: Sendable {
     public var heldMessages: [HeldMessage]
     /// When the snapshot was taken.
     public var time: Date
+    /// Reports of what the host sent that could not be read as a message (an adapter seeing
+    /// sent messages through a page script; always 0 for BridgeCore's host, which knows them).
+    public var unreadSentReports: Int
+    /// The last of those, with why it could not be read (`direction` `sent`).
+    public var lastUnreadSentReport: MalformedInput?
 
     /// Creates a snapshot (for adapters that assemble one from another bridge's public state).
     public init(
         hostVersion: String, environment: String, lastError: String?, receivedMessages: [BridgeMessage],
         pendingRequests: [PendingRequest], slots: [CaptureSlotState], customCapabilities: [CustomCapability],
-        isJourneyAttached: Bool, heldMessages: [HeldMessage] = [], time: Date
+        isJourneyAttached: Bool, heldMessages: [HeldMessage] = [], time: Date, unreadSentReports: Int = 0,
+        lastUnreadSentReport: MalformedInput? = nil
     ) {
+        self.unreadSentReports = unreadSentReports
+        self.lastUnreadSentReport = lastUnreadSentReport
         self.heldMessages = heldMessages
         self.hostVersion = hostVersion
         self.environment = environment

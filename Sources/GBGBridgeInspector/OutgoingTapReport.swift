@@ -8,6 +8,7 @@ import BridgeCore
 /// | envelope | case |
 /// | --- | --- |
 /// | `{"kind":"sent","json":"<JSON.stringify(message)>"}` | ``sent(json:)`` |
+/// | `{"kind":"sent","json":"...","lost":"<why>"}` | ``lost(json:reason:)`` |
 /// | `{"kind":"page","url":"<location.href>"}` | ``page(url:)`` |
 /// | `{"kind":"unreportable","reason":"..."}` | ``unreportable(reason:)`` |
 /// | `{"kind":"blind","reason":"..."}` | ``blind(reason:)`` |
@@ -21,13 +22,18 @@ import BridgeCore
 /// ```swift
 /// switch OutgoingTapReport(body: message.body) {
 /// case .sent(let json): record(json)            // exactly what receive(...) got, as JSON text
+/// case .lost(let json, let why): record(json, lost: why)
 /// case .page(let url): journeyAttached(url)
-/// case .unreportable, .blind, .invalid: count(it)
+/// case .unreportable, .blind, .invalid: show(it)
 /// }
 /// ```
 public enum OutgoingTapReport: Sendable, Equatable {
     /// `window.GBGBridge.receive` was called; `json` is `JSON.stringify` of its first argument.
     case sent(json: String)
+    /// `receive` was called, but the function called was GBGBridge's no-op bootstrap `receive`
+    /// (`function(){}`): the journey had not set its own yet, so it never got the message. A
+    /// `sent` envelope with a `lost` string; older Swift sides read it as ``sent(json:)``.
+    case lost(json: String, reason: String)
     /// The script started on a page whose address is `url` (a journey page is attached).
     case page(url: String)
     /// `receive` was called with a value the script could not copy as JSON (see the reason).
@@ -52,6 +58,9 @@ public enum OutgoingTapReport: Sendable, Equatable {
         public static let url = "url"
         /// The explanation of an `unreportable` or `blind` report.
         public static let reason = "reason"
+        /// In a `sent` report: why the journey did not get the message (it reached the no-op
+        /// bootstrap `receive`).
+        public static let lost = "lost"
     }
 
     /// The largest body decoded, in UTF-8 bytes: room for the envelope of a message of
@@ -110,7 +119,7 @@ public enum OutgoingTapReport: Sendable, Equatable {
             return
         }
         switch kind {
-        case .sent: self = .sent(json: value)
+        case .sent: self = fields[Key.lost].map { .lost(json: value, reason: $0) } ?? .sent(json: value)
         case .page: self = .page(url: value)
         case .unreportable: self = .unreportable(reason: value)
         case .blind: self = .blind(reason: value)

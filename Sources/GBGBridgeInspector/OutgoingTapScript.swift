@@ -14,7 +14,13 @@
 ///   journey's function (one per function, so it compares equal to itself; assigning it back
 ///   stores the journey's function again, not a second wrapper). It cannot be the journey's own
 ///   function: the host reads the same property to make its call, and nothing tells the two
-///   reads apart.
+///   reads apart. Its `toString()` (the troubleshooting page's check) answers what the journey's
+///   function answers: the original `Function.prototype.toString`, captured when the script
+///   starts, applied to it; only `Function.prototype.toString.call(receive)` still shows
+///   `[native code]`.
+/// - A call of GBGBridge's no-op bootstrap `receive` (its source, read with that captured
+///   `toString`, is `function(){}` once whitespace is removed) is reported with
+///   `"lost":"<why>"` in the `sent` envelope: the journey has not set its own `receive` yet.
 /// - A call reports `JSON.stringify(message)` (captured before the page's scripts run) as the
 ///   string `{"kind":"sent","json":"..."}`, before the journey's function runs, then calls that
 ///   function with the very same arguments and `this`; its result or exception comes back
@@ -51,7 +57,9 @@ public enum OutgoingTapScript {
           var MARK = "__gbgBridgeInspectorTap", MAX = \#(maximumMessageLength);
           var has = Object.prototype.hasOwnProperty, define = Object.defineProperty;
           var describe = Object.getOwnPropertyDescriptor, extensible = Object.isExtensible;
-          var stringify = JSON.stringify, apply = Reflect.apply, Proxy_ = Proxy;
+          var stringify = JSON.stringify, apply = Reflect.apply, reflectGet = Reflect.get, Proxy_ = Proxy;
+          var functionToString = Function.prototype.toString, WeakMap_ = WeakMap;
+          var LOST = "the journey has not set window.GBGBridge.receive yet: the message reached GBGBridge's no-op bootstrap receive";
           var handler;
           try {
             handler = window.webkit.messageHandlers["\#(handlerName)"];
@@ -65,17 +73,45 @@ public enum OutgoingTapScript {
           function text(error) {
             try { return String(error).slice(0, 200); } catch (other) { return "an error that cannot be described"; }
           }
-          function report(message) {
+          function report(message, lost) {
             var json, envelope;
             try {
               json = stringify(message);
               envelope = typeof json !== "string" ? { kind: "unreportable", reason: "receive got " + typeof message + ", which JSON cannot represent" }
                 : json.length > MAX ? { kind: "unreportable", reason: "a message of " + json.length + " characters, over the limit of " + MAX }
-                : { kind: "sent", json: json };
+                : lost ? { kind: "sent", json: json, lost: LOST } : { kind: "sent", json: json };
             } catch (error) {
               envelope = { kind: "unreportable", reason: "JSON.stringify failed: " + text(error) };
             }
             post(envelope);
+          }
+          var noOps = new WeakMap_(), toStrings = new WeakMap_();
+          /* GBGBridge's bootstrap receive: its source, read with the original
+             Function.prototype.toString, is function(){} once whitespace is removed
+             (no name, no parameters, an empty body). Read without the page's built-ins. */
+          var SPACE = " \t\n\r\v\f\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff";
+          function isNoOp(target) {
+            if (noOps.has(target)) { return noOps.get(target); }
+            var result = false, source, kept = "", i, j, space;
+            try { source = apply(functionToString, target, []); } catch (error) { source = ""; /* not readable: not the bootstrap's */ }
+            if (typeof source === "string" && source.length <= 256) {
+              for (i = 0; i < source.length; i++) {
+                for (j = 0, space = false; j < SPACE.length; j++) { if (source[i] === SPACE[j]) { space = true; } }
+                if (!space) { kept += source[i]; }
+              }
+              result = kept === "function(){}";
+            }
+            noOps.set(target, result);
+            return result;
+          }
+          /* receive.toString() answers what the journey's own function answers. */
+          function sourceOf(target) {
+            var answer = toStrings.get(target);
+            if (!answer) {
+              answer = { toString: function () { return apply(functionToString, target, []); } }.toString;
+              toStrings.set(target, answer);
+            }
+            return answer;
           }
           var wrappers = new WeakMap(), originals = new WeakMap(), tapped = new WeakSet(), active = [];
           function wrap(journeyReceive) {
@@ -88,9 +124,14 @@ public enum OutgoingTapScript {
                   for (var i = 0; i < active.length; i++) {
                     if (active[i] === message) { return apply(target, self, args); }
                   }
-                  report(message);
+                  report(message, isNoOp(target));
                   active[active.length] = message;
                   try { return apply(target, self, args); } finally { active.length -= 1; }
+                },
+                get: function (target, key, receiver) {
+                  var value = reflectGet(target, key, receiver);
+                  if (key === "toString" && value === functionToString && !describe(target, key)) { return sourceOf(target); }
+                  return value;
                 }
               });
               wrappers.set(journeyReceive, wrapper);

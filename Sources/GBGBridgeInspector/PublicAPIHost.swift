@@ -22,14 +22,20 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// How often the public properties are compared when nothing else prompts it.
     public let pollInterval: Duration
     /// Reports from the page script (or a transport standing in for it) that were not a message
-    /// this adapter could decode: counted and ignored.
-    public private(set) var ignoredReports = 0
-    /// Messages reported sent by the page since the start.
+    /// this adapter could read, and problems the script reported (a value it could not copy, a
+    /// `window.GBGBridge` it cannot wrap, a post that is not a report). Each is shown in the log
+    /// as a `sent` malformed record with its raw text and the reason; never dropped.
+    public private(set) var unreadReports = 0
+    /// Messages reported sent by the page since the start (lost ones included).
     public private(set) var sentReports = 0
-    /// Why the page script last failed to report something (a value JSON cannot carry, a
-    /// `window.GBGBridge` it cannot wrap, a post that is not a report), as the page said it.
-    /// Untrusted text: make it safe before it reaches a terminal.
-    public private(set) var lastTapProblem: String?
+    /// Of ``sentReports``, those that reached GBGBridge's no-op bootstrap `receive` (the journey
+    /// had not set its own yet), marked lost in the log.
+    public private(set) var lostReports = 0
+    /// The last of ``unreadReports``: its raw text (empty when there was none) and why it could
+    /// not be read. Untrusted text: make it safe before it reaches a terminal.
+    public private(set) var lastUnreadReport: MalformedInput?
+    /// Why the last of ``unreadReports`` could not be read (``lastUnreadReport``'s reason).
+    public var lastTapProblem: String? { lastUnreadReport?.reason }
 
     private weak var api: API?
     private let hostVersion: String
@@ -139,7 +145,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
             hostVersion: hostVersion, environment: environment, lastError: lastError, receivedMessages: received,
             pendingRequests: pendingMessages.map { PendingRequest(message: $0, since: pendingSince[$0.correlationId] ?? time) },
             slots: CaptureCapability.Kind.allCases.compactMap { slots[$0] }, customCapabilities: [],
-            isJourneyAttached: journeyAttached, time: time)
+            isJourneyAttached: journeyAttached, time: time, unreadSentReports: unreadReports, lastUnreadSentReport: lastUnreadReport)
     }
 
     public func startReporting(to sink: InspectionSink) -> any InspectionReporting {
@@ -262,15 +268,34 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     }
 
     /// The page script saw the host deliver `json` to `window.GBGBridge.receive`: reports it as a
-    /// sent message, exactly as delivered. Text that is not a bridge message is counted in
-    /// ``ignoredReports`` and ignored.
+    /// sent message. Every shape a GBGBridge build could plausibly deliver is read
+    /// (``SentDeliveryDecoder``: an object or a JSON string, `status` at the top level, a response
+    /// without an action, an ISO timestamp); the record keeps the exact reported text. Text that
+    /// still cannot be read is shown as a `sent` malformed record with the reason, and counted in
+    /// ``unreadReports``.
     public func reportSent(json: String) {
+        reportSent(json: json, lost: nil)
+    }
+
+    /// Reports a delivery as ``reportSent(json:)`` does, marked lost when `lost` is set: the page
+    /// script saw it reach GBGBridge's no-op bootstrap `receive` (the journey had not set its own
+    /// yet), and `lost` says so.
+    public func reportSent(json: String, lost: String?) {
         let bytes = Data(json.utf8)
-        guard bytes.count <= Self.reportLimit, case .success(let message) = codec.decode(bytes) else {
-            ignoredReports += 1
+        guard bytes.count <= Self.reportLimit else {
+            unread(raw: bytes.prefix(Self.unreadRawLimit), reason: "a report of \(bytes.count) bytes, over the limit of \(Self.reportLimit)")
             return
         }
+        let delivery: SentDeliveryDecoder.Delivery
+        switch SentDeliveryDecoder.decode(bytes, maxDepth: codec.maxDepth, actionOfRequest: { [api] id in Self.action(ofRequest: id, in: api) }) {
+        case .success(let read): delivery = read
+        case .failure(let problem):
+            unread(raw: bytes, reason: problem.reason)
+            return
+        }
+        let message = delivery.message
         sentReports += 1
+        if lost != nil { lostReports += 1 }
         if message.type == .response { recent.answered(message.correlationId) }
         journeyAttached(true)
         var causes: [ObjectIdentifier: InspectionCause] = [:]
@@ -279,7 +304,9 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         } else if message.type == .event, let index = awaitedEvents.firstIndex(where: { $0.name == message.payload.action }) {
             causes = awaitedEvents.remove(at: index).causes
         }
-        let record = TrafficRecord(direction: .sent, message: message, json: bytes, time: now())
+        let record = TrafficRecord(
+            direction: .sent, message: message, json: delivery.json, time: now(), reported: delivery.reported,
+            lost: lost.map { String($0.prefix(Self.problemTextLimit)) })
         for (id, sink) in sinks { sink.report(.traffic(record), causedBy: causes[id]) }
         refresh()
     }
@@ -289,20 +316,46 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         journeyAttached(true)
     }
 
-    /// Takes one report of the page script (``OutgoingTap`` in an app): a sent message, a page
-    /// load, or a problem, which is counted in ``ignoredReports`` and kept in ``lastTapProblem``.
+    /// Takes one report of the page script (``OutgoingTap`` in an app): a sent message (lost or
+    /// not), a page load, or a problem, which is shown as a `sent` malformed record with the
+    /// reason (``unreadReports``, ``lastUnreadReport``).
     public func handle(_ report: OutgoingTapReport) {
         switch report {
         case .sent(let json): reportSent(json: json)
+        case .lost(let json, let reason): reportSent(json: json, lost: reason)
         case .page: reportPageLoaded()
-        case .unreportable(let reason), .blind(let reason), .invalid(let reason):
-            ignoredReports += 1
-            lastTapProblem = String(reason.prefix(1024))
+        case .unreportable(let reason):
+            unread(raw: Data(), reason: "the page script could not copy what receive got: " + reason)
+        case .blind(let reason):
+            unread(raw: Data(), reason: "the page script cannot see deliveries to this window.GBGBridge: " + reason)
+        case .invalid(let reason):
+            unread(raw: Data(), reason: "a post to the page script's handler that is not a report: " + reason)
         }
+    }
+
+    /// Shows a report that could not be read: a `sent` malformed record, counted.
+    private func unread(raw: Data, reason: String) {
+        let input = MalformedInput(raw: raw, reason: String(reason.prefix(Self.problemTextLimit)), time: now(), direction: .sent)
+        unreadReports += 1
+        lastUnreadReport = MalformedInput(raw: raw.prefix(Self.unreadRawLimit), reason: input.reason, time: input.time, direction: .sent)
+        report(.malformed(input))
+    }
+
+    /// The action of the request `id` names, from what GBGBridge still holds: a response without
+    /// an action takes its request's.
+    private static func action(ofRequest id: String, in api: API?) -> String? {
+        guard let api else { return nil }
+        if let pending = api.pendingRequests.last(where: { $0.correlationId == id }) { return pending.payload.action }
+        return api.receivedMessages.last { $0.type == .request && $0.correlationId == id }?.payload.action
     }
 
     /// The largest report read (a bridge message larger than this is not one GBGBridge sends).
     public static var reportLimit: Int { 64 * 1024 * 1024 }
+    /// The most of an unread report's raw text kept for ``lastUnreadReport`` and over-limit rows
+    /// (the agent keeps at most 64 KiB of a row's raw text anyway).
+    static var unreadRawLimit: Int { 64 * 1024 }
+    /// The longest problem text taken from the page.
+    static var problemTextLimit: Int { 1024 }
     static var awaitedLimit: Int { 1000 }
 
     // MARK: Comparing the public state

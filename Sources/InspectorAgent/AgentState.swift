@@ -32,6 +32,8 @@ struct AgentState {
     private var heldRecordBytes = 0
     /// Every inspector's breakpoints, as clients see them.
     private var breakpoints: [WireBreakpoint] = []
+    /// The record of the last report of what the host sent that could not be read.
+    private var lastUnreadSentReport: [UInt8]?
 
     static let historyLimit = 100
     static let malformedTextLimit = 64 * 1024
@@ -66,6 +68,13 @@ struct AgentState {
         }
         capabilities = Self.encode(snapshot.customCapabilities.map(WireCapability.init))
         for message in snapshot.heldMessages { keepHeld(message.id, encodeHeld(message)) }
+        if snapshot.unreadSentReports > 0 { counts.unreadSentReports = snapshot.unreadSentReports }
+        if let input = snapshot.lastUnreadSentReport {
+            seq += 1
+            let json = Self.encodeMalformed(input, seq: seq)
+            lastUnreadSentReport = json
+            malformed.append(json)
+        }
         if let text = snapshot.lastError {
             seq += 1
             let entry = Self.encode(WireError(seq: seq, time: Self.ms(snapshot.time), text: Self.shortened(text), cause: nil))
@@ -104,6 +113,10 @@ struct AgentState {
         case .malformed(let input):
             counts.malformed += 1
             let json = Self.encodeMalformed(input, seq: seq)
+            if input.direction == .sent {
+                counts.unreadSentReports = (counts.unreadSentReports ?? 0) + 1
+                lastUnreadSentReport = json
+            }
             malformed.append(json)
             if malformed.count > Self.historyLimit { malformed.removeFirst() }
             lastCauseSeq = seq
@@ -239,6 +252,7 @@ struct AgentState {
         for record in held { writer.splice(record.json) }
         writer.arrayEnd()
         writer.key("breakpoints"); writer.splice(Self.encode(breakpoints))
+        if let lastUnreadSentReport { writer.key("lastUnreadSentReport"); writer.splice(lastUnreadSentReport) }
         writer.objectEnd()
         writer.objectEnd()
         writer.newline()
@@ -250,7 +264,7 @@ struct AgentState {
     /// its bookkeeping (``recordOverhead``).
     var heldBytes: Int {
         let records = messages.count + pending.count + malformed.count + errorHistory.count + held.count
-        return messageBytes + pending.bytes + heldRecordBytes + malformed.reduce(0) { $0 + $1.count }
+        return messageBytes + pending.bytes + heldRecordBytes + malformed.reduce(0) { $0 + $1.count } + (lastUnreadSentReport?.count ?? 0)
             + errorHistory.reduce(0) { $0 + $1.count } + records * Self.recordOverhead
     }
 
@@ -336,6 +350,7 @@ struct AgentState {
         if let command { writer.key("command"); writer.string(command) }
         if let rule { writer.key("rule"); writer.string(rule) }
         if let error = record.deliveryError { writer.key("deliveryError"); writer.string(error) }
+        if let lost = record.lost { writer.key("lost"); writer.string(Self.shortened(lost)) }
         if let hold = record.hold {
             writer.key("hold"); writer.objectStart()
             writer.key("id"); writer.string(hold.id)
@@ -343,6 +358,10 @@ struct AgentState {
             writer.objectEnd()
         }
         writer.key("bytes"); writer.number(record.json.count)
+        if let reported = record.reported, record.json.count + 6 * reported.count <= WireProtocol.maxAgentFrameBytes - 64 * 1024 {
+            // At most six bytes a byte once escaped, so the record always fits in a frame.
+            writer.key("reported"); writer.string(String(decoding: reported, as: UTF8.self))
+        }
         if record.json.count > WireProtocol.maxAgentFrameBytes - 64 * 1024 {
             // Too large to forward: send the envelope with its data left out.
             var envelope = record.message
@@ -412,7 +431,7 @@ struct AgentState {
                 WireMalformed(
                     seq: seq, time: ms(input.time),
                     raw: String(decoding: input.raw.prefix(prefix), as: UTF8.self),
-                    bytes: input.raw.count, reason: shortened(input.reason)))
+                    bytes: input.raw.count, reason: shortened(input.reason), direction: input.direction == .sent ? .sent : nil))
             if json.count <= malformedRecordLimit || prefix == 0 { return json }
             prefix /= 8
         }

@@ -45,6 +45,10 @@ public struct LiveState: Sendable {
     public private(set) var customCapabilities: [WireCapability] = []
     /// The agent's running totals.
     public private(set) var counts = WireCounts()
+    /// The last report of what the host sent that could not be read as a message, with why
+    /// (`counts.unreadSentReports` counts them): a host seen through a page script only.
+    /// Untrusted text: make it safe before it reaches a terminal.
+    public private(set) var lastUnreadSentReport: WireMalformed?
     /// Whether a journey is attached to the host.
     public private(set) var journeyAttached = false
     /// Pending requests sent by a page that has gone since (a reload, a navigation, a closed
@@ -145,6 +149,10 @@ public struct LiveState: Sendable {
         case .malformed(let malformed):
             appendMalformed(malformed)
             counts.malformed += 1
+            if malformed.direction == .sent {
+                counts.unreadSentReports = (counts.unreadSentReports ?? 0) + 1
+                lastUnreadSentReport = malformed
+            }
         case .lastError(let error):
             lastError = error.text == nil ? nil : error
             errorHistory.append(error)
@@ -294,6 +302,7 @@ public struct LiveState: Sendable {
         let pendingIds = Set(state.pending.map(\.correlationId))
         orphanedPending = state.journeyAttached ? orphanedPending.intersection(pendingIds) : pendingIds
         counts = state.counts
+        lastUnreadSentReport = state.lastUnreadSentReport
         held = state.held ?? []
         breakpoints = state.breakpoints ?? []
         self.seq = seq

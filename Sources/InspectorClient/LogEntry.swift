@@ -12,7 +12,8 @@ public struct LogEntry: Sendable {
     public enum Kind: Sendable, Equatable {
         /// A message that crossed the bridge.
         case message
-        /// Input from the journey that failed to decode; `summary` holds the reason.
+        /// Input that failed to decode (from the journey, or a report of what the host sent when
+        /// ``direction`` is `sent`); `summary` holds the reason.
         case malformed
         /// Events `from...to` were missed (the client fell behind); the state was resynchronised.
         case gap(from: Int, to: Int)
@@ -50,6 +51,12 @@ public struct LogEntry: Sendable {
     public var command: String?
     /// Why a sent message was not delivered.
     public var deliveryError: String?
+    /// Why a sent message that reached the page never reached the journey's code (GBGBridge's
+    /// no-op bootstrap `receive`). Untrusted text.
+    public var lost: String?
+    /// For a sent message a page script reported in another shape than the protocol's message
+    /// JSON: the exact text reported (``json`` is the message as read). Untrusted text.
+    public var reported: Data?
     /// For a response: milliseconds since its request arrived.
     public var latencyMs: Double?
     /// For a request or response: the index of its partner row in the log.
@@ -96,13 +103,18 @@ public struct LogEntry: Sendable {
             command: traffic.command, deliveryError: traffic.deliveryError, latencyMs: nil, partner: nil,
             json: json ?? traffic.messageJSON ?? ((try? LogEntry.encoder.encode(traffic.message)) ?? Data()), bytes: traffic.bytes)
         answeredByRule = traffic.rule != nil
+        lost = traffic.lost
+        reported = traffic.reported.map { Data($0.utf8) }
     }
 
-    /// The row for malformed input.
+    /// The row for malformed input: from the journey, or (``WireMalformed/direction`` `sent`) a
+    /// report of what the host sent that could not be read.
     public init(_ malformed: WireMalformed) {
+        let direction = malformed.direction ?? .received
         self.init(
-            kind: .malformed, seq: malformed.seq, time: malformed.time, direction: .received, type: nil,
-            summary: malformed.reason, correlationId: "", status: nil, errorCode: nil, origin: .journey, command: nil,
+            kind: .malformed, seq: malformed.seq, time: malformed.time, direction: direction, type: nil,
+            summary: malformed.reason, correlationId: "", status: nil, errorCode: nil,
+            origin: direction == .sent ? .host : .journey, command: nil,
             deliveryError: nil, latencyMs: nil, partner: nil, json: Data(malformed.raw.utf8), bytes: malformed.bytes)
         // Read by the one JSON rule the host reads messages by (JSONParser), not another parser.
         if !json.isEmpty, json.count <= Self.maxParsedMalformedBytes,

@@ -83,6 +83,14 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     public var bytes: Int
     /// `true` when the message was too large to forward and `message` holds only its envelope.
     public var truncated: Bool?
+    /// For sent messages a page script reported in another shape than the protocol's message
+    /// JSON (a JSON string, `status` at the top level, an ISO timestamp, …): the exact text the
+    /// page reported; `message` is then the message as read. Absent otherwise, from older
+    /// agents, and when the two together would not fit in a frame. Untrusted.
+    public var reported: String?
+    /// For sent messages that reached the page but no journey code (GBGBridge's no-op bootstrap
+    /// `receive`): why the journey did not get it. Absent otherwise and from older agents.
+    public var lost: String?
     /// The message, decoded (its numbers are `Double`s: see ``messageJSON`` for its exact text).
     public var message: BridgeMessage
     /// The message's JSON text exactly as it crossed the bridge (key order, number digits,
@@ -95,7 +103,7 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     public var messageJSON: Data?
 
     private enum CodingKeys: String, CodingKey {
-        case seq, direction, time, origin, command, rule, deliveryError, hold, bytes, truncated, message
+        case seq, direction, time, origin, command, rule, deliveryError, hold, bytes, truncated, reported, lost, message
     }
 
     /// Records are equal when their fields are, whether or not they carry ``messageJSON``.
@@ -103,6 +111,7 @@ public struct WireTraffic: Codable, Sendable, Hashable {
         lhs.seq == rhs.seq && lhs.direction == rhs.direction && lhs.time == rhs.time && lhs.origin == rhs.origin
             && lhs.command == rhs.command && lhs.rule == rhs.rule && lhs.deliveryError == rhs.deliveryError
             && lhs.hold == rhs.hold && lhs.bytes == rhs.bytes && lhs.truncated == rhs.truncated && lhs.message == rhs.message
+            && lhs.reported == rhs.reported && lhs.lost == rhs.lost
     }
 
     /// Hashes the fields ``==`` compares.
@@ -115,8 +124,10 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     public init(
         seq: Int, direction: TrafficRecord.Direction, time: Double, origin: MessageOrigin, command: String? = nil,
         rule: String? = nil, deliveryError: String? = nil, hold: HoldMark? = nil, bytes: Int, truncated: Bool? = nil,
-        message: BridgeMessage
+        reported: String? = nil, lost: String? = nil, message: BridgeMessage
     ) {
+        self.reported = reported
+        self.lost = lost
         self.hold = hold
         self.seq = seq
         self.direction = direction
@@ -131,7 +142,8 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     }
 }
 
-/// Input from the journey that failed to decode.
+/// Input that failed to decode: from the journey, or (`direction` `sent`) a report of what the
+/// host sent that an adapter could not read as a message.
 public struct WireMalformed: Codable, Sendable, Hashable {
     /// The sequence number of the event that reported it.
     public var seq: Int
@@ -143,9 +155,13 @@ public struct WireMalformed: Codable, Sendable, Hashable {
     public var bytes: Int
     /// Why it was refused.
     public var reason: String
+    /// `sent` for a report of what the host sent (a page script's report an adapter could not
+    /// read); absent (`nil`) for input from the journey, and from older agents.
+    public var direction: TrafficRecord.Direction?
 
     /// Creates a record.
-    public init(seq: Int, time: Double, raw: String, bytes: Int, reason: String) {
+    public init(seq: Int, time: Double, raw: String, bytes: Int, reason: String, direction: TrafficRecord.Direction? = nil) {
+        self.direction = direction
         self.seq = seq
         self.time = time
         self.raw = raw
@@ -314,12 +330,17 @@ public struct WireCounts: Codable, Sendable, Hashable {
     /// last cleared, up to ``WireHostInfo/receivedMessagesCap``. Absent from agents older than
     /// issue 16.
     public var receivedMessages: Int?
+    /// Reports of what the host sent that could not be read as a message (`malformed` records
+    /// with `direction` `sent`, also counted in ``malformed``): only from a host seen through a
+    /// page script. Absent when there are none, and from older agents.
+    public var unreadSentReports: Int?
 
     /// Creates totals.
     public init(
         received: Int = 0, sent: Int = 0, malformed: Int = 0, evicted: Int = 0, pendingOmitted: Int? = nil,
-        receivedMessages: Int? = nil
+        receivedMessages: Int? = nil, unreadSentReports: Int? = nil
     ) {
+        self.unreadSentReports = unreadSentReports
         self.received = received
         self.sent = sent
         self.malformed = malformed
@@ -361,10 +382,14 @@ public struct WireState: Codable, Sendable {
     public var held: [WireHeld]?
     /// Every inspector's breakpoints, oldest first (`nil` from an agent without breakpoints).
     public var breakpoints: [WireBreakpoint]?
+    /// The last report of what the host sent that could not be read as a message, with why
+    /// (``WireCounts/unreadSentReports`` counts them); absent when there was none, and from
+    /// older agents. Kept when the log is cleared.
+    public var lastUnreadSentReport: WireMalformed?
 
     private enum CodingKeys: String, CodingKey {
         case host, journeyAttached, lastError, errorHistory, messages, malformed, pending, slots
-        case customCapabilities, counts, held, breakpoints
+        case customCapabilities, counts, held, breakpoints, lastUnreadSentReport
     }
 
     /// Encodes every field; `lastError` is `null` when there is none, as in the agent's frame.
@@ -386,6 +411,7 @@ public struct WireState: Codable, Sendable {
         try container.encode(counts, forKey: .counts)
         try container.encodeIfPresent(held, forKey: .held)
         try container.encodeIfPresent(breakpoints, forKey: .breakpoints)
+        try container.encodeIfPresent(lastUnreadSentReport, forKey: .lastUnreadSentReport)
     }
 }
 

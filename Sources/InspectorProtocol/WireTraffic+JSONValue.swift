@@ -19,6 +19,8 @@ extension WireTraffic {
             let command = Self.optionalString(fields["command"]),
             let rule = Self.optionalString(fields["rule"]),
             let deliveryError = Self.optionalString(fields["deliveryError"]),
+            let reported = Self.optionalString(fields["reported"]),
+            let lost = Self.optionalString(fields["lost"]),
             let truncated = Self.optionalBool(fields["truncated"])
         else { return nil }
         var hold: HoldMark?
@@ -33,7 +35,8 @@ extension WireTraffic {
         }
         self.init(
             seq: seq, direction: direction, time: time, origin: origin, command: command, rule: rule,
-            deliveryError: deliveryError, hold: hold, bytes: bytes, truncated: truncated, message: message)
+            deliveryError: deliveryError, hold: hold, bytes: bytes, truncated: truncated, reported: reported, lost: lost,
+            message: message)
     }
 
     /// An integral number that fits an `Int` exactly, as `JSONDecoder` decodes `Int`.

@@ -32,6 +32,8 @@ struct OutgoingTapNodeTests {
         "frozenNamespaceIsBlindButWorks",
         "pageBuiltinsChangedLater",
         "strictModeJourney",
+        "noOpReceiveIsLost",
+        "toStringAnswersAsTheJourneysOwn",
     ]
 
     @Test("the tap script", arguments: cases)
@@ -329,6 +331,68 @@ enum OutgoingTapNode {
             new Function("window", "j", '"use strict"; window.GBGBridge.receive = j.receive; window.GBGBridge = { receive: null }; window.GBGBridge.receive = j.receive;')(p.window, j);
             p.deliver("{}");
             assert.strictEqual(j.got.length, 1);
+            assert.deepStrictEqual(p.sent(), ["{}"]);
+          },
+          // Troubleshooting page, "Messages Not Being Received by the Web Journey": "window.GBGBridge.receive
+          // not defined. The web journey must replace the no-op receive() with its own implementation."
+          noOpReceiveIsLost() {
+            const LOST = "the journey has not set window.GBGBridge.receive yet: the message reached GBGBridge's no-op bootstrap receive";
+            for (const options of [{}, { tapFirst: true }]) {
+              const p = page(options);
+              p.deliver('{"n":1}');
+              const j = journey();
+              p.window.GBGBridge.receive = j.receive;
+              p.deliver('{"n":2}');
+              // Only GBGBridge's no-op (function(){} modulo whitespace) counts: an empty function with a
+              // parameter or a name is the journey's own.
+              p.window.GBGBridge.receive = new Function("window", "return function ( ) {\n }")();
+              p.deliver('{"n":3}');
+              p.window.GBGBridge.receive = function (message) {};
+              p.deliver('{"n":4}');
+              p.window.GBGBridge.receive = function named() {};
+              p.deliver('{"n":5}');
+              const sent = p.reports().filter((r) => r.kind === "sent");
+              assert.deepStrictEqual(sent, [
+                { kind: "sent", json: '{"n":1}', lost: LOST },
+                { kind: "sent", json: '{"n":2}' },
+                { kind: "sent", json: '{"n":3}', lost: LOST },
+                { kind: "sent", json: '{"n":4}' },
+                { kind: "sent", json: '{"n":5}' },
+              ], JSON.stringify(options));
+            }
+            // A page that changes Function.prototype.toString does not change the verdict.
+            const p = page();
+            const saved = Function.prototype.toString;
+            try {
+              Function.prototype.toString = () => "function(){}";
+              p.window.GBGBridge.receive = function (m) { return m; };
+              p.deliver("{}");
+            } finally { Function.prototype.toString = saved; }
+            assert.deepStrictEqual(p.reports().filter((r) => r.kind === "sent"), [{ kind: "sent", json: "{}" }]);
+          },
+          // Troubleshooting page, "Messages Not Being Received by the Web Journey": the check
+          // console.log(window.GBGBridge.receive.toString()) answers as the journey's own function does.
+          toStringAnswersAsTheJourneysOwn() {
+            const p = page();
+            assert.strictEqual(p.window.GBGBridge.receive.toString(), "function(){}", "GBGBridge's no-op, as the bootstrap wrote it");
+            const j = journey();
+            p.window.GBGBridge.receive = j.receive;
+            const receive = p.window.GBGBridge.receive;
+            assert.strictEqual(receive.toString(), j.receive.toString());
+            assert.strictEqual(String(receive), j.receive.toString());
+            assert.strictEqual("" + receive, j.receive.toString());
+            assert.strictEqual(receive.toString, receive.toString, "the same function each read");
+            assert.strictEqual(receive.toString.name, "toString");
+            assert.strictEqual(receive.name, j.receive.name);
+            assert.strictEqual(receive.length, j.receive.length);
+            // What still differs: Function.prototype.toString called on the wrapper itself.
+            assert.ok(Function.prototype.toString.call(receive).includes("[native code]"));
+            // A journey function with a toString of its own keeps it.
+            const own = function (m) {};
+            own.toString = () => "mine";
+            p.window.GBGBridge.receive = own;
+            assert.strictEqual(p.window.GBGBridge.receive.toString(), "mine");
+            p.deliver("{}");
             assert.deepStrictEqual(p.sent(), ["{}"]);
           },
         };

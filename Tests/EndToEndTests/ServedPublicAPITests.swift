@@ -54,6 +54,21 @@ struct ServedPublicAPITests {
         return pairs.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
     }
 
+    /// `bridge-inspector host --serve PATH --inspect-via public-api` on a socket in `directory`,
+    /// once it serves: the process (kill it when done), its socket and the URL it serves.
+    private func servedHost(
+        in directory: TemporaryDirectory, serving path: String, options: [String] = []
+    ) async throws -> (host: BinaryProcess, socket: String, served: String) {
+        let socket = directory.file("h.sock")
+        let host = try BinaryProcess(["host", "--serve", path] + options + ["--socket", socket, "--inspect-via", "public-api"], binary: binary)
+        #expect(await host.waitForLine(prefix: "socket: ") == socket)
+        guard let served = await host.waitForLine(prefix: "serving: ") else {
+            host.kill()
+            throw HostStartFailure(description: "the host serves nothing: \(host.standardError)")
+        }
+        return (host, socket, served)
+    }
+
     /// Checks that the inspector's sent messages are, in order, exactly the messages the page
     /// received: the same message, and the JSON of the very value the page got, byte for byte.
     private func expectSame(_ sent: [WireTraffic], _ received: [(host: String, value: String)], sourceLocation: SourceLocation = #_sourceLocation) {
@@ -79,14 +94,9 @@ struct ServedPublicAPITests {
             return
         }
         let directory = try TemporaryDirectory()
-        let socket = directory.file("h.sock")
-        let host = try BinaryProcess([
-            "host", "--serve", examplePath("web-journey"), "--profile", examplePath("web-journey/host-profile.json"),
-            "--socket", socket, "--inspect-via", "public-api",
-        ], binary: binary)
+        let (host, socket, served) = try await servedHost(
+            in: directory, serving: examplePath("web-journey"), options: ["--profile", examplePath("web-journey/host-profile.json")])
         defer { host.kill() }
-        #expect(await host.waitForLine(prefix: "socket: ") == socket)
-        let served = try #require(await host.waitForLine(prefix: "serving: "), "stderr: \(host.standardError)")
 
         let browser = try HeadlessChromium(executable: executable, directory: directory)
         defer { browser.close() }
@@ -142,6 +152,63 @@ struct ServedPublicAPITests {
         host.signal(SIGTERM)
         #expect(await host.waitForExit() == 0, "stderr: \(host.standardError)")
         #expect(!host.standardError.contains("ignored page-script reports"), "stderr: \(host.standardError)")
+    }
+
+    /// A journey page that has not set `window.GBGBridge.receive` when the host starts sending.
+    static let pageWithoutReceive = """
+        <!doctype html><html><head><title>no receive yet</title></head><body>no receive yet</body></html>
+        """
+
+    // Troubleshooting page, "Messages Not Being Received by the Web Journey": "window.GBGBridge.receive
+    // not defined. The web journey must replace the no-op receive() with its own implementation. Check
+    // from Safari Web Inspector: console.log(window.GBGBridge.receive.toString());"
+    @Test(
+        "a delivery to GBGBridge's no-op receive is marked lost; receive.toString() answers as the journey's own function, with the page script installed",
+        .enabled(if: HeadlessChromium.executable != nil || HeadlessChromium.underCI,
+            "Chromium is not installed (apt-get install chromium; .ci/run does it): the public-API browser test cannot run here"))
+    func lostToTheNoOpReceive() async throws {
+        guard let executable = HeadlessChromium.executable else {
+            Issue.record("CI=true but Chromium is not installed: .ci/run should have installed the Debian package chromium")
+            return
+        }
+        let directory = try TemporaryDirectory()
+        let journey = directory.file("journey")
+        try FileManager.default.createDirectory(atPath: journey, withIntermediateDirectories: true)
+        try Self.pageWithoutReceive.write(toFile: journey + "/index.html", atomically: true, encoding: .utf8)
+        let (host, socket, served) = try await servedHost(in: directory, serving: journey)
+        defer { host.kill() }
+
+        let browser = try HeadlessChromium(executable: executable, directory: directory)
+        defer { browser.close() }
+        let tab = try await browser.openPage()
+        try await browser.navigate(tab, to: served)
+        let session = try InspectorSession(socketPath: socket, subscribe: false, clientName: "served-public-api-tests")
+        defer { session.close() }
+
+        // host.ready reached the bootstrap's function(){}: seen, and marked lost.
+        var state = try await webSnapshot(session) { state in
+            state.messages.contains { $0.direction == .sent && $0.message.payload.action == "host.ready" }
+        }
+        let ready = try #require(state.messages.first { $0.direction == .sent && $0.message.payload.action == "host.ready" })
+        #expect(ready.lost?.contains("has not set window.GBGBridge.receive") == true, "\(ready)")
+        #expect(try await browser.evaluate(tab, "window.GBGBridge.receive.toString()") as? String == "function(){}")
+
+        // The journey sets its own receive: toString() shows its source, and what follows is not lost.
+        let source = "function journeyReceive(message) { (window.__got = window.__got || []).push(message); }"
+        let shown = try await browser.evaluate(tab, "window.GBGBridge.receive = \(source); window.GBGBridge.receive.toString()") as? String
+        #expect(shown == source)
+        #expect(try await browser.evaluate(tab, "String(window.GBGBridge.receive) === window.GBGBridge.receive.toString()") as? Bool == true)
+        #expect(try await browser.evaluate(tab, "window.GBGBridge.receive.name") as? String == "journeyReceive")
+        let ping = try session.run(.sendEvent(.init(name: "host.ping", data: nil)))
+        #expect((try? ping.result.get()) != nil)
+        state = try await webSnapshot(session) { state in
+            state.messages.contains { $0.direction == .sent && $0.message.payload.action == "host.ping" }
+        }
+        let delivered = try #require(state.messages.first { $0.direction == .sent && $0.message.payload.action == "host.ping" })
+        #expect(delivered.lost == nil)
+        #expect(try await browser.evaluate(tab, "(window.__got || []).length") as? Int == 1)
+        host.signal(SIGTERM)
+        #expect(await host.waitForExit() == 0, "stderr: \(host.standardError)")
     }
 
     @Test("a dev-server page's bootstrap tag (--allow-origin) carries the page script too, after the bridge bootstrap")

@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import GBGBridgeInspector
+import InspectorAgent
 import InspectorClient
 import InspectorProtocol
 import TestSupport
@@ -134,9 +135,8 @@ struct PublicAPIHostTests {
         host.documentCapture.handler = { [weak host] _ in
             await host?.documentCapture.awaitCompletion() ?? .cancelled(reason: "gone")
         }
-        let session = try await app.session(subscribe: true)
+        let session = try await app.subscribedSession()
         defer { session.close() }
-        _ = try await session.next { if case .snapshot = $0 { return true } else { return false } }
         app.receive(request("camera.document.capture", id: "c1"))
         // The inspector sees the slot taken right after GBGBridge routes the request.
         _ = try await session.events(until: { events in
@@ -182,7 +182,7 @@ struct PublicAPIHostTests {
         #expect(app.host.delegate === later)
     }
 
-    @Test("page reports that are not bridge messages are counted and ignored")
+    @Test("page reports that are not bridge messages are counted and shown, never dropped; a post that is not a report too")
     func hostileReports() async throws {
         let app = try AppUnderTest()
         defer { app.stop() }
@@ -190,19 +190,117 @@ struct PublicAPIHostTests {
         for text in ["", "null", "[]", "{", #"{"kind":"x"}"#, String(repeating: "[", count: 100_000), "\u{0}"] {
             adapter.reportSent(json: text)
         }
-        #expect(adapter.ignoredReports == 7)
+        #expect(adapter.unreadReports == 7)
         #expect(adapter.sentReports == 0)
+        #expect(adapter.lastUnreadReport?.raw == Data("\u{0}".utf8))
 
         // Through the page script's envelopes, as the WebKit handler hands them over.
         adapter.handle(OutgoingTapReport(body: #"{"kind":"blind","reason":"window.GBGBridge is frozen"}"#))
-        #expect(adapter.ignoredReports == 8)
-        #expect(adapter.lastTapProblem == "window.GBGBridge is frozen")
+        #expect(adapter.unreadReports == 8)
+        #expect(adapter.lastTapProblem?.hasSuffix("window.GBGBridge is frozen") == true)
         adapter.handle(OutgoingTapReport(body: 42))
-        #expect(adapter.ignoredReports == 9)
+        #expect(adapter.unreadReports == 9)
+        #expect(adapter.lastTapProblem?.contains("not a report") == true)
         let sent = #"{"version":"1.0","correlationId":"ios-event-1","type":"event","timestamp":1,"payload":{"action":"host.ping"}}"#
         let envelope = String(decoding: try JSONSerialization.data(withJSONObject: ["kind": "sent", "json": sent]), as: UTF8.self)
         adapter.handle(OutgoingTapReport(body: envelope))
         #expect(adapter.sentReports == 1)
+        #expect(adapter.unreadReports == 9)
+    }
+
+    @Test("an unread report reaches the inspector as a sent malformed row with its raw text and reason; the snapshot counts them and keeps the last")
+    func unreadReportsAreVisible() async throws {
+        let app = try AppUnderTest()
+        defer { app.stop() }
+        let session = try await app.subscribedSession()
+        defer { session.close() }
+        let adapter = app.inspector.adapter
+        let raw = #"{"version":"1.0","type":"response","timestamp":1,"payload":{"action":"a"}}"#
+        adapter.reportSent(json: raw)
+        let events = try await session.events { events in
+            events.contains { if case .malformed = $0 { true } else { false } }
+        }
+        let row = try #require(events.lazy.compactMap { if case .malformed(let record) = $0 { record } else { nil } }.first)
+        #expect(row.direction == .sent)
+        #expect(row.raw == raw)
+        #expect(row.reason == "missing required field 'correlationId'")
+
+        adapter.handle(.unreportable(reason: "a cycle"))
+        let later = try await app.session(subscribe: false)
+        defer { later.close() }
+        _ = try await later.run(.snapshot)
+        guard case .snapshot(_, let state) = try await later.next(where: { if case .snapshot = $0 { true } else { false } }) else { return }
+        #expect(state.counts.unreadSentReports == 2)
+        #expect(state.counts.malformed == 2)
+        #expect(state.lastUnreadSentReport?.reason.hasSuffix("a cycle") == true)
+        #expect(state.lastUnreadSentReport?.direction == .sent)
+        #expect(state.malformed.map(\.direction) == [.sent, .sent])
+        #expect(adapter.inspectionSnapshot().unreadSentReports == 2)
+    }
+
+    @Test("an agent started after unread reports takes their count and the last one from the adapter's snapshot")
+    func unreadReportsBeforeTheAgent() async throws {
+        let host = BridgeHost(hostVersion: "2.0.0")
+        let adapter = PublicAPIHost(api: host, hostVersion: "2.0.0")
+        adapter.reportSent(json: "{oops")
+        adapter.handle(.invalid("a body that is neither a string nor a dictionary"))
+        let snapshot = adapter.inspectionSnapshot()
+        #expect(snapshot.unreadSentReports == 2)
+        #expect(snapshot.lastUnreadSentReport?.reason.hasSuffix("neither a string nor a dictionary") == true)
+        let directory = NSTemporaryDirectory() + "gbg-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let agent = try InspectorAgent(serving: adapter, name: "late", socketPath: directory + "/a.sock")
+        defer { agent.stop() }
+        let path = agent.socketPath
+        let session = try await onThread { AppClient(try InspectorSession(socketPath: path, subscribe: false, clientName: "gbg-tests")) }
+        defer { session.close() }
+        _ = try await session.run(.snapshot)
+        guard case .snapshot(_, let state) = try await session.next(where: { if case .snapshot = $0 { true } else { false } }) else { return }
+        #expect(state.counts.unreadSentReports == 2)
+        #expect(state.lastUnreadSentReport?.direction == .sent)
+        #expect(state.lastUnreadSentReport?.reason == snapshot.lastUnreadSentReport?.reason)
+    }
+
+    // Troubleshooting page, "Messages Not Being Received by the Web Journey": "window.GBGBridge.receive
+    // not defined. The web journey must replace the no-op receive() with its own implementation."
+    @Test("a delivery the page script saw reach the no-op receive is a sent message marked lost")
+    func lostDelivery() async throws {
+        let app = try AppUnderTest()
+        defer { app.stop() }
+        let session = try await app.subscribedSession()
+        defer { session.close() }
+        let sent = #"{"version":"1.0","correlationId":"ios-event-2","type":"event","timestamp":1,"payload":{"action":"host.ready"}}"#
+        let envelope = String(decoding: try JSONSerialization.data(withJSONObject: ["kind": "sent", "json": sent, "lost": "no receive yet"]), as: UTF8.self)
+        app.inspector.adapter.handle(OutgoingTapReport(body: envelope))
+        let events = try await session.events { events in
+            events.contains { if case .traffic = $0 { true } else { false } }
+        }
+        let record = try #require(events.lazy.compactMap { if case .traffic(let record) = $0 { record } else { nil } }.first)
+        #expect(record.lost == "no receive yet")
+        #expect(record.direction == .sent)
+        #expect(app.inspector.adapter.lostReports == 1)
+    }
+
+    @Test("a response in another shape is shown as read (its action from its request), with the exact reported text beside it")
+    func otherShapesReachTheInspector() async throws {
+        let app = try AppUnderTest(answerUnhandled: false)
+        defer { app.stop() }
+        let session = try await app.subscribedSession()
+        defer { session.close() }
+        app.receive(request("device.info", id: "r7"))
+        let inner = #"{"version":"1.0","correlationId":"r7","type":"response","timestamp":"2024-11-23T22:13:20Z","status":"success"}"#
+        let literal = String(decoding: try JSONEncoder().encode(inner), as: UTF8.self)
+        app.inspector.adapter.reportSent(json: literal)
+        let events = try await session.events { events in
+            events.contains { if case .traffic(let record) = $0 { record.direction == .sent } else { false } }
+        }
+        let record = try #require(events.lazy.compactMap { if case .traffic(let record) = $0, record.direction == .sent { record } else { nil } }.first)
+        #expect(record.message.payload.action == "device.info")
+        #expect(record.message.payload.status == .success)
+        #expect(record.message.timestamp == 1_732_400_000_000)
+        #expect(record.reported == literal)
+        #expect(app.inspector.adapter.unreadReports == 0)
     }
 }
 
@@ -271,6 +369,13 @@ final class AppUnderTest {
     }
 
     func receive(_ text: String) { host.receive(text: text) }
+
+    /// A subscribed session that has read its first snapshot: what it reads next are events.
+    func subscribedSession() async throws -> AppClient {
+        let session = try await self.session(subscribe: true)
+        _ = try await session.next { if case .snapshot = $0 { return true } else { return false } }
+        return session
+    }
 
     func session(subscribe: Bool) async throws -> AppClient {
         let path = inspector.agent.socketPath

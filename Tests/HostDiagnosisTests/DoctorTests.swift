@@ -165,6 +165,50 @@ struct DoctorTests {
         #expect(report.status == .warning)
     }
 
+    /// Issue 23: a page script's report of what the host sent that could not be read is a row
+    /// with its text and reason, and the doctor warns with it (heading "Messages Not Being
+    /// Received by the Web Journey"); the count reaches it even when the rows are gone.
+    @Test func unreadPageReportsWarn() throws {
+        let unread = WireMalformed(
+            seq: 3, time: Self.t0, raw: #"{"type":"response"}"#, bytes: 19, reason: "missing required field 'version'", direction: .sent)
+        let report = Self.examine(DiagnosisFixture.state(
+            malformed: [unread], counts: WireCounts(malformed: 1, unreadSentReports: 1), inspection: HostFeature.publicAPIPath))
+        let check = try #require(report.check(.unreadSentReports))
+        #expect(check.status == .warning)
+        #expect(check.guideHeading == "Messages Not Being Received by the Web Journey")
+        #expect(check.summary.hasPrefix("1 report of what the host sent could not be read"))
+        #expect(check.evidence.first == DoctorEvidence("unread page report: missing required field 'version'", seq: 3, time: Self.t0))
+        #expect(!check.fix.isEmpty)
+        // Not input from the journey: the decode check does not count it.
+        #expect(report.check(.malformedInput)?.status != .failure)
+
+        // The rows left the log; the count and the last problem still reach the doctor.
+        var wire = DiagnosisFixture.state(counts: WireCounts(unreadSentReports: 5), inspection: HostFeature.publicAPIPath)
+        wire.lastUnreadSentReport = unread
+        let counted = try #require(Self.examine(wire).check(.unreadSentReports))
+        #expect(counted.status == .warning)
+        #expect(counted.summary.hasPrefix("5 reports"))
+        #expect(counted.evidence.count == 1 && counted.moreEvidence == 4)
+        #expect(try #require(Self.examine(DiagnosisFixture.state()).check(.unreadSentReports)).status == .ok)
+    }
+
+    /// Troubleshooting page, "Messages Not Being Received by the Web Journey": "window.GBGBridge.receive
+    /// not defined. The web journey must replace the no-op receive() with its own implementation."
+    @Test func aDeliveryToTheNoOpReceiveFailsLostMessagesThroughThePublicAPI() throws {
+        var ready = TrafficFixture.hostEvent(seq: 1, id: "ios-event-1", name: "host.ready", at: Self.t0)
+        ready.lost = "the journey has not set window.GBGBridge.receive yet"
+        let report = Self.examine(DiagnosisFixture.state(messages: [ready], inspection: HostFeature.publicAPIPath))
+        let check = try #require(report.check(.lostMessages))
+        #expect(check.status == .failure)
+        #expect(check.guideHeading == "Messages Not Being Received by the Web Journey")
+        #expect(check.fix.contains("window.GBGBridge.receive.toString()"))
+        #expect(check.evidence.first?.text == "event host.ready: the journey has not set window.GBGBridge.receive yet")
+        var state = LiveState()
+        state.apply(.snapshot(seq: 1, state: DiagnosisFixture.state(messages: [ready])), at: Self.t0)
+        #expect(state.log.first?.lint == .lost)
+        #expect(state.log.first?.lost == ready.lost)
+    }
+
     /// "Memory Warnings or Crashes": large payloads and receivedMessages at its cap.
     @Test func largePayloadsAndAccumulationWarn() {
         let t0 = Self.t0

@@ -31,7 +31,7 @@ struct DoctorViewTests {
         // were not reported, and two requests are pending (two warnings); the agent does not
         // report receivedMessages' size (not run).
         #expect(report.failures == 2 && report.warnings == 2, "\(report.checks.map { "\($0.id) \($0.status)" })")
-        #expect(screen.contains { $0.contains("2 failures, 2 warnings, 10 ok, 1 not run") }, "\(screen)")
+        #expect(screen.contains { $0.contains("2 failures, 2 warnings, 11 ok, 1 not run") }, "\(screen)")
         let head = try #require(Self.checkLine("lastError", in: screen))
         #expect(head.contains("✗ lastError  lastError: a message failed to decode (missing required field 'payload.action')."), "\(head)")
         let text = model.screenText
@@ -188,11 +188,11 @@ struct DoctorViewTests {
         #expect(buffer.rendered().contains("guide: Message Decoding Failures"), "opens on the first failure")
         // The last check, opened, is taller than what is left under the other lines: the list
         // scrolls so all of it shows, the first checks going out of view.
-        #expect(buffer.lines[1].contains("(1/15, j/k)"), "\(buffer.lines[1])")
+        #expect(buffer.lines[1].contains("(1/16, j/k)"), "\(buffer.lines[1])")
         model.press(.char("G"))
         buffer = model.render()
         let text = buffer.rendered()
-        #expect(buffer.lines[1].contains("(15/15, j/k)"), "\(buffer.lines[1])")
+        #expect(buffer.lines[1].contains("(16/16, j/k)"), "\(buffer.lines[1])")
         #expect(text.contains("✗ Messages reach the journey  1 message the host sent not delivered."), "\(text)")
         #expect(text.contains("→ 22:13:20.000  id ios-event-lost-1  event host.ping: sent while no"), "\(text)")
         #expect(text.contains("guide: Messages Not Being Received by the Web Journey"), "\(text)")

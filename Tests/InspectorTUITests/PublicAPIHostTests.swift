@@ -30,6 +30,22 @@ struct PublicAPIHostScreenTests {
         #expect(model.overlays.count == 1)
     }
 
+    @Test("unread page reports: counted in the status line only when there are any; the row shows OUT BAD unread and the raw text, made safe")
+    func unreadPageReports() {
+        var model = makeModel()
+        model.handle(.frame(Fixture.journeySnapshot(host: Self.host)))
+        #expect(!model.screen[0].contains("unread"))
+        let raw = "{\"type\":\"response\u{1B}[31m\"}"
+        model.feed(12, .malformed(WireMalformed(seq: 12, time: Fixture.t0, raw: raw, bytes: raw.utf8.count, reason: "missing \u{1B}]52;c;x\u{07} field", direction: .sent)))
+        model.feed(13, .malformed(WireMalformed(seq: 13, time: Fixture.t0, raw: "", bytes: 0, reason: "the page script cannot see deliveries", direction: .sent)))
+        #expect(model.screen[0].contains("│ ⚠ 2 unread from page │"), "\(model.screen[0])")
+        let text = model.screenText
+        #expect(text.contains("OUT BAD  unread: missing"), "\(text)")
+        #expect(!text.contains("\u{1B}]52") && !text.contains("\u{07}"), "page text is made safe before the terminal")
+        #expect(model.live.lastUnreadSentReport?.seq == 13)
+        #expect(model.live.log.last?.lint == .unreadSentReport)
+    }
+
     @Test("a native host shows no path and C still asks to clear lastError")
     func nativeUnchanged() {
         var model = journeyModel()

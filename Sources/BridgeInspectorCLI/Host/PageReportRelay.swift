@@ -15,7 +15,6 @@ final class PageReportRelay {
     /// The inspector the reports go to.
     var inspector: ServedInspector?
     private var early = 0
-    private var invalid = 0
     private var told: Set<String> = []
 
     /// Handles one report body from the attached journey page.
@@ -26,12 +25,13 @@ final class PageReportRelay {
         }
         switch inspector.pageReported(body) {
         case .unreportable(let reason):
-            tellOnce("unreportable", "the page script could not copy a message the host sent (\(reason)); the inspector does not show it.")
+            tellOnce("unreportable", "the page script could not copy a message the host sent (\(reason)); the inspector shows it as unread, without its text.")
         case .blind(let reason):
             tellOnce("blind", "the page script cannot see what the host sends to this page (\(reason)); the inspector shows only what the page sends.")
-        case .invalid:
-            invalid += 1
-        case .sent, .page, nil:
+        case .lost:
+            tellOnce("lost", "a message the host sent reached GBGBridge's no-op receive: the journey had not set window.GBGBridge.receive yet, so it never got it.")
+        case .sent, .page, .invalid, nil:
+            // A post that is not a report is shown in the inspector as an unread row, with why.
             break
         }
     }
@@ -41,7 +41,7 @@ final class PageReportRelay {
         var parts: [String] = []
         if counts.notFromJourneyPage > 0 { parts.append("\(counts.notFromJourneyPage) from a page that was no longer the journey") }
         if counts.oversized > 0 { parts.append("\(counts.oversized) too large") }
-        if counts.malformed + invalid > 0 { parts.append("\(counts.malformed + invalid) not page-script reports") }
+        if counts.malformed > 0 { parts.append("\(counts.malformed) not page-script reports") }
         if early > 0 { parts.append("\(early) before the inspector was serving") }
         guard !parts.isEmpty else { return }
         StandardStreams.printError("bridge-inspector host: ignored page-script reports: \(parts.joined(separator: ", ")).")

@@ -79,6 +79,11 @@ struct SnapshotText {
         lines.append("errors     \(errors) in the recent history")
         let counts = state.counts
         lines.append("traffic    \(counts.received) received, \(counts.sent) sent, \(counts.malformed) malformed; \(state.messages.count) messages in the log\(counts.evicted > 0 ? " (\(counts.evicted) older ones evicted)" : "")")
+        if let unread = counts.unreadSentReports, unread > 0 {
+            // The page's text: made safe like every other untrusted string here.
+            let last = state.lastUnreadSentReport.map { ", the last at \(timeFormat.clock($0.time)): \(safe($0.reason))" } ?? ""
+            lines.append("unread     \(unread) page report\(unread == 1 ? "" : "s") of what the host sent could not be read\(last)")
+        }
         lines.append("")
         lines.append("pending requests: \(state.pending.count)\(state.pending.isEmpty ? "" : " (answer with `bridge-inspector respond <correlation-id>`)")")
         if !state.pending.isEmpty {

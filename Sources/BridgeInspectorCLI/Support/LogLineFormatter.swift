@@ -21,6 +21,7 @@ struct LogLineFormatter {
         case .reattached(let restarted):
             return "\(time) -- reattached\(restarted ? " (the host restarted)" : "")"
         case .malformed:
+            if entry.direction == .sent { return "\(time) OUT BAD  unread: \(Sanitizer.sanitize(entry.summary))" }
             return "\(time) IN  BAD  malformed: \(Sanitizer.sanitize(entry.summary))"
         case .message:
             break
@@ -39,7 +40,7 @@ struct LogLineFormatter {
         parts.append(Sanitizer.sanitize(entry.correlationId))
         if let status = entry.status { parts.append(status.rawValue + (entry.errorCode.map { " " + Sanitizer.sanitize($0) } ?? "")) }
         if let latency = entry.latencyMs { parts.append(TimeFormat.duration(ms: latency)) }
-        if entry.deliveryError != nil { parts.append("UNDELIVERED") }
+        if entry.deliveryError != nil { parts.append("UNDELIVERED") } else if entry.lost != nil { parts.append("LOST") }
         return parts.joined(separator: "  ")
     }
 }

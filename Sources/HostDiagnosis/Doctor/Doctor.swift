@@ -82,11 +82,15 @@ private struct Context {
             return fromRows(id, [.duplicateId], status: .failure, found: ("request", "requests"), verb: "reusing the correlationId of one still waiting (not routed)", none: "No request reused a waiting correlationId.")
         case .lostMessages:
             if isPublicAPI {
+                // The page script sees one kind: a delivery to GBGBridge's no-op bootstrap receive
+                // (Troubleshooting, "Messages Not Being Received by the Web Journey": "window.GBGBridge.receive not defined").
+                guard rows[.lost] == nil else { return lostToNoOpReceive() }
                 return DoctorCheck(
                     id: id, status: .notRun,
-                    summary: "Cannot run: GBGBridge's public API does not say whether a message reached the page. \"WebView not attached\" still shows in last-error.")
+                    summary: "Cannot run: GBGBridge's public API does not say whether a message reached the page (the page script saw none reach the no-op receive). \"WebView not attached\" still shows in last-error.")
             }
-            return fromRows(id, [.notDelivered], status: .failure, found: ("message the host sent", "messages the host sent"), verb: "not delivered", none: "Every message the host sent was delivered.")
+            return fromRows(id, [.notDelivered, .lost], status: .failure, found: ("message the host sent", "messages the host sent"), verb: "not delivered", none: "Every message the host sent was delivered.")
+        case .unreadSentReports: return unreadSentReports()
         }
     }
 
@@ -107,10 +111,40 @@ private struct Context {
     private func rowEvidence(_ index: Int) -> DoctorEvidence {
         let entry = state.log[index]
         let reason = state.lintReasons[index] ?? entry.lint?.label ?? ""
-        let what = entry.kind == .malformed ? "malformed input" : "\(entry.type?.rawValue ?? "message") \(entry.summary)"
+        let what = entry.kind == .malformed ? (entry.direction == .sent ? "unread page report" : "malformed input") : "\(entry.type?.rawValue ?? "message") \(entry.summary)"
         return DoctorEvidence(
             "\(what): \(reason)", seq: entry.seq, correlationId: entry.correlationId.isEmpty ? entry.malformedCorrelationId : entry.correlationId,
             time: entry.time)
+    }
+
+    // MARK: What the host sends, as a page script reports it
+
+    /// Messages that reached GBGBridge's no-op bootstrap `receive`: the journey had not set its
+    /// own, so it never got them.
+    private func lostToNoOpReceive() -> DoctorCheck {
+        var check = fromRows(
+            .lostMessages, [.lost], status: .failure, found: ("message the host sent", "messages the host sent"),
+            verb: "reached GBGBridge's no-op receive before the journey set its own (lost)", none: "")
+        check.fix = "The web journey must replace the no-op receive() with its own implementation, after each page load and before the host sends; check window.GBGBridge.receive.toString() in Safari Web Inspector."
+        return check
+    }
+
+    /// Reports of what the host sent that the inspector could not read: counted by the agent
+    /// (rows may have left the log), with the rows still in it as evidence.
+    private func unreadSentReports() -> DoctorCheck {
+        let count = state.counts.unreadSentReports ?? 0
+        guard count > 0 else {
+            return DoctorCheck(id: .unreadSentReports, status: .ok, summary: "Every report of what the host sent was read.")
+        }
+        let indexes = rows[.unreadSentReport] ?? []
+        var evidence = indexes.suffix(thresholds.evidenceLimit).map(rowEvidence)
+        if evidence.isEmpty, let last = state.lastUnreadSentReport {
+            evidence = [DoctorEvidence("unread page report: \(last.reason)", seq: last.seq, time: last.time)]
+        }
+        return DoctorCheck(
+            id: .unreadSentReports, status: .warning,
+            summary: "\(Self.count(count, "report", "reports")) of what the host sent could not be read: the log shows \(count == 1 ? "it" : "each") with its text and why.",
+            evidence: evidence, moreEvidence: max(0, count - evidence.count))
     }
 
     // MARK: lastError

@@ -30,7 +30,10 @@ public enum DoctorCheckID: String, Sendable, Hashable, CaseIterable, Codable {
     case unknownResponses = "unknown-responses"
     /// Requests reusing a correlationId still waiting.
     case duplicateIds = "duplicate-ids"
-    /// Messages the host sent that never reached a journey.
+    /// Reports of what the host sent that the inspector could not read (a page script's).
+    case unreadSentReports = "unread-sent-reports"
+    /// Messages the host sent that never reached a journey (through GBGBridge's public API:
+    /// those that reached its no-op bootstrap `receive`).
     case lostMessages = "lost-messages"
 
     /// A short title for a person.
@@ -51,6 +54,7 @@ public enum DoctorCheckID: String, Sendable, Hashable, CaseIterable, Codable {
         case .unknownResponses: return "Responses answer a request"
         case .duplicateIds: return "Correlation ids are unique"
         case .lostMessages: return "Messages reach the journey"
+        case .unreadSentReports: return "What the host sends can be read"
         }
     }
 
@@ -68,7 +72,7 @@ public enum DoctorCheckID: String, Sendable, Hashable, CaseIterable, Codable {
         case .permissionNotDetermined: return "Permission State Not Appearing in Query Response"
         case .largePayloads, .messageAccumulation: return "Memory Warnings or Crashes"
         case .unknownResponses, .duplicateIds: return "Debugging Checklist"
-        case .lostMessages: return "Messages Not Being Received by the Web Journey"
+        case .lostMessages, .unreadSentReports: return "Messages Not Being Received by the Web Journey"
         }
     }
 
@@ -104,6 +108,8 @@ public enum DoctorCheckID: String, Sendable, Hashable, CaseIterable, Codable {
             return "Give every request a unique correlationId (the web SDK makes one per request)."
         case .lostMessages:
             return "Attach the WebView to the host before sending, and make the journey set window.GBGBridge.receive after each page load."
+        case .unreadSentReports:
+            return "Each row shows the text the page script reported and why it could not be read. A delivery the inspector cannot read may not be one the journey can read either: check it in Safari Web Inspector; if the page script cannot see window.GBGBridge (frozen, or receive redefined), let the journey assign receive as a plain property."
         }
     }
 }

@@ -35,6 +35,13 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Codable {
     /// A message the host sent that was not delivered (no journey attached, or JavaScript
     /// evaluation failed): "Messages Not Being Received by the Web Journey".
     case notDelivered = "not-delivered"
+    /// A message the host sent that reached GBGBridge's no-op bootstrap `receive`: the journey
+    /// had not set its own yet, so it never got it (Troubleshooting, "Messages Not Being
+    /// Received by the Web Journey": "window.GBGBridge.receive not defined").
+    case lost
+    /// A page script's report of what the host sent that the inspector could not read as a
+    /// message (or a problem the script reported): shown with its raw text and the reason.
+    case unreadSentReport = "unread-sent-report"
 
     /// A few words for the log's inline mark.
     public var label: String {
@@ -50,6 +57,8 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Codable {
         case .unknownResponse: return "response to no request"
         case .duplicateId: return "duplicate correlationId"
         case .notDelivered: return "not delivered"
+        case .lost: return "lost: receive not set"
+        case .unreadSentReport: return "unread page report"
         }
     }
 }

@@ -44,6 +44,9 @@ public struct ProtocolLinter: Sendable {
         if let deliveryError = traffic.deliveryError {
             return LintMark(.notDelivered, Self.deliveryReason(deliveryError))
         }
+        if let lost = traffic.lost {
+            return LintMark(.lost, lost)
+        }
         switch (traffic.direction, message.type) {
         case (.received, .request):
             if reusesOpenId {
@@ -80,9 +83,11 @@ public struct ProtocolLinter: Sendable {
         return LintMark(.unhandledNearMiss, "nobody handles \(action): did you mean \(suggestion)?")
     }
 
-    /// The mark for malformed input: its reason.
+    /// The mark for malformed input: its reason. Input from the journey breaks
+    /// ``LintRule/malformed``; a report of what the host sent that could not be read (`direction`
+    /// `sent`) is ``LintRule/unreadSentReport``.
     public static func mark(_ malformed: WireMalformed) -> LintMark {
-        LintMark(.malformed, malformed.reason)
+        LintMark(malformed.direction == .sent ? .unreadSentReport : .malformed, malformed.reason)
     }
 
     private func slotMark(for action: String, slots: [WireSlot]) -> LintMark? {

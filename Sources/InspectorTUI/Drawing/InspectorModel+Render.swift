@@ -75,6 +75,9 @@ extension InspectorModel {
             let next = followedHost.map { "waiting for \($0) to run again…" } ?? "reattaching…"
             parts.append("✗ DISCONNECTED \(TimeFormat.duration(ms: now - since)) ago, \(next)")
         }
+        // Reports of what the host sent that the inspector could not read (a page script's):
+        // shown so that a log without responses is not taken for a host that sends none.
+        if let unread = live.counts.unreadSentReports, unread > 0 { parts.append("⚠ \(unread) unread from page") }
         // Held messages wait on a person: counted whatever view is open (H lists them).
         if !live.held.isEmpty { parts.append("⏸ \(live.held.count) held (H)") }
         // What changes what you see comes before the rate, so it survives a narrow terminal.

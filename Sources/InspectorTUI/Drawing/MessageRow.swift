@@ -46,17 +46,20 @@ enum MessageRow {
             return
         case .malformed:
             x += buffer.write(timeFormat.clock(entry.time) + " ", at: Point(x: x, y: origin.y), style: style(Theme.dim), maxWidth: limit - x)
-            x += buffer.write("IN  ", at: Point(x: x, y: origin.y), style: style(Theme.incoming), maxWidth: limit - x)
+            // A page script's report of what the host sent that could not be read is an OUT row.
+            let sent = entry.direction == .sent
+            x += buffer.write(sent ? "OUT " : "IN  ", at: Point(x: x, y: origin.y), style: style(sent ? Theme.outgoing : Theme.incoming), maxWidth: limit - x)
             x += buffer.write("BAD  ", at: Point(x: x, y: origin.y), style: style(Theme.danger), maxWidth: limit - x)
+            let label = sent ? "unread: " : "malformed: "
             // Input that names its correlationId shows it in the id column, like any message, so
             // the request it was meant to be can be found; without one the reason takes the row.
             guard let id = entry.malformedCorrelationId else {
-                buffer.write("malformed: " + entry.summary, at: Point(x: x, y: origin.y), style: style(Theme.danger), maxWidth: limit - x)
+                buffer.write(label + entry.summary, at: Point(x: x, y: origin.y), style: style(Theme.danger), maxWidth: limit - x)
                 return
             }
             let idText = Self.idColumn(id)
             let reasonWidth = max(1, limit - x - Self.idColumnWidth)
-            buffer.write(TextWidth.fit("malformed: " + entry.summary, to: reasonWidth), at: Point(x: x, y: origin.y), style: style(Theme.danger), maxWidth: reasonWidth)
+            buffer.write(TextWidth.fit(label + entry.summary, to: reasonWidth), at: Point(x: x, y: origin.y), style: style(Theme.danger), maxWidth: reasonWidth)
             buffer.write(idText, at: Point(x: limit - min(Self.idColumnWidth, limit - x), y: origin.y), style: style(Theme.dim), maxWidth: min(Self.idColumnWidth, limit - x))
             return
         case .message:
@@ -102,6 +105,9 @@ enum MessageRow {
         }
         if entry.deliveryError != nil {
             statusText = statusText.isEmpty ? "UNDELIVERED" : statusText + " UNDELIVERED"
+            tailStyle = Theme.danger
+        } else if entry.lost != nil {
+            statusText = statusText.isEmpty ? "LOST" : statusText + " LOST"
             tailStyle = Theme.danger
         }
         let latency = entry.latencyMs.map { TimeFormat.duration(ms: $0) }

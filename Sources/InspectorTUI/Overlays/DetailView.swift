@@ -60,9 +60,19 @@ public struct DetailView: Sendable {
                 }
             } else {
                 if let error = row.deliveryError { result.append([Span("not delivered: " + error, Theme.danger)]) }
+                if let lost = row.lost { result.append([Span("lost: " + lost, Theme.danger)]) }
                 let pretty = PrettyJSON.format(row.json, maxLines: maxLines, maxStringLength: maxString)
                 cut = cut || pretty.truncated
                 result.append(contentsOf: pretty.lines)
+                if let reported = row.reported {
+                    // The page reported another shape (a JSON string, status at the top level, …):
+                    // the message above is as read; this is the text exactly as reported.
+                    result.append([Span("as the page reported it (\(TimeFormat.bytes(reported.count))):", Theme.dim)])
+                    let raw = String(decoding: reported.prefix(maxString * 4), as: UTF8.self)
+                    for line in TextWrap.wrap(raw, width: max(20, model.size.width - 6)).prefix(maxLines) {
+                        result.append([Span(line, .plain)])
+                    }
+                }
             }
             result.append([])
         }
