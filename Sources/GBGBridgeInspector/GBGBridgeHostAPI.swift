@@ -1,4 +1,5 @@
 import BridgeCore
+import Foundation
 
 /// The part of GBG's `GBGBridge.BridgeHost` public API that the inspector adapter uses, with the
 /// documented names (`../shared/reference/gbgbridge-facts.md`, "BridgeHost").
@@ -75,4 +76,7 @@ public protocol GBGBridgeDelegateTap: AnyObject {
     func didReceive(_ message: BridgeMessage)
     /// `bridgeHost(_:unhandledRequest:)`: a request landed in `pendingRequests`.
     func unhandledRequest(_ message: BridgeMessage)
+    /// `bridgeHost(_:didReceive:)` for a message GBGBridge decoded but whose encoding (`json`,
+    /// as the mirror got it) the inspector cannot read, and why: shown, never dropped.
+    func didReceiveUnreadable(json: Data, reason: String)
 }

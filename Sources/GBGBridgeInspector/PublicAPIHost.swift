@@ -267,6 +267,16 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         refresh()
     }
 
+    /// A message GBGBridge decoded and told its delegate about, in an encoding the inspector
+    /// cannot read (an app's mirror could not turn it into a message): shown as a `received`
+    /// malformed record with the raw text and the reason, never dropped.
+    public func didReceiveUnreadable(json: Data, reason: String) {
+        journeyAttached(true)
+        let reason = "GBGBridge received this message, but the inspector cannot read GBGBridge's encoding of it: " + reason
+        report(.malformed(MalformedInput(
+            raw: json.prefix(Self.unreadRawLimit), reason: String(reason.prefix(Self.problemTextLimit)), time: now(), direction: .received)))
+    }
+
     /// The page script saw the host deliver `json` to `window.GBGBridge.receive`: reports it as a
     /// sent message. Every shape a GBGBridge build could plausibly deliver is read
     /// (``SentDeliveryDecoder``: an object or a JSON string, `status` at the top level, a response

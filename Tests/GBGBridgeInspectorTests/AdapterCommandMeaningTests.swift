@@ -9,7 +9,7 @@ import Testing
 /// Issue 23, point 5: commands mean what they say on the public-API path, and releasing the
 /// inspector leaves the app's delegate as the app set it.
 @MainActor
-@Suite("GBGBridge adapter: completions GBGBridge cannot express, and releasing the inspector")
+@Suite("GBGBridge adapter: what the public API cannot express or read, and releasing the inspector")
 struct AdapterCommandMeaningTests {
     @Test("a slot completed with an error or a selfie image is refused with the reason; nothing goes out and the slot stays held; cancel still works (Two-Way Communication: CaptureResult .document, .cancelled)")
     func undocumentedResultsAreRefused() async throws {
@@ -60,6 +60,24 @@ struct AdapterCommandMeaningTests {
             app.journey.messages.contains { $0.correlationId == "d1" && $0.payload.status == .success }
                 && app.journey.messages.contains { $0.correlationId == "s1" && $0.payload.status == .cancelled }
         })
+    }
+
+    @Test("a message GBGBridge decoded but the inspector cannot read (an app's mirror) is a visible received row with the raw text and the reason, not dropped")
+    func unreadableReceivedMessageIsShown() async throws {
+        let app = try AppUnderTest()
+        defer { app.stop() }
+        let session = try await app.subscribedSession()
+        defer { session.close() }
+        let raw = #"{"version":"1.0","type":"request","timestamp":1,"payload":{"action":"nfc.read"}}"#
+        app.inspector.adapter.didReceiveUnreadable(json: Data(raw.utf8), reason: "missing required field 'correlationId'")
+        let events = try await session.events { events in
+            events.contains { if case .malformed = $0 { true } else { false } }
+        }
+        let row = try #require(events.lazy.compactMap { if case .malformed(let record) = $0 { record } else { nil } }.first)
+        #expect(row.direction ?? .received == .received, "a received row (the wire leaves the direction out for received input)")
+        #expect(row.raw == raw)
+        #expect(row.reason.contains("cannot read GBGBridge's encoding"))
+        #expect(row.reason.hasSuffix("missing required field 'correlationId'"))
     }
 
     @Test("released without stop(): the app's delegate gets every call meanwhile, then its slot back, and the socket goes")

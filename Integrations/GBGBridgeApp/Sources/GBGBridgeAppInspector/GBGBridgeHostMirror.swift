@@ -46,10 +46,17 @@ public final class GBGBridgeHostMirror: GBGBridgeHostAPI {
         link.restoreDelegate(appDelegate)
     }
 
-    /// A message GBGBridge encoded, as BridgeCore's value.
+    /// A message GBGBridge encoded, as BridgeCore's value, or why it cannot be read. GBG does
+    /// not document its encoding, so every shape ``SentDeliveryDecoder`` knows is accepted (a
+    /// `status` at the top level, an ISO timestamp, ...).
+    static func read(_ json: Data) -> Result<BridgeMessage, SentDeliveryDecoder.Unreadable> {
+        SentDeliveryDecoder.decode(json, actionOfRequest: { _ in nil }).map(\.message)
+    }
+
+    /// The message in `json`, or `nil` when it cannot be read (the delegate's report of it
+    /// showed it as an unreadable row when it arrived).
     static func message(_ json: Data) -> BridgeMessage? {
-        guard case .success(let message) = BridgeMessageCodec().decode(json) else { return nil }
-        return message
+        try? read(json).get()
     }
 
     static func json(_ data: [String: JSONValue]) -> Data? {
@@ -77,10 +84,14 @@ private final class TapReporter: Sendable {
     }
 
     func didReceive(_ json: Data) {
-        if let message = GBGBridgeHostMirror.message(json) { tap?.didReceive(message) }
+        switch GBGBridgeHostMirror.read(json) {
+        case .success(let message): tap?.didReceive(message)
+        case .failure(let problem): tap?.didReceiveUnreadable(json: json, reason: problem.reason)
+        }
     }
 
     func unhandledRequest(_ json: Data) {
+        // An unreadable one was shown when didReceive reported it.
         if let message = GBGBridgeHostMirror.message(json) { tap?.unhandledRequest(message) }
     }
 }
