@@ -7,13 +7,17 @@ import WebKit
 /// Every ``interval`` it walks the views of the app's windows; each `WKWebView` whose page has
 /// `window.GBGBridge` (GBGBridge's bootstrap script defines it at document start in every page of
 /// a web view configured for a host) is handed to `found`, once. A web view without it is asked
-/// again only when its URL changes. Debug builds only: it costs a walk of the view tree twice a
+/// again when its URL changes, and otherwise every ``askAgainAfter`` (it may have been asked
+/// while a page was still loading). Debug builds only: it costs a walk of the view tree twice a
 /// second. When the app shows several GBGBridge web views at once, each is handed on: pass the
 /// web view yourself (`GBGBridgeInspector.start(host:webView:...)`) to choose one.
 @MainActor
 final class JourneyWebViewFinder {
     /// How often the windows are searched.
     let interval: Duration
+    /// How long a web view that answered "no GBGBridge here" is left before it is asked again
+    /// (sooner when its URL changes).
+    let askAgainAfter: Duration = .seconds(2)
     private let found: @MainActor (WKWebView) -> Void
     private var seen: [Sighting] = []
     private var task: Task<Void, Never>?
@@ -43,15 +47,22 @@ final class JourneyWebViewFinder {
 
     private func search() {
         seen.removeAll { $0.webView == nil }
+        let now = ContinuousClock.now
         for webView in Self.webViews() {
             let url = webView.url
-            if let sighting = seen.first(where: { $0.webView === webView }) {
-                guard !sighting.adopted, sighting.url != url else { continue }
-                sighting.url = url
+            let sighting: Sighting
+            if let known = seen.first(where: { $0.webView === webView }) {
+                guard !known.adopted, !known.asking, known.url != url || now - known.asked >= askAgainAfter else { continue }
+                sighting = known
             } else {
-                seen.append(Sighting(webView, url: url))
+                sighting = Sighting(webView)
+                seen.append(sighting)
             }
-            webView.evaluateJavaScript("typeof window.GBGBridge") { [weak self, weak webView] result, _ in
+            sighting.url = url
+            sighting.asked = now
+            sighting.asking = true
+            webView.evaluateJavaScript("typeof window.GBGBridge") { [weak self, weak webView, weak sighting] result, _ in
+                sighting?.asking = false
                 guard let self, let webView, (result as? String) == "object" else { return }
                 self.adopt(webView)
             }
@@ -76,15 +87,17 @@ final class JourneyWebViewFinder {
     }
 }
 
-/// A web view the finder has looked at, the URL it had then, and whether it was handed on.
+/// A web view the finder has looked at: the URL it had and when it was last asked, whether an
+/// answer is awaited, and whether it was handed on.
 @MainActor
 private final class Sighting {
     weak var webView: WKWebView?
     var url: URL?
+    var asked = ContinuousClock.now
+    var asking = false
     var adopted = false
 
-    init(_ webView: WKWebView, url: URL?) {
+    init(_ webView: WKWebView) {
         self.webView = webView
-        self.url = url
     }
 }
