@@ -78,19 +78,22 @@ public struct BridgeErrorPayload {
     public init(code: String, message: String, recoverable: Bool) { fatalError("stub") }
 }
 
+// Only the reading's own names exist (no alias the checked code could lean on).
 #if GBG_STATUS_RESPONSE_STATUS
 /// A reading: the status type has another name.
 public enum ResponseStatus { case success, error, cancelled, unsupported }
-public typealias _GBGStatus = ResponseStatus
 #else
 /// Two-way example: `.success`, `.error`, `.cancelled`, `.unsupported` (the type's name is not shown).
 public enum BridgeResponseStatus { case success, error, cancelled, unsupported }
-public typealias _GBGStatus = BridgeResponseStatus
 #endif
 
 /// Two-way example: `responder.respond(status:data:error:)` in a custom capability.
 public final class BridgeResponder {
-    public func respond(status: _GBGStatus, data: [String: JSONValue]?, error: BridgeErrorPayload?) { fatalError("stub") }
+    #if GBG_STATUS_RESPONSE_STATUS
+    public func respond(status: ResponseStatus, data: [String: JSONValue]?, error: BridgeErrorPayload?) { fatalError("stub") }
+    #else
+    public func respond(status: BridgeResponseStatus, data: [String: JSONValue]?, error: BridgeErrorPayload?) { fatalError("stub") }
+    #endif
 }
 
 // MARK: - Typed slots
@@ -102,20 +105,18 @@ public enum PermissionState { case granted, denied, notDetermined, restricted }
 public enum PermissionState { case granted, denied, notDetermined }
 #endif
 
-#if GBG_IMAGE_SIZE_CGFLOAT
-public typealias _GBGImageSize = CGFloat
-#else
-public typealias _GBGImageSize = Int
-#endif
-
 /// Two-way example: `DocumentCaptureResult(imageData:width:height:mimeType:)`.
 public struct DocumentCaptureResult {
-    public init(imageData: Data, width: _GBGImageSize, height: _GBGImageSize, mimeType: String) { fatalError("stub") }
+    #if GBG_IMAGE_SIZE_CGFLOAT
+    public init(imageData: Data, width: CGFloat, height: CGFloat, mimeType: String) { fatalError("stub") }
+    #else
+    public init(imageData: Data, width: Int, height: Int, mimeType: String) { fatalError("stub") }
+    #endif
 }
 
 #if GBG_CAPTURE_MORE_CASES
 public struct SelfieCaptureResult {
-    public init(imageData: Data, width: _GBGImageSize, height: _GBGImageSize, mimeType: String) { fatalError("stub") }
+    public init(imageData: Data, width: Int, height: Int, mimeType: String) { fatalError("stub") }
 }
 public enum CaptureResult {
     case document(DocumentCaptureResult)
@@ -186,9 +187,15 @@ open class BridgeHost: NSObject, ObservableObject, WKScriptMessageHandler {
     public let documentCapture: CaptureCapability
     public let selfieCapture: CaptureCapability
 
-    public func respond(to correlationId: String, status: _GBGStatus, data: [String: JSONValue]? = nil, error: BridgeErrorPayload? = nil) {
+    #if GBG_STATUS_RESPONSE_STATUS
+    public func respond(to correlationId: String, status: ResponseStatus, data: [String: JSONValue]? = nil, error: BridgeErrorPayload? = nil) {
         fatalError("stub")
     }
+    #else
+    public func respond(to correlationId: String, status: BridgeResponseStatus, data: [String: JSONValue]? = nil, error: BridgeErrorPayload? = nil) {
+        fatalError("stub")
+    }
+    #endif
     #if GBG_SEND_DATA_OPTIONAL
     public func send(event: String, data: [String: JSONValue]? = nil) { fatalError("stub") }
     #else
