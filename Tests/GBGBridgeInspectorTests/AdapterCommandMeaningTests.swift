@@ -16,12 +16,8 @@ struct AdapterCommandMeaningTests {
         let app = try AppUnderTest()
         defer { app.stop() }
         let host = app.host
-        host.documentCapture.handler = { [weak host] _ in
-            await host?.documentCapture.awaitCompletion() ?? .cancelled(reason: "gone")
-        }
-        host.selfieCapture.handler = { [weak host] _ in
-            await host?.selfieCapture.awaitCompletion() ?? .cancelled(reason: "gone")
-        }
+        app.holdUntilCompleted(\.documentCapture)
+        app.holdUntilCompleted(\.selfieCapture)
         let session = try await app.session(subscribe: false)
         defer { session.close() }
         app.receive(request("camera.document.capture", id: "d1"))

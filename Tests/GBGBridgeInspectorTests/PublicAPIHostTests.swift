@@ -93,9 +93,7 @@ struct PublicAPIHostTests {
         if case .failure(let error) = again.result { #expect(error.knownCode == .alreadyAnswered) } else { Issue.record("answered twice") }
         let unknown = try await session.run(.respond(.init(correlationId: "nobody", status: .success)))
         if case .failure(let error) = unknown.result { #expect(error.knownCode == .notPending) } else { Issue.record("answered an unknown id") }
-        app.host.documentCapture.handler = { [weak host = app.host] _ in
-            await host?.documentCapture.awaitCompletion() ?? .cancelled(reason: "gone")
-        }
+        app.holdUntilCompleted(\.documentCapture)
         app.receive(request("camera.document.capture", id: "held"))
         let held = try await session.run(.respond(.init(correlationId: "held", status: .success)))
         if case .failure(let error) = held.result { #expect(error.knownCode == .handledElsewhere) } else { Issue.record("answered a slot's request") }
@@ -132,9 +130,7 @@ struct PublicAPIHostTests {
         let app = try AppUnderTest()
         defer { app.stop() }
         let host = app.host
-        host.documentCapture.handler = { [weak host] _ in
-            await host?.documentCapture.awaitCompletion() ?? .cancelled(reason: "gone")
-        }
+        app.holdUntilCompleted(\.documentCapture)
         let session = try await app.subscribedSession()
         defer { session.close() }
         app.receive(request("camera.document.capture", id: "c1"))
@@ -366,6 +362,14 @@ final class AppUnderTest {
     func stop() {
         inspector.stop()
         try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Gives `slot` the UI-driven handler of the docs: it holds the slot until something calls
+    /// `complete(_:)` (the app's camera UI, or the inspector).
+    func holdUntilCompleted(_ slot: KeyPath<BridgeHost, CaptureCapability>) {
+        host[keyPath: slot].handler = { [weak host] _ in
+            await host?[keyPath: slot].awaitCompletion() ?? .cancelled(reason: "gone")
+        }
     }
 
     func receive(_ text: String) { host.receive(text: text) }
