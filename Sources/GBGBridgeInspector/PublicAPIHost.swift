@@ -247,7 +247,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     // MARK: What the delegate and the page report
 
     public func didReceive(_ message: BridgeMessage) {
-        if message.type == .request { recent.received(message.correlationId) }
+        if message.type == .request { recent.received(message.correlationId, action: message.payload.action) }
         journeyAttached(true)
         if let json = try? codec.encode(message) {
             report(.traffic(TrafficRecord(direction: .received, message: message, json: json, time: now())))
@@ -297,7 +297,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
             return
         }
         let delivery: SentDeliveryDecoder.Delivery
-        switch SentDeliveryDecoder.decode(bytes, maxDepth: codec.maxDepth, actionOfRequest: { [api] id in Self.action(ofRequest: id, in: api) }) {
+        switch SentDeliveryDecoder.decode(bytes, maxDepth: codec.maxDepth, actionOfRequest: { [api, recent] id in recent.action(of: id) ?? Self.action(ofRequest: id, in: api) }) {
         case .success(let read): delivery = read
         case .failure(let problem):
             unread(raw: bytes, reason: problem.reason)
@@ -351,8 +351,9 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         report(.malformed(input))
     }
 
-    /// The action of the request `id` names, from what GBGBridge still holds: a response without
-    /// an action takes its request's.
+    /// The action of the request `id` names, from what GBGBridge still holds, for a request the
+    /// adapter did not see arrive (before it started): a response without an action takes its
+    /// request's. Requests seen arrive are looked up in ``recent`` first, without this scan.
     private static func action(ofRequest id: String, in api: API?) -> String? {
         guard let api else { return nil }
         if let pending = api.pendingRequests.last(where: { $0.correlationId == id }) { return pending.payload.action }

@@ -21,15 +21,23 @@ struct RecentRequests {
     }
 
     private(set) var fates: BoundedMap<Fate>
+    /// The action of each request received: a response that names none is threaded to it
+    /// without reading GBGBridge's whole `receivedMessages`.
+    private var actions: BoundedMap<String>
 
     init(limit: Int = 10_000) {
         fates = BoundedMap(capacity: limit)
+        actions = BoundedMap(capacity: limit)
     }
 
-    /// The journey sent request `id`.
-    mutating func received(_ id: String) {
+    /// The journey sent request `id` for `action`.
+    mutating func received(_ id: String, action: String) {
         remember(id, .received)
+        actions[id] = action
     }
+
+    /// The action of request `id`, if it is still remembered.
+    func action(of id: String) -> String? { actions[id] }
 
     /// `id` left `pendingRequests`; a response already seen stays the fate.
     mutating func leftPending(_ id: String) {

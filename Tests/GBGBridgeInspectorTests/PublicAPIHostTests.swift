@@ -298,6 +298,27 @@ struct PublicAPIHostTests {
         #expect(record.reported == literal)
         #expect(app.inspector.adapter.unreadReports == 0)
     }
+
+    @Test("a response without an action takes the action of a request the adapter saw arrive, even once GBGBridge holds it no longer")
+    func responseThreadedFromWhatTheAdapterSaw() async throws {
+        let app = try AppUnderTest(answerUnhandled: false)
+        defer { app.stop() }
+        let session = try await app.subscribedSession()
+        defer { session.close() }
+        app.receive(request("nfc.read", id: "r8"))
+        // The app answers with no page to report it, and clears its log (a long session).
+        app.host.respond(to: "r8", status: .success)
+        app.host.clearReceivedMessages()
+        #expect(app.host.pendingRequests.isEmpty && app.host.receivedMessages.isEmpty)
+        app.inspector.adapter.reportSent(json: #"{"version":"1.0","correlationId":"r8","type":"response","timestamp":1,"payload":{"status":"success"}}"#)
+        // Two sent records: the app's own response (reported by the page tap), then this one.
+        let events = try await session.events { events in
+            events.filter { if case .traffic(let record) = $0 { record.direction == .sent && record.message.correlationId == "r8" } else { false } }.count == 2
+        }
+        let record = try #require(events.lazy.compactMap { if case .traffic(let record) = $0, record.message.correlationId == "r8", record.direction == .sent { record } else { nil } }.last)
+        #expect(record.reported != nil, "the report without an action, as read")
+        #expect(record.message.payload.action == "nfc.read")
+    }
 }
 
 // MARK: - Support
