@@ -32,10 +32,12 @@ struct SessionTests {
         let seen = Task {
             try await withSession(path, subscribe: true) { session -> [String] in
                 var seen = ["hello \(session.hello.host.name) \(session.hello.protocol) \(session.hello.limits.maxClients)"]
-                guard case .snapshot(let seq, let state)? = try session.nextFrame(timeout: 10) else { return ["no snapshot"] }
+                // Bounds, not waits: the events come once the test's main actor has seen `ready`,
+                // which on a busy machine can take many seconds (a 10 s bound failed there).
+                guard case .snapshot(let seq, let state)? = try session.nextFrame(timeout: 60) else { return ["no snapshot"] }
                 seen.append("snapshot \(seq) pending \(state.pending.map(\.correlationId)) slots \(state.slots.map(\.kind.rawValue))")
                 ready.set(1)
-                while let frame = try session.nextFrame(timeout: 10) {
+                while let frame = try session.nextFrame(timeout: 60) {
                     guard case .event(let seq, let event) = frame else { continue }
                     switch event {
                     case .traffic(let record): seen.append("\(seq) traffic \(record.direction.rawValue) \(record.message.correlationId)")
