@@ -127,13 +127,14 @@ public final class GBGBridgeCaptureMirror: GBGBridgeCaptureAPI {
 
     @discardableResult
     public func complete(_ result: CaptureResult) -> Bool {
-        guard slot.activeRequest != nil, refusal(toComplete: result) == nil else { return false }
+        guard slot.activeRequest != nil else { return false }
         switch result {
         case .document(let image):
             slot.completeWithDocument(imageData: image.imageData, width: image.width, height: image.height, mimeType: image.mimeType)
         case .cancelled(let reason):
             slot.cancel(reason: reason)
         case .selfie, .failure:
+            // Not expressible (``refusal(toComplete:)``): the agent refuses before calling this.
             return false
         }
         return true

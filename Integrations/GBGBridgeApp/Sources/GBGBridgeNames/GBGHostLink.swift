@@ -62,15 +62,7 @@ public final class GBGHostLink {
     @discardableResult
     public func respond(to correlationId: String, status: GBGStatus, data: Data?, error: GBGError?) -> String? {
         guard let host else { return "the host is gone" }
-        var problem: String?
-        var values: [String: JSONValue]?
-        if let data {
-            do {
-                values = try GBGMessageJSON.values(from: data)
-            } catch {
-                problem = "GBGBridge's JSONValue could not decode the data (\(error)); the response went out without data"
-            }
-        }
+        let (values, problem) = Self.values(data, otherwise: "the response went out without data")
         let payload = error.map { BridgeErrorPayload(code: $0.code, message: $0.message, recoverable: $0.recoverable) }
         switch status {
         case .success: host.respond(to: correlationId, status: .success, data: values, error: payload)
@@ -86,18 +78,21 @@ public final class GBGHostLink {
     @discardableResult
     public func send(event: String, data: Data?) -> String? {
         guard let host else { return "the host is gone" }
-        var problem: String?
-        var values: [String: JSONValue] = [:]
-        if let data {
-            do {
-                values = try GBGMessageJSON.values(from: data)
-            } catch {
-                problem = "GBGBridge's JSONValue could not decode the data (\(error)); the event went out with {}"
-            }
-        }
+        let (values, problem) = Self.values(data, otherwise: "the event went out with {}")
         // A non-optional dictionary fits both `[String: JSONValue]` and `[String: JSONValue]?`.
-        host.send(event: event, data: values)
+        host.send(event: event, data: values ?? [:])
         return problem
+    }
+
+    /// `data` (a JSON object) as GBG's values, or `nil` and why not (ending with `otherwise`,
+    /// what is sent instead).
+    private static func values(_ data: Data?, otherwise: String) -> ([String: JSONValue]?, String?) {
+        guard let data else { return (nil, nil) }
+        do {
+            return (try GBGMessageJSON.values(from: data), nil)
+        } catch {
+            return (nil, "GBGBridge's JSONValue could not decode the data (\(error)); " + otherwise)
+        }
     }
 
     /// The object in `delegate` now.
