@@ -10,7 +10,8 @@ import Foundation
 /// - a held request is outstanding: a second request with its correlation id is refused as a
 ///   duplicate, and ``respondToPendingRequest(_:status:data:error:)`` says it is held;
 /// - a held capture request occupies its slot: a second capture request for the same slot is
-///   answered `BUSY`, as if the first had reached the slot (API Reference, "Typed Slots");
+///   answered `BUSY` when it is routed, as if the first had reached the slot (API Reference,
+///   "Typed Slots"); an interceptor is still offered that second request first, as every request;
 /// - it is not in `pendingRequests` until, once released, no handler takes it;
 /// - other messages go on meanwhile: a hold stops one message, not the bridge.
 extension BridgeHost {

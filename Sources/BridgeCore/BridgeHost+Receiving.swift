@@ -51,15 +51,11 @@ extension BridgeHost {
             )
             return
         }
-        // A capture request for a slot that is busy, or occupied by a held request, is BUSY at
-        // once, not held: a hold never lets two requests into one slot.
-        let slot = slot(taking: request)
-        if let slot, slot.activeRequest != nil || slotIsHeld(slot) {
-            answerBusy(request)
-            return
-        }
+        // A breakpoint sees every request that is routed, a capture request for a busy slot
+        // too (docs/inspector-protocol.md 13.1); whether its slot is free is decided when it is
+        // routed, now or when it is released, so a hold never lets two requests into one slot.
         if interceptor != nil, holdIfIntercepted(request, direction: .received, json: json) { return }
-        dispatch(request, to: slot, time: time)
+        dispatch(request, to: slot(taking: request), time: time)
     }
 
     /// The capture slot that takes `request`, if one does. A slot nobody gave a handler does not
@@ -92,8 +88,10 @@ extension BridgeHost {
         }
     }
 
+    /// A capture request for a slot that is busy, or occupied by a held request, is answered
+    /// `BUSY` (Troubleshooting, "Typed Slot Returns BUSY Error").
     private func routeToSlot(_ slot: CaptureCapability, request: BridgeMessage, time: Date) {
-        if slot.activeRequest != nil {
+        if slot.activeRequest != nil || slotIsHeld(slot) {
             answerBusy(request)
             return
         }

@@ -177,9 +177,10 @@ struct InterceptionTests {
     }
 
     // Troubleshooting, "Typed Slot Returns BUSY Error": one request per slot at a time. A capture
-    // request held before its slot already occupies it, so a second one is BUSY, not let in as if
-    // the slot were free.
-    @Test("A held capture request occupies its slot: a second capture is BUSY (Troubleshooting: Typed Slot Returns BUSY Error)")
+    // request held before its slot already occupies it, so a second one is BUSY when it is
+    // routed, not let in as if the slot were free. A breakpoint still sees the second one first
+    // (docs/inspector-protocol.md 13.1: "every request the journey sends").
+    @Test("A held capture request occupies its slot: a second capture is held too, and BUSY when released (Troubleshooting: Typed Slot Returns BUSY Error)")
     func heldCaptureOccupiesSlot() async throws {
         let (host, journey) = makeHost()
         let counter = Counter()
@@ -187,11 +188,14 @@ struct InterceptionTests {
             counter.hit(request.correlationId)
             return .cancelled(reason: "test")
         }
-        // Holds every capture request: the second is still BUSY, never held beside the first.
-        host.setInterceptor(RuleInterceptor { _, direction in direction == .received })
+        let interceptor = RuleInterceptor { _, direction in direction == .received }
+        host.setInterceptor(interceptor)
         host.receive(text: request("camera.document.capture", id: "first"))
         host.receive(text: request("camera.document.capture", id: "second"))
-        #expect(host.heldMessages.map(\.message.correlationId) == ["first"])
+        #expect(host.heldMessages.map(\.message.correlationId) == ["first", "second"])
+        #expect(journey.deliveries.isEmpty)
+        // Released while the first is held, the second finds the slot occupied.
+        try host.releaseHeld("h2")
         #expect(journey.messages.count == 1)
         #expect(journey.messages[0].correlationId == "second")
         #expect(journey.messages[0].payload.error?.code == "BUSY")
@@ -202,6 +206,34 @@ struct InterceptionTests {
         #expect(await eventually { journey.messages.count == 2 })
         #expect(counter.ids == ["first"])
         #expect(journey.messages[1].correlationId == "first")
+    }
+
+    // docs/inspector-protocol.md 13.1: a breakpoint on an action sees every request for it; a
+    // capture that arrives while the slot is busy is held as it arrived, and answered BUSY only
+    // when it is released into the busy slot (Troubleshooting, "Typed Slot Returns BUSY Error").
+    @Test("A breakpoint holds a capture request that arrives while its slot is busy; released, it is answered BUSY")
+    func captureForBusySlotIsHeldFirst() async throws {
+        let (host, journey) = makeHost()
+        let gate = Gate()
+        host.documentCapture.handler = { _ in
+            await gate.wait()
+            return .cancelled(reason: "test")
+        }
+        host.receive(text: request("camera.document.capture", id: "active"))
+        #expect(await eventually { host.documentCapture.activeRequest?.correlationId == "active" })
+        let interceptor = RuleInterceptor { message, direction in
+            direction == .received && message.payload.action == "camera.document.capture"
+        }
+        host.setInterceptor(interceptor)
+        host.receive(text: request("camera.document.capture", id: "second"))
+        #expect(host.heldMessages.map(\.message.correlationId) == ["second"])
+        #expect(interceptor.asked == ["received request camera.document.capture"])
+        #expect(journey.deliveries.isEmpty)
+        try host.releaseHeld("h1")
+        #expect(journey.messages.map(\.correlationId) == ["second"])
+        #expect(journey.messages[0].payload.error?.code == "BUSY")
+        #expect(host.documentCapture.activeRequest?.correlationId == "active")
+        gate.open()
     }
 
     @Test("A held request is outstanding: its id is refused as a duplicate and respond says it is held")
