@@ -25,8 +25,9 @@ struct AgentState {
     private var counts = WireCounts()
     /// The message or malformed input that the next `lastError` is attributed to.
     private var lastCauseSeq: Int?
-    /// The last received message's JSON, reused when it turns out to be a pending request.
-    private var lastReceived: (id: String, json: Data)?
+    /// The last received message and its JSON, reused when that very message turns out to be a
+    /// pending request (the usual case: it goes to `pendingRequests` as it arrives).
+    private var lastReceived: (message: BridgeMessage, json: Data)?
     /// Messages held at breakpoints, oldest first, as their records.
     private var held: [(id: String, json: [UInt8])] = []
     private var heldRecordBytes = 0
@@ -100,7 +101,7 @@ struct AgentState {
             let origin = Self.origin(of: record.direction, tag: tag)
             if record.direction == .received { counts.received += 1 } else { counts.sent += 1 }
             if record.direction == .received {
-                lastReceived = (record.message.correlationId, record.json)
+                lastReceived = (record.message, record.json)
                 counts.countReceivedMessage(cap: host.receivedMessagesCap)
             }
             let json = encodeTraffic(
@@ -385,9 +386,13 @@ struct AgentState {
     /// See ``pendingMessageLimit``.
     static let pendingTotalLimit = 16 * 1024 * 1024
 
+    /// The record of the request the host put in `pendingRequests`: what the host routed, which
+    /// is not always the last message received with its id (a hold released with an edit, or a
+    /// refused duplicate sent while the first was held); the received bytes are reused only when
+    /// they are that very message.
     private func encodePending(_ request: PendingRequest) -> [UInt8] {
         var message: Data
-        if let lastReceived, lastReceived.id == request.message.correlationId {
+        if let lastReceived, lastReceived.message == request.message {
             message = lastReceived.json
         } else {
             message = (try? BridgeMessageCodec().encode(request.message)) ?? Data("null".utf8)
