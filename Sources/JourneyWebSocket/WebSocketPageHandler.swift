@@ -42,8 +42,14 @@ enum PageInput: Sendable, Equatable {
     }
 
     /// Decodes one text frame from the page.
+    /// A frame whose text holds a lone UTF-16 surrogate is read with it neutralised
+    /// (``LoneSurrogateEscapes``), so the journey's message reaches the host and is refused there
+    /// as malformed, with a row and `lastError`, rather than vanishing with the frame.
     static func decode(_ bytes: [UInt8]) -> PageInput {
-        guard let envelope = try? JSONDecoding.decode(Envelope.self, from: bytes) else {
+        guard
+            let envelope = (try? JSONDecoding.decode(Envelope.self, from: bytes))
+                ?? LoneSurrogateEscapes.escapingLoneSurrogates(bytes).flatMap({ try? JSONDecoding.decode(Envelope.self, from: $0) })
+        else {
             return .invalid("a frame that is not a JSON object with a \"kind\"")
         }
         switch envelope.kind {

@@ -18,6 +18,12 @@ final class NoticeLog {
     var protocolErrors: [String] { notices.compactMap { if case .protocolError(_, let text) = $0 { return text } else { return nil } } }
 }
 
+/// Input the host could not decode, in order.
+@MainActor
+final class MalformedLog {
+    var inputs: [MalformedInput] = []
+}
+
 /// `rawHTTP` off the main actor.
 func http(port: Int, _ request: String) async throws -> RawResponse {
     try await Task.detached { try rawHTTP(port: port, request) }.value
@@ -266,6 +272,34 @@ struct WebJourneyServerTests {
         await server.stop()
     }
 
+    // Security, "Incoming Message Decoding": input that does not decode sets lastError and goes
+    // no further. A journey string with a lone surrogate is such input: the shim's
+    // JSON.stringify writes it as the escape \ud800, which no JSON parser may accept, and the
+    // frame around it must not take the message down with it unseen.
+    @Test("a post whose text holds a lone UTF-16 surrogate becomes a malformed row and lastError, not a vanished frame")
+    func loneSurrogatePost() async throws {
+        let malformed = MalformedLog()
+        _ = host.addObserver { change in
+            if case .malformed(let input) = change { MainActor.assumeIsolated { malformed.inputs.append(input) } }
+        }
+        let server = try await start()
+        let page = try await TestPage.connect(port: server.port, origin: "http://127.0.0.1:\(server.port)", token: server.token.value)
+        #expect(await eventually { host.isJourneyAttached })
+        // Exactly the frame the shim sends for postMessage('{"version":…,"data":{"s":"x\uD800y"}}')
+        // (JSON.stringify({kind: "post", text}) in node and every browser since 2019).
+        try await page.send(#"{"kind":"post","text":"{\"version\":\"1.0\",\"correlationId\":\"s-1\",\"type\":\"event\",\"timestamp\":1,\"payload\":{\"action\":\"journey.step\",\"data\":{\"s\":\"x\ud800y\"}}}"}"#)
+        #expect(await eventually { malformed.inputs.count == 1 })
+        #expect(host.lastError?.contains(#"lone UTF-16 surrogate '\ud800'"#) == true, "\(host.lastError ?? "nil")")
+        #expect(String(decoding: malformed.inputs[0].raw, as: UTF8.self).contains(#""s":"x\ud800y""#))
+        #expect(log.protocolErrors.isEmpty)
+        // A paired surrogate is text: the message decodes.
+        try await page.post(#"{"version":"1.0","correlationId":"s-2","type":"event","timestamp":1,"payload":{"action":"journey.step","data":{"s":"\ud83d\ude00"}}}"#)
+        #expect(await eventually { host.receivedMessages.map(\.correlationId) == ["s-2"] })
+        #expect(host.receivedMessages.first?.payload.data?["s"] == .string("\u{1F600}"))
+        await page.close()
+        await server.stop()
+    }
+
     @Test("a page that goes is detached; its pending requests stay pending, and the next page is a fresh context")
     func reload() async throws {
         let server = try await start()
@@ -333,5 +367,26 @@ struct WebJourneyServerTests {
         #expect(page.received.contains(.close(code: 1001, reason: "the host is shutting down")))
         #expect(!host.isJourneyAttached)
         await page.close()
+    }
+}
+
+/// Which escapes ``LoneSurrogateEscapes`` neutralises, and which it leaves alone.
+@Suite("Lone surrogate escapes")
+struct LoneSurrogateEscapesTests {
+    func escaped(_ text: String) -> String? {
+        LoneSurrogateEscapes.escapingLoneSurrogates(Array(text.utf8)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test("lone high and low surrogate escapes become literal text; pairs, other escapes and escaped backslashes stay")
+    func cases() {
+        #expect(escaped(#""a\ud800b""#) == #""a\\ud800b""#)
+        #expect(escaped(#""\uDC00""#) == #""\\uDC00""#)
+        #expect(escaped(#""\ud800\u0041""#) == #""\\ud800\u0041""#)
+        #expect(escaped(#""\ude00\ud83d""#) == #""\\ude00\\ud83d""#)
+        #expect(escaped(#""\ud83d\ude00""#) == nil)
+        #expect(escaped(#""\\ud800""#) == nil)
+        #expect(escaped(#""\n\"\u0041""#) == nil)
+        #expect(escaped(#""\ud8"#) == nil)
+        #expect(escaped(#""x\ud800"#) == #""x\\ud800"#)
     }
 }
