@@ -75,9 +75,9 @@ extension BridgeHost {
             recentlyAnswered.insert(correlationId)
         }
         if let index = pendingRequests.firstIndex(where: { $0.correlationId == correlationId }) {
-            pendingRequests.remove(at: index)
+            let removed = pendingRequests.remove(at: index)
             pendingSince.removeValue(forKey: correlationId)
-            emit(.pendingRemoved(correlationId: correlationId))
+            emit(.pendingRemoved(correlationId: correlationId, action: removed.payload.action))
         }
         deliver(message, json: json, hold: answeredHold.map { HoldMark(id: $0.id, outcome: .answered) })
     }

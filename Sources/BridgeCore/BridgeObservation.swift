@@ -162,8 +162,9 @@ public enum BridgeChange: Sendable {
     case lastError(String?, time: Date)
     /// A request was added to `pendingRequests`.
     case pendingAdded(PendingRequest)
-    /// A request left `pendingRequests` (it was answered).
-    case pendingRemoved(correlationId: String)
+    /// A request left `pendingRequests` (it was answered). Its `action` lets an observer that
+    /// keeps counts by action, not every request, keep them right.
+    case pendingRemoved(correlationId: String, action: String)
     /// A slot's handler, enablement, permission or active request changed.
     case slot(CaptureSlotState)
     /// Custom capabilities were registered, declared or removed.

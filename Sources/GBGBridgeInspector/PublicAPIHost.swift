@@ -50,7 +50,8 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
 
     // What the adapter last saw, to report what changed.
     private var lastError: String?
-    private var pending: [String] = []
+    /// The ids and actions of the requests in `pendingRequests` at the last look, in order.
+    private var pending: [(id: String, action: String)] = []
     private var pendingSince: [String: Date] = [:]
     /// Requests seen, requests that left `pendingRequests`, and responses seen: why a request
     /// is not pending.
@@ -78,8 +79,8 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         self.now = now
         lastError = api.lastError
         let time = now()
-        pending = api.pendingRequests.map(\.correlationId)
-        for id in pending { pendingSince[id] = time }
+        pending = api.pendingRequests.map { ($0.correlationId, $0.payload.action) }
+        for (id, _) in pending { pendingSince[id] = time }
         for kind in CaptureCapability.Kind.allCases {
             slots[kind] = Self.state(of: Self.capture(kind, of: api), kind: kind, since: time)
         }
@@ -387,17 +388,17 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         }
         let current = api.pendingRequests
         let currentIds = Set(current.map(\.correlationId))
-        for id in pending where !currentIds.contains(id) {
+        for (id, action) in pending where !currentIds.contains(id) {
             pendingSince.removeValue(forKey: id)
             recent.leftPending(id)
-            report(.pendingRemoved(correlationId: id))
+            report(.pendingRemoved(correlationId: id, action: action))
         }
-        let known = Set(pending)
+        let known = Set(pending.map(\.id))
         for message in current where !known.contains(message.correlationId) {
             pendingSince[message.correlationId] = time
             report(.pendingAdded(PendingRequest(message: message, since: time)))
         }
-        pending = current.map(\.correlationId)
+        pending = current.map { ($0.correlationId, $0.payload.action) }
         for kind in CaptureCapability.Kind.allCases {
             let previous = slots[kind]
             let since = previous?.activeRequest?.correlationId == Self.capture(kind, of: api).activeRequest?.correlationId

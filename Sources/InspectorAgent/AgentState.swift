@@ -62,7 +62,7 @@ struct AgentState {
                 origin: .journey, command: nil))
         }
         for request in snapshot.pendingRequests {
-            keepPending(request.message.correlationId, encodePending(request))
+            keepPending(request, encodePending(request))
         }
         for slot in snapshot.slots {
             slots[slot.kind] = Self.encode(WireSlot(slot))
@@ -133,14 +133,13 @@ struct AgentState {
             writer.key("record"); writer.splice(json)
         case .pendingAdded(let request):
             let json = encodePending(request)
-            keepPending(request.message.correlationId, json)
+            keepPending(request, json)
             writer.key("type"); writer.string("pendingAdded")
             writer.key("record"); writer.splice(json)
-        case .pendingRemoved(let correlationId):
-            if !pending.remove(correlationId), counts.pendingOmitted != nil {
+        case .pendingRemoved(let correlationId, let action):
+            if !pending.remove(correlationId) {
                 // Not among the records kept: one of those left out is no longer pending.
-                let left = (counts.pendingOmitted ?? 1) - 1
-                counts.pendingOmitted = left > 0 ? left : nil
+                counts.uncountOmittedPending(action: action)
             }
             writer.key("type"); writer.string("pendingRemoved")
             writer.key("correlationId"); writer.string(correlationId)
@@ -275,12 +274,13 @@ struct AgentState {
 
     /// Keeps a pending request's record for snapshots, unless the agent already keeps
     /// ``AgentLimits/maxPendingRecords`` of them or the record does not fit in
-    /// ``pendingTotalLimit``: then it is only counted as left out.
-    private mutating func keepPending(_ id: String, _ json: [UInt8]) {
+    /// ``pendingTotalLimit``: then it is only counted as left out, by action
+    /// (`counts.pendingOmittedActions`), so the doctor can still name a near-miss action.
+    private mutating func keepPending(_ request: PendingRequest, _ json: [UInt8]) {
         if pending.count < limits.maxPendingRecords, pending.bytes + json.count <= Self.pendingTotalLimit {
-            pending.insert(id, json)
+            pending.insert(request.message.correlationId, json)
         } else {
-            counts.pendingOmitted = (counts.pendingOmitted ?? 0) + 1
+            counts.countOmittedPending(action: request.message.payload.action)
         }
     }
 

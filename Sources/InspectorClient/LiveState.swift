@@ -88,6 +88,12 @@ public struct LiveState: Sendable {
 
     /// Unanswered requests in the log, by correlation id, to thread responses to them.
     private var openRequests: [String: Int] = [:]
+
+    /// The log index of the unanswered request with `correlationId`, or `nil` when its row is
+    /// not in the log (a snapshot's log is bounded) or it was answered.
+    public func logIndex(ofOpenRequest correlationId: String) -> Int? {
+        openRequests[correlationId].flatMap { log.indices.contains($0) ? $0 : nil }
+    }
     /// The log index of the message with each sequence number, for "jump to cause".
     private var indexBySeq: [Int: Int] = [:]
 
@@ -164,8 +170,10 @@ public struct LiveState: Sendable {
             pending.removeAll { $0.correlationId == correlationId }
             orphanedPending.remove(correlationId)
             if pending.count == before, let omitted = counts.pendingOmitted {
-                // One of the requests the agent's snapshot left out is no longer pending.
+                // One of the requests the agent's snapshot left out is no longer pending (which
+                // action it was for, the event does not say).
                 counts.pendingOmitted = omitted > 1 ? omitted - 1 : nil
+                if counts.pendingOmitted == nil { counts.pendingOmittedActions = nil }
             }
         case .slot(let slot):
             if let index = slots.firstIndex(where: { $0.kind == slot.kind }) { slots[index] = slot } else { slots.append(slot) }

@@ -334,19 +334,52 @@ public struct WireCounts: Codable, Sendable, Hashable {
     /// with `direction` `sent`, also counted in ``malformed``): only from a host seen through a
     /// page script. Absent when there are none, and from older agents.
     public var unreadSentReports: Int?
+    /// The actions of the pending requests that ``pendingOmitted`` counts, with how many of each:
+    /// what the doctor needs to name a near-miss action however many requests wait. At most
+    /// ``maxPendingOmittedActions`` actions of at most ``maxPendingOmittedActionBytes`` bytes are
+    /// listed; requests for others are counted only in ``pendingOmitted``. Absent when none are
+    /// left out, and from older agents.
+    public var pendingOmittedActions: [String: Int]?
+
+    /// See ``pendingOmittedActions``.
+    public static let maxPendingOmittedActions = 1000
+    /// See ``pendingOmittedActions``.
+    public static let maxPendingOmittedActionBytes = 256
 
     /// Creates totals.
     public init(
         received: Int = 0, sent: Int = 0, malformed: Int = 0, evicted: Int = 0, pendingOmitted: Int? = nil,
-        receivedMessages: Int? = nil, unreadSentReports: Int? = nil
+        receivedMessages: Int? = nil, unreadSentReports: Int? = nil, pendingOmittedActions: [String: Int]? = nil
     ) {
         self.unreadSentReports = unreadSentReports
+        self.pendingOmittedActions = pendingOmittedActions
         self.received = received
         self.sent = sent
         self.malformed = malformed
         self.evicted = evicted
         self.pendingOmitted = pendingOmitted
         self.receivedMessages = receivedMessages
+    }
+
+    /// Counts one more pending request left out of the snapshot's `pending` list, for `action`.
+    public mutating func countOmittedPending(action: String) {
+        pendingOmitted = (pendingOmitted ?? 0) + 1
+        var actions = pendingOmittedActions ?? [:]
+        if let count = actions[action] {
+            actions[action] = count + 1
+        } else if actions.count < Self.maxPendingOmittedActions, action.utf8.count <= Self.maxPendingOmittedActionBytes {
+            actions[action] = 1
+        }
+        pendingOmittedActions = actions.isEmpty ? nil : actions
+    }
+
+    /// Counts one pending request left out of the snapshot's `pending` list, for `action`, as
+    /// answered.
+    public mutating func uncountOmittedPending(action: String) {
+        guard let omitted = pendingOmitted else { return }
+        pendingOmitted = omitted > 1 ? omitted - 1 : nil
+        if let count = pendingOmittedActions?[action] { pendingOmittedActions?[action] = count > 1 ? count - 1 : nil }
+        if pendingOmitted == nil || pendingOmittedActions?.isEmpty == true { pendingOmittedActions = nil }
     }
 
     /// Counts one more message in the host's `receivedMessages`, which holds at most `cap`.

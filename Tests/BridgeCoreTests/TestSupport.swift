@@ -114,7 +114,7 @@ final class ChangeRecorder {
         changes.compactMap { if case .pendingAdded(let pending) = $0 { return pending.message.correlationId } else { return nil } }
     }
     var pendingRemoved: [String] {
-        changes.compactMap { if case .pendingRemoved(let id) = $0 { return id } else { return nil } }
+        changes.compactMap { if case .pendingRemoved(let id, _) = $0 { return id } else { return nil } }
     }
     var slots: [CaptureSlotState] {
         changes.compactMap { if case .slot(let state) = $0 { return state } else { return nil } }

@@ -154,6 +154,33 @@ struct DoctorTests {
         #expect(report.status == .failure)
     }
 
+    /// Troubleshooting, "Handler Not Called for Requests": a typo in an action. A near-miss
+    /// request whose row is not in the log (past the agent's `maxPendingRecords`, or out of the
+    /// bounded log) is still named, from the pending records or the counts by action.
+    @Test func aNearMissBeyondTheRecordsTheAgentKeepsIsStillNamed() throws {
+        let t0 = Self.t0
+        // 10,000 pending requests for a plain unknown action, recorded but not in the log; one for
+        // a typo of a handled action that the snapshot counts by action only.
+        let pending = (0..<10_000).map { DiagnosisFixture.pending("p-\($0)", "wallet.addPass", since: t0) }
+        let report = Self.examine(
+            DiagnosisFixture.state(
+                pending: pending + [DiagnosisFixture.pending("k-1", "nfc.reed", since: t0)],
+                capabilities: [
+                    WireCapability(id: "device.info", version: "1.0", hasHandler: true, shadowedBySlot: false),
+                    WireCapability(id: "nfc.read", version: "1.0", hasHandler: true, shadowedBySlot: false),
+                ],
+                counts: WireCounts(pendingOmitted: 3, pendingOmittedActions: ["device.infoo": 2, "other.thing": 1])),
+            now: t0 + 10)
+        let mismatch = try #require(report.check(.actionMismatch))
+        #expect(mismatch.status == .failure)
+        #expect(mismatch.summary.hasPrefix("3 requests for an action nobody handles"))
+        #expect(mismatch.evidence.map(\.text) == [
+            "2 pending requests not in the log: nobody handles device.infoo: did you mean device.info?",
+            "1 pending request not in the log: nobody handles nfc.reed: did you mean nfc.read?",
+        ])
+        #expect(mismatch.moreEvidence == 0)
+    }
+
     /// Through GBG's GBGBridge public API some checks cannot run, and say so.
     @Test func thePublicAPIPathSaysWhichChecksItCannotRun() {
         let report = Self.examine(DiagnosisFixture.state(

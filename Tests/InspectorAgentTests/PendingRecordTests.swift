@@ -72,4 +72,34 @@ struct PendingRecordTests {
         if let frame = frames.first(where: { $0.eventType == "pendingAdded" }) { return frame }
         return try await client.next { $0.eventType == "pendingAdded" }.match
     }
+
+    @Test("Past maxPendingRecords, the snapshot counts the requests it leaves out by action, and forgets each one answered")
+    func omittedPendingAreCountedByAction() async throws {
+        var limits = Fixture.limits()
+        limits.maxPendingRecords = 2
+        let fixture = try Fixture(limits: limits)
+        defer { fixture.stop() }
+        for index in 0..<2 { fixture.receive(messageText(action: "wallet.addPass", id: "w-\(index)")) }
+        fixture.receive(messageText(action: "device.infoo", id: "t-1"))
+        fixture.receive(messageText(action: "device.infoo", id: "t-2"))
+        fixture.receive(messageText(action: "nfc.reed", id: "t-3"))
+        #expect(fixture.host.pendingRequests.count == 5)
+        let (_, _, snapshot) = try await fixture.client()
+        let counts = snapshot?.json["state"]?["counts"]
+        #expect(counts?["pendingOmitted"]?.int == 3)
+        #expect(counts?["pendingOmittedActions"]?["device.infoo"]?.int == 2)
+        #expect(counts?["pendingOmittedActions"]?["nfc.reed"]?.int == 1)
+
+        try fixture.host.respondToPendingRequest("t-3", status: .success)
+        try fixture.host.respondToPendingRequest("t-1", status: .success)
+        let (_, _, later) = try await fixture.client()
+        let after = later?.json["state"]?["counts"]
+        #expect(after?["pendingOmitted"]?.int == 1)
+        #expect(after?["pendingOmittedActions"]?["device.infoo"]?.int == 1)
+        #expect(after?["pendingOmittedActions"]?["nfc.reed"] == nil)
+        try fixture.host.respondToPendingRequest("t-2", status: .success)
+        let (_, _, last) = try await fixture.client()
+        #expect(last?.json["state"]?["counts"]?["pendingOmitted"] == nil)
+        #expect(last?.json["state"]?["counts"]?["pendingOmittedActions"] == nil)
+    }
 }

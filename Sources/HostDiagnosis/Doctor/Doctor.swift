@@ -65,8 +65,7 @@ private struct Context {
             return fromRows(id, [.malformed], status: .failure, found: ("input from the journey", "inputs from the journey"), verb: "failed to decode", none: "Every message from the journey decoded.")
         case .pendingRequests: return pendingRequests()
         case .abandonedRequests: return abandonedRequests()
-        case .actionMismatch:
-            return fromRows(id, [.unhandledNearMiss], status: .failure, found: ("request", "requests"), verb: "for an action nobody handles, close to one that is handled", none: "No unhandled request is a near miss of a known action.")
+        case .actionMismatch: return actionMismatch()
         case .slotUnsupported:
             return fromRows(id, [.slotNoHandler, .slotDisabled], status: .failure, found: ("capture request", "capture requests"), verb: "for a slot with no handler or disabled", none: "No capture was asked of a slot without a handler or disabled.")
         case .capabilityNotReported:
@@ -210,6 +209,40 @@ private struct Context {
             id: .journey, status: .failure,
             summary: "A journey is attached but has sent nothing for \(TimeFormat.duration(ms: silentFor)): a wrong message handler name (gbgBridge, lowercase g), a WebView not configured, or messages sent before the bootstrap script ran.",
             evidence: [DoctorEvidence("no message received in the \(TimeFormat.duration(ms: silentFor)) since the journey attached", time: since)])
+    }
+
+    // MARK: Action typos
+
+    /// Requests for an action nobody handles that is a near miss of a known one: the log's rows
+    /// the linter marked, and the pending requests whose rows are not in the log (they left the
+    /// bounded log, or the agent's snapshot counts them by action only, past its
+    /// `maxPendingRecords`), one line per action.
+    private func actionMismatch() -> DoctorCheck {
+        let markedRows = rows[.unhandledNearMiss] ?? []
+        let markedIds = Set(markedRows.map { state.log[$0].correlationId })
+        var unseen: [String: Int] = [:]
+        for request in state.pending where !markedIds.contains(request.correlationId) && state.logIndex(ofOpenRequest: request.correlationId) == nil {
+            unseen[request.action, default: 0] += 1
+        }
+        for (action, count) in state.counts.pendingOmittedActions ?? [:] { unseen[action, default: 0] += count }
+        var extra: [(action: String, count: Int, reason: String)] = []
+        for (action, count) in unseen {
+            guard let mark = state.linter.nearMiss(for: action, slots: state.slots, capabilities: state.customCapabilities) else { continue }
+            extra.append((action, count, mark.reason))
+        }
+        extra.sort { $0.count != $1.count ? $0.count > $1.count : $0.action < $1.action }
+        let total = markedRows.count + extra.reduce(0) { $0 + $1.count }
+        guard total > 0 else { return DoctorCheck(id: .actionMismatch, status: .ok, summary: "No unhandled request is a near miss of a known action.") }
+        let shownRows = markedRows.prefix(thresholds.evidenceLimit)
+        let shownActions = extra.prefix(max(0, thresholds.evidenceLimit - shownRows.count))
+        let evidence = shownRows.map(rowEvidence) + shownActions.map { item in
+            DoctorEvidence("\(Self.count(item.count, "pending request")) not in the log: \(item.reason)")
+        }
+        let shown = shownRows.count + shownActions.reduce(0) { $0 + $1.count }
+        return DoctorCheck(
+            id: .actionMismatch, status: .failure,
+            summary: "\(Self.count(total, "request")) for an action nobody handles, close to one that is handled.", evidence: evidence,
+            moreEvidence: total - shown)
     }
 
     // MARK: Pending requests
