@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import InspectorProtocol
+import SocketSupport
 
 /// The reply rules in force, in order, with their hit counts: shared by `bridge-inspector
 /// auto-respond` and the interactive inspector.
@@ -154,6 +155,43 @@ extension ReplyRuleBook: Codable {
         book.resetHits()
         if book.isEmpty { throw ReplyRuleFileError(place: "", reason: "holds no rules") }
         return book
+    }
+
+    /// A warning when a rules file at `path` can be changed by another user (it or its folder
+    /// writable by others, or the file another user's), for the commands that read one: the rules
+    /// answer the host's requests, so whoever can rewrite them decides what the journey is told.
+    /// `nil` when only we (or root) can change it, or when it cannot be examined.
+    public static func othersCanChangeWarning(file path: String) -> String? {
+        let full = (path as NSString).expandingTildeInPath
+        let folder = (full as NSString).deletingLastPathComponent
+        return othersCanChangeWarning(
+            file: path, status: PrivateDirectory.status(of: full, followingLinks: true),
+            folder: PrivateDirectory.status(of: folder.isEmpty ? "." : folder, followingLinks: true),
+            userID: PrivateDirectory.currentUserID)
+    }
+
+    /// ``othersCanChangeWarning(file:)`` for a file of `status` in a folder of `folder`, read by
+    /// user `userID` (so the owner check can be tested without another user).
+    public static func othersCanChangeWarning(
+        file path: String, status: PrivateDirectory.Status?, folder: PrivateDirectory.Status?, userID: UInt32
+    ) -> String? {
+        let consequence = "they can change the rules that answer your host's requests"
+        if let status {
+            if status.owner != userID, status.owner != 0 {
+                return "the rules file \(path) belongs to uid \(status.owner), not you (uid \(userID)): \(consequence); use a copy of your own"
+            }
+            if status.mode & 0o022 != 0 {
+                return "the rules file \(path) has mode \(PrivateDirectory.octal(status.mode & 0o777)), so other users can write to it: "
+                    + "\(consequence). Run: chmod go-w \(path)"
+            }
+        }
+        // A folder others can write to, without the sticky bit (as /tmp has), lets them replace the file.
+        if let folder, folder.mode & 0o022 != 0, folder.mode & 0o1000 == 0 {
+            let name = (path as NSString).deletingLastPathComponent
+            return "the folder of the rules file \(path) has mode \(PrivateDirectory.octal(folder.mode & 0o777)), so other users can replace the file: "
+                + "\(consequence). Run: chmod go-w \(name.isEmpty ? "." : name)"
+        }
+        return nil
     }
 
     /// Reads a rules file's contents; the error names the place (`rules[1].status`) and what is wrong.

@@ -43,7 +43,11 @@ struct InteractiveInspector {
         // ($XDG_STATE_HOME), like a shell's history; a damaged file is reported and never overwritten.
         var store = InspectorStateStore(directory: stateDirectory)
         store.load(into: &model)
-        if let sharedRules { InspectorStateStore.loadShared(sharedRules.book, from: sharedRules.path, into: &model) }
+        if let sharedRules {
+            InspectorStateStore.loadShared(sharedRules.book, from: sharedRules.path, into: &model)
+            // Said on screen, after the note that the rules were loaded (paused), so it is seen.
+            if let warning = ReplyRuleBook.othersCanChangeWarning(file: sharedRules.path) { model.handle(.notice("warning: " + warning, isError: true)) }
+        }
         var session: InspectorSession?
         var lastAttempt = Date.distantPast
         let retryInterval = follower == nil ? reconnectInterval : min(reconnectInterval, 2 * HostFollower.pollInterval)

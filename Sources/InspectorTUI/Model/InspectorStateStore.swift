@@ -35,7 +35,21 @@ public struct InspectorStateStore {
     }
 
     /// Loads the saved rules (paused, see ``InspectorModel/loadRules(_:from:)``) and event history into `model`.
+    ///
+    /// From a directory that is not to be trusted (another user's, or writable by others:
+    /// ``StateDirectory/verifyTrusted()``) nothing is loaded and nothing will be saved this run;
+    /// one note says why and what fixes it.
     public mutating func load(into model: inout InspectorModel) {
+        do {
+            try directory.verifyTrusted()
+        } catch {
+            (rulesLocked, eventsLocked, responsesLocked) = (true, true, true)
+            savedRules = model.rules
+            savedEvents = model.eventHistory
+            savedResponses = model.rememberedResponses
+            model.handle(.notice("saved rules, event history and responses not loaded, and nothing is saved this run: the state directory \(error)", isError: true))
+            return
+        }
         do {
             if let book = try directory.load(ReplyRuleBook.self, from: Self.rulesFile) {
                 model.loadRules(book, from: directory.file(Self.rulesFile))
