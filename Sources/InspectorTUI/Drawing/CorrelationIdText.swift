@@ -38,23 +38,9 @@ enum CorrelationIdText {
         let text = Sanitizer.sanitize(id)
         if TextWidth.width(of: text) <= width { return text }
         let headRoom = width >= 5 ? min(4, width / 4) : 0
-        var head = ""
-        var headWidth = 0
-        for character in text {
-            let columns = TextWidth.width(of: character)
-            if headWidth + columns > headRoom { break }
-            head.append(character)
-            headWidth += columns
-        }
-        let tailRoom = width - 1 - headWidth
-        var tail: [Character] = []
-        var tailWidth = 0
-        for character in text.reversed() {
-            let columns = TextWidth.width(of: character)
-            if tailWidth + columns > tailRoom { break }
-            tail.append(character)
-            tailWidth += columns
-        }
+        // Whole characters only, by columns: the start as it fits, the end the same way read backwards.
+        let head = TextWidth.truncate(text, to: headRoom, ellipsis: "")
+        let tail = TextWidth.truncate(String(text.reversed()), to: width - 1 - TextWidth.width(of: head), ellipsis: "")
         return head + "…" + String(tail.reversed())
     }
 }
