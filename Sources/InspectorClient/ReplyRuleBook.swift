@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import InspectorProtocol
+import SocketSupport
 
 /// The reply rules in force, in order, with their hit counts: shared by `bridge-inspector
 /// auto-respond` and the interactive inspector.
@@ -26,6 +27,9 @@ public struct ReplyRuleBook: Sendable, Hashable {
     public private(set) var rules: [ReplyRule] = []
     /// The id the next added rule gets.
     public private(set) var nextID = 1
+    /// The ids of ``rules``, so adding a rule is one look-up, not a pass over the book: a book
+    /// of 100,000 rules is read in linear time.
+    private var ids: Set<Int> = []
 
     /// An empty book.
     public init() {}
@@ -49,23 +53,26 @@ public struct ReplyRuleBook: Sendable, Hashable {
     @discardableResult
     public mutating func add(_ rule: ReplyRule) -> ReplyRule {
         var rule = rule
-        if rule.id <= 0 || rules.contains(where: { $0.id == rule.id }) { rule.id = nextID }
+        if rule.id <= 0 || ids.contains(rule.id) { rule.id = nextID }
         nextID = max(nextID, rule.id + 1)
         if rule.name.isEmpty { rule.name = "\(rule.action)#\(rule.id)" }
         rules.append(rule)
+        ids.insert(rule.id)
         return rule
     }
 
     /// Removes the rule with this id; returns it (with its final hit count), or `nil` if none.
     @discardableResult
     public mutating func remove(id: Int) -> ReplyRule? {
-        guard let index = rules.firstIndex(where: { $0.id == id }) else { return nil }
+        guard ids.contains(id), let index = rules.firstIndex(where: { $0.id == id }) else { return nil }
+        ids.remove(id)
         return rules.remove(at: index)
     }
 
     /// Removes every rule.
     public mutating func removeAll() {
         rules.removeAll()
+        ids.removeAll()
     }
 
     /// Enables or disables the rule with this id; `false` if there is none.
@@ -74,6 +81,11 @@ public struct ReplyRuleBook: Sendable, Hashable {
         guard let index = rules.firstIndex(where: { $0.id == id }) else { return false }
         rules[index].isEnabled = enabled
         return true
+    }
+
+    /// Enables or disables every rule at once (rules loaded from a file start paused).
+    public mutating func setAllEnabled(_ enabled: Bool) {
+        for index in rules.indices { rules[index].isEnabled = enabled }
     }
 
     /// Sets every rule's hit count back to 0 (a fresh start for rules read from a file).
@@ -153,7 +165,65 @@ extension ReplyRuleBook: Codable {
         var book = try decode(bytes)
         book.resetHits()
         if book.isEmpty { throw ReplyRuleFileError(place: "", reason: "holds no rules") }
+        try book.refuseOversizedData()
         return book
+    }
+
+    /// The most bytes a rule's `data` may take as JSON: what `respond --data` may send
+    /// (``WireProtocol/maxCommandDataBytes``), so that its answer fits in a command frame.
+    public static let maxDataBytes = WireProtocol.maxCommandDataBytes
+
+    /// Refuses a rule whose data could never be sent: the host's inspector skips a command frame
+    /// over its cap, and the rule's answer would wait for a reply that never comes.
+    func refuseOversizedData() throws(ReplyRuleFileError) {
+        for (index, rule) in rules.enumerated() {
+            guard let data = rule.response.data else { continue }
+            var writer = JSONWriter()
+            writer.value(.object(data))
+            let size = writer.bytes.count
+            guard size > Self.maxDataBytes else { continue }
+            throw ReplyRuleFileError(
+                place: "rules[\(index)].data",
+                reason: "the data of rule '\(rule.name)' is \(size) bytes, more than the \(Self.maxDataBytes) an answer can carry "
+                    + "(the host's inspector refuses larger commands); make that rule's data smaller")
+        }
+    }
+
+    /// A warning when a rules file at `path` can be changed by another user (it or its folder
+    /// writable by others, or the file another user's), for the commands that read one: the rules
+    /// answer the host's requests, so whoever can rewrite them decides what the journey is told.
+    /// `nil` when only we (or root) can change it, or when it cannot be examined.
+    public static func othersCanChangeWarning(file path: String) -> String? {
+        let full = (path as NSString).expandingTildeInPath
+        let folder = (full as NSString).deletingLastPathComponent
+        return othersCanChangeWarning(
+            file: path, status: PrivateDirectory.status(of: full, followingLinks: true),
+            folder: PrivateDirectory.status(of: folder.isEmpty ? "." : folder, followingLinks: true),
+            userID: PrivateDirectory.currentUserID)
+    }
+
+    /// ``othersCanChangeWarning(file:)`` for a file of `status` in a folder of `folder`, read by
+    /// user `userID` (so the owner check can be tested without another user).
+    public static func othersCanChangeWarning(
+        file path: String, status: PrivateDirectory.Status?, folder: PrivateDirectory.Status?, userID: UInt32
+    ) -> String? {
+        let consequence = "they can change the rules that answer your host's requests"
+        if let status {
+            if status.owner != userID, status.owner != 0 {
+                return "the rules file \(path) belongs to uid \(status.owner), not you (uid \(userID)): \(consequence); use a copy of your own"
+            }
+            if status.mode & 0o022 != 0 {
+                return "the rules file \(path) has mode \(PrivateDirectory.octal(status.mode & 0o777)), so other users can write to it: "
+                    + "\(consequence). Run: chmod go-w \(path)"
+            }
+        }
+        // A folder others can write to, without the sticky bit (as /tmp has), lets them replace the file.
+        if let folder, folder.mode & 0o022 != 0, folder.mode & 0o1000 == 0 {
+            let name = (path as NSString).deletingLastPathComponent
+            return "the folder of the rules file \(path) has mode \(PrivateDirectory.octal(folder.mode & 0o777)), so other users can replace the file: "
+                + "\(consequence). Run: chmod go-w \(name.isEmpty ? "." : name)"
+        }
+        return nil
     }
 
     /// Reads a rules file's contents; the error names the place (`rules[1].status`) and what is wrong.

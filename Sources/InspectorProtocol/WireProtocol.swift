@@ -15,6 +15,11 @@ public enum WireProtocol {
     /// answered with a `frame_too_large` error and skipped.
     public static let maxClientFrameBytes = 16 * 1024 * 1024
 
+    /// The most bytes of JSON data a client puts in one command (`respond --data`, a reply rule's
+    /// data): three quarters of ``maxClientFrameBytes``, leaving room for the rest of the frame
+    /// and for escaping.
+    public static let maxCommandDataBytes = 12 * 1024 * 1024
+
     /// The deepest nesting of objects and arrays a client frame may have. A message's data may
     /// nest up to the bridge's own limit (`JSONSyntaxCheck.defaultMaxDepth`, 100); a command
     /// wraps it a few levels deeper. Deeper frames are answered with `malformed_frame`.

@@ -175,7 +175,7 @@ struct ReconnectTests {
         #expect(rows.count == 14)
         #expect(rows[0].contains("host.ready"))
         #expect(rows[11].hasPrefix("── 22:13:26.000 demo-app restarted: pid 4242 ended, pid 5151 attached ──"))
-        #expect(rows[12].contains("99999999"))
+        #expect(rows[12].contains("ios…999-0000"))
         #expect(rows[13].contains("capability.query") && rows[13].contains("cap-1"))
         MainScreenTests.expectPending(model.pendingLines.first, "capability.query", "cap-1", age: "400ms")
         #expect(model.pendingLines[1] == "")

@@ -36,7 +36,7 @@ struct MainLayoutTests {
         }
         let columns = [
             try idColumn("req  nfc.read", "q-1"), try idColumn("resp nfc.read", "q-1"),
-            try idColumn("host.resumed", "5e5e5e5e"), try idColumn("malformed:", "bad-1"),
+            try idColumn("host.resumed", "ios"), try idColumn("malformed:", "bad-1"),
         ]
         #expect(columns.allSatisfy { $0 != nil }, "\(columns)\n\(buffer.rendered())")
         #expect(Set(columns).count == 1, "\(columns)\n\(buffer.rendered())")

@@ -121,7 +121,7 @@ struct MainScreenTests {
         let rows = model.messageLines
         let width = model.layout.messages.width - 2
         #expect(rows[0].hasPrefix("22:13:10.000 OUT evt  host.ready "))
-        #expect(rows[0].hasSuffix(" 3f2a9c1d"))  // the random part of a host event id
+        #expect(rows[0].hasSuffix(" ios…00000001"))  // a long id: its start, an ellipsis, its end
         #expect(rows[1].hasPrefix("22:13:11.000 IN  req  capability.query "))
         #expect(rows[1].hasSuffix(" cap-1"))
         #expect(rows[2].hasPrefix("22:13:11.042 OUT resp capability.query "))
@@ -140,7 +140,7 @@ struct MainScreenTests {
         // the statuses of responses in another.
         #expect(rows[2].count <= width && rows[8].count <= width)
         #expect(rows[2].range(of: " success")?.lowerBound.utf16Offset(in: rows[2]) == rows[8].range(of: " INVALID_REQUEST")?.lowerBound.utf16Offset(in: rows[8]))
-        let idColumns = Set([(0, "3f2a9c1d"), (1, "cap-1"), (2, "cap-1"), (3, "doc-7"), (4, "nfc-1"), (5, "cap-2"), (6, "abcdef12"), (7, "up-1"), (8, "up-1")].map { row, id in
+        let idColumns = Set([(0, "ios…00000001"), (1, "cap-1"), (2, "cap-1"), (3, "doc-7"), (4, "nfc-1"), (5, "cap-2"), (6, "ios…00000002"), (7, "up-1"), (8, "up-1")].map { row, id in
             rows[row].range(of: " " + id).map { rows[row].distance(from: rows[row].startIndex, to: $0.lowerBound) } ?? -row
         })
         #expect(idColumns.count == 1)
@@ -400,13 +400,13 @@ struct MainScreenTests {
              bridge-inspector │ demo-app (pid 4242) v2.1.0 ios │ ● connected │ ⚑ 4 lint (f is:lint) │ 1.2 msg/s
              ⚠ lastError (2) 22:13:19.000 Failed to decode message: missing required field 'payload.acti… [E:history J:jump C:clear]
             ┌ ▶ Messages 10 · follow ──────────────────────────────────────────────────────┐┌ Pending 2 ───────────────────────────┐
-            │22:13:10.000 OUT evt  host.ready                                  3f2a9c1d    ││nfc.read        nfc-1            4.0s │
+            │22:13:10.000 OUT evt  host.ready                                  ios…00000001││nfc.read        nfc-1            4.0s │
             │22:13:11.000 IN  req  capability.query                            cap-1       ││capability.que… cap-2           !3.0s │
             │22:13:11.042 OUT resp capability.query   success             42ms cap-1       ││                                      │
             │22:13:14.000 IN  req  camera.document.capture  ⚑ not reported by… doc-7       ││                                      │
             │22:13:16.000 IN  req  nfc.read ⚑ not reported by capability.query nfc-1       ││                                      │
             │22:13:17.000 IN  req  capability.query                            cap-2       ││                                      │
-            │22:13:18.000 OUT evt  ✎ host.ping                                 abcdef12    ││                                      │
+            │22:13:18.000 OUT evt  ✎ host.ping                                 ios…00000002││                                      │
             │22:13:18.500 IN  req  document.upload ⚑ not reported by capabili… up-1        ││                                      │
             │22:13:18.620 OUT resp document.upload    INVALID_REQUEST    120ms up-1        ││                                      │
             │22:13:19.000 IN  BAD  malformed: missing required field 'payload.action'      ││                                      │
@@ -451,7 +451,7 @@ struct MainScreenTests {
             │22:13:14.000 IN  req  camera.document.capture  ⚑ not reported by… doc-7       │
             │22:13:16.000 IN  req  nfc.read ⚑ not reported by capability.query nfc-1       │
             │22:13:17.000 IN  req  capability.query                            cap-2       │
-            │22:13:18.000 OUT evt  ✎ host.ping                                 abcdef12    │
+            │22:13:18.000 OUT evt  ✎ host.ping                                 ios…00000002│
             │22:13:18.500 IN  req  document.upload ⚑ not reported by capabili… up-1        │
             │22:13:18.620 OUT resp document.upload    INVALID_REQUEST    120ms up-1        │
             │22:13:19.000 IN  BAD  malformed: missing required field 'payload.action'      │

@@ -43,7 +43,11 @@ struct InteractiveInspector {
         // ($XDG_STATE_HOME), like a shell's history; a damaged file is reported and never overwritten.
         var store = InspectorStateStore(directory: stateDirectory)
         store.load(into: &model)
-        if let sharedRules { InspectorStateStore.loadShared(sharedRules.book, from: sharedRules.path, into: &model) }
+        if let sharedRules {
+            InspectorStateStore.loadShared(sharedRules.book, from: sharedRules.path, into: &model)
+            // Said on screen, after the note that the rules were loaded (paused), so it is seen.
+            if let warning = ReplyRuleBook.othersCanChangeWarning(file: sharedRules.path) { model.handle(.notice("warning: " + warning, isError: true)) }
+        }
         var session: InspectorSession?
         var lastAttempt = Date.distantPast
         let retryInterval = follower == nil ? reconnectInterval : min(reconnectInterval, 2 * HostFollower.pollInterval)
@@ -149,33 +153,5 @@ struct InteractiveInspector {
         }
         store.saveChanges(of: model)
         session?.close()
-    }
-}
-
-/// Opens `$VISUAL` or `$EDITOR` (else `vi`) on a temporary file holding `text`, as git and
-/// mitmproxy do, and returns the saved text (`nil` when the editor failed).
-enum ExternalEditor {
-    static func edit(_ text: String) -> String? {
-        let environment = ProcessInfo.processInfo.environment
-        let editor = environment["VISUAL"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["EDITOR"].flatMap { $0.isEmpty ? nil : $0 } ?? "vi"
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bridge-inspector-\(UUID().uuidString).json")
-        defer { try? FileManager.default.removeItem(at: file) }
-        do {
-            try Data(text.utf8).write(to: file)
-        } catch {
-            return nil
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        // The path is passed as an argument, never spliced into the command text.
-        process.arguments = ["-c", editor + " \"$1\"", "editor", file.path]
-        do {
-            try process.run()
-            process.waitUntilExit()
-        } catch {
-            return nil
-        }
-        guard process.terminationStatus == 0, let data = FileManager.default.contents(atPath: file.path) else { return nil }
-        return String(decoding: data, as: UTF8.self)
     }
 }

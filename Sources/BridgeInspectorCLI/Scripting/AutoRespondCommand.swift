@@ -95,6 +95,7 @@ struct AutoRespondCommand: ParsableCommand {
                 throw ScriptError.usage(
                     "--rules \(rules): \(error)", hint: error.isInContent ? "see `bridge-inspector auto-respond --help` for the format of a rule" : nil)
             }
+            if let warning = ReplyRuleBook.othersCanChangeWarning(file: rules) { StandardStreams.printError("warning: " + warning) }
         }
         let ruleOptions: [(String, Bool)] = [
             ("--times", times != nil), ("--always", always), ("--delay-ms", delayMs != nil), ("--status", status != nil),

@@ -7,7 +7,7 @@ import InspectorProtocol
 /// anything is sent, so malformed input never reaches the host.
 enum DataArgument {
     /// The largest `--data` accepted: the agent takes command frames of up to 16 MiB.
-    static let maxBytes = 12 * 1024 * 1024
+    static let maxBytes = WireProtocol.maxCommandDataBytes
 
     static let hint = "--data takes a JSON object: inline ('{\"uid\":\"04A2\"}'), @FILE to read a file, or - to read standard input"
 

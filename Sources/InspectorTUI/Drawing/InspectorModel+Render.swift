@@ -198,7 +198,7 @@ extension InspectorModel {
             if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: Theme.selection) }
             let ageText = mark + TimeFormat.duration(ms: age)
             let ageWidth = 8
-            let idWidth = 13
+            let idWidth = 1 + CorrelationIdText.columnWidth(forPaneWidth: inner.width)
             let actionWidth = max(4, inner.width - ageWidth - idWidth - 2)
             var x = inner.x
             // The page that sent it is gone: an answer now reaches a page that never asked.
@@ -206,7 +206,7 @@ extension InspectorModel {
             let action = orphaned ? "⊘ " + request.action : request.action
             x += buffer.write(TextWidth.fit(action, to: actionWidth), at: Point(x: x, y: y), style: selected ? Theme.selection : (orphaned || gone ? Theme.dim : .plain), maxWidth: actionWidth) + 1
             x = inner.x + actionWidth + 1
-            buffer.write(TextWidth.fit(MessageRow.shortId(request.correlationId), to: idWidth - 1), at: Point(x: x, y: y), style: selected ? Theme.selection : Theme.dim, maxWidth: idWidth)
+            buffer.write(CorrelationIdText.shortened(request.correlationId, to: idWidth - 1), at: Point(x: x, y: y), style: selected ? Theme.selection : Theme.dim, maxWidth: idWidth)
             x = inner.x + actionWidth + 1 + idWidth
             buffer.write(TextWidth.fit(ageText, to: ageWidth, alignment: .right), at: Point(x: x, y: y), style: selected ? Theme.selection : ageStyle, maxWidth: inner.maxX - x)
         }
@@ -249,7 +249,9 @@ extension InspectorModel {
                 // `activeSince` is on the host's clock.
                 let age = slot.activeSince.map { TimeFormat.duration(ms: hostClock.hostNow(localNow: now) - $0) } ?? ""
                 x += buffer.write("BUSY \(age) ", at: Point(x: x, y: y), style: selected ? base : Theme.danger, maxWidth: inner.maxX - x)
-                buffer.write("held by \(active)", at: Point(x: x, y: y), style: base, maxWidth: inner.maxX - x)
+                let held = "held by "
+                let idRoom = inner.maxX - x - TextWidth.width(of: held)
+                buffer.write(held + CorrelationIdText.shortened(active, to: idRoom), at: Point(x: x, y: y), style: base, maxWidth: inner.maxX - x)
             } else {
                 buffer.write("idle", at: Point(x: x, y: y), style: selected ? base : Theme.success, maxWidth: inner.maxX - x)
             }

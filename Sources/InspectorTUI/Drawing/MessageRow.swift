@@ -2,21 +2,14 @@ import BridgeCore
 import InspectorClient
 import TerminalUI
 
-/// One line of the Messages pane: time, direction, type, action, short id, status, latency, and
+/// One line of the Messages pane: time, direction, type, action, id (shortened by
+/// ``CorrelationIdText``), status, latency, and
 /// the ``LintRule`` the row breaks, if any, as a mark at the end of the action column
 /// (`⚑ BUSY`, `⚑ action typo?`; the detail view gives the whole reason).
 ///
 /// A malformed row shows no mark: its `BAD malformed: reason` already says what the linter's
 /// ``LintRule/malformed`` mark would.
 enum MessageRow {
-    /// The first 8 characters of an id (the part people tell apart), or all of a short one.
-    static func shortId(_ id: String) -> String {
-        if id.count <= 12 { return id }
-        // Host event ids start with "<environment>-event-": show the random part.
-        if let range = id.range(of: "-event-") { return String(id[range.upperBound...].prefix(8)) }
-        return String(id.prefix(8))
-    }
-
     static func draw(
         _ entry: LogEntry, into buffer: inout Buffer, at origin: Point, width: Int, selected: Bool, highlighted: Bool,
         timeFormat: TimeFormat, hold: HoldMark? = nil
@@ -28,6 +21,7 @@ enum MessageRow {
         var x = origin.x
         let limit = row.maxX
         let narrow = width < Self.wideWidth
+        let idColumnWidth = Self.idColumnWidth(forWidth: width)
         switch entry.kind {
         case .gap(let from, let to):
             buffer.write("┄┄ gap: missed events \(from)–\(to) (inspector fell behind); state resynchronised ┄┄", at: origin, style: style(Theme.marker), maxWidth: width)
@@ -57,10 +51,10 @@ enum MessageRow {
                 buffer.write(label + entry.summary, at: Point(x: x, y: origin.y), style: style(Theme.danger), maxWidth: limit - x)
                 return
             }
-            let idText = Self.idColumn(id)
-            let reasonWidth = max(1, limit - x - Self.idColumnWidth)
+            let idText = Self.idColumn(id, width: width)
+            let reasonWidth = max(1, limit - x - idColumnWidth)
             buffer.write(TextWidth.fit(label + entry.summary, to: reasonWidth), at: Point(x: x, y: origin.y), style: style(Theme.danger), maxWidth: reasonWidth)
-            buffer.write(idText, at: Point(x: limit - min(Self.idColumnWidth, limit - x), y: origin.y), style: style(Theme.dim), maxWidth: min(Self.idColumnWidth, limit - x))
+            buffer.write(idText, at: Point(x: limit - min(idColumnWidth, limit - x), y: origin.y), style: style(Theme.dim), maxWidth: min(idColumnWidth, limit - x))
             return
         case .message:
             break
@@ -113,7 +107,7 @@ enum MessageRow {
         let latency = entry.latencyMs.map { TimeFormat.duration(ms: $0) }
         let statusBlock = statusText.isEmpty && latency == nil ? "" : Self.statusBlock(status: statusText, latency: latency, width: width)
         let statusWidth = TextWidth.width(of: statusBlock)
-        let actionWidth = max(1, limit - x - Self.idColumnWidth - statusWidth)
+        let actionWidth = max(1, limit - x - idColumnWidth - statusWidth)
         // A lint mark ends the action column, so the status, latency and id columns stay put.
         let mark = entry.lint.map { Self.lintMark($0, actionColumn: actionWidth, actionWidth: TextWidth.width(of: entry.summary)) } ?? ""
         let markWidth = TextWidth.width(of: mark)
@@ -122,12 +116,12 @@ enum MessageRow {
         if markWidth > 0 {
             buffer.write(mark, at: Point(x: x + nameWidth, y: origin.y), style: style(Theme.warning), maxWidth: markWidth)
         }
-        let idX = limit - min(Self.idColumnWidth, limit - x)
+        let idX = limit - min(idColumnWidth, limit - x)
         if statusWidth > 0 {
             let statusX = max(x, idX - statusWidth)
             buffer.write(statusBlock, at: Point(x: statusX, y: origin.y), style: style(tailStyle), maxWidth: idX - statusX)
         }
-        buffer.write(Self.idColumn(entry.correlationId), at: Point(x: idX, y: origin.y), style: style(Theme.dim), maxWidth: limit - idX)
+        buffer.write(Self.idColumn(entry.correlationId, width: width), at: Point(x: idX, y: origin.y), style: style(Theme.dim), maxWidth: limit - idX)
     }
 
     /// Inner widths from this one up use the wide columns (a status column that holds
@@ -165,12 +159,17 @@ enum MessageRow {
         return actionColumn >= 3 ? " ⚑" : ""
     }
 
-    /// The id column's width: a space and the short id (at most 12 characters).
-    static let idColumnWidth = 13
+    /// The id column's width in a row `width` wide: a space and the id's own column
+    /// (``CorrelationIdText/columnWidth(forPaneWidth:)``: 12 up to 100 columns, then wider).
+    static func idColumnWidth(forWidth width: Int) -> Int {
+        1 + CorrelationIdText.columnWidth(forPaneWidth: width)
+    }
 
-    /// The id column: the short id, fitted so that every row's id starts in the same column.
-    static func idColumn(_ id: String) -> String {
-        " " + TextWidth.fit(shortId(id), to: 12)
+    /// The id column of a row `width` wide: the id shortened by ``CorrelationIdText``, padded so
+    /// that every row's id starts in the same column.
+    static func idColumn(_ id: String, width: Int) -> String {
+        let column = CorrelationIdText.columnWidth(forPaneWidth: width)
+        return " " + TextWidth.pad(CorrelationIdText.shortened(id, to: column), to: column)
     }
 
     /// The status and latency columns of a row `width` wide, each fitted to its column so that

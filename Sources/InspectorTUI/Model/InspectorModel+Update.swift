@@ -251,7 +251,7 @@ extension InspectorModel {
     public mutating func loadRules(_ book: ReplyRuleBook, from path: String) {
         var loaded = book
         loaded.resetHits()
-        for rule in loaded.rules { loaded.setEnabled(false, id: rule.id) }
+        loaded.setAllEnabled(false)
         for rule in loaded.rules { replies.book.add(rule) }
         guard !loaded.isEmpty else { return }
         let count = loaded.rules.count

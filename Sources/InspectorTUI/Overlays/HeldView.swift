@@ -101,7 +101,7 @@ public struct HeldView: Sendable {
             let line = TextWidth.pad(item.id, to: 6) + TextWidth.pad(age, to: 8) + TextWidth.pad(left, to: 10)
                 + TextWidth.pad(item.direction == .received ? "IN" : "OUT", to: 5)
                 + TextWidth.pad(TextWidth.fit("\(item.message.type.rawValue) \(item.message.payload.action)", to: 33), to: 34)
-                + TextWidth.pad(TextWidth.fit(item.message.correlationId, to: 21), to: 22)
+                + TextWidth.pad(CorrelationIdText.shortened(item.message.correlationId, to: 21), to: 22)
                 + TextWidth.pad(TextWidth.fit(breakpoint, to: 27), to: 28) + (item.owner ?? "-")
             buffer.write(line, at: Point(x: inner.x, y: y), style: isSelected ? Theme.selection : .plain, maxWidth: inner.width)
         }

@@ -94,25 +94,19 @@ public struct SocketDirectory: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Checks, with `lstat`, that the directory is a real directory (not a symbolic
-    /// link), owned by the effective user, with mode 0700. Creates nothing.
+    /// link), owned by the effective user, with mode 0700 (``PrivateDirectory``'s rule, private
+    /// to us). Creates nothing.
     /// Throws `SocketDirectoryError` explaining what is wrong and how to fix it.
     public func verify() throws {
-        guard let status = SystemCalls.linkStatus(path) else {
+        guard let status = PrivateDirectory.status(of: path, followingLinks: false) else {
             throw SocketDirectoryError.cannotInspect(path: path, error: .current("lstat", path: path))
         }
-        if SystemCalls.isSymbolicLink(status) {
-            throw SocketDirectoryError.symbolicLink(path: path)
-        }
-        guard SystemCalls.isDirectory(status) else {
-            throw SocketDirectoryError.notADirectory(path: path, kind: SystemCalls.fileTypeName(status))
-        }
-        let userID = SystemCalls.effectiveUserID()
-        guard status.st_uid == userID else {
-            throw SocketDirectoryError.wrongOwner(path: path, owner: UInt32(status.st_uid), expected: UInt32(userID))
-        }
-        let permissions = UInt32(status.st_mode & 0o777)
-        guard permissions == 0o700 else {
-            throw SocketDirectoryError.insecureMode(path: path, mode: permissions)
+        switch PrivateDirectory.problem(with: status, userID: PrivateDirectory.currentUserID, forbiddenModeBits: 0o077) {
+        case nil: return
+        case .symbolicLink: throw SocketDirectoryError.symbolicLink(path: path)
+        case .notADirectory(let kind): throw SocketDirectoryError.notADirectory(path: path, kind: kind)
+        case .wrongOwner(let owner, let expected): throw SocketDirectoryError.wrongOwner(path: path, owner: owner, expected: expected)
+        case .insecureMode(let mode): throw SocketDirectoryError.insecureMode(path: path, mode: mode)
         }
     }
 

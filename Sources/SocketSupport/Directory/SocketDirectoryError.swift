@@ -36,9 +36,7 @@ public enum SocketDirectoryError: Error, Sendable, Hashable, CustomStringConvert
                 + "another user could control it. Have its owner or root remove it (rm -r \(path)), or set "
                 + "\(SocketEnvironment.runtimeDirectoryVariable) to a directory you own."
         case .insecureMode(let path, let mode):
-            let octal = String(mode, radix: 8)
-            let padded = String(repeating: "0", count: max(0, 4 - octal.count)) + octal
-            return "the socket directory \(path) has mode \(padded), but it must be private to you (0700: "
+            return "the socket directory \(path) has mode \(PrivateDirectory.octal(mode)), but it must be private to you (0700: "
                 + "no access for group or others). Run: chmod 700 \(path)"
         }
     }
