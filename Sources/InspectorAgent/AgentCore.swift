@@ -198,6 +198,8 @@ final class AgentCore {
                 }
             case .breakpoints(let list):
                 broadcast(state.apply(list))
+            case .holdSkipped(let skipped):
+                broadcast(state.apply(skipped))
             }
         }
     }
@@ -367,7 +369,7 @@ final class AgentCore {
                 client.closeAfterFlush = true
                 return
             }
-            client.name = frame.client ?? "unknown"
+            client.name = Self.clientName(frame.client)
             let subscribe = frame.subscribe ?? true
             client.phase = .ready(subscribed: subscribe)
             if subscribe { client.enqueue(state.snapshotFrame(), now: now) }
@@ -474,6 +476,20 @@ final class AgentCore {
             }
             if client.closeAfterFlush, !client.wantsToWrite { drop(client) }
         }
+    }
+
+    /// The name a client gave in its hello, cut to ``AgentLimits/maxClientNameBytes`` (it is
+    /// repeated in every breakpoint of that client); `unknown` when it gave none.
+    static func clientName(_ given: String?) -> String {
+        guard let given else { return "unknown" }
+        guard given.utf8.count > AgentLimits.maxClientNameBytes else { return given }
+        // Cut on a character boundary, so the name stays valid text.
+        var cut = ""
+        for character in given.unicodeScalars {
+            guard cut.utf8.count + character.utf8.count <= AgentLimits.maxClientNameBytes else { break }
+            cut.unicodeScalars.append(character)
+        }
+        return cut
     }
 
     /// `5` for 5.0, `0.5` for 0.5: a deadline below one second must not read "0 seconds".
