@@ -146,7 +146,7 @@ final class AgentLoop: @unchecked Sendable {
     }
 
     /// How long an idle loop waits in `poll`: 250 ms, or less when the core has a deadline
-    /// sooner (a handshake or stall limit, or a TCP auth line's turn to be judged), so its time
+    /// sooner (a handshake or stall limit, or a refused TCP client's time to be told), so its time
     /// limits hold without blocking the loop.
     private func idleTimeoutMilliseconds() -> Int32 {
         guard let deadline = core.nextDeadline else { return 250 }
