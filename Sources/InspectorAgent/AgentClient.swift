@@ -22,6 +22,9 @@ final class AgentClient {
     enum Phase {
         /// Connected over TCP; nothing is sent until the first line carries the token.
         case awaitingAuth(deadline: Date)
+        /// Over TCP, the token was judged wrong: `error` is sent at `at` (refusals are paced;
+        /// ``AgentAuthGate``). Until then nothing is sent and what the client sends is discarded.
+        case refusing(at: Date, error: InspectorError)
         /// Over TCP, the auth was refused: the error is being flushed, nothing else is read.
         case refused
         /// Connected; the agent's hello is sent, the client's is awaited.
@@ -79,15 +82,20 @@ final class AgentClient {
         self.framer = LineFramer(maximumLineLength: maxFrameBytes)
     }
 
-    /// Whether this is a TCP client that has not authenticated yet.
+    /// Whether this is a TCP client that has not authenticated: its token not sent yet, or
+    /// judged wrong and its refusal not sent yet. Such clients take the few places of
+    /// ``AgentLimits/maxClientsAwaitingAuth``.
     var isAwaitingAuth: Bool {
-        if case .awaitingAuth = phase { return true }
-        return false
+        switch phase {
+        case .awaitingAuth, .refusing: return true
+        case .refused, .awaitingHello, .ready: return false
+        }
     }
 
-    /// Whether this TCP client's auth line has arrived and waits for its turn to be judged.
-    var isWaitingForJudgement: Bool {
-        isAwaitingAuth && !unhandledFrames.isEmpty
+    /// Whether this TCP client's token was judged wrong and its refusal waits for its time.
+    var isRefusing: Bool {
+        if case .refusing = phase { return true }
+        return false
     }
 
     var isSubscribed: Bool {

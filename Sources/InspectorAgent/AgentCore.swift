@@ -86,8 +86,9 @@ final class AgentCore {
     }
 
     /// When the core next needs ``service(now:)`` even if nothing happens: the earliest
-    /// handshake deadline, stall deadline or (for a TCP line waiting its turn) judgement. The
-    /// limits are "later than", so a call at the deadline itself changes nothing.
+    /// handshake deadline, stall deadline or (for a TCP client whose token was refused) time its
+    /// refusal is sent. The limits are "later than", so a call at the deadline itself changes
+    /// nothing; a refusal is sent at its time.
     var nextDeadline: Date? {
         var earliest: Date?
         func consider(_ date: Date) {
@@ -96,11 +97,9 @@ final class AgentCore {
         for client in clients.values {
             switch client.phase {
             case .awaitingAuth(let deadline):
-                if client.unhandledFrames.isEmpty {
-                    consider(deadline)
-                } else if let auth {
-                    consider(auth.nextJudgement)
-                }
+                consider(deadline)
+            case .refusing(let at, _):
+                consider(at)
             case .awaitingHello(let deadline):
                 if !client.closeAfterFlush { consider(deadline) }
             case .refused, .ready:
@@ -127,12 +126,15 @@ final class AgentCore {
     func connectionOpened(_ id: Int, transport: Transport, output: any AgentOutput, now: Date) {
         self.now = now
         let needsAuth = transport == .tcp
-        // Connections that have not authenticated yet may take only a few of the client slots, so
-        // a stranger on the TCP port cannot crowd out the inspectors on the Unix socket. One more
-        // is closed at once, unanswered: it has not proven anything.
-        if needsAuth, clients.values.count(where: \.isAwaitingAuth) >= limits.maxClientsAwaitingAuth {
-            closing.append(id)
-            return
+        // Connections that have not authenticated may take only a few of the client slots, so a
+        // stranger on the TCP port cannot crowd out the inspectors on the Unix socket. When they
+        // are all taken, the newcomer displaces the one that waited longest, so strangers can
+        // never keep an inspector with the right token out.
+        if needsAuth {
+            let waiting = clients.values.filter(\.isAwaitingAuth)
+            if waiting.count >= limits.maxClientsAwaitingAuth, let oldest = Self.displaced(among: waiting) {
+                displace(oldest)
+            }
         }
         let client = AgentClient(
             id: id, output: output, now: now,
@@ -196,6 +198,8 @@ final class AgentCore {
                 }
             case .breakpoints(let list):
                 broadcast(state.apply(list))
+            case .holdSkipped(let skipped):
+                broadcast(state.apply(skipped))
             }
         }
     }
@@ -236,7 +240,7 @@ final class AgentCore {
     /// reaches the limit; the rest wait for the client to read (back-pressure on input).
     private func handleUnhandledFrames(of client: AgentClient) {
         switch client.phase {
-        case .refused:
+        case .refused, .refusing:
             client.unhandledFrames.removeAll()
             return
         case .awaitingAuth:
@@ -260,26 +264,52 @@ final class AgentCore {
         }
     }
 
-    /// Judges a TCP client's first line when its turn comes; returns whether the client is now
-    /// authenticated (its hello is queued and its later frames may be handled).
+    /// Judges a TCP client's first line as soon as it arrives; returns whether the client is now
+    /// authenticated (its hello is queued and its later frames may be handled). A refusal is
+    /// sent when the gate's pace allows, at once or on a later pass.
     private func handleAuth(of client: AgentClient) -> Bool {
-        guard let auth, let first = client.unhandledFrames.first else { return false }
+        guard let auth, let first = client.unhandledFrames.popFirst() else { return false }
         guard case .line(let line) = first, line.count <= ClientAuth.maxFrameBytes else {
             auth.recordFailure(now: now)
             refuseAuth(client, InspectorError(.authRequired, AgentAuthGate.requiredMessage))
             return false
         }
-        guard auth.mayJudge(now: now) else { return false }  // judged on a later pass
-        client.unhandledFrames.removeFirst()
         switch auth.judge(line, now: now) {
         case .accepted:
             client.phase = .awaitingHello(deadline: now.addingTimeInterval(limits.handshakeSeconds))
             client.enqueue(helloFrame(clientId: client.id), now: now)
             return true
-        case .refused(let error):
-            refuseAuth(client, error)
+        case .refused(let error, let at):
+            if at <= now {
+                refuseAuth(client, error)
+            } else {
+                client.phase = .refusing(at: at, error: error)
+                client.unhandledFrames.removeAll()
+            }
             return false
         }
+    }
+
+    /// Which of the connections waiting to authenticate makes room for a new one: the oldest
+    /// whose token was already refused (its refusal is only sent early), otherwise the oldest.
+    static func displaced(among waiting: [AgentClient]) -> AgentClient? {
+        waiting.filter(\.isRefusing).min { $0.id < $1.id } ?? waiting.min { $0.id < $1.id }
+    }
+
+    /// Closes `client`, which has not authenticated, to make room: a refused one is told its
+    /// refusal, one still waiting is told why it is closed. Written now, forgotten now.
+    private func displace(_ client: AgentClient) {
+        let error: InspectorError
+        if case .refusing(_, let refusal) = client.phase {
+            error = refusal
+        } else {
+            auth?.recordFailure(now: now)
+            error = InspectorError(.tooManyWaiting, AgentAuthGate.crowdedMessage)
+        }
+        client.phase = .refused
+        client.enqueue(Self.replyFrame(id: nil, result: .failure(error), sent: []), now: now)
+        _ = client.flush(now: now)
+        drop(client)
     }
 
     /// Sends `error` (no host data in it) and closes the connection once it is written.
@@ -317,7 +347,7 @@ final class AgentCore {
             return
         }
         switch client.phase {
-        case .awaitingAuth, .refused:
+        case .awaitingAuth, .refusing, .refused:
             return  // handled in handleUnhandledFrames; never reached
         case .awaitingHello:
             guard frame.kind == "hello" else {
@@ -339,7 +369,7 @@ final class AgentCore {
                 client.closeAfterFlush = true
                 return
             }
-            client.name = frame.client ?? "unknown"
+            client.name = Self.clientName(frame.client)
             let subscribe = frame.subscribe ?? true
             client.phase = .ready(subscribed: subscribe)
             if subscribe { client.enqueue(state.snapshotFrame(), now: now) }
@@ -390,13 +420,20 @@ final class AgentCore {
     private func drop(_ client: AgentClient) {
         clients.removeValue(forKey: client.id)
         closing.append(client.id)
+        // Only a client past its handshake can have sent commands or set breakpoints; the host
+        // is not troubled for the others (strangers cycling connections on the TCP port).
+        guard case .ready = client.phase else { return }
         sentByCommand = sentByCommand.filter { $0.key.client != client.id }
         clientLeft(client.id)
     }
 
     private func housekeeping() {
         for client in Array(clients.values) {
-            // A TCP client silent past the deadline; one whose line waits for its turn is not.
+            // A TCP client whose refusal's time came.
+            if case .refusing(let at, let error) = client.phase, now >= at {
+                refuseAuth(client, error)
+            }
+            // A TCP client silent past the deadline.
             if case .awaitingAuth(let deadline) = client.phase, now > deadline, client.unhandledFrames.isEmpty {
                 auth?.recordFailure(now: now)
                 refuseAuth(
@@ -439,6 +476,20 @@ final class AgentCore {
             }
             if client.closeAfterFlush, !client.wantsToWrite { drop(client) }
         }
+    }
+
+    /// The name a client gave in its hello, cut to ``AgentLimits/maxClientNameBytes`` (it is
+    /// repeated in every breakpoint of that client); `unknown` when it gave none.
+    static func clientName(_ given: String?) -> String {
+        guard let given else { return "unknown" }
+        guard given.utf8.count > AgentLimits.maxClientNameBytes else { return given }
+        // Cut on a character boundary, so the name stays valid text.
+        var cut = ""
+        for character in given.unicodeScalars {
+            guard cut.utf8.count + character.utf8.count <= AgentLimits.maxClientNameBytes else { break }
+            cut.unicodeScalars.append(character)
+        }
+        return cut
     }
 
     /// `5` for 5.0, `0.5` for 0.5: a deadline below one second must not read "0 seconds".

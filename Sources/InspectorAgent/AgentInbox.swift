@@ -42,6 +42,8 @@ final class AgentInbox: @unchecked Sendable {
         case reply(tag: CommandTag, result: Result<JSONValue, InspectorError>)
         /// The breakpoints changed (every inspector's, as they are now).
         case breakpoints([WireBreakpoint])
+        /// A breakpoint's match was let through because of a cap on what the host holds.
+        case holdSkipped(WireHoldSkipped)
     }
 
     private struct Queue {

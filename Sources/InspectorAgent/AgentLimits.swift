@@ -24,6 +24,24 @@ public struct AgentLimits: Sendable {
     public var handshakeSeconds = WireProtocol.handshakeDeadlineSeconds
     /// The largest frame a client may send.
     public var maxClientFrameBytes = WireProtocol.maxClientFrameBytes
+    /// The most messages the host holds at breakpoints at once. A message a breakpoint matches
+    /// beyond it goes on, not held, and clients are told (a `holdSkipped` event).
+    public var maxHeldMessages = 100
+    /// The most bytes (of the messages' JSON) the host holds at breakpoints at once; a message
+    /// that would pass it goes on as for ``maxHeldMessages``. The host keeps each held message
+    /// decoded too, which takes about as much again.
+    public var maxHeldMessageBytes = 16 * 1024 * 1024
+    /// The most breakpoints one inspector may set; one more is refused (`too_many_breakpoints`).
+    public var maxBreakpointsPerClient = 32
+
+    /// The longest breakpoint filter, in bytes; a longer one is refused (`invalid_arguments`).
+    public static let maxBreakpointFilterBytes = 1024
+    /// The longest client name (its hello's `client`) kept, in bytes: the name is shown as the
+    /// owner of that client's breakpoints and held messages, so it is cut beyond this.
+    public static let maxClientNameBytes = 256
+    /// The most JSON one breakpoint takes in the agent's list (its filter and its owner's name,
+    /// each byte escaped as at most 6, and 256 bytes for the rest).
+    static let breakpointRecordBytes = 6 * (maxBreakpointFilterBytes + maxClientNameBytes) + 256
 
     /// The most TCP connections that may wait to authenticate at once (half of ``maxClients``,
     /// at least one); one more is closed at once without a byte, so strangers on a forwarded port
@@ -53,6 +71,7 @@ public struct AgentLimits: Sendable {
             + AgentState.heldTotalLimit + AgentState.pendingMessageLimit + AgentState.maxHeldRecords * overhead
             + history * (AgentState.malformedRecordLimit + overhead)
             + history * (AgentState.errorRecordLimit + overhead)
+            + max(0, maxClients) * max(0, maxBreakpointsPerClient) * (Self.breakpointRecordBytes + overhead)
         let perClient = 2 * max(0, maxQueuedBytesPerClient) + 2 * WireProtocol.maxAgentFrameBytes
             + max(1, maxClientFrameBytes) + AgentLoop.readChunkBytes
         return state + max(0, maxClients) * perClient

@@ -146,7 +146,7 @@ final class AgentLoop: @unchecked Sendable {
     }
 
     /// How long an idle loop waits in `poll`: 250 ms, or less when the core has a deadline
-    /// sooner (a handshake or stall limit, or a TCP auth line's turn to be judged), so its time
+    /// sooner (a handshake or stall limit, or a refused TCP client's time to be told), so its time
     /// limits hold without blocking the loop.
     private func idleTimeoutMilliseconds() -> Int32 {
         guard let deadline = core.nextDeadline else { return 250 }
@@ -180,7 +180,19 @@ final class AgentLoop: @unchecked Sendable {
     /// Closes the connections the core gave up.
     private func closeGivenUp() {
         for id in core.takeConnectionsToClose() {
-            connections.removeValue(forKey: id)?.close()
+            guard let connection = connections.removeValue(forKey: id) else { continue }
+            discardUnread(connection)
+            connection.close()
+        }
+    }
+
+    /// Reads and forgets what a connection sent that was never read (a little at most): a TCP
+    /// socket closed with unread input is reset instead of closed, and the peer may then lose
+    /// the last frame written to it (why it was refused).
+    private func discardUnread(_ connection: UnixConnection) {
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        for _ in 0..<4 {
+            guard case .bytes = (try? scratch.withUnsafeMutableBytes { try connection.read(into: $0) }) else { return }
         }
     }
 
@@ -226,6 +238,9 @@ final class AgentLoop: @unchecked Sendable {
         connections[nextConnectionId] = connection
         core.connectionOpened(nextConnectionId, transport: transport, output: connection, now: Date())
         closeGivenUp()
+        // A TCP client usually sends its token with its connection: judged now, it is no longer
+        // among the oldest waiting when more connections are accepted in this pass.
+        if transport == .tcp, core.isOpen(nextConnectionId) { readFrom(nextConnectionId) }
     }
 
     private func readFrom(_ id: Int) {

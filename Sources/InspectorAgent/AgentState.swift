@@ -31,8 +31,9 @@ struct AgentState {
     /// Messages held at breakpoints, oldest first, as their records.
     private var held: [(id: String, json: [UInt8])] = []
     private var heldRecordBytes = 0
-    /// Every inspector's breakpoints, as clients see them.
+    /// Every inspector's breakpoints, as clients see them, and the bytes of their JSON.
     private var breakpoints: [WireBreakpoint] = []
+    private var breakpointBytes = 0
     /// The record of the last report of what the host sent that could not be read.
     private var lastUnreadSentReport: [UInt8]?
 
@@ -163,6 +164,8 @@ struct AgentState {
             writer.key("type"); writer.string("journey")
             writer.key("attached"); writer.bool(attached)
         case .held(let message):
+            // A hit is not announced by a `breakpoints` event: clients count it from this one.
+            if let index = breakpoints.firstIndex(where: { $0.id == message.breakpoint }) { breakpoints[index].hits += 1 }
             let json = encodeHeld(message)
             keepHeld(message.id, json)
             writer.key("type"); writer.string("held")
@@ -187,15 +190,28 @@ struct AgentState {
 
     /// Takes the breakpoints as they are now and returns their event frame.
     mutating func apply(_ list: [WireBreakpoint]) -> [UInt8] {
-        seq += 1
         breakpoints = list
-        var writer = JSONWriter(capacity: 256)
+        let json = Self.encode(list)
+        breakpointBytes = json.count + list.count * Self.recordOverhead
+        return agentEventFrame(type: "breakpoints", key: "breakpoints", json)
+    }
+
+    /// Returns the event frame that says a breakpoint's match was let through because of a cap.
+    mutating func apply(_ skipped: WireHoldSkipped) -> [UInt8] {
+        agentEventFrame(type: "holdSkipped", key: "record", Self.encode(skipped))
+    }
+
+    /// The next event frame of something the agent itself (not the host's change stream)
+    /// announces: `{"type":type,key:json}`.
+    private mutating func agentEventFrame(type: String, key: String, _ json: [UInt8]) -> [UInt8] {
+        seq += 1
+        var writer = JSONWriter(capacity: 128 + json.count)
         writer.objectStart()
         writer.key("kind"); writer.string("event")
         writer.key("seq"); writer.number(seq)
         writer.key("event"); writer.objectStart()
-        writer.key("type"); writer.string("breakpoints")
-        writer.key("breakpoints"); writer.splice(Self.encode(list))
+        writer.key("type"); writer.string(type)
+        writer.key(key); writer.splice(json)
         writer.objectEnd()
         writer.objectEnd()
         writer.newline()
@@ -260,12 +276,12 @@ struct AgentState {
     }
 
     /// The bytes the agent's copy of the state holds, for memory accounting: the log, the pending
-    /// records, the malformed inputs and the error history, each record with an allowance for
-    /// its bookkeeping (``recordOverhead``).
+    /// records, the malformed inputs, the error history and the breakpoints, each record with an
+    /// allowance for its bookkeeping (``recordOverhead``).
     var heldBytes: Int {
         let records = messages.count + pending.count + malformed.count + errorHistory.count + held.count
         return messageBytes + pending.bytes + heldRecordBytes + malformed.reduce(0) { $0 + $1.count } + (lastUnreadSentReport?.count ?? 0)
-            + errorHistory.reduce(0) { $0 + $1.count } + records * Self.recordOverhead
+            + errorHistory.reduce(0) { $0 + $1.count } + records * Self.recordOverhead + breakpointBytes
     }
 
     /// What one kept record costs beyond its JSON bytes (the array's heap header, the deque or

@@ -13,6 +13,11 @@ import InspectorProtocol
 /// Messages an inspector writes itself are never held (it just wrote them): the responses and
 /// events of `respond`, `answer`, `sendEvent` and the slot commands, and the request of `inject`.
 /// What a handler sends in turn (after `inject` or `release`) may be held.
+///
+/// What it costs is bounded (``AgentLimits``): each inspector sets at most
+/// ``AgentLimits/maxBreakpointsPerClient`` breakpoints, and the host holds at most
+/// ``AgentLimits/maxHeldMessages`` messages and ``AgentLimits/maxHeldMessageBytes`` bytes of them at
+/// once; a match beyond that goes on, not held, and ``noteSkipped`` tells the clients.
 @MainActor
 final class BreakpointBook: BridgeInterceptor {
     struct Breakpoint {
@@ -27,13 +32,18 @@ final class BreakpointBook: BridgeInterceptor {
     private(set) var breakpoints: [Breakpoint] = []
     private var count = 0
     private weak var host: (any InspectableHost)?
+    private let limits: AgentLimits
     /// The command running now, if any (``CommandExecutor/current``).
     var running: () -> AgentInbox.CommandTag? = { nil }
-    /// Tells the agent's thread the breakpoints changed.
+    /// Tells the agent's thread the breakpoints changed (added or removed; not on a hit, which
+    /// the `held` event announces).
     var publish: @MainActor ([WireBreakpoint]) -> Void = { _ in }
+    /// Tells the agent's thread a match was let through because of a cap on what the host holds.
+    var noteSkipped: @MainActor (WireHoldSkipped) -> Void = { _ in }
 
-    init(host: any InspectableHost) {
+    init(host: any InspectableHost, limits: AgentLimits = AgentLimits()) {
         self.host = host
+        self.limits = limits
     }
 
     /// The breakpoints as clients see them.
@@ -48,6 +58,19 @@ final class BreakpointBook: BridgeInterceptor {
     // MARK: Commands
 
     func add(_ args: InspectorCommand.AddBreakpoint, by tag: AgentInbox.CommandTag) -> Result<JSONValue, InspectorError> {
+        let most = limits.maxBreakpointsPerClient
+        guard breakpoints.count(where: { $0.owner == tag.client }) < most else {
+            return .failure(
+                InspectorError(
+                    .tooManyBreakpoints,
+                    "this inspector already has \(most) breakpoints, the most one inspector may set; remove one first (removeBreakpoint)"))
+        }
+        guard args.filter.utf8.count <= AgentLimits.maxBreakpointFilterBytes else {
+            return .failure(
+                InspectorError(
+                    .invalidArguments,
+                    "breakpoint filter: \(args.filter.utf8.count) bytes, over the \(AgentLimits.maxBreakpointFilterBytes) a breakpoint takes"))
+        }
         let filter: InFlightMessageFilter
         do {
             filter = try InFlightMessageFilter(parsing: args.filter)
@@ -116,9 +139,32 @@ final class BreakpointBook: BridgeInterceptor {
         guard let index = breakpoints.firstIndex(where: { $0.filter.matches(message, direction: direction, json: json) }) else {
             return nil
         }
+        if let skipped = capReached(by: message, direction: direction, bytes: json.count, breakpoint: breakpoints[index].id) {
+            noteSkipped(skipped)
+            return nil
+        }
+        // Clients count the hit from the `held` event: the list is not sent again for it.
         breakpoints[index].hits += 1
-        publish(wire)
         return HoldRequest(breakpoint: breakpoints[index].id, timeLimit: breakpoints[index].holdSeconds)
+    }
+
+    /// Why a message of `bytes` bytes that `breakpoint` matched must go on rather than be held:
+    /// the host holds the most messages already, or the message would pass the most bytes held;
+    /// nil when it may be held.
+    private func capReached(by message: BridgeMessage, direction: TrafficRecord.Direction, bytes: Int, breakpoint: String) -> WireHoldSkipped? {
+        let held = host?.heldMessages ?? []
+        let reason: WireHoldSkipped.Reason
+        let limit: Int
+        if held.count >= limits.maxHeldMessages {
+            (reason, limit) = (.heldCount, limits.maxHeldMessages)
+        } else if held.reduce(bytes, { $0 + $1.json.count }) > limits.maxHeldMessageBytes {
+            (reason, limit) = (.heldBytes, limits.maxHeldMessageBytes)
+        } else {
+            return nil
+        }
+        return WireHoldSkipped(
+            breakpoint: breakpoint, correlationId: message.correlationId, action: message.payload.action, direction: direction,
+            reason: reason, limit: limit, bytes: bytes, time: AgentState.ms(Date()))
     }
 
     /// Whether the message going `direction` now was written by the running command itself.

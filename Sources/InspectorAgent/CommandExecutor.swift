@@ -14,10 +14,10 @@ final class CommandExecutor {
     /// Every inspector's breakpoints; the host's interceptor while there are any.
     let breakpoints: BreakpointBook
 
-    init(host: any InspectableHost, unsupported: [HostFeature: String] = [:]) {
+    init(host: any InspectableHost, unsupported: [HostFeature: String] = [:], limits: AgentLimits = AgentLimits()) {
         self.host = host
         self.unsupported = unsupported
-        self.breakpoints = BreakpointBook(host: host)
+        self.breakpoints = BreakpointBook(host: host, limits: limits)
         breakpoints.running = { [weak self] in self?.current }
     }
 

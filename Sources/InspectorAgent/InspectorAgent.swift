@@ -98,8 +98,9 @@ public final class InspectorAgent: Sendable {
             name: name, pid: Int(ProcessInfo.processInfo.processIdentifier), hostVersion: profile.hostVersion,
             environment: profile.environment, startedAt: AgentState.ms(Date()), inspection: profile.path,
             unsupported: unsupported.isEmpty ? nil : unsupported, receivedMessagesCap: profile.receivedMessagesCap)
-        let executor = CommandExecutor(host: host, unsupported: profile.unsupported)
+        let executor = CommandExecutor(host: host, unsupported: profile.unsupported, limits: limits)
         executor.breakpoints.publish = { list in inbox.push(.breakpoints(list)) }
+        executor.breakpoints.noteSkipped = { skipped in inbox.push(.holdSkipped(skipped)) }
         let state = AgentState(host: info, snapshot: host.inspectionSnapshot(), limits: limits)
         let sink = InspectionSink(
             push: { change, cause in inbox.push(.change(change, tag: cause?.tag)) },

@@ -22,10 +22,10 @@ public struct InspectorTCPOptions: Sendable {
     public var allowNonLoopback: Bool
     /// Where the connect line (and the non-loopback warning) go; standard error by default.
     public var log: @Sendable (String) -> Void
-    /// The pause before the next auth is judged after the first failure, doubling per failure up
-    /// to `maximumDelaySeconds` (internal: tests stretch it to prove the loop is not blocked).
+    /// The pause before the next refusal is sent after the first failure, doubling per failure
+    /// up to `maximumDelaySeconds` (internal: tests stretch it to prove the loop is not blocked).
     var firstDelaySeconds = 0.1
-    /// The longest pause between two judgements after failures.
+    /// The longest pause between two refusals after failures.
     var maximumDelaySeconds = 3.0
 
     /// Listens on `address`:`port` with `token` (random when `nil`).

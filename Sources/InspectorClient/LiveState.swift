@@ -64,6 +64,11 @@ public struct LiveState: Sendable {
     public private(set) var held: [WireHeld] = []
     /// Every inspector's breakpoints, oldest first.
     public private(set) var breakpoints: [WireBreakpoint] = []
+    /// The last message a breakpoint matched but that went on, not held, because the host
+    /// already held as much as the agent allows (docs/inspector-protocol.md, section 13.4).
+    public private(set) var lastHoldSkipped: WireHoldSkipped?
+    /// How many such messages this inspector has been told of.
+    public private(set) var holdSkippedCount = 0
     /// For sent messages that were held: the hold and its outcome, by log index (kept beside
     /// the log rather than in each row, which stay small).
     public private(set) var holdMarks: [Int: HoldMark] = [:]
@@ -189,6 +194,11 @@ public struct LiveState: Sendable {
             if !attached { orphanedPending.formUnion(pending.map(\.correlationId)) }
         case .held(let record):
             held.append(record)
+            // The agent announces a hit only by this event.
+            if let index = breakpoints.firstIndex(where: { $0.id == record.breakpoint }) { breakpoints[index].hits += 1 }
+        case .holdSkipped(let skipped):
+            lastHoldSkipped = skipped
+            holdSkippedCount += 1
         case .heldResolved(let resolution):
             held.removeAll { $0.id == resolution.id }
         case .breakpoints(let list):

@@ -68,6 +68,13 @@ public enum InspectorErrorCode: String, Codable, Sendable, CaseIterable {
     /// Over TCP: the token in the client's auth frame is not the host's. Nothing of the host
     /// was sent; the connection is closed.
     case authFailed = "auth_failed"
+    /// Over TCP: too many connections were waiting to authenticate, and this one, the one that
+    /// had waited longest without sending its token, was closed to make room for a newer one.
+    /// Nothing of the host was sent. Someone else is connecting to the port; try again.
+    case tooManyWaiting = "too_many_waiting"
+    /// `addBreakpoint`: this inspector already has as many breakpoints as the agent allows one
+    /// inspector (`AgentLimits.maxBreakpointsPerClient`); remove one first.
+    case tooManyBreakpoints = "too_many_breakpoints"
     /// The agent already serves its maximum number of clients.
     case tooManyClients = "too_many_clients"
     /// The client sent too many bad frames; the connection is closed.

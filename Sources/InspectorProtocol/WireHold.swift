@@ -102,3 +102,61 @@ public struct WireBreakpoint: Codable, Sendable, Hashable {
         self.hits = hits
     }
 }
+
+/// A message a breakpoint matched but that was let through, not held, because the host already
+/// holds as many messages (or bytes of them) as the agent allows: carried in `holdSkipped`
+/// events (docs/inspector-protocol.md, section 13.4). The message itself goes on as if no
+/// breakpoint had matched, and its `traffic` record follows as usual.
+public struct WireHoldSkipped: Codable, Sendable, Hashable {
+    /// Which cap let the message through.
+    public enum Reason: String, Codable, Sendable, Hashable {
+        /// The host already held the most messages at once (`AgentLimits.maxHeldMessages`).
+        case heldCount
+        /// Holding it would have passed the most bytes held at once
+        /// (`AgentLimits.maxHeldMessageBytes`), or the message alone is larger.
+        case heldBytes
+    }
+
+    /// The breakpoint that matched.
+    public var breakpoint: String
+    /// The message's correlation id.
+    public var correlationId: String
+    /// The message's action.
+    public var action: String
+    /// Which way the message was going.
+    public var direction: TrafficRecord.Direction
+    /// Which cap let it through.
+    public var reason: Reason
+    /// The cap: a number of messages for `heldCount`, of bytes for `heldBytes`.
+    public var limit: Int
+    /// The size of the message's JSON, in bytes.
+    public var bytes: Int
+    /// When, in milliseconds since 1970.
+    public var time: Double
+
+    /// Creates a record.
+    public init(
+        breakpoint: String, correlationId: String, action: String, direction: TrafficRecord.Direction, reason: Reason,
+        limit: Int, bytes: Int, time: Double
+    ) {
+        self.breakpoint = breakpoint
+        self.correlationId = correlationId
+        self.action = action
+        self.direction = direction
+        self.reason = reason
+        self.limit = limit
+        self.bytes = bytes
+        self.time = time
+    }
+
+    /// Why it was not held, for a person: `not held: the host already holds 100 messages, the
+    /// most at once; release, answer or drop some`. Unsanitised only in the numbers it adds.
+    public var why: String {
+        switch reason {
+        case .heldCount:
+            return "not held: the host already holds \(limit) messages, the most at once; release, answer or drop some"
+        case .heldBytes:
+            return "not held: holding its \(bytes) bytes would pass the \(limit) bytes the host may hold at once; release, answer or drop some"
+        }
+    }
+}

@@ -472,8 +472,13 @@ public enum WireEvent: Sendable {
     case held(WireHeld)
     /// A held message was released, edited, answered or dropped.
     case heldResolved(WireHeldResolution)
-    /// The breakpoints changed: every inspector's, as they are now.
+    /// The breakpoints changed (one was added or removed): every inspector's, as they are now.
+    /// A hit is not announced this way: a `held` event names its breakpoint, whose `hits` a
+    /// client adds one to.
     case breakpoints([WireBreakpoint])
+    /// A breakpoint matched a message that was let through, not held, because of a cap on what
+    /// the host holds.
+    case holdSkipped(WireHoldSkipped)
     /// An event type this client does not know (from a newer agent); safe to ignore.
     case unknown(type: String)
 }
@@ -497,6 +502,7 @@ extension WireEvent: Decodable {
         case "held": self = .held(try container.decode(WireHeld.self, forKey: .record))
         case "heldResolved": self = .heldResolved(try container.decode(WireHeldResolution.self, forKey: .record))
         case "breakpoints": self = .breakpoints(try container.decode([WireBreakpoint].self, forKey: .breakpoints))
+        case "holdSkipped": self = .holdSkipped(try container.decode(WireHoldSkipped.self, forKey: .record))
         default: self = .unknown(type: type)
         }
     }

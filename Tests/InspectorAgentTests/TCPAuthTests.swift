@@ -139,54 +139,104 @@ struct TCPAuthTests {
         #expect(gate.failures == 1, "a silent client counts as a failure for the pace")
     }
 
-    @Test("repeated failures are judged further and further apart (0.1 s doubling), shared across connections, to the millisecond")
-    func pacedFailures() throws {
+    @Test("refusals are sent further and further apart (0.1 s doubling), shared across connections, to the millisecond; the right token is let in at once meanwhile")
+    func pacedRefusals() throws {
         let log = LogLines()
         let gate = AgentAuthGate(token: knownToken, log: log.log)
         let agent = try EmbeddedAgent(gate: gate, name: secretHostName)
         defer { agent.stop() }
         let start = agent.now
-        // Five connections, all wrong, sent at once.
+        // Five connections, all wrong, sent at once: each is judged at once.
         let clients = (0..<5).map { _ in agent.connect(.tcp) }
         for (attempt, client) in clients.enumerated() {
             client.send(#"{"kind":"auth","token":"wrong-token-number-\#(attempt)"}"#)
         }
         agent.run()
-        // One judgement at once, then one per delay earned by the failures before it.
+        #expect(gate.failures == 5)
+        // The right token, while four refusals wait for their time: let in at once.
+        let right = agent.connect(.tcp)
+        right.send(#"{"kind":"auth","token":"\#(knownToken)"}"#)
+        agent.run()
+        #expect(try right.readFrames().map(\.kind) == ["hello"])
+        #expect(agent.now == start)
+        #expect(gate.failures == 0)
+        // One refusal at once, then one per delay earned by the failures before it.
         let expectedOffsets = [0, 0.1, 0.3, 0.7, 1.5]
-        var judged = 0
+        var refused = 0
         for (index, offset) in expectedOffsets.enumerated() {
             if index > 0 {
                 let deadline = try #require(agent.nextDeadline)
-                #expect(abs(deadline.timeIntervalSince(start) - offset) < 1e-9, "judgement \(index) due at \(deadline.timeIntervalSince(start)) s")
+                #expect(abs(deadline.timeIntervalSince(start) - offset) < 1e-9, "refusal \(index) due at \(deadline.timeIntervalSince(start)) s")
                 agent.advanceTime(by: deadline.timeIntervalSince(agent.now) - 0.001)
-                #expect(clients.count(where: \.isClosedByAgent) == judged, "judgement \(index) came early")
+                #expect(clients.count(where: \.isClosedByAgent) == refused, "refusal \(index) came early")
                 agent.advanceToNextDeadline()
             }
-            judged += 1
-            #expect(clients.count(where: \.isClosedByAgent) == judged, "judgement \(index) at \(offset) s")
+            refused += 1
+            #expect(clients.count(where: \.isClosedByAgent) == refused, "refusal \(index) at \(offset) s")
         }
         for client in clients {
             #expect(try client.readFrames().map(\.errorCode) == ["auth_failed"])
         }
-        #expect(log.lines.count(where: { $0.contains("refused a TCP connection") }) == 5)
-        // The right token after the failures is judged after the same pause (1.6 s), then accepted.
-        let late = agent.connect(.tcp)
-        late.send(#"{"kind":"auth","token":"\#(knownToken)"}"#)
-        agent.advanceTime(by: 1.599)
-        #expect(try late.readFrames().isEmpty)
-        let due = try #require(agent.advanceToNextDeadline())
-        #expect(abs(due.timeIntervalSince(start) - 3.1) < 1e-9, "judged at \(due.timeIntervalSince(start)) s")
-        #expect(try late.readFrames().map(\.kind) == ["hello"])
-        #expect(gate.failures == 0)
+        #expect(!right.isClosedByAgent)
+        // Refusals are logged at most every 3 s, with how many there were: one line for the
+        // first, then one for the four since and the next.
+        #expect(log.lines.filter { $0.contains("refused") } == [
+            "bridge-inspector: refused a TCP connection without a valid token (1 in a row; this line is written at most every 3 s)"
+        ])
+        agent.advanceTime(by: 3)
+        let later = agent.connect(.tcp)
+        later.send(#"{"kind":"auth","token":"wrong-again-0123456789"}"#)
+        agent.run()
+        #expect(log.lines.filter { $0.contains("refused") }.last
+            == "bridge-inspector: refused 5 TCP connections without a valid token (1 in a row; this line is written at most every 3 s)")
         // The token is in no log line.
         #expect(!log.lines.contains { $0.contains(knownToken) })
     }
 
-    @Test("while an auth waits for its turn, the agent's loop is not blocked: Unix-socket clients attach and are answered")
+    @Test("when the places for unauthenticated connections are full, a newcomer displaces a refused one first (told its refusal), else the oldest waiting (told why)")
+    func displacement() throws {
+        var limits = AgentLimits()
+        limits.maxClients = 4  // two places for connections that have not authenticated
+        let gate = AgentAuthGate(token: knownToken, log: LogLines().log, firstDelaySeconds: 3_600, maximumDelaySeconds: 3_600)
+        let agent = try EmbeddedAgent(limits: limits, gate: gate, name: secretHostName)
+        defer { agent.stop() }
+        #expect(limits.maxClientsAwaitingAuth == 2)
+        // Two wrong tokens: the first refused at once, the second waits an hour for its refusal.
+        let first = agent.connect(.tcp)
+        first.send(#"{"kind":"auth","token":"wrong-token-number-1"}"#)
+        agent.run()
+        #expect(try first.readFrames().map(\.errorCode) == ["auth_failed"])
+        let refusing = agent.connect(.tcp)
+        refusing.send(#"{"kind":"auth","token":"wrong-token-number-2"}"#)
+        agent.run()
+        #expect(!refusing.isClosedByAgent)
+        let silent = agent.connect(.tcp)
+        agent.run()
+        // Full: the next one displaces the refused connection, which is told its refusal now.
+        let second = agent.connect(.tcp)
+        agent.run()
+        #expect(refusing.isClosedByAgent)
+        #expect(try refusing.readFrames().map(\.errorCode) == ["auth_failed"])
+        #expect(!silent.isClosedByAgent)
+        // Full again, with no refused one: the oldest waiting goes, told why, without host data.
+        let right = agent.connect(.tcp)
+        agent.run()
+        #expect(silent.isClosedByAgent)
+        let frames = try silent.readFrames()
+        #expect(frames.map(\.errorCode) == ["too_many_waiting"])
+        #expect(frames.first?.errorMessage?.contains("too many connections are waiting to authenticate") == true)
+        expectNoHostData(frames.map(\.text).joined(separator: "\n"), pid: Int(ProcessInfo.processInfo.processIdentifier))
+        #expect(!second.isClosedByAgent)
+        // The newest, with the right token, is let in at once.
+        right.send(#"{"kind":"auth","token":"\#(knownToken)"}"#)
+        agent.run()
+        #expect(try right.readFrames().map(\.kind) == ["hello"])
+    }
+
+    @Test("while a refusal waits for its time, the agent's loop is not blocked: Unix-socket clients and the right token attach and are answered")
     func pacingDoesNotBlock() async throws {
         var options = InspectorTCPOptions(port: 0, token: knownToken, log: LogLines().log)
-        // The next judgement, after one failure, is an hour away.
+        // The next refusal, after one failure, is an hour away.
         options.firstDelaySeconds = 3_600
         options.maximumDelaySeconds = 3_600
         let fixture = try Fixture(name: secretHostName, tcp: options)
@@ -197,19 +247,24 @@ struct TCPAuthTests {
         #expect(try await wrong.readUntilClosed().map(\.errorCode) == ["auth_failed"])
         let waiting = try tcpClient(fixture)
         defer { waiting.close() }
-        try waiting.send(#"{"kind":"auth","token":"\#(knownToken)"}"#)
-        // Served from start to finish while that auth waits; it has still received nothing.
+        try waiting.send(#"{"kind":"auth","token":"fedcba9876543210fedcba9876543211"}"#)
+        // Served from start to finish while that refusal waits; it has still received nothing.
         let (unix, hello, _) = try await fixture.client(subscribe: true)
         defer { unix.close() }
         #expect(hello.json["host"]?["name"]?.stringValue == secretHostName)
         let (_, reply) = try await unix.command("u1", "ping")
         #expect(reply.ok == true)
+        let right = try tcpClient(fixture)
+        defer { right.close() }
+        try right.send(#"{"kind":"auth","token":"\#(knownToken)"}"#)
+        let (tcpHello, _) = try await right.handshake(subscribe: false)
+        #expect(tcpHello.json["host"]?["name"]?.stringValue == secretHostName)
         #expect(try !waiting.isClosedByPeer())
         waiting.patience = .milliseconds(1)
         await #expect(throws: TestTimeout.self) { _ = try await waiting.nextLine() }
     }
 
-    @Test("connections waiting to authenticate take at most half the slots; one more is closed without a byte, Unix clients still attach")
+    @Test("connections waiting to authenticate take at most half the slots; one more displaces the oldest, which is told why; Unix clients still attach")
     func unauthenticatedCap() async throws {
         let fixture = try tcpFixture(token: knownToken)
         defer { fixture.stop() }
@@ -224,14 +279,52 @@ struct TCPAuthTests {
         }
         let oneMore = try tcpClient(fixture)
         defer { oneMore.close() }
-        #expect(try await oneMore.readUntilClosed().isEmpty)
+        let displaced = try await silent[0].readUntilClosed()
+        #expect(displaced.map(\.errorCode) == ["too_many_waiting"])
         #expect(fixture.agent.clientCount == cap)
+        try oneMore.send(#"{"kind":"auth","token":"\#(knownToken)"}"#)
+        let (hello, _) = try await oneMore.handshake(subscribe: false)
+        #expect(hello.json["host"]?["name"]?.stringValue == secretHostName)
         let unix = try await fixture.client(subscribe: false)
         defer { unix.client.close() }
         #expect(unix.hello.json["host"]?["name"]?.stringValue == secretHostName)
     }
 
-    @Test("the pause between judgements grows with failures and is capped")
+    @Test("strangers cycling wrong tokens on more connections than the places for them cannot keep the right token out: 10 attaches of 10, and every stranger is told why")
+    func crowdOfStrangers() async throws {
+        let fixture = try tcpFixture(token: knownToken)
+        defer { fixture.stop() }
+        let port = try #require(fixture.agent.tcpEndpoint?.port)
+        let cap = Fixture.limits().maxClientsAwaitingAuth
+        let strangers = StrangerCrowd(port: port, count: cap + 2)
+        let crowd = Task.detached { await strangers.run() }
+        // The strangers fill every place, and are refused over and over.
+        #expect(await eventually { fixture.agent.clientCount == cap })
+        #expect(await eventually { strangers.refusals >= 2 * (cap + 2) })
+        var attached: [String] = []
+        for _ in 0..<10 {
+            let outcome = try await onThread { () -> String in
+                do {
+                    let session = try InspectorSession(
+                        endpoint: .tcp(host: "127.0.0.1", port: port, token: knownToken), subscribe: false, timeout: 5)
+                    defer { session.close() }
+                    _ = try session.run(.ping, timeout: 5)
+                    return session.hello.host.name
+                } catch {
+                    return "\(error)"
+                }
+            }
+            attached.append(outcome)
+        }
+        strangers.stop()
+        await crowd.value
+        #expect(attached == Array(repeating: secretHostName, count: 10))
+        // No stranger's connection was closed without a word.
+        #expect(strangers.silentCloses == 0)
+        #expect(Set(strangers.codes).isSubset(of: ["auth_failed", "too_many_waiting"]), "\(Set(strangers.codes))")
+    }
+
+    @Test("the pause between refusals grows with failures and is capped")
     func delays() {
         let delays = (0...20).map { AgentAuthGate.delay(afterFailures: $0) }
         #expect(delays[0] == 0)
@@ -306,6 +399,34 @@ struct TCPAuthTests {
         #expect(error.contains("bridge-inspector: attach over USB"))
     }
 
+    @Test("InspectorSession turned away for a crowd says so in the agent's words, not that the host went away")
+    func sessionTurnedAway() async throws {
+        // A listener that answers as an agent displacing this connection would.
+        let listener = try TCPListener(address: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        let port = listener.port
+        let refusal = Array(#"{"kind":"reply","id":null,"ok":false,"error":{"code":"too_many_waiting","message":"\#(AgentAuthGate.crowdedMessage)"}}"#.utf8) + [0x0A]
+        async let served: Bool = onThread {
+            guard try Poll.wait(descriptor: listener.rawValue, for: .readable, timeoutMilliseconds: 10_000).contains(.readable),
+                let connection = try listener.accept()
+            else { return false }
+            defer { connection.close() }
+            _ = try connection.read(upTo: 4_096, timeoutMilliseconds: 10_000)
+            try connection.writeAll(refusal)
+            return true
+        }
+        let error = try await onThread { () -> String in
+            do {
+                _ = try InspectorSession(endpoint: .tcp(host: "127.0.0.1", port: port, token: knownToken), subscribe: false)
+                return "attached"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(try await served)
+        #expect(error == "the host refused the connection: \(AgentAuthGate.crowdedMessage)")
+    }
+
     @Test("--connect forms: HOST:PORT, [::1]:PORT, tcp://HOST:PORT?token=T, and the token from the environment")
     func endpointParsing() throws {
         #expect(try InspectorEndpoint.parse(connect: "127.0.0.1:9123", token: "t1", environment: [:]) == .tcp(host: "127.0.0.1", port: 9123, token: "t1"))
@@ -319,5 +440,69 @@ struct TCPAuthTests {
         #expect(throws: InspectorEndpointError.badAddress("9123")) { try InspectorEndpoint.parse(connect: "9123", token: "t", environment: [:]) }
         #expect(throws: InspectorEndpointError.badAddress("127.0.0.1:70000")) { try InspectorEndpoint.parse(connect: "127.0.0.1:70000", token: "t", environment: [:]) }
         #expect("\(InspectorEndpoint.tcp(host: "127.0.0.1", port: 9123, token: "secret"))" == "tcp://127.0.0.1:9123")
+    }
+}
+
+/// Strangers on the TCP port, each on a thread of its own, connecting and sending a wrong token
+/// over and over until stopped; they count the refusals and what each said.
+final class StrangerCrowd: Sendable {
+    private struct Tally {
+        var stopped = false
+        var codes: [String] = []
+        var silentCloses = 0
+    }
+
+    private let port: Int
+    private let count: Int
+    private let tally = Locked(Tally())
+
+    init(port: Int, count: Int) {
+        self.port = port
+        self.count = count
+    }
+
+    /// Error codes of the refusals so far.
+    var codes: [String] { tally.current.codes }
+    /// Refusals so far.
+    var refusals: Int { tally.current.codes.count }
+    /// Connections closed by the agent without a frame.
+    var silentCloses: Int { tally.current.silentCloses }
+
+    func stop() { tally.withLock { $0.stopped = true } }
+
+    /// Runs every stranger until ``stop()``.
+    func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<count {
+                group.addTask { await DedicatedThread.run(name: "stranger-\(index)") { self.cycle(index) } }
+            }
+        }
+    }
+
+    private func cycle(_ index: Int) {
+        let line = Array(#"{"kind":"auth","token":"wrong-token-of-stranger-\#(index)"}"#.utf8) + [0x0A]
+        while !tally.current.stopped {
+            guard let connection = try? UnixConnection.connectTCP(host: "127.0.0.1", port: port, timeoutMilliseconds: 2_000) else {
+                continue
+            }
+            defer { connection.close() }
+            guard (try? connection.writeAll(line, timeoutMilliseconds: 2_000)) != nil else { continue }
+            var received: [UInt8] = []
+            // Until the agent closes, or at most 10 s (the longest refusal pace is 3 s).
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline, !tally.current.stopped {
+                guard let bytes = try? connection.read(upTo: 4_096, timeoutMilliseconds: 100) else { break }
+                received += bytes
+            }
+            guard !tally.current.stopped else { return }
+            let frame = (try? JSONDecoder().decode(JSONValue.self, from: Data(received.prefix { $0 != 0x0A })))
+            tally.withLock { tally in
+                if let code = frame?["error"]?["code"]?.stringValue {
+                    tally.codes.append(code)
+                } else {
+                    tally.silentCloses += 1
+                }
+            }
+        }
     }
 }

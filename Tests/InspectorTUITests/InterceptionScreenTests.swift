@@ -353,6 +353,21 @@ struct InterceptionScreenTests {
         model.press(.char("k"), .enter)
         #expect(model.screenText.contains("held at a breakpoint (h4) and edited by an inspector before release"))
     }
+
+    @Test("the held view counts matches let through because the host held its most (holdSkipped); a held event counts as its breakpoint's hit")
+    func holdSkippedCounted() {
+        var model = Self.heldModel()
+        #expect(model.live.breakpoints.map(\.hits) == [2, 2], "each breakpoint's hit from the list, and one from its held event")
+        model.feed(
+            15,
+            .holdSkipped(WireHoldSkipped(
+                breakpoint: "b1", correlationId: "doc-10", action: "camera.document.capture", direction: .received, reason: .heldCount,
+                limit: 2, bytes: 120, time: Self.t0)))
+        model.press(.char("H"))
+        #expect(model.screen.contains { $0.contains("Held at breakpoints: 2 · 1 let through, not held") }, "\(model.screenText)")
+        #expect(model.live.holdSkippedCount == 1)
+        #expect(model.live.lastHoldSkipped?.correlationId == "doc-10")
+    }
 }
 
 @Suite("Held messages in the main screen's footer")

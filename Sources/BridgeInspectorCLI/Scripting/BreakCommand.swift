@@ -34,9 +34,12 @@ struct BreakCommand: ParsableCommand {
 
             Lines: HELD with the hold id, IN (from the journey) or OUT (to it), the type, action, \
             correlation id, breakpoint and when it is released as it is; then the hold id with \
-            released, edited, answered or dropped and why. --json prints one object per line \
-            instead: {"kind":"breakpoint",...} first, then {"kind":"held",...} (the Held record of \
-            docs/inspector-protocol.md) and {"kind":"resolved",...} (the HeldResolution record).
+            released, edited, answered or dropped and why. NOT HELD marks a message the breakpoint \
+            matched but let through because the host already holds as many messages (or bytes) as \
+            the agent allows. --json prints one object per line instead: {"kind":"breakpoint",...} \
+            first, then {"kind":"held",...} (the Held record of docs/inspector-protocol.md), \
+            {"kind":"resolved",...} (the HeldResolution record) and {"kind":"skipped",...} (the \
+            HoldSkipped record).
 
             Exit status: 0 after Ctrl-C or SIGTERM; 64 for a bad filter; 2 when the host cannot \
             hold messages (an app seen through GBGBridge's public API); 3 when the host goes away.
@@ -61,7 +64,7 @@ struct BreakCommand: ParsableCommand {
 
     /// A `--json` line's `kind`.
     enum Kind: String, Encodable {
-        case breakpoint, held, resolved
+        case breakpoint, held, resolved, skipped
     }
 
     /// The first `--json` line: the breakpoint set.
@@ -137,6 +140,12 @@ struct BreakCommand: ParsableCommand {
                         StandardStreams.printJSON(try ScriptOutput.json(Tagged(kind: .held, record: held)))
                     } else {
                         StandardStreams.printOut("HELD  " + HeldOutput.line(held, now: HeldOutput.nowMs))
+                    }
+                case .event(_, .holdSkipped(let skipped)) where skipped.breakpoint == id:
+                    if json {
+                        StandardStreams.printJSON(try ScriptOutput.json(Tagged(kind: .skipped, record: skipped)))
+                    } else {
+                        StandardStreams.printOut(HeldOutput.line(skipped))
                     }
                 case .event(_, .heldResolved(let resolution)) where mine.contains(resolution.id):
                     mine.remove(resolution.id)

@@ -30,6 +30,14 @@ enum HeldOutput {
         return text + ") at \(format.clock(resolution.time))"
     }
 
+    /// "NOT HELD  IN   camera.document.capture  cap-9  at b1  not held: the host already holds 100 messages, …".
+    static func line(_ skipped: WireHoldSkipped) -> String {
+        [
+            "NOT HELD", skipped.direction == .received ? "IN " : "OUT", ScriptOutput.safe(skipped.action),
+            ScriptOutput.safe(skipped.correlationId), "at \(ScriptOutput.safe(skipped.breakpoint))", skipped.why,
+        ].joined(separator: "  ")
+    }
+
     static func typeLabel(_ type: MessageType) -> String {
         switch type {
         case .request: return "req "

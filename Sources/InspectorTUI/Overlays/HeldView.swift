@@ -72,7 +72,10 @@ public struct HeldView: Sendable {
 
     func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
         let held = model.live.held
-        let inner = DialogFrame.full(&buffer, area: area, title: "Held at breakpoints: \(held.count)")
+        let skipped = model.live.holdSkippedCount
+        let inner = DialogFrame.full(
+            &buffer, area: area,
+            title: "Held at breakpoints: \(held.count)" + (skipped > 0 ? " · \(skipped) let through, not held: the host held its most" : ""))
         guard !held.isEmpty else {
             let lines = [
                 "Nothing is held.",
