@@ -74,7 +74,7 @@ struct Injection {
                 return true
             }
             if state.pending.contains(where: { $0.correlationId == id }) {
-                note("pending", "no handler took \(ScriptOutput.safe(id)); it waits in pendingRequests: answer it with `bridge-inspector respond \(ScriptOutput.safe(id))`")
+                note("pending", "no handler took \(ScriptOutput.safe(id)); it waits in pendingRequests: answer it with `bridge-inspector respond \(ScriptOutput.shellWord(id))`")
             }
             if let held = state.held.first(where: { $0.message.correlationId == id && $0.message.type == .response }) {
                 note(held.id, "the answer to \(ScriptOutput.safe(id)) is held at breakpoint \(ScriptOutput.safe(held.breakpoint)) as \(held.id): waiting until it is released")
