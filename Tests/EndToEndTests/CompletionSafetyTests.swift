@@ -37,19 +37,24 @@ struct CompletionSafetyTests {
         return host
     }
 
+    /// The hostile host, and a folder holding bash's generated completion script
+    /// (`completion.bash`) and an empty `cwd/` for bash to run in.
+    private func hostileHostAndBash() async throws -> (ScriptedHost, TemporaryDirectory) {
+        let work = try TemporaryDirectory()
+        let generated = try await runCLI(["--generate-completion-script", "bash"], binary: binary)
+        try generated.stdout.write(toFile: work.file("completion.bash"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: work.file("cwd"), withIntermediateDirectories: true)
+        return (try await hostileHost(), work)
+    }
+
     @Test(
         "Tab after `respond` in an interactive bash creates no file and completes the one plain id",
         .enabled(if: TmuxSession.executable != nil || TmuxSession.underCI,
             "tmux is not installed (apt-get install tmux; .ci/run does it): the interactive bash test cannot run here"))
     func interactiveBash() async throws {
-        let host = try await hostileHost()
+        let (host, work) = try await hostileHostAndBash()
         defer { host.stop() }
-        let work = try TemporaryDirectory()
-        let script = work.file("completion.bash")
-        let generated = try await runCLI(["--generate-completion-script", "bash"], binary: binary)
-        try generated.stdout.write(toFile: script, atomically: true, encoding: .utf8)
-        let cwd = work.file("cwd")
-        try FileManager.default.createDirectory(atPath: cwd, withIntermediateDirectories: true)
+        let (script, cwd) = (work.file("completion.bash"), work.file("cwd"))
 
         let terminal = try TmuxSession(["bash", "--norc", "--noprofile", "-i"], width: 200, height: 30, environment: ["PS1": "$ "])
         defer { terminal.kill() }
@@ -68,14 +73,9 @@ struct CompletionSafetyTests {
 
     @Test("bash's completion function, run with the host's hostile ids, offers only the plain id and runs nothing")
     func bashCompletionFunction() async throws {
-        let host = try await hostileHost()
+        let (host, work) = try await hostileHostAndBash()
         defer { host.stop() }
-        let work = try TemporaryDirectory()
-        let script = work.file("completion.bash")
-        let generated = try await runCLI(["--generate-completion-script", "bash"], binary: binary)
-        try generated.stdout.write(toFile: script, atomically: true, encoding: .utf8)
-        let cwd = work.file("cwd")
-        try FileManager.default.createDirectory(atPath: cwd, withIntermediateDirectories: true)
+        let (script, cwd) = (work.file("completion.bash"), work.file("cwd"))
         // What bash does on Tab: COMP_* set, the function called, COMPREPLY read.
         let driver = """
             cd "$1" && source "$2" || exit 9
