@@ -26,7 +26,7 @@ enum FilterLexer {
     }
 
     /// Characters a backslash makes plain.
-    private static let escapable: Set<Character> = ["|", "&", "(", ")", "\"", "!", "\\", " "]
+    static let escapable: Set<Character> = ["|", "&", "(", ")", "\"", "!", "\\", " "]
     /// Characters that end a word outside quotes.
     private static let operators: Set<Character> = ["|", "&", "(", ")"]
 

@@ -34,6 +34,19 @@ public enum FilterSyntax {
     /// The keys the language knows, for help and error messages.
     public static let keys = ["type:", "dir:", "action:", "status:", "code:", "id:", "is:", "body:"]
 
+    /// `key` (such as `id:`) and `value` as one term that matches `value` as given: each
+    /// character the lexer would read as an operator, a quote, an escape or the end of the word
+    /// gets a backslash (`term("id:", "a|b c")` is `id:a\|b\ c`). Tabs and line breaks cannot be
+    /// escaped and still end the word.
+    public static func term(_ key: String, matching value: String) -> String {
+        var term = key
+        for character in value {
+            if FilterLexer.escapable.contains(character) { term.append("\\") }
+            term.append(character)
+        }
+        return term
+    }
+
     /// Parses an expression (see the type's table); `nil` for an empty or blank text.
     public static func parse(_ text: String) throws(FilterParseError) -> FilterExpression? {
         try parseWithTerms(text).expression

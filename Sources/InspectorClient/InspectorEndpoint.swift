@@ -26,6 +26,20 @@ public enum InspectorEndpoint: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// `connect` (a `--connect` value) fit to print: whatever may be a token is hidden. From
+    /// the first `?` on, the query is shown as `?…` (a `token=` misspelled still hides its
+    /// value), and from any `token` in what is left on, as `token…`.
+    ///
+    /// ```swift
+    /// InspectorEndpoint.redacted("tcp://127.0.0.1:91x3?token=s3cret")  // tcp://127.0.0.1:91x3?…
+    /// ```
+    public static func redacted(_ connect: String) -> String {
+        var shown = Substring(connect)
+        if let question = shown.firstIndex(of: "?") { shown = shown[..<question] + "?…" }
+        if let token = shown.range(of: "token", options: .caseInsensitive) { shown = shown[..<token.lowerBound] + "token…" }
+        return String(shown)
+    }
+
     /// Parses `--connect`: `HOST:PORT`, `[IPv6]:PORT`, or `tcp://HOST:PORT` optionally followed by
     /// `?token=T`. The token is `token` when given, else the URL's, else `environment`'s
     /// ``tokenVariable``. Throws ``InspectorEndpointError`` saying what to write instead.
@@ -104,9 +118,10 @@ public enum InspectorEndpoint: Sendable, Hashable, CustomStringConvertible {
 
 /// Why `--connect` could not be used.
 public enum InspectorEndpointError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Not `HOST:PORT` or `tcp://HOST:PORT[?token=T]`.
+    /// Not `HOST:PORT` or `tcp://HOST:PORT[?token=T]` (the value as given; its description
+    /// shows it ``InspectorEndpoint/redacted(_:)``).
     case badAddress(String)
-    /// No token in `--token`, the URL or the environment.
+    /// No token in `--token`, `--token-file`, the URL or the environment.
     case missingToken
     /// The token holds a space, newline or control character (a copy-paste slip).
     case tokenHasSpace
@@ -115,11 +130,11 @@ public enum InspectorEndpointError: Error, Sendable, Hashable, CustomStringConve
     public var description: String {
         switch self {
         case .badAddress(let value):
-            return "cannot read --connect \(value.debugDescription): write HOST:PORT (for example 127.0.0.1:9123) "
+            return "cannot read --connect \(InspectorEndpoint.redacted(value).debugDescription): write HOST:PORT (for example 127.0.0.1:9123) "
                 + "or tcp://127.0.0.1:9123?token=T"
         case .missingToken:
-            return "--connect needs the host's token: pass --token T (or tcp://HOST:PORT?token=T, or set "
-                + "\(InspectorEndpoint.tokenVariable)); copy it from the app's console line `bridge-inspector: attach over USB ...`"
+            return "--connect needs the host's token: set \(InspectorEndpoint.tokenVariable), or pass --token-file FILE "
+                + "(or --token T, which other local users can read with ps); copy it from the app's console line `bridge-inspector: attach over USB ...`"
         case .tokenHasSpace:
             return "the token contains a space, a newline or a control character; copy exactly the token from the app's "
                 + "console line `bridge-inspector: attach over USB ...`"

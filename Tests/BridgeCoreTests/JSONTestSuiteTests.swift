@@ -7,13 +7,15 @@ import Testing
 /// `BridgeHost.receive` uses. `y_` files must be accepted, `n_` files refused with a reason, `i_`
 /// files (the implementation's choice) never crash; and the two paths always agree.
 /// Page: Security, "Incoming Message Decoding"; docs/bridge-protocol.md, section 2, "One JSON rule".
-@Suite("JSONTestSuite corpus (Security: Incoming Message Decoding)")
+///
+/// The corpus is not in the repository (see ``JSONTestSuiteCorpus``): on a fresh clone without
+/// it these tests are skipped, and `swift test` says so beside their names; under CI
+/// (`BRIDGE_INSPECTOR_REQUIRE_CORPORA=1`, set by .ci/run) a missing corpus fails them.
+@Suite(
+    "JSONTestSuite corpus (Security: Incoming Message Decoding)",
+    .enabled(if: JSONTestSuiteCorpus.shouldRun(), JSONTestSuiteCorpus.skipNote))
 struct JSONTestSuiteTests {
-    /// `<repo>/../shared/corpora/JSONTestSuite/test_parsing`: CI clones the repository with
-    /// `shared/` beside it; the corpus is never copied into the repository.
-    static let corpus = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/corpora/JSONTestSuite/test_parsing")
+    static let corpus = JSONTestSuiteCorpus.location
 
     static let prefix = #"{"version":"1.0","correlationId":"c","type":"event","timestamp":1,"payload":{"action":"x","data":{"v":"#
     static let suffix = "}}}"
@@ -62,7 +64,7 @@ struct JSONTestSuiteTests {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: Self.corpus.path)) ?? []
         let cases = files.filter { $0.hasSuffix(".json") }.sorted()
         guard cases.count > 300 else {
-            Issue.record("the JSONTestSuite corpus is missing at \(Self.corpus.path): clone the shared corpora beside the repository (CI does)")
+            Issue.record("the JSONTestSuite corpus is missing at \(Self.corpus.path), and \(JSONTestSuiteCorpus.requiredVariable)=1 requires it: clone the shared corpora beside the repository (CI does)")
             return
         }
         var inputs: [(String, [UInt8])] = []
@@ -82,7 +84,7 @@ struct JSONTestSuiteTests {
     func deepFiles(name: String) throws {
         let url = Self.corpus.appendingPathComponent(name)
         guard let bytes = try? [UInt8](Data(contentsOf: url)) else {
-            Issue.record("the JSONTestSuite corpus is missing at \(Self.corpus.path): clone the shared corpora beside the repository (CI does)")
+            Issue.record("the JSONTestSuite corpus is missing at \(Self.corpus.path), and \(JSONTestSuiteCorpus.requiredVariable)=1 requires it: clone the shared corpora beside the repository (CI does)")
             return
         }
         let reasons = onSmallStack {
@@ -95,5 +97,75 @@ struct JSONTestSuiteTests {
             "line 1, column 101: nesting is deeper than 100 levels",
             "invalid JSON at line 1, column \(Self.prefix.utf8.count + 98): nesting is deeper than 100 levels",
         ])
+    }
+}
+
+/// Where the JSONTestSuite corpus is, and whether a run must have it.
+///
+/// The corpus lives outside the repository, at `<repo>/../shared/corpora/JSONTestSuite/test_parsing`:
+/// this project's CI checks the repository out with `shared/` beside it, and the corpus is never
+/// copied in. A fresh clone has no `shared/`, so without the corpus its tests are skipped with
+/// ``skipNote``; CI sets ``requiredVariable`` so that there a missing corpus is a failure, not a
+/// skip nobody reads.
+enum JSONTestSuiteCorpus {
+    /// Set to `1` (as .ci/run does), a missing corpus fails the tests instead of skipping them.
+    static let requiredVariable = "BRIDGE_INSPECTOR_REQUIRE_CORPORA"
+
+    /// `<repo>/../shared/corpora/JSONTestSuite/test_parsing`.
+    static let location = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("shared/corpora/JSONTestSuite/test_parsing")
+
+    /// What `swift test` prints beside each skipped test.
+    static let skipNote: Comment = """
+        skipped: the JSONTestSuite corpus is not at ../shared/corpora/JSONTestSuite/test_parsing beside the \
+        repository (only this project's CI has it); set \(requiredVariable)=1 to make its absence a failure
+        """
+
+    /// Whether the corpus is at `directory`: it holds the suite's 300-odd parsing cases.
+    static func isPresent(at directory: URL) -> Bool {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return files.filter { $0.hasSuffix(".json") }.count > 300
+    }
+
+    /// Whether `environment` requires the corpus.
+    static func isRequired(_ environment: [String: String]) -> Bool {
+        environment[requiredVariable] == "1"
+    }
+
+    /// Whether the corpus tests run: when the corpus is there, or when it is required (and then
+    /// fail, saying where it was looked for). Otherwise they are skipped with ``skipNote``.
+    static func shouldRun(at directory: URL = location, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        isPresent(at: directory) || isRequired(environment)
+    }
+}
+
+/// Issue 24, point 10: `swift test` passes on a fresh clone without the corpus, and CI, which
+/// has it, cannot lose it silently.
+@Suite("JSONTestSuite corpus: skipped on a fresh clone, required under CI")
+struct JSONTestSuiteCorpusTests {
+    @Test("without the corpus the tests are skipped, unless BRIDGE_INSPECTOR_REQUIRE_CORPORA=1 makes them run (and fail)")
+    func absentCorpus() throws {
+        let nowhere = FileManager.default.temporaryDirectory.appendingPathComponent("no-corpus-\(UUID().uuidString)")
+        #expect(!JSONTestSuiteCorpus.isPresent(at: nowhere))
+        #expect(!JSONTestSuiteCorpus.shouldRun(at: nowhere, environment: [:]))
+        #expect(!JSONTestSuiteCorpus.shouldRun(at: nowhere, environment: [JSONTestSuiteCorpus.requiredVariable: "0"]))
+        #expect(JSONTestSuiteCorpus.shouldRun(at: nowhere, environment: [JSONTestSuiteCorpus.requiredVariable: "1"]))
+    }
+
+    @Test("a folder with too few cases is not the corpus")
+    func partialCorpus() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("partial-corpus-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for index in 0..<10 { try Data("[]".utf8).write(to: directory.appendingPathComponent("y_\(index).json")) }
+        #expect(!JSONTestSuiteCorpus.shouldRun(at: directory, environment: [:]))
+    }
+
+    @Test(".ci/run requires the corpus, so CI fails rather than skips when it is missing")
+    func ciRequiresCorpus() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let run = try String(contentsOf: repository.appendingPathComponent(".ci/run"), encoding: .utf8)
+        #expect(run.contains("export \(JSONTestSuiteCorpus.requiredVariable)=1"))
     }
 }

@@ -81,6 +81,50 @@ struct ScriptingTCPTests {
         #expect(!both.stderr.contains(token), "\(both)")
     }
 
+    @Test("--token-file reads the token from a file of yours alone or from standard input (-), out of the arguments ps shows; a file others can read is refused")
+    func tokenFile() async throws {
+        let host = try await ScriptedHost(binary: binary, scenario: scriptingHeldScenario, extra: ["--listen-tcp", "0"])
+        defer { host.stop() }
+        let (address, token) = try await tcpTarget(of: host)
+        let noEnvToken: [String: String?] = ["BRIDGE_INSPECTOR_TOKEN": nil]
+        let file = host.directory.file("token")
+        try (token + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(chmod(file, 0o600) == 0)
+
+        let fromFile = try await runCLI(["snapshot", "--connect", address, "--token-file", file], binary: binary, environment: noEnvToken)
+        #expect(fromFile.status == 0, "\(fromFile)")
+        let fromStandardInput = try await runCLI(
+            ["event", "host.ping", "--connect", address, "--token-file", "-"], binary: binary, environment: noEnvToken, stdin: token + "\r\n")
+        #expect(fromStandardInput.status == 0, "\(fromStandardInput)")
+
+        #expect(chmod(file, 0o644) == 0)
+        let readable = try await runCLI(["snapshot", "--connect", address, "--token-file", file], binary: binary, environment: noEnvToken)
+        #expect(readable.status == 64, "\(readable)")
+        #expect(readable.stderr.contains("can be read or written by other users (mode 644)") && readable.stderr.contains("chmod 600"), "\(readable)")
+
+        let empty = try await runCLI(["snapshot", "--connect", address, "--token-file", "-"], binary: binary, environment: noEnvToken, stdin: "")
+        #expect(empty.status == 64 && empty.stderr.contains("the first line of standard input is empty"), "\(empty)")
+        let both = try await runCLI(["snapshot", "--connect", address, "--token", token, "--token-file", "-"], binary: binary, environment: noEnvToken)
+        #expect(both.status == 64 && both.stderr.contains("not both"), "\(both)")
+        let alone = try await runCLI(["snapshot", "--token-file", file], binary: binary, environment: noEnvToken)
+        #expect(alone.status == 64 && alone.stderr.contains("only go with --connect"), "\(alone)")
+
+        for result in [fromFile, fromStandardInput, readable, empty, both, alone] {
+            #expect(!result.stdout.contains(token) && !result.stderr.contains(token), "\(result)")
+        }
+    }
+
+    @Test("a --connect URL with a typo is refused without printing its token (docs/cli.md: the token is never printed)")
+    func typoInURLHidesToken() async throws {
+        let token = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+        for connect in ["tcp://127.0.0.1:91x23?token=\(token)", "127.0.0.1:9123?token=\(token)", "tcp://127.0.0.1/?token=\(token)", "tcp://127.0.0.1:9123token=\(token)"] {
+            let result = try await runCLI(["snapshot", "--connect", connect], binary: binary, environment: ["BRIDGE_INSPECTOR_TOKEN": nil])
+            #expect(result.status == 64, "\(connect): \(result)")
+            #expect(result.stderr.contains("cannot read --connect"), "\(connect): \(result)")
+            #expect(!result.stderr.contains(token) && !result.stdout.contains(token), "\(connect): \(result)")
+        }
+    }
+
     @Test("host --listen-tcp refuses a non-loopback address without --allow-non-loopback, and warns with it")
     func nonLoopback() async throws {
         let directory = try TemporaryDirectory()

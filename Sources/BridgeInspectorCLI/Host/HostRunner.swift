@@ -131,8 +131,8 @@ struct HostRunner {
     /// `--socket PATH`.
     static func attachHint(name: String, socketPath: String) -> String {
         let inDirectory = (socketPath as NSString).deletingLastPathComponent == SocketDirectory.resolve().path
-        let option = inDirectory ? "--host \(name)" : "--socket \(socketPath)"
-        return "bridge-inspector host: to inspect it, run in another terminal: bridge-inspector \(Sanitizer.sanitize(option))"
+        let option = inDirectory ? "--host \(ScriptOutput.shellWord(name))" : "--socket \(ScriptOutput.shellWord(socketPath))"
+        return "bridge-inspector host: to inspect it, run in another terminal: bridge-inspector \(option)"
     }
 
     /// Calls `closed` once standard input reaches end of file (or fails), from a background thread.

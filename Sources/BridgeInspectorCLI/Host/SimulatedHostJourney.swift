@@ -46,7 +46,7 @@ final class SimulatedHostJourney: HostJourney {
         let waitForInspector = options.waitForInspector
         if waitForInspector {
             StandardStreams.printError(
-                "bridge-inspector host: waiting for an inspector to attach before the journey starts (bridge-inspector --socket \(agent.socketPath)).")
+                "bridge-inspector host: waiting for an inspector to attach before the journey starts (bridge-inspector --socket \(ScriptOutput.shellWord(agent.socketPath))).")
         }
         let scenario = scenario
         scenarioTask = Task { @MainActor in

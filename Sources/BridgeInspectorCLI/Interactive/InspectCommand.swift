@@ -66,10 +66,10 @@ struct InspectCommand: AsyncParsableCommand {
         let target = host.map(HostTarget.init(parsing:))
         if let target, target.follows, SocketEnvironment.explicitSocketPath(option: socket) == nil {
             guard TerminalCheck.isInteractive else {
-                StandardStreams.printFailure("the inspector needs a terminal; for scripts use `bridge-inspector tail --follow --host \(ScriptOutput.safe(target.name))`")
+                StandardStreams.printFailure("the inspector needs a terminal; for scripts use `bridge-inspector tail --follow --host \(ScriptOutput.shellWord(target.name))`")
                 throw ExitCode(ExitCodes.usage)
             }
-            try TerminalCheck.requireFullScreen(selection: "--host " + Self.shellWord(target.name))
+            try TerminalCheck.requireFullScreen(selection: "--host " + ScriptOutput.shellWord(target.name))
             let follower = HostFollower(target: target, directory: directory.discovery.directory)
             let first: HostFollower.Found?
             do {
@@ -113,9 +113,9 @@ struct InspectCommand: AsyncParsableCommand {
             throw ExitCode(ExitCodes.usage)
         }
         if let connect = tcp.connect, endpoint != nil {
-            try TerminalCheck.requireFullScreen(selection: "--connect " + Self.shellWord(connect) + (tcp.token == nil ? "" : " --token …"))
+            try TerminalCheck.requireFullScreen(selection: "--connect " + ScriptOutput.shellWord(InspectorEndpoint.redacted(connect)) + (tcp.token == nil ? "" : " --token …"))
         } else {
-            try TerminalCheck.requireFullScreen(selection: "--socket " + Self.shellWord(socketPath))
+            try TerminalCheck.requireFullScreen(selection: "--socket " + ScriptOutput.shellWord(socketPath))
         }
         // Once attached, the inspector waits for a host that goes away to come back; a socket
         // nobody serves at the start is a mistake to say, not a host to wait for.
@@ -136,14 +136,6 @@ struct InspectCommand: AsyncParsableCommand {
         }
         let path = socketPath
         try await Self.onUIThread { try InteractiveInspector(socketPath: path, endpoint: endpoint, sharedRules: shared).run() }
-    }
-
-    /// `text` as one shell word, made safe to print: quoted when it holds anything but letters,
-    /// digits and `-_./:@`.
-    static func shellWord(_ text: String) -> String {
-        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./:@".unicodeScalars.contains($0)) }
-        let quoted = plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-        return ScriptOutput.safe(quoted)
     }
 
     /// Shows the host picker; returns the chosen socket, or `nil` when the person gave up.

@@ -68,9 +68,9 @@ struct HostsCommand: ParsableCommand {
     }
 
     private func listing() throws -> [Entry] {
-        if selection.tcp.connect != nil || selection.tcp.token != nil {
+        if selection.tcp.isGiven {
             throw ScriptError.usage(
-                "`hosts` lists the hosts on this machine's sockets; --connect and --token do not apply",
+                "`hosts` lists the hosts on this machine's sockets; --connect, --token and --token-file do not apply",
                 hint: "check a host over TCP with `bridge-inspector snapshot --connect HOST:PORT --token T`")
         }
         if let explicit = selection.socket ?? SocketEnvironment.explicitSocketPath() {
@@ -82,7 +82,7 @@ struct HostsCommand: ParsableCommand {
                 throw ScriptError.noHost("cannot attach to \(explicit): \(unknown)", hint: "it is not stale, so do not delete it; attach as the user who runs that host")
             }
             guard entry.live else {
-                throw ScriptError.noHost("nobody answers on \(explicit) (a stopped host left it; it is safe to delete)", hint: "start a host with `bridge-inspector host --socket \(explicit)`")
+                throw ScriptError.noHost("nobody answers on \(explicit) (a stopped host left it; it is safe to delete)", hint: "start a host with `bridge-inspector host --socket \(ScriptOutput.shellWord(explicit))`")
             }
             return [entry]
         }

@@ -77,7 +77,7 @@ struct InjectCommand: ParsableCommand {
         try Script.run {
             let message = try makeMessage()
             let injection = try answer.injection(selection: selection, client: "bridge-inspector inject")
-            try injection.run(message, raw: raw)
+            try injection.run(message, raw: raw, instead: "choose another --id (or leave it out for a new one)")
         }
     }
 

@@ -38,8 +38,14 @@ struct Injection {
     static let defaultTimeout = 30.0
 
     /// Injects `message` (or `raw` text when `message` is nil) and prints what the options say.
-    func run(_ message: BridgeMessage?, raw: String? = nil) throws {
-        let waits = wait && message?.type == .request
+    ///
+    /// A request whose correlation id the host still has outstanding is refused (exit 2) rather
+    /// than sent, and one the host refuses as a duplicate all the same (its `lastError` says
+    /// so) is reported as refused: the host never routes a duplicate, so nothing would answer
+    /// it. `instead` says what the person can do about that (the command's own options).
+    func run(_ message: BridgeMessage?, raw: String? = nil, instead: String = "give it another correlation id") throws {
+        let isRequest = message?.type == .request
+        let waits = wait && isRequest
         let session = try selection.session(subscribe: waits, client: client)
         let loop = FrameLoop(session: session)
         defer {
@@ -48,16 +54,28 @@ struct Injection {
         }
         try session.require(.inject, doing: "take injected messages")
         var state = LiveState()
-        if waits {
+        var before = 0
+        if let message, isRequest {
+            if !waits { _ = try session.perform(.snapshot, hint: nil) }
             let snapshot = try session.firstSnapshot()
             state.apply(.snapshot(seq: snapshot.seq, state: snapshot.state))
+            before = snapshot.seq
+            if let holder = Self.outstanding(message.correlationId, in: snapshot.state) {
+                throw Self.duplicate(message.correlationId, holder: holder, instead: instead)
+            }
         }
         _ = try session.perform(.inject(.init(message: message, raw: raw)), hint: nil)
         guard let message else { return }
+        let id = message.correlationId
+        if isRequest, !waits {
+            _ = try session.perform(.snapshot, hint: nil)
+            if Self.refusedAsDuplicate(id, lastError: try session.firstSnapshot().state.lastError, after: before) {
+                throw Self.duplicate(id, holder: nil, instead: instead)
+            }
+        }
         if !quiet { StandardStreams.printJSON(try ScriptOutput.json(message)) }
         guard waits else { return }
 
-        let id = message.correlationId
         var told: Set<String> = []
         func note(_ key: String, _ text: String) {
             guard !quiet, told.insert(key).inserted else { return }
@@ -67,6 +85,7 @@ struct Injection {
         let end = try loop.run(timeout: timeout) { frame in
             guard let frame else { return false }
             state.apply(frame)
+            if Self.refusedAsDuplicate(id, lastError: state.lastError, after: before) { return true }
             if case .event(_, .traffic(let record)) = frame, record.direction == .sent, record.message.type == .response,
                 record.message.correlationId == id
             {
@@ -74,7 +93,7 @@ struct Injection {
                 return true
             }
             if state.pending.contains(where: { $0.correlationId == id }) {
-                note("pending", "no handler took \(ScriptOutput.safe(id)); it waits in pendingRequests: answer it with `bridge-inspector respond \(ScriptOutput.safe(id))`")
+                note("pending", "no handler took \(ScriptOutput.safe(id)); it waits in pendingRequests: answer it with `bridge-inspector respond \(ScriptOutput.shellWord(id))`")
             }
             if let held = state.held.first(where: { $0.message.correlationId == id && $0.message.type == .response }) {
                 note(held.id, "the answer to \(ScriptOutput.safe(id)) is held at breakpoint \(ScriptOutput.safe(held.breakpoint)) as \(held.id): waiting until it is released")
@@ -83,6 +102,9 @@ struct Injection {
         }
         switch end {
         case .finished:
+            if Self.refusedAsDuplicate(id, lastError: state.lastError, after: before) {
+                throw Self.duplicate(id, holder: nil, instead: instead)
+            }
             guard let answer, !quiet else { return }
             if let bytes = answer.messageJSON, !bytes.contains(UInt8(ascii: "\n")) {
                 StandardStreams.printJSON(String(decoding: bytes, as: UTF8.self))
@@ -98,5 +120,29 @@ struct Injection {
         case .hostGone:
             throw ScriptError.hostWentAway(session.socketPath, while: "before it answered \(ScriptOutput.safe(id))")
         }
+    }
+
+    /// What holds `id` in the host now, so that a request with that id would be refused as a
+    /// duplicate: `pendingRequests`, or a capture slot. `nil` when nothing does.
+    static func outstanding(_ id: String, in state: WireState) -> String? {
+        if state.pending.contains(where: { $0.correlationId == id }) { return "it waits in pendingRequests" }
+        if let slot = state.slots.first(where: { $0.activeRequest == id }) { return "it holds the \(ScriptOutput.safe(slot.action)) slot" }
+        return nil
+    }
+
+    /// Whether `lastError`, set after the event `after`, is the host refusing `id` as a duplicate.
+    static func refusedAsDuplicate(_ id: String, lastError: WireError?, after seq: Int) -> Bool {
+        guard let lastError, lastError.seq > seq, let text = lastError.text else { return false }
+        return text.hasPrefix("Duplicate correlationId '\(id)'")
+    }
+
+    /// The refusal (exit 2) of a request whose id the host has outstanding.
+    static func duplicate(_ id: String, holder: String?, instead: String) -> ScriptError {
+        let why = holder.map { "a request with this correlation id is still outstanding (\($0))" }
+            ?? "the host refused it as a duplicate: a request with this correlation id is still outstanding"
+        return ScriptError(
+            exitCode: ExitCodes.refused,
+            message: "not sent: \(ScriptOutput.safe(id)): \(why), and the host never routes a second request with the same id",
+            hint: "\(instead), or answer the outstanding one first (`bridge-inspector respond \(ScriptOutput.shellWord(id))`)")
     }
 }

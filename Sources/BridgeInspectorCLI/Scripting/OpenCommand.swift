@@ -36,7 +36,7 @@ struct OpenCommand: ParsableCommand {
             // reading the file (--check needs no terminal).
             if !check, TerminalCheck.isInteractive {
                 try TerminalCheck.requireFullScreen(
-                    instead: "to read the recording here use `bridge-inspector open --check \(InspectCommand.shellWord(file))`")
+                    instead: "to read the recording here use `bridge-inspector open --check \(ScriptOutput.shellWord(file))`")
             }
             let contents = try Self.loadReadable(file)
             if check {
@@ -44,7 +44,7 @@ struct OpenCommand: ParsableCommand {
                 if let problem = contents.problem {
                     throw ScriptError(
                         exitCode: ExitCodes.badRecording, message: "\(file): \(problem)",
-                        hint: "the \(contents.frames.count) frame\(contents.frames.count == 1 ? "" : "s") before line \(problem.line) can be used; `bridge-inspector open \(file)` shows them")
+                        hint: "the \(contents.frames.count) frame\(contents.frames.count == 1 ? "" : "s") before line \(problem.line) can be used; `bridge-inspector open \(ScriptOutput.shellWord(file))` shows them")
                 }
                 return
             }
@@ -74,7 +74,7 @@ struct OpenCommand: ParsableCommand {
         guard TerminalCheck.isInteractive else {
             throw ScriptError.usage(
                 "the interactive viewer needs a terminal",
-                hint: "to check a recording from a script use `bridge-inspector open --check \(path)`")
+                hint: "to check a recording from a script use `bridge-inspector open --check \(ScriptOutput.shellWord(path))`")
         }
         try RecordingViewer(path: path, frames: contents.frames, restarts: contents.restarts, problem: problem).run()
     }

@@ -73,8 +73,8 @@ struct ReleaseCommand: ParsableCommand {
         }
         guard record.truncated != true else {
             throw ScriptError(
-                exitCode: ExitCodes.refused, message: "\(record.id) was too large to keep whole, so it cannot be edited",
-                hint: "release it as it is (bridge-inspector release \(record.id)), answer it or drop it")
+                exitCode: ExitCodes.refused, message: "\(ScriptOutput.safe(record.id)) was too large to keep whole, so it cannot be edited",
+                hint: "release it as it is (`bridge-inspector release \(ScriptOutput.shellWord(record.id))`), answer it or drop it")
         }
         switch record.message.applying(edit) {
         case .success(let message): return message

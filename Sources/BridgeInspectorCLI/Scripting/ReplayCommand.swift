@@ -20,8 +20,11 @@ struct ReplayCommand: ParsableCommand {
             sent would not be the journey speaking. A message logged without its data (too large \
             to forward) cannot be replayed either.
 
+            With --same-id, a request whose id the host still has outstanding (pending, or in a \
+            capture slot) is not sent: the host would refuse the duplicate and never route it.
+
             Exit status: 0 done; 2 when the message is not in the host's log, was sent by the \
-            host, or the host refuses; 4 when no answer came within --timeout; 64 for bad options.
+            host, or the host refuses (a --same-id request still outstanding); 4 when no answer came within --timeout; 64 for bad options.
 
             Examples:
               bridge-inspector replay 12
@@ -45,7 +48,7 @@ struct ReplayCommand: ParsableCommand {
             let injection = try answer.injection(selection: selection, client: "bridge-inspector replay")
             let state = try selection.snapshot(client: "bridge-inspector replay")
             let original = try Self.original(seq, in: state.messages)
-            try injection.run(original.replayed(keepingId: sameId))
+            try injection.run(original.replayed(keepingId: sameId), instead: "replay it without --same-id (it gets a new id)")
         }
     }
 

@@ -18,6 +18,12 @@ struct RespondCommand: ParsableCommand {
             already, or belongs to a handler or capture slot), its message is printed on standard \
             error and the exit status is 2.
 
+            On an app embedding GBG's closed GBGBridge (seen through its public API: `snapshot` \
+            says so), what the host sent is learnt from the page's own report, which the journey \
+            can forge: the line printed is what the page reported, and a hostile page can make it \
+            differ from what the app sent (docs/real-apps.md). A note on standard error says so \
+            each time.
+
             Examples:
               bridge-inspector respond web-3fa2-7 --data '{"uid":"04A2"}'
               bridge-inspector respond web-3fa2-7 --data @answer.json
@@ -35,6 +41,10 @@ struct RespondCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing on success.")
     var quiet = false
 
+    /// Said after the answer on a host seen through GBGBridge's public API.
+    static let publicAPINote =
+        "note: this host is seen through GBGBridge's public API: the message above is what the page reported receiving, which the page itself can forge (docs/real-apps.md)"
+
     static let refusalHint = "list pending requests with `bridge-inspector snapshot` (or wait for one with `bridge-inspector wait-for`)"
 
     func run() throws {
@@ -46,6 +56,9 @@ struct RespondCommand: ParsableCommand {
             defer { session.close() }
             let (_, sent) = try session.perform(.respond(arguments), hint: Self.refusalHint)
             if !quiet { try ScriptOutput.printSent(sent) }
+            if !quiet, session.hello.host.inspectionPath == HostFeature.publicAPIPath {
+                StandardStreams.printError(Self.publicAPINote)
+            }
         }
     }
 }

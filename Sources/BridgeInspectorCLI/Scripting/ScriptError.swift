@@ -89,6 +89,8 @@ enum Script {
             return .usage("\(error)")
         case let error as TCPSelectionError:
             return .usage("\(error)")
+        case let error as TokenFileError:
+            return .usage("\(error)")
         case let error as HostSelectionError:
             if case .several = error { return .usage("\(error)") }
             return .noHost("\(error)")

@@ -1,5 +1,6 @@
 import BridgeCore
 import Foundation
+import InspectorClient
 import InspectorProtocol
 import TerminalUI
 #if canImport(Glibc)
@@ -67,6 +68,10 @@ enum ScriptOutput {
 
     /// Untrusted text for a terminal: control characters shown as escapes.
     static func safe(_ text: String) -> String { Sanitizer.sanitize(text) }
+
+    /// Untrusted text as one word of a command a person may copy (`respond <id>`): quoted for
+    /// every shell (``ShellWord/quoted(_:)``), then made safe for a terminal.
+    static func shellWord(_ text: String) -> String { safe(ShellWord.quoted(text)) }
 
     /// A value scripts take as it is (a correlation id): exact when piped, made safe on a terminal.
     static func value(_ text: String) -> String { stdoutIsTerminal ? Sanitizer.sanitize(text) : text }

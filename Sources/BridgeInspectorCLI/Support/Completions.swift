@@ -1,7 +1,6 @@
 import ArgumentParser
 import InspectorClient
 import InspectorProtocol
-import TerminalUI
 
 /// What the shell completes for each kind of value (`bridge-inspector --generate-completion-script
 /// bash|zsh|fish`): files for paths, the running hosts' names for `--host`, and a host's pending
@@ -9,8 +8,14 @@ import TerminalUI
 ///
 /// The host names, pending ids and hold ids are asked of the running hosts when the person presses Tab,
 /// never when the script is generated, and within a second: a stuck host gives no candidates
-/// rather than a hung shell. Candidates from a host are offered only when they are plain
-/// printable text (no controls, no spaces), since the shell echoes them onto the command line.
+/// rather than a hung shell.
+///
+/// Nothing a host sends may be evaluated by a shell, and a journey chooses its correlation ids:
+/// bash's completion function hands the candidates to `compgen -W`, which expands each word
+/// (`$(...)`, backticks, `$((...))`, `~`, braces), and zsh's `_describe` reads a `:` as the start
+/// of a description. So a value is offered only when it is made of characters no shell treats
+/// specially (``ShellWord/isInert(_:)``: ASCII letters, digits and `-_.,+@/`); any other id is
+/// left out, and `bridge-inspector snapshot` still lists it to be typed in quotes.
 enum Completions {
     /// JSON files: host profiles, scenarios, reply-rule files.
     static let jsonFile = CompletionKind.file(extensions: ["json"])
@@ -76,8 +81,9 @@ enum Completions {
         return nil
     }
 
-    /// `values` that start with `prefix` and are safe to put on a command line as they are.
+    /// `values` that start with `prefix` and that no shell's completion script can expand or
+    /// run (``ShellWord/isInert(_:)``); the others are left out.
     static func candidates(_ values: [String], prefix: String) -> [String] {
-        values.filter { $0.hasPrefix(prefix) && !$0.isEmpty && Sanitizer.sanitize($0) == $0 && !$0.contains(" ") }
+        values.filter { $0.hasPrefix(prefix) && ShellWord.isInert($0) }
     }
 }

@@ -42,6 +42,11 @@ public struct LogFilter: Sendable, Equatable {
     /// The keys the language knows, for help and error messages.
     public static let keys = FilterSyntax.keys
 
+    /// A term that matches `value` as given (``FilterSyntax/term(_:matching:)``): `term("id:", id)`.
+    public static func term(_ key: String, matching value: String) -> String {
+        FilterSyntax.term(key, matching: value)
+    }
+
     /// Parses an expression (see ``FilterSyntax``).
     public static func parse(_ text: String) throws(ParseError) -> LogFilter {
         LogFilter(expression: try FilterSyntax.parse(text), source: text.trimmingCharacters(in: .whitespaces))

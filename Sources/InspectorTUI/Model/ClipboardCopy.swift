@@ -52,13 +52,21 @@ extension InspectorModel {
         guard text.count <= ClipboardSequence.maxPayloadBytes else {
             showFlash(
                 "not copied: \(TimeFormat.bytes(text.count)) is more than terminals take through OSC 52 (\(TimeFormat.bytes(ClipboardSequence.maxPayloadBytes))); "
-                    + "print it instead with `bridge-inspector tail --json --filter id:\(entry.correlationId.isEmpty ? "ID" : entry.correlationId)`, "
+                    + "print it instead with `bridge-inspector tail --json --filter \(Self.idFilterWord(entry.correlationId))`, "
                     + "or from a recording `bridge-inspector export --har FILE`",
                 isError: true)
             return []
         }
         showFlash("copied \(TimeFormat.bytes(text.count)) as \(what) to the clipboard (OSC 52)", isError: false)
         return [.copyToClipboard(text)]
+    }
+
+    /// The `--filter` word of the hint that prints a message by its correlation id: the id (a
+    /// journey chooses it) escaped for the filter language and quoted for any shell, so a
+    /// copied command never runs what the id holds; `id:ID` when the message has none. The
+    /// flash that shows it sanitises it for the terminal.
+    static func idFilterWord(_ correlationId: String) -> String {
+        correlationId.isEmpty ? "id:ID" : ShellWord.quoted(LogFilter.term("id:", matching: correlationId))
     }
 
     /// Malformed input's raw text for the clipboard. A message's JSON can hold no control
