@@ -95,13 +95,13 @@ final class AgentAuthGate {
 
     static let refusedMessage =
         "the token was refused: copy it from the app's console line `bridge-inspector: attach over USB ...` "
-        + "and pass it with --token"
+        + "and give it in BRIDGE_INSPECTOR_TOKEN (or --token-file)"
     static let crowdedMessage =
         "too many connections are waiting to authenticate on this TCP port, and this one had waited longest "
         + "without a valid token: someone else is connecting to the port (perhaps guessing the token); try again"
     static let requiredMessage =
         "this TCP port needs the host's token first: send {\"kind\":\"auth\",\"token\":\"...\"} "
-        + "(bridge-inspector --connect HOST:PORT --token T; the token is in the app's console line "
+        + "(BRIDGE_INSPECTOR_TOKEN=T bridge-inspector --connect HOST:PORT; the token is in the app's console line "
         + "`bridge-inspector: attach over USB ...`)"
 
     private static func verdict(for line: [UInt8], token: [UInt8]) -> Result<Void, InspectorError> {

@@ -68,6 +68,7 @@ public struct AgentLimits: Sendable {
         let history = AgentState.historyLimit
         let state = effectiveMaxLogBytes + max(0, maxLogMessages) * overhead
             + AgentState.pendingTotalLimit + max(0, maxPendingRecords) * overhead
+            + WireCounts.maxPendingOmittedActions * (WireCounts.maxPendingOmittedActionBytes + overhead)
             + AgentState.heldTotalLimit + AgentState.pendingMessageLimit + AgentState.maxHeldRecords * overhead
             + history * (AgentState.malformedRecordLimit + overhead)
             + history * (AgentState.errorRecordLimit + overhead)

@@ -282,6 +282,7 @@ struct AgentState {
         let records = messages.count + pending.count + malformed.count + errorHistory.count + held.count
         return messageBytes + pending.bytes + heldRecordBytes + malformed.reduce(0) { $0 + $1.count } + (lastUnreadSentReport?.count ?? 0)
             + errorHistory.reduce(0) { $0 + $1.count } + records * Self.recordOverhead + breakpointBytes
+            + (counts.pendingOmittedActions ?? [:]).keys.reduce(0) { $0 + $1.utf8.count + Self.recordOverhead }
     }
 
     /// What one kept record costs beyond its JSON bytes (the array's heap header, the deque or

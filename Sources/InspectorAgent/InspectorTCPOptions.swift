@@ -1,4 +1,5 @@
 import Foundation
+import InspectorProtocol
 import SocketSupport
 
 /// Asks an ``InspectorAgent`` to listen on a TCP port as well as its Unix socket, for a host
@@ -62,9 +63,11 @@ public struct InspectorTCPEndpoint: Sendable, CustomStringConvertible {
         address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)"
     }
 
-    /// The one line the agent logs: how to forward the port and attach, token included.
+    /// The one line the agent logs: how to forward the port and attach, token included. The
+    /// command gives the token in the environment, not as `--token`, so that copying it as it is
+    /// does not show the token to every local user in the client's arguments (`ps`).
     public var connectLine: String {
-        "bridge-inspector: attach over USB: iproxy \(port) \(port), then bridge-inspector --connect \(description) --token \(token)"
+        "bridge-inspector: attach over USB: iproxy \(port) \(port), then \(WireProtocol.tokenVariable)=\(token) bridge-inspector --connect \(description)"
     }
 }
 

@@ -14,7 +14,7 @@ public enum InspectorEndpoint: Sendable, Hashable, CustomStringConvertible {
     case tcp(host: String, port: Int, token: String)
 
     /// The environment variable read for the token when `--token` and the URL give none.
-    public static let tokenVariable = "BRIDGE_INSPECTOR_TOKEN"
+    public static let tokenVariable = WireProtocol.tokenVariable
 
     /// The socket path, or `tcp://HOST:PORT` (never the token).
     public var description: String {

@@ -266,7 +266,7 @@ public enum InspectorClientError: Error, Sendable, CustomStringConvertible {
         case .closed(let path):
             return "the host at \(path) closed the connection (it stopped or restarted)"
         case .tokenRefused(let endpoint):
-            return "the token was refused by \(endpoint): copy it from the app's console line `bridge-inspector: attach over USB ...` and pass it with --token"
+            return "the token was refused by \(endpoint): copy it from the app's console line `bridge-inspector: attach over USB ...` and give it in BRIDGE_INSPECTOR_TOKEN (or --token-file)"
         case .commandTimedOut(let command):
             return "no reply to '\(command)' in time; the host's main thread may be blocked"
         case .badFrame(let detail):

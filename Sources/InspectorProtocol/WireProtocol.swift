@@ -20,6 +20,10 @@ public enum WireProtocol {
     /// and for escaping.
     public static let maxCommandDataBytes = 12 * 1024 * 1024
 
+    /// The environment variable a client reads a TCP agent's token from (docs/cli.md): the agent's
+    /// connect line gives the token this way, so that it never sits in a client's arguments.
+    public static let tokenVariable = "BRIDGE_INSPECTOR_TOKEN"
+
     /// The deepest nesting of objects and arrays a client frame may have. A message's data may
     /// nest up to the bridge's own limit (`JSONSyntaxCheck.defaultMaxDepth`, 100); a command
     /// wraps it a few levels deeper. Deeper frames are answered with `malformed_frame`.

@@ -22,8 +22,10 @@ struct ScriptingTCPTests {
         #expect(await waitUntil(timeout: .seconds(20)) { host.process.standardError.contains("attach over USB") })
         let line = try #require(host.process.standardError.split(separator: "\n").first { $0.contains("attach over USB") })
         #expect(line.hasPrefix("bridge-inspector: attach over USB: iproxy "), "\(line)")
-        #expect(line.contains("then bridge-inspector --connect \(address) --token "), "\(line)")
-        let token = try #require(line.split(separator: " ").last.map(String.init))
+        #expect(line.hasSuffix(" bridge-inspector --connect \(address)"), "\(line)")
+        #expect(!line.contains("--token"), "\(line)")
+        let assignment = try #require(line.split(separator: " ").first { $0.hasPrefix("BRIDGE_INSPECTOR_TOKEN=") })
+        let token = String(assignment.dropFirst("BRIDGE_INSPECTOR_TOKEN=".count))
         #expect(token.count == 64)
         return (address, token)
     }

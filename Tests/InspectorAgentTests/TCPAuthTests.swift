@@ -76,7 +76,7 @@ struct TCPAuthTests {
         #expect(await eventually { fixture.delivered.contains { $0.correlationId == "tcp-1" } })
         // The connect line is the one line with the token.
         #expect(log.lines.filter { $0.contains(endpoint.token) } == [endpoint.connectLine])
-        #expect(endpoint.connectLine.hasPrefix("bridge-inspector: attach over USB: iproxy \(endpoint.port) \(endpoint.port), then bridge-inspector --connect 127.0.0.1:\(endpoint.port) --token "))
+        #expect(endpoint.connectLine == "bridge-inspector: attach over USB: iproxy \(endpoint.port) \(endpoint.port), then BRIDGE_INSPECTOR_TOKEN=\(endpoint.token) bridge-inspector --connect 127.0.0.1:\(endpoint.port)")
         #expect(!"\(endpoint)".contains(endpoint.token))
     }
 

@@ -20,7 +20,7 @@ struct HostCommand: AsyncParsableCommand {
             With --listen-tcp PORT the inspector is also served on 127.0.0.1:PORT, the way an app \
             on a phone is reached over USB: the next line on standard output is `tcp: \
             127.0.0.1:PORT`, and standard error gets one line with the token clients must give \
-            (bridge-inspector --connect 127.0.0.1:PORT --token T). See docs/real-apps.md.
+            (BRIDGE_INSPECTOR_TOKEN=T bridge-inspector --connect 127.0.0.1:PORT). See docs/real-apps.md.
 
             Without options this runs the built-in demo (examples/profiles/demo.json and the \
             looping examples/scenarios/demo.json). Ctrl-C or SIGTERM stops it and removes the \
@@ -57,7 +57,7 @@ struct HostCommand: AsyncParsableCommand {
               bridge-inspector host --port 8787 --allow-origin http://localhost:5173
               bridge-inspector host --inspect-via public-api     # seen as a GBGBridge app is
               bridge-inspector host --serve examples/web-journey --inspect-via public-api
-              bridge-inspector host --listen-tcp 9123     # then: bridge-inspector --connect 127.0.0.1:9123 --token T
+              bridge-inspector host --listen-tcp 9123     # then: BRIDGE_INSPECTOR_TOKEN=T bridge-inspector --connect 127.0.0.1:9123
             """
     )
 

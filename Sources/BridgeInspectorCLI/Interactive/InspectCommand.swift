@@ -15,8 +15,9 @@ struct InspectCommand: AsyncParsableCommand {
             Attaches to the host named by --socket (or BRIDGE_INSPECTOR_SOCKET), to the host \
             named by --host, or to the only running host; offers a choice when several are \
             running. An app on a phone is reached over USB: forward its port with \
-            `iproxy 9123 9123`, then use --connect 127.0.0.1:9123 --token T (the app prints \
-            both in its console line `bridge-inspector: attach over USB ...`). Nothing running? Start one with `bridge-inspector demo` or \
+            `iproxy 9123 9123`, then run BRIDGE_INSPECTOR_TOKEN=T bridge-inspector --connect \
+            127.0.0.1:9123 (the app prints that line in its console: `bridge-inspector: attach \
+            over USB ...`). Nothing running? Start one with `bridge-inspector demo` or \
             `bridge-inspector host`.
 
             --host NAME stays attached across runs: when the app is run again (a new process, \

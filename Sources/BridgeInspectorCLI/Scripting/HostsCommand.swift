@@ -71,7 +71,7 @@ struct HostsCommand: ParsableCommand {
         if selection.tcp.isGiven {
             throw ScriptError.usage(
                 "`hosts` lists the hosts on this machine's sockets; --connect, --token and --token-file do not apply",
-                hint: "check a host over TCP with `bridge-inspector snapshot --connect HOST:PORT --token T`")
+                hint: "check a host over TCP with `BRIDGE_INSPECTOR_TOKEN=T bridge-inspector snapshot --connect HOST:PORT`")
         }
         if let explicit = selection.socket ?? SocketEnvironment.explicitSocketPath() {
             guard FileManager.default.fileExists(atPath: explicit) else {
