@@ -145,7 +145,7 @@ struct RecordingTests {
                 defer { writer.close() }
                 var live = LiveState()
                 var events = 0
-                while events < 9, let next = try stream.next(timeout: 20) {
+                while events < 9, let next = try stream.next(timeout: 600) {
                     try writer.write(line: next.line)
                     live.apply(next.frame, at: 0)
                     if case .snapshot = next.frame { attached.set(1) }
