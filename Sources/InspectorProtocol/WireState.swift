@@ -364,13 +364,15 @@ public struct WireCounts: Codable, Sendable, Hashable {
     /// Counts one more pending request left out of the snapshot's `pending` list, for `action`.
     public mutating func countOmittedPending(action: String) {
         pendingOmitted = (pendingOmitted ?? 0) + 1
-        var actions = pendingOmittedActions ?? [:]
-        if let count = actions[action] {
-            actions[action] = count + 1
-        } else if actions.count < Self.maxPendingOmittedActions, action.utf8.count <= Self.maxPendingOmittedActionBytes {
-            actions[action] = 1
+        // Changed in place: a copy of up to 1,000 entries for every request left out would make a
+        // flood of leaked requests quadratic.
+        if let count = pendingOmittedActions?[action] {
+            pendingOmittedActions?[action] = count + 1
+        } else if (pendingOmittedActions?.count ?? 0) < Self.maxPendingOmittedActions,
+            action.utf8.count <= Self.maxPendingOmittedActionBytes
+        {
+            if pendingOmittedActions == nil { pendingOmittedActions = [action: 1] } else { pendingOmittedActions?[action] = 1 }
         }
-        pendingOmittedActions = actions.isEmpty ? nil : actions
     }
 
     /// Counts one pending request left out of the snapshot's `pending` list, for `action`, as
