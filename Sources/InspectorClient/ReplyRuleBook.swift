@@ -214,14 +214,14 @@ extension ReplyRuleBook: Codable {
             }
             if status.mode & 0o022 != 0 {
                 return "the rules file \(path) has mode \(PrivateDirectory.octal(status.mode & 0o777)), so other users can write to it: "
-                    + "\(consequence). Run: chmod go-w \(path)"
+                    + "\(consequence). Run: chmod go-w \(ShellWord.quoted(path))"
             }
         }
         // A folder others can write to, without the sticky bit (as /tmp has), lets them replace the file.
         if let folder, folder.mode & 0o022 != 0, folder.mode & 0o1000 == 0 {
             let name = (path as NSString).deletingLastPathComponent
             return "the folder of the rules file \(path) has mode \(PrivateDirectory.octal(folder.mode & 0o777)), so other users can replace the file: "
-                + "\(consequence). Run: chmod go-w \(name.isEmpty ? "." : name)"
+                + "\(consequence). Run: chmod go-w \(ShellWord.quoted(name.isEmpty ? "." : name))"
         }
         return nil
     }

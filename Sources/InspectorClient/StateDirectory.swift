@@ -78,19 +78,21 @@ public struct StateDirectory: Sendable, Equatable {
     /// (the files in it are 0600 whatever the directory's read bits).
     public static func trustProblem(path: String, status: PrivateDirectory.Status, userID: UInt32) -> Problem? {
         let refused = "another user could plant reply rules in it, so nothing is loaded from it or saved to it"
+        // The path goes into commands to copy: one shell word, whatever it holds.
+        let word = ShellWord.quoted(path)
         switch PrivateDirectory.problem(with: status, userID: userID, forbiddenModeBits: 0o022) {
         case nil:
             return nil
         case .symbolicLink, .notADirectory:
             let kind = status.notADirectory ?? "a symbolic link"
             return Problem(path: path, reason: "is \(kind), not a directory, so nothing is loaded from it or saved to it. "
-                + "Move it away (mv \(path) \(path).old) and run again: it will be made anew, private to you")
+                + "Move it away (mv \(word) \(ShellWord.quoted(path + ".old"))) and run again: it will be made anew, private to you")
         case .wrongOwner(let owner, let expected):
             return Problem(path: path, reason: "is owned by uid \(owner), not by you (uid \(expected)): \(refused). "
-                + "Move it away or have its owner remove it (rm -r \(path)), or set XDG_STATE_HOME to a directory of your own")
+                + "Move it away or have its owner remove it (rm -r \(word)), or set XDG_STATE_HOME to a directory of your own")
         case .insecureMode(let mode):
             return Problem(path: path, reason: "has mode \(PrivateDirectory.octal(mode)), so other users can write to it: \(refused). "
-                + "Check that the files in it are yours, then run: chmod 700 \(path)")
+                + "Check that the files in it are yours, then run: chmod 700 \(word)")
         }
     }
 

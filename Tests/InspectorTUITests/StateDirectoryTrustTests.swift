@@ -109,4 +109,17 @@ struct StateDirectoryTrustTests {
             folder: .init(owner: 0, mode: 0o755), userID: 1000)
         #expect(roots == nil)
     }
+
+    @Test("The commands in these notes take a path with spaces or quotes as one shell word")
+    func commandsQuoteThePath() {
+        let path = "/home/a b/it's/bridge-inspector"
+        let open = StateDirectory.trustProblem(path: path, status: .init(owner: 1000, mode: 0o777), userID: 1000)
+        #expect(open?.reason.contains(#"chmod 700 '/home/a b/it'\''s/bridge-inspector'"#) == true, "\(String(describing: open))")
+        let file = StateDirectory.trustProblem(path: path, status: .init(notADirectory: "a regular file", owner: 1000, mode: 0o600), userID: 1000)
+        #expect(file?.reason.contains(#"mv '/home/a b/it'\''s/bridge-inspector' '/home/a b/it'\''s/bridge-inspector.old'"#) == true, "\(String(describing: file))")
+        let rules = ReplyRuleBook.othersCanChangeWarning(
+            file: "my rules/r.json", status: .init(notADirectory: "a regular file", owner: 1000, mode: 0o666),
+            folder: .init(owner: 1000, mode: 0o700), userID: 1000)
+        #expect(rules?.hasSuffix("Run: chmod go-w 'my rules/r.json'") == true, "\(String(describing: rules))")
+    }
 }
