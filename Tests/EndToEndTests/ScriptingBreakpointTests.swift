@@ -208,6 +208,27 @@ struct ScriptingBreakpointTests {
         #expect(try host.state().held?.isEmpty == true)
     }
 
+    // Issue 24, point 11: a held request is outstanding (docs/inspector-protocol.md 13.3), but
+    // neither pending nor in a slot, so only the host's own refusal, seen in the events before
+    // inject's reply, tells the command that its duplicate went nowhere.
+    @Test("inject --id of a request held at a breakpoint exits 2: the host refused the duplicate, and the command says so")
+    func injectDuplicateOfHeldRequest() async throws {
+        let host = try await ScriptedHost(binary: binary, scenario: breakpointGatedScenario)
+        defer { host.stop() }
+        let breaker = try host.start(["break", "type:request action:device.info", "--hold", "600"], binary: binary)
+        defer { breaker.kill() }
+        #expect(await waitUntil(timeout: .seconds(20)) { breaker.standardError.contains("Ctrl-C removes the breakpoint") || !breaker.isRunning }, "\(breaker.standardError)")
+        let id = try await openGate(host)
+        #expect(await breaker.waitForLine(prefix: "HELD  h") != nil, "\(breaker.standardOutput)")
+
+        let injected = try await host.run(["inject", "request", "device.info", "--id", id, "--no-wait"], binary: binary)
+        #expect(injected.status == 2, "\(injected)")
+        #expect(injected.stdout.isEmpty, "\(injected)")
+        #expect(injected.stderr.contains("the host refused it as a duplicate"), "\(injected)")
+        #expect(injected.stderr.contains("choose another --id"), "\(injected)")
+        #expect(try host.state().lastError?.text?.hasPrefix("Duplicate correlationId '\(id)'") == true)
+    }
+
     @Test("inject builds a message, prints it and the host's answer; --raw reaches the malformed list; replay gives a new id and refuses host-sent messages")
     func injectAndReplay() async throws {
         let host = try await ScriptedHost(binary: binary, scenario: replayScenario)

@@ -46,7 +46,9 @@ struct Injection {
     func run(_ message: BridgeMessage?, raw: String? = nil, instead: String = "give it another correlation id") throws {
         let isRequest = message?.type == .request
         let waits = wait && isRequest
-        let session = try selection.session(subscribe: waits, client: client)
+        // A request needs the host's state before (is its id outstanding?) and its events after
+        // (did the host refuse it?): one subscription gives both, one snapshot and then events.
+        let session = try selection.session(subscribe: isRequest, client: client)
         let loop = FrameLoop(session: session)
         defer {
             session.close()
@@ -56,7 +58,6 @@ struct Injection {
         var state = LiveState()
         var before = 0
         if let message, isRequest {
-            if !waits { _ = try session.perform(.snapshot, hint: nil) }
             let snapshot = try session.firstSnapshot()
             state.apply(.snapshot(seq: snapshot.seq, state: snapshot.state))
             before = snapshot.seq
@@ -68,8 +69,10 @@ struct Injection {
         guard let message else { return }
         let id = message.correlationId
         if isRequest, !waits {
-            _ = try session.perform(.snapshot, hint: nil)
-            if Self.refusedAsDuplicate(id, lastError: try session.firstSnapshot().state.lastError, after: before) {
+            // Events caused by a command come before its reply (docs/inspector-protocol.md), so
+            // the host's refusal, if any, is among the frames already read.
+            while let frame = try session.nextFrame(timeout: 0) { state.apply(frame) }
+            if Self.refusedAsDuplicate(id, lastError: state.lastError, after: before) {
                 throw Self.duplicate(id, holder: nil, instead: instead)
             }
         }
