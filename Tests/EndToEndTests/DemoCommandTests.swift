@@ -25,8 +25,8 @@ struct DemoCommandTests {
         }
         // Connected, live traffic, the document capture held BUSY, a pending request. Each is
         // waited for on its own: the early capability.query can scroll out of the log before a
-        // slow machine has drawn the rest.
-        let screen = await terminal.waitForEach("connected", "capability.query", "BUSY", "Pending")
+        // slow machine has drawn the rest. The bound is for a loaded machine (60 s was passed).
+        let screen = await terminal.waitForEach("connected", "capability.query", "BUSY", "Pending", timeout: .seconds(240))
         #expect(screen?.contains("demo (pid") == true, "\(screen ?? "")")
         #expect(!hostProcesses(mentioning: socket).isEmpty)
         try terminal.press("q")

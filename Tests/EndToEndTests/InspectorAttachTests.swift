@@ -22,10 +22,12 @@ struct InspectorAttachTests {
     func steerFromInspector() async throws {
         let directory = try TemporaryDirectory()
         let scenario = directory.file("held.json")
+        // The journey's timeouts are far longer than the test: on a loaded machine a 60 s one
+        // passed before the inspector acted, the journey ended and the host with it.
         try """
             {"name": "held", "steps": [
-              {"send": {"payload": {"action": "camera.document.capture"}, "label": "doc", "timeoutMs": 60000}},
-              {"send": {"payload": {"action": "nfc.read"}, "label": "nfc", "timeoutMs": 60000}},
+              {"send": {"payload": {"action": "camera.document.capture"}, "label": "doc", "timeoutMs": 600000}},
+              {"send": {"payload": {"action": "nfc.read"}, "label": "nfc", "timeoutMs": 600000}},
               {"awaitResponse": {"label": "doc"}},
               {"awaitResponse": {"label": "nfc"}}
             ]}
