@@ -105,8 +105,8 @@ struct SimulatedJourneyTests {
     func autoSlot() async throws {
         let (_, journey) = try makeJourney(profileJSON: #"{"name": "a", "hostVersion": "1", "slots": {"selfie": {"handler": "auto", "delayMs": 5, "width": 3, "height": 4, "imageBytes": 2}}}"#)
         await journey.run(try scenario(steps("""
-            {"send": {"payload": {"action": "camera.selfie.capture"}, "label": "s"}},
-            {"awaitResponse": {"label": "s", "timeoutMs": 3000}}
+            {"send": {"payload": {"action": "camera.selfie.capture"}, "label": "s", "timeoutMs": 600000}},
+            {"awaitResponse": {"label": "s", "timeoutMs": 600000}}
             """)))
         let response = try #require(journey.response(forLabel: "s"))
         #expect(response.payload.status == .success)
@@ -115,11 +115,13 @@ struct SimulatedJourneyTests {
 
     @Test("a selfie with no handler and a declared nfc.read go to pending and get no answer; an unknown action too")
     func pending() async throws {
+        // The journey's own timeouts are far past the test: on a loaded machine its default 30 s
+        // passed before the checks ran, and the requests were no longer waited for.
         let (host, journey) = try makeJourney()
         await journey.run(try scenario(steps("""
-            {"send": {"payload": {"action": "camera.selfie.capture"}, "label": "selfie"}},
-            {"send": {"payload": {"action": "nfc.read"}, "label": "nfc"}},
-            {"send": {"payload": {"action": "wallet.addPass"}, "label": "unknown"}},
+            {"send": {"payload": {"action": "camera.selfie.capture"}, "label": "selfie", "timeoutMs": 3600000}},
+            {"send": {"payload": {"action": "nfc.read"}, "label": "nfc", "timeoutMs": 3600000}},
+            {"send": {"payload": {"action": "wallet.addPass"}, "label": "unknown", "timeoutMs": 3600000}},
             {"wait": 20}
             """)))
         let ids = ["selfie", "nfc", "unknown"].compactMap { journey.correlationId(forLabel: $0) }
@@ -297,7 +299,7 @@ struct SimulatedJourneyTests {
     @Test("stop() ends a scenario waiting on a response and cancels request timers")
     func stop() async throws {
         let (_, journey) = try makeJourney()
-        let s = try scenario(steps(#"{"send": {"payload": {"action": "nfc.read"}, "label": "n", "timeoutMs": 60000}}, {"awaitResponse": {"label": "n"}}, {"event": {"name": "never"}}"#))
+        let s = try scenario(steps(#"{"send": {"payload": {"action": "nfc.read"}, "label": "n", "timeoutMs": 3600000}}, {"awaitResponse": {"label": "n"}}, {"event": {"name": "never"}}"#))
         let task = Task { await journey.run(s) }
         #expect(await eventually { journey.correlationId(forLabel: "n") != nil })
         try? await Task.sleep(for: .milliseconds(10))
