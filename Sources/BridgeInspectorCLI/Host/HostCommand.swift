@@ -61,100 +61,15 @@ struct HostCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("The host profile to use (JSON). Default: with --serve DIR, DIR/host-profile.json when there is one; else the built-in demo profile.", valueName: "file"), completion: Completions.jsonFile)
-    var profile: String?
-
-    @Option(name: .long, help: ArgumentHelp("The journey scenario to run (JSON). Default: the built-in demo scenario.", valueName: "file"), completion: Completions.jsonFile)
-    var scenario: String?
-
-    @Option(name: .long, help: ArgumentHelp(
-        "The host name inspectors show; the socket file is named after it. Default: the profile's name.", valueName: "name"))
-    var name: String?
-
-    @Option(name: .long, help: ArgumentHelp(
-        "Serve the inspector on this socket path. Default: $BRIDGE_INSPECTOR_SOCKET when set, else <name>.<pid>.sock in the per-user directory ($BRIDGE_INSPECTOR_SOCKET_DIR; else on macOS /tmp/bridge-inspector-<uid>; on Linux $XDG_RUNTIME_DIR/bridge-inspector or /tmp/bridge-inspector-<uid>).",
-        valueName: "path"), completion: Completions.anyFile)
-    var socket: String?
-
-    @Option(name: .customLong("journey-log"), help: ArgumentHelp(
-        "Write everything the journey sends, receives and gives up on to this file, one JSON object per line.", valueName: "file"), completion: Completions.anyFile)
-    var journeyLog: String?
-
-    @Flag(name: .customLong("exit-when-done"), help: "Exit when the scenario ends (it must not loop). Without it the host keeps running until stopped.")
-    var exitWhenDone = false
-
-    @Flag(name: .customLong("wait-for-inspector"), help: ArgumentHelp(
-        "Start the journey only once an inspector (the TUI, tail, record, ...) follows the host, so it sees every message from the first. Like node --inspect-brk."))
-    var waitForInspector = false
-
-    @Flag(name: .customLong("exit-on-stdin-eof"), help: ArgumentHelp("Exit when standard input is closed (used by `demo` for its child host).", visibility: .hidden))
-    var exitOnStdinEOF = false
-
-    @Option(name: .long, help: ArgumentHelp(
-        "Serve the web journey in this directory to a browser on 127.0.0.1, with the bridge bootstrap injected into its pages, instead of simulating a journey.",
-        valueName: "dir"), completion: .directory)
-    var serve: String?
-
-    @Option(name: .long, help: ArgumentHelp("The port for --serve or --allow-origin on 127.0.0.1; 0 picks a free one. Default: 0.", valueName: "port"))
-    var port: Int?
-
-    @Option(name: .customLong("allow-origin"), help: ArgumentHelp(
-        "Also let pages of this origin (scheme://host[:port], such as a dev server's http://localhost:5173) connect to the bridge. Repeatable.",
-        valueName: "origin"))
-    var allowOrigin: [String] = []
-
-    @Option(name: .customLong("inspect-via"), help: ArgumentHelp(
-        "How the inspector sees the host: native (everything BridgeCore knows) or public-api (only GBGBridge's public API and the page script, as an app embedding GBG's GBGBridge is seen; see docs/real-apps.md). Default: native.",
-        valueName: "path"))
-    var inspectVia: InspectionPath = .native
-
-    @Option(name: .customLong("listen-tcp"), help: ArgumentHelp(
-        "Also serve the inspector on this TCP port of 127.0.0.1 (0: a free one), as an app on a phone does for `iproxy`; clients need the token logged on standard error. [ADDRESS:]PORT binds another address (loopback only, unless --allow-non-loopback).",
-        valueName: "[address:]port"))
-    var listenTCP: String?
-
-    @Flag(name: .customLong("allow-non-loopback"), help: ArgumentHelp(
-        "Let --listen-tcp bind an address other than loopback. Anyone on the network who learns the token can then drive the host."))
-    var allowNonLoopback = false
-
-    func validate() throws {
-        if let listenTCP {
-            guard HostOptions.parseListenTCP(listenTCP) != nil else {
-                throw ValidationError("--listen-tcp takes PORT (0 to 65535) or ADDRESS:PORT, such as 9123 or 127.0.0.1:9123; got \(listenTCP.debugDescription)")
-            }
-        } else if allowNonLoopback {
-            throw ValidationError("--allow-non-loopback only goes with --listen-tcp ADDRESS:PORT")
-        }
-        let web = serve != nil || !allowOrigin.isEmpty
-        if web, scenario != nil {
-            throw ValidationError("--scenario and --serve/--allow-origin cannot be used together: --scenario simulates the web journey, --serve runs a real one in a browser")
-        }
-        if web, exitWhenDone {
-            throw ValidationError("--exit-when-done needs a scenario that ends; a journey in a browser has no end, so stop the host with Ctrl-C")
-        }
-        if web, journeyLog != nil {
-            throw ValidationError("--journey-log records the simulated journey; with --serve, watch the traffic in the inspector (and the browser's developer tools)")
-        }
-        if web, waitForInspector {
-            throw ValidationError("--wait-for-inspector holds back a simulated journey; with --serve the page is the journey: attach the inspector first, then open the page")
-        }
-        if let port {
-            guard web else { throw ValidationError("--port is for --serve or --allow-origin") }
-            guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 (a free port) or 1 to 65535, not \(port)") }
-        }
-    }
+    @OptionGroup var options: HostOptions
 
     func run() async throws {
-        let besideJourney = HostOptions.profileBesideJourney(serveDirectory: serve, profilePath: profile)
-        if let besideJourney {
+        var options = options
+        if let besideJourney = HostOptions.profileBesideJourney(serveDirectory: options.serveDirectory, profilePath: options.profilePath) {
             StandardStreams.printError(
                 "bridge-inspector host: using the host profile \(Sanitizer.sanitize(besideJourney)) that sits beside the journey (--profile FILE chooses another).")
+            options.profilePath = besideJourney
         }
-        let options = HostOptions(
-            profilePath: profile ?? besideJourney, scenarioPath: scenario, name: name, socketPath: socket, journeyLogPath: journeyLog,
-            exitWhenDone: exitWhenDone, exitOnStdinEOF: exitOnStdinEOF, waitForInspector: waitForInspector, serveDirectory: serve, port: port,
-            inspectionPath: inspectVia, allowedOrigins: allowOrigin, listenTCP: listenTCP.flatMap(HostOptions.parseListenTCP),
-            allowNonLoopback: allowNonLoopback)
         let status = await HostRunner(options: options).run()
         if status != 0 { throw ExitCode(status) }
     }

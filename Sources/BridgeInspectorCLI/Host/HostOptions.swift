@@ -1,32 +1,92 @@
+import ArgumentParser
 import Foundation
 import InspectorAgent
 
-/// What `bridge-inspector host` was asked to do, as plain values.
-struct HostOptions: Sendable {
-    /// `--profile`, or `nil` for the built-in demo profile.
+/// `bridge-inspector host`'s options, parsed and checked by swift-argument-parser as an option
+/// group (`@OptionGroup var options: HostOptions`), and then what `HostRunner` runs from: one
+/// declaration per option, so a new option is one property here.
+struct HostOptions: ParsableArguments, Sendable {
+    @Option(name: .customLong("profile"), help: ArgumentHelp("The host profile to use (JSON). Default: with --serve DIR, DIR/host-profile.json when there is one; else the built-in demo profile.", valueName: "file"), completion: Completions.jsonFile)
     var profilePath: String?
-    /// `--scenario`, or `nil` for the built-in demo scenario.
+
+    @Option(name: .customLong("scenario"), help: ArgumentHelp("The journey scenario to run (JSON). Default: the built-in demo scenario.", valueName: "file"), completion: Completions.jsonFile)
     var scenarioPath: String?
-    /// `--name`, or `nil` for the profile's name.
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The host name inspectors show; the socket file is named after it. Default: the profile's name.", valueName: "name"))
     var name: String?
-    /// `--socket`, or `nil` for the default location.
+
+    @Option(name: .customLong("socket"), help: ArgumentHelp(
+        "Serve the inspector on this socket path. Default: $BRIDGE_INSPECTOR_SOCKET when set, else <name>.<pid>.sock in the per-user directory ($BRIDGE_INSPECTOR_SOCKET_DIR; else on macOS /tmp/bridge-inspector-<uid>; on Linux $XDG_RUNTIME_DIR/bridge-inspector or /tmp/bridge-inspector-<uid>).",
+        valueName: "path"), completion: Completions.anyFile)
     var socketPath: String?
-    /// `--journey-log`, or `nil` for none.
+
+    @Option(name: .customLong("journey-log"), help: ArgumentHelp(
+        "Write everything the journey sends, receives and gives up on to this file, one JSON object per line.", valueName: "file"), completion: Completions.anyFile)
     var journeyLogPath: String?
-    /// `--exit-when-done`.
-    var exitWhenDone: Bool
-    /// `--exit-on-stdin-eof`.
-    var exitOnStdinEOF: Bool
-    /// Start the journey only once an inspector follows the host.
+
+    @Flag(name: .customLong("exit-when-done"), help: "Exit when the scenario ends (it must not loop). Without it the host keeps running until stopped.")
+    var exitWhenDone = false
+
+    @Flag(name: .customLong("wait-for-inspector"), help: ArgumentHelp(
+        "Start the journey only once an inspector (the TUI, tail, record, ...) follows the host, so it sees every message from the first. Like node --inspect-brk."))
     var waitForInspector = false
-    /// `--serve`: the directory of a real web journey to serve to a browser, or `nil`.
-    var serveDirectory: String? = nil
-    /// `--port`: the port for the web journey (0 picks a free one), or `nil` for 0.
-    var port: Int? = nil
-    /// `--inspect-via`: how the agent sees the host.
-    var inspectionPath: InspectionPath = .native
-    /// `--allow-origin`: origins besides the served one whose pages may connect to the bridge.
+
+    @Flag(name: .customLong("exit-on-stdin-eof"), help: ArgumentHelp("Exit when standard input is closed (used by `demo` for its child host).", visibility: .hidden))
+    var exitOnStdinEOF = false
+
+    @Option(name: .customLong("serve"), help: ArgumentHelp(
+        "Serve the web journey in this directory to a browser on 127.0.0.1, with the bridge bootstrap injected into its pages, instead of simulating a journey.",
+        valueName: "dir"), completion: .directory)
+    var serveDirectory: String?
+
+    @Option(name: .long, help: ArgumentHelp("The port for --serve or --allow-origin on 127.0.0.1; 0 picks a free one. Default: 0.", valueName: "port"))
+    var port: Int?
+
+    @Option(name: .customLong("allow-origin"), help: ArgumentHelp(
+        "Also let pages of this origin (scheme://host[:port], such as a dev server's http://localhost:5173) connect to the bridge. Repeatable.",
+        valueName: "origin"))
     var allowedOrigins: [String] = []
+
+    @Option(name: .customLong("inspect-via"), help: ArgumentHelp(
+        "How the inspector sees the host: native (everything BridgeCore knows) or public-api (only GBGBridge's public API and the page script, as an app embedding GBG's GBGBridge is seen; see docs/real-apps.md). Default: native.",
+        valueName: "path"))
+    var inspectionPath: InspectionPath = .native
+
+    @Option(name: .customLong("listen-tcp"), help: ArgumentHelp(
+        "Also serve the inspector on this TCP port of 127.0.0.1 (0: a free one), as an app on a phone does for `iproxy`; clients need the token logged on standard error. [ADDRESS:]PORT binds another address (loopback only, unless --allow-non-loopback).",
+        valueName: "[address:]port"))
+    var listenTCP: String?
+
+    @Flag(name: .customLong("allow-non-loopback"), help: ArgumentHelp(
+        "Let --listen-tcp bind an address other than loopback. Anyone on the network who learns the token can then drive the host."))
+    var allowNonLoopback = false
+
+    func validate() throws {
+        if let listenTCP {
+            guard Self.parseListenTCP(listenTCP) != nil else {
+                throw ValidationError("--listen-tcp takes PORT (0 to 65535) or ADDRESS:PORT, such as 9123 or 127.0.0.1:9123; got \(listenTCP.debugDescription)")
+            }
+        } else if allowNonLoopback {
+            throw ValidationError("--allow-non-loopback only goes with --listen-tcp ADDRESS:PORT")
+        }
+        if servesWebJourney, scenarioPath != nil {
+            throw ValidationError("--scenario and --serve/--allow-origin cannot be used together: --scenario simulates the web journey, --serve runs a real one in a browser")
+        }
+        if servesWebJourney, exitWhenDone {
+            throw ValidationError("--exit-when-done needs a scenario that ends; a journey in a browser has no end, so stop the host with Ctrl-C")
+        }
+        if servesWebJourney, journeyLogPath != nil {
+            throw ValidationError("--journey-log records the simulated journey; with --serve, watch the traffic in the inspector (and the browser's developer tools)")
+        }
+        if servesWebJourney, waitForInspector {
+            throw ValidationError("--wait-for-inspector holds back a simulated journey; with --serve the page is the journey: attach the inspector first, then open the page")
+        }
+        if let port {
+            guard servesWebJourney else { throw ValidationError("--port is for --serve or --allow-origin") }
+            guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 (a free port) or 1 to 65535, not \(port)") }
+        }
+    }
 
     /// The name of the host profile a served journey may keep beside its pages, used when
     /// `--serve DIR` is given without `--profile`.
@@ -43,11 +103,6 @@ struct HostOptions: Sendable {
         return candidate
     }
 
-    /// `--listen-tcp`: the address and port to serve the inspector on over TCP, or `nil`.
-    var listenTCP: (address: String, port: Int)? = nil
-    /// `--allow-non-loopback`.
-    var allowNonLoopback = false
-
     /// `PORT` (on 127.0.0.1), `ADDRESS:PORT` or `[IPv6]:PORT`; nil when it is none of these.
     static func parseListenTCP(_ value: String) -> (address: String, port: Int)? {
         if let port = Int(value) { return (0...65_535).contains(port) ? ("127.0.0.1", port) : nil }
@@ -61,7 +116,7 @@ struct HostOptions: Sendable {
 
     /// The agent's TCP options for `--listen-tcp`, logging to standard error; nil without it.
     var inspectorTCPOptions: InspectorTCPOptions? {
-        listenTCP.map { listen in
+        listenTCP.flatMap(Self.parseListenTCP).map { listen in
             InspectorTCPOptions(
                 port: listen.port, address: listen.address, allowNonLoopback: allowNonLoopback,
                 log: { StandardStreams.printError($0) })

@@ -43,9 +43,6 @@ struct ServedInspector {
         pageTap = tap
     }
 
-    /// Whether the public-API adapter serves the agent.
-    var seesPublicAPI: Bool { inspector != nil }
-
     /// On the public-API path, hands one report of the real page script, running in the
     /// browser's page (`--serve`), to the adapter, as an app's script message handler does.
     /// Returns the decoded report (`nil` on the native path) so the caller can tell the person

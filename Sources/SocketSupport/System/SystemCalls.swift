@@ -128,10 +128,6 @@ enum SystemCalls {
         geteuid()
     }
 
-    static func processID() -> pid_t {
-        getpid()
-    }
-
     static func environmentValue(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
         return String(cString: value)
