@@ -65,6 +65,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["BridgeCore", "InspectorProtocol", "SocketSupport", "ThreadSupport"], path: "Tests/TestSupport", swiftSettings: strict),
 
         .target(name: "InspectorProtocol", dependencies: ["BridgeCore"], swiftSettings: strict),
+        .testTarget(name: "InspectorProtocolTests", dependencies: ["InspectorProtocol", "BridgeCore", "TestSupport"], swiftSettings: strict),
         .target(
             name: "InspectorAgent",
             dependencies: [

@@ -18,7 +18,7 @@ struct BrowserBreakpointTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     /// The example host profile with a document slot the host answers itself (a synthetic
@@ -37,13 +37,9 @@ struct BrowserBreakpointTests {
 
     @Test(
         "host.ready dropped at a breakpoint never reaches the page; the capture request is held, released, and the host's answer edited on its way to the page",
-        .enabled(if: HeadlessChromium.executable != nil || HeadlessChromium.underCI,
-            "Chromium is not installed (apt-get install chromium; .ci/run does it): the browser breakpoint test cannot run here"))
+        .requires(.chromium))
     func heldEditedAndDropped() async throws {
-        guard let executable = HeadlessChromium.executable else {
-            Issue.record("CI=true but Chromium is not installed: .ci/run should have installed the Debian package chromium")
-            return
-        }
+        let executable = try ExternalTool.chromium.require()
         let directory = try TemporaryDirectory()
         let socket = directory.file("h.sock")
         let profile = directory.file("answering-profile.json")

@@ -19,7 +19,7 @@ struct BrowserJourneyTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     /// A 2×1 PNG (red, blue), as a host's capture answer would carry it.
@@ -27,13 +27,9 @@ struct BrowserJourneyTests {
 
     @Test(
         "the example journey: capabilities, a capture answered through the agent, host events, a reload, frames and a foreign origin",
-        .enabled(if: HeadlessChromium.executable != nil || HeadlessChromium.underCI,
-            "Chromium is not installed (apt-get install chromium; .ci/run does it): the browser journey test cannot run here"))
+        .requires(.chromium))
     func browserJourney() async throws {
-        guard let executable = HeadlessChromium.executable else {
-            Issue.record("CI=true but Chromium is not installed: .ci/run should have installed the Debian package chromium")
-            return
-        }
+        let executable = try ExternalTool.chromium.require()
         let directory = try TemporaryDirectory()
         let socket = directory.file("h.sock")
         let host = try BinaryProcess([

@@ -11,7 +11,7 @@ struct CLIConventionsTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     @Test("`--version` and `version` both print the tool's version and the inspector protocol version")

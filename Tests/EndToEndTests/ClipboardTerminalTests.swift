@@ -17,13 +17,12 @@ private let copyScenario = """
     "Copying a message in a terminal (OSC 52 through tmux)",
     .serialized,
     .timeLimit(.minutes(3)),
-    .enabled(if: TmuxSession.executable != nil || TmuxSession.underCI,
-        "tmux is not installed (apt-get install tmux; .ci/run does it): the terminal tests cannot run here"))
+    .requires(.tmux))
 struct ClipboardTerminalTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     @Test("y puts the selected message's JSON on the clipboard and Y the Safari console line, through tmux")

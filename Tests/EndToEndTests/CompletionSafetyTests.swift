@@ -25,7 +25,7 @@ struct CompletionSafetyTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     /// A host whose journey has sent every hostile id, all pending.
@@ -49,8 +49,7 @@ struct CompletionSafetyTests {
 
     @Test(
         "Tab after `respond` in an interactive bash creates no file and completes the one plain id",
-        .enabled(if: TmuxSession.executable != nil || TmuxSession.underCI,
-            "tmux is not installed (apt-get install tmux; .ci/run does it): the interactive bash test cannot run here"))
+        .requires(.tmux))
     func interactiveBash() async throws {
         let (host, work) = try await hostileHostAndBash()
         defer { host.stop() }

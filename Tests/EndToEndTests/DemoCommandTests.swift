@@ -11,7 +11,7 @@ struct DemoCommandTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     @Test("in a terminal, demo opens the inspector on its own host; q quits and takes the host down")

@@ -189,7 +189,7 @@ struct DoctorScenarioTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     @Test("every doctor check id has its scenario, and every scenario a check id")

@@ -7,7 +7,7 @@ struct ErrorPrefixTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     @Test("One of ours (a bad filter) and one of swift-argument-parser's (an unknown option) both start with Error:")

@@ -33,7 +33,7 @@ struct ExactNumbersTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     @Test("tail --json, tail --filter body:, snapshot --json, wait-for --json and a recording keep big integers, 1.0, -0 and key order")

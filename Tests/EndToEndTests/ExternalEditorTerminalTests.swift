@@ -14,13 +14,12 @@ import Glibc
     "$EDITOR from the inspector, started from an interactive shell",
     .serialized,
     .timeLimit(.minutes(3)),
-    .enabled(if: TmuxSession.executable != nil || TmuxSession.underCI,
-        "tmux is not installed (apt-get install tmux; .ci/run does it): the terminal tests cannot run here"))
+    .requires(.tmux))
 struct ExternalEditorTerminalTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     /// An interactive bash (job control on, as in a person's terminal) in tmux, which starts the

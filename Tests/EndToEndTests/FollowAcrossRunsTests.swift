@@ -18,7 +18,7 @@ struct FollowAcrossRunsTests {
     var environment: [String: String] { ["BRIDGE_INSPECTOR_SOCKET_DIR": directory.path] }
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
         directory = try TemporaryDirectory()
     }
 
@@ -119,7 +119,7 @@ struct FollowAcrossRunsTests {
         #expect(check.stdout.contains("status     complete"), "\(check)")
 
         // open shows the restart as the same marker row, the first run's rows above it.
-        if TmuxSession.executable != nil {
+        if ExternalTool.tmux.runs {
             let terminal = try TmuxSession([binary, "open", file])
             defer { terminal.kill() }
             await terminal.waitFor("recording (read-only)", "my-app restarted: pid \(first.pid) ended, pid \(second.pid) attached")
@@ -142,7 +142,7 @@ struct FollowAcrossRunsTests {
 
     @Test(
         "the interactive inspector waits for the first run, then reattaches to the next run with a marker naming both pids",
-        .enabled(if: TmuxSession.executable != nil || TmuxSession.underCI, "tmux is not installed (apt-get install tmux)"))
+        .requires(.tmux))
     func interactiveFollows() async throws {
         let terminal = try TmuxSession([binary, "--host", "my-app"], environment: environment)
         defer { terminal.kill() }

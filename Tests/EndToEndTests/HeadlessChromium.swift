@@ -74,25 +74,6 @@ extension HeadlessChromium {
 /// (`--remote-debugging-pipe`: the browser reads commands on descriptor 3 and writes on 4,
 /// each message a JSON object ended by a NUL byte). Every wait is bounded.
 final class HeadlessChromium {
-    /// Whether the tests run under CI, where a missing Chromium is a failure.
-    /// Under CI a missing Chromium is a failure (the install step broke), unless `.ci/run`
-    /// said it could not be had on this machine (`BRIDGE_INSPECTOR_NO_CHROMIUM`): then the test
-    /// is skipped, with that reason in the output.
-    static let underCI = ProcessInfo.processInfo.environment["CI"] == "true"
-        && ProcessInfo.processInfo.environment["BRIDGE_INSPECTOR_NO_CHROMIUM"] == nil
-
-    /// The Chromium executable on `PATH`, if any.
-    static let executable: String? = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for name in ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"] {
-            for directory in path.split(separator: ":") {
-                let candidate = "\(directory)/\(name)"
-                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            }
-        }
-        return nil
-    }()
-
     struct ProtocolError: Error, CustomStringConvertible {
         var description: String
     }

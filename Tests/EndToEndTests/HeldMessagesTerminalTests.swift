@@ -10,13 +10,12 @@ import Testing
     "Held messages in the interactive inspector",
     .serialized,
     .timeLimit(.minutes(3)),
-    .enabled(if: TmuxSession.executable != nil || TmuxSession.underCI,
-        "tmux is not installed (apt-get install tmux; .ci/run does it): the terminal tests cannot run here"))
+    .requires(.tmux))
 struct HeldMessagesTerminalTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     @Test("b adds a breakpoint marked as yours; the next nfc.read is held, counted, and answered from H")

@@ -14,7 +14,7 @@ struct HostCommandTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     /// Runs minimal.json + capture-flow.json to the end and reads the journey log.

@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Testing
 import ThreadSupport
 
 // Running the real `bridge-inspector` binary from tests. Every wait is bounded.
@@ -12,6 +13,12 @@ import ThreadSupport
 /// The built `bridge-inspector` executable: next to the test bundle, else in `.build/debug/`.
 func bridgeInspectorBinary() -> String? {
     builtProduct("bridge-inspector")
+}
+
+/// The built `bridge-inspector` executable, or a failed requirement that says to build it: how a
+/// test that runs the command finds it.
+func requireBridgeInspectorBinary(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)", sourceLocation: sourceLocation)
 }
 
 /// A built executable product of this package: next to the test bundle, else in `.build/debug/`.

@@ -10,7 +10,7 @@ struct InspectRulesFileTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     @Test("A bad rules file is refused before anything else, with the file, the place and what to do; the default command and demo take --rules too")

@@ -15,7 +15,7 @@ struct InspectorAttachTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     @Test("completing the held capture and answering a pending request from the inspector reaches the journey")

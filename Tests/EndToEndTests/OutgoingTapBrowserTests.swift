@@ -70,13 +70,9 @@ struct OutgoingTapBrowserTests {
 
     @Test(
         "every delivery is reported once, exactly, and the journey gets the very same object; also on a replaced namespace and after a reload",
-        .enabled(if: HeadlessChromium.executable != nil || HeadlessChromium.underCI,
-            "Chromium is not installed (apt-get install chromium; .ci/run does it): the outgoing tap browser test cannot run here"))
+        .requires(.chromium))
     func outgoingTap() async throws {
-        guard let executable = HeadlessChromium.executable else {
-            Issue.record("CI=true but Chromium is not installed: .ci/run should have installed the Debian package chromium")
-            return
-        }
+        let executable = try ExternalTool.chromium.require()
         let directory = try TemporaryDirectory()
         let browser = try HeadlessChromium(executable: executable, directory: directory)
         defer { browser.close() }

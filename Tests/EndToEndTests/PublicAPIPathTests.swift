@@ -35,7 +35,7 @@ struct PublicAPIPathTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     /// A host running `scriptingHeldScenario` (cap-1 held by the document slot, nfc-1 and nfc-2
@@ -330,13 +330,12 @@ struct PublicAPIPathTests {
     "The interactive inspector through GBGBridge's public API",
     .serialized,
     .timeLimit(.minutes(3)),
-    .enabled(if: TmuxSession.executable != nil || TmuxSession.underCI,
-        "tmux is not installed (apt-get install tmux; .ci/run does it): the terminal tests cannot run here"))
+    .requires(.tmux))
 struct PublicAPIPathTerminalTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     @Test("the status line names the path; r answers a pending request; C clears lastError natively and says why not through the public API", arguments: InspectedVia.allCases)

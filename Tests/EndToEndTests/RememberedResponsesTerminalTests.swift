@@ -9,13 +9,12 @@ import Testing
     "Remembered responses across runs of the inspector",
     .serialized,
     .timeLimit(.minutes(3)),
-    .enabled(if: TmuxSession.executable != nil || TmuxSession.underCI,
-        "tmux is not installed (apt-get install tmux; .ci/run does it): the terminal tests cannot run here"))
+    .requires(.tmux))
 struct RememberedResponsesTerminalTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     @Test("a damaged file is reported and left alone; a typed answer is saved and offered by Ctrl-T in the next run")

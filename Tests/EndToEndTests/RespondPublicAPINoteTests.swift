@@ -9,7 +9,7 @@ struct RespondPublicAPINoteTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     @Test("respond --help says a forged page report can replace what it says it sent on a public-API host")

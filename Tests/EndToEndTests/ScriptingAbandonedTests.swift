@@ -10,7 +10,7 @@ struct ScriptingAbandonedTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     @Test("wait-for and auto-respond skip a request pending past the journey's timeout, with a note; --include-abandoned takes it")

@@ -12,7 +12,7 @@ struct ScriptingAutoRespondTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     @Test("--times 2 answers exactly two requests (one pending at start, one new), then exits 0; the third stays pending")

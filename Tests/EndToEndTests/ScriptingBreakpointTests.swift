@@ -53,7 +53,7 @@ struct ScriptingBreakpointTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     /// Answers the pending gate.open so the journey sends its next device.info; returns that

@@ -60,7 +60,7 @@ struct ScriptingCommandTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     /// Starts a host running `scriptingHeldScenario` and waits until its first requests are pending.

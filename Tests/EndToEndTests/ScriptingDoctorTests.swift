@@ -21,7 +21,7 @@ struct ScriptingDoctorTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     /// The check `id` of a `doctor --json` document.

@@ -10,7 +10,7 @@ struct ScriptingDuplicateIdTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     @Test("replay --same-id and inject --id of a pending request exit 2, say what to do instead, and send nothing")

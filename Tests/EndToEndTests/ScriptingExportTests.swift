@@ -23,7 +23,7 @@ struct ScriptingExportTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     static func entries(_ text: String) throws -> [[String: Any]] {

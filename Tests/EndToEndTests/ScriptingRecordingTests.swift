@@ -28,7 +28,7 @@ struct ScriptingRecordingTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     @Test("a recording written and reopened gives the same state as a live inspector; open --check says it is complete")

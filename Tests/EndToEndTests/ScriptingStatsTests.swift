@@ -26,7 +26,7 @@ struct ScriptingStatsTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     static func row(_ root: [String: Any], _ action: String) -> [String: Any]? {

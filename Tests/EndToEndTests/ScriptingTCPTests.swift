@@ -13,7 +13,7 @@ struct ScriptingTCPTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     /// The host's `tcp:` address and the token from its one connect line on standard error.

@@ -39,7 +39,7 @@ struct ScriptingTerminalSafetyTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     func hostileHost() async throws -> ScriptedHost {

@@ -22,7 +22,7 @@ struct ServedPublicAPITests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     /// Keeps each frame the host sends to the page in `window.__hostFrames` (runs before the bootstrap).
@@ -86,13 +86,9 @@ struct ServedPublicAPITests {
 
     @Test(
         "the page's own script reports what the host sends: capabilities, an answer through the agent, events, and again after a reload",
-        .enabled(if: HeadlessChromium.executable != nil || HeadlessChromium.underCI,
-            "Chromium is not installed (apt-get install chromium; .ci/run does it): the public-API browser test cannot run here"))
+        .requires(.chromium))
     func publicAPIInBrowser() async throws {
-        guard let executable = HeadlessChromium.executable else {
-            Issue.record("CI=true but Chromium is not installed: .ci/run should have installed the Debian package chromium")
-            return
-        }
+        let executable = try ExternalTool.chromium.require()
         let directory = try TemporaryDirectory()
         let (host, socket, served) = try await servedHost(
             in: directory, serving: examplePath("web-journey"), options: ["--profile", examplePath("web-journey/host-profile.json")])
@@ -164,13 +160,9 @@ struct ServedPublicAPITests {
     // from Safari Web Inspector: console.log(window.GBGBridge.receive.toString());"
     @Test(
         "a delivery to GBGBridge's no-op receive is marked lost; receive.toString() answers as the journey's own function, with the page script installed",
-        .enabled(if: HeadlessChromium.executable != nil || HeadlessChromium.underCI,
-            "Chromium is not installed (apt-get install chromium; .ci/run does it): the public-API browser test cannot run here"))
+        .requires(.chromium))
     func lostToTheNoOpReceive() async throws {
-        guard let executable = HeadlessChromium.executable else {
-            Issue.record("CI=true but Chromium is not installed: .ci/run should have installed the Debian package chromium")
-            return
-        }
+        let executable = try ExternalTool.chromium.require()
         let directory = try TemporaryDirectory()
         let journey = directory.file("journey")
         try FileManager.default.createDirectory(atPath: journey, withIntermediateDirectories: true)

@@ -12,13 +12,12 @@ import Glibc
     "The interactive inspector in a terminal",
     .serialized,
     .timeLimit(.minutes(3)),
-    .enabled(if: TmuxSession.executable != nil || TmuxSession.underCI,
-        "tmux is not installed (apt-get install tmux; .ci/run does it): the terminal tests cannot run here"))
+    .requires(.tmux))
 struct TerminalSessionTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     @Test("a socket nobody serves: the inspector says so and how to start a host, and exits 3")

@@ -8,15 +8,6 @@ import Testing
 /// Each session has a tmux server of its own (`-L`), started without any user configuration,
 /// so tests never see each other's windows or the developer's tmux. Every wait is bounded.
 final class TmuxSession: @unchecked Sendable {
-    /// Whether the tests run under CI, where a missing tmux is a failure (`.ci/run` installs it).
-    static let underCI = ProcessInfo.processInfo.environment["CI"] == "true"
-
-    /// tmux on `PATH`, if any.
-    static let executable: String? = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/tmux" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }()
-
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
@@ -31,7 +22,7 @@ final class TmuxSession: @unchecked Sendable {
     /// Starts `arguments` (the first is the program) in a `width`×`height` terminal. When the
     /// program ends, the pane prints `[exited N]` and stays, so its exit status can be read.
     init(_ arguments: [String], width: Int = 120, height: Int = 36, environment: [String: String] = [:]) throws {
-        guard let tmux = Self.executable else { throw Failure(description: "tmux is not installed (apt-get install tmux)") }
+        guard let tmux = ExternalTool.tmux.executable else { throw Failure(description: "tmux is not installed (apt-get install tmux)") }
         self.tmux = tmux
         let command = arguments.map(Self.quote).joined(separator: " ")
         var environment = environment

@@ -15,7 +15,7 @@ struct UnreadPageReportsCLITests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     @Test("snapshot prints the count and the last reason, made safe; --json carries them; the doctor warns with them")

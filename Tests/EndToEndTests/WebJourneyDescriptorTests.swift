@@ -15,7 +15,7 @@ struct WebJourneyDescriptorTests {
     let binary: String
 
     init() throws {
-        binary = try #require(bridgeInspectorBinary(), "build the bridge-inspector product first (swift build)")
+        binary = try requireBridgeInspectorBinary()
     }
 
     /// The descriptor limit of the host process.
