@@ -15,6 +15,7 @@
 //   GBGBridgeInspector  the agent for apps that embed GBG's closed GBGBridge: public-API adapter, page script
 //   InspectorClient     attaches to an agent: handshake, snapshot, live state, commands; the log filter (the
 //                       FilterLanguage on log rows) and time formatting the TUI and the scripting commands share
+//   HostDiagnosis       what an inspector concludes from a host's state: the doctor and the statistics
 //   JourneySimulation   host profiles, journey scenarios and the simulated web journey
 //   JourneyWebSocket    a real web journey in a browser: serves its files, injects the bridge bootstrap, WebSocket transport (SwiftNIO)
 //   TerminalUI          cell buffer, text width, sanitising of untrusted text (pure, testable)

@@ -2,7 +2,7 @@ import BridgeCore
 import Foundation
 
 /// Reads what the page script reports a GBGBridge host delivered to `window.GBGBridge.receive`
-/// into BridgeCore's ``BridgeMessage``, accepting every shape a GBGBridge build could plausibly
+/// into BridgeCore's `BridgeMessage`, accepting every shape a GBGBridge build could plausibly
 /// use, since GBG documents neither its response envelope nor the exact `receive(...)` call
 /// (docs/real-apps.md, "How the inspector sees what the app sends").
 ///

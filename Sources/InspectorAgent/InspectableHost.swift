@@ -42,12 +42,12 @@ public protocol InspectableHost: AnyObject {
     func setSlot(_ slot: CaptureCapability.Kind, enabled: Bool)
     /// Sets a capture slot's permission state.
     func setSlot(_ slot: CaptureCapability.Kind, permission: PermissionState)
-    /// Clears `lastError` (only called when ``HostFeature/clearError`` is supported).
+    /// Clears `lastError` (only called when `HostFeature.clearError` is supported).
     func clearLastError()
-    /// Clears the message log (only called when ``HostFeature/clearLog`` is supported).
+    /// Clears the message log (only called when `HostFeature.clearLog` is supported).
     func clearMessageLog()
 
-    /// The messages held at breakpoints now (only used when ``HostFeature/intercept`` is supported).
+    /// The messages held at breakpoints now (only used when `HostFeature.intercept` is supported).
     var heldMessages: [HeldMessage] { get }
     /// Sets or removes the interceptor that holds messages at breakpoints; removing it releases
     /// everything held.
@@ -59,7 +59,7 @@ public protocol InspectableHost: AnyObject {
     /// Drops a held message.
     func dropHeld(_ id: String, reason: HeldResolution.Reason) throws(BridgeHostError)
     /// Hands the host input as if the journey had posted it (only called when
-    /// ``HostFeature/inject`` is supported).
+    /// `HostFeature.inject` is supported).
     func inject(_ bytes: Data)
 
     /// Returns once the host has reported the messages the command `cause` made it send, or
@@ -75,7 +75,7 @@ extension InspectableHost {
     /// Every result can be sent as it is.
     public func refusal(toComplete slot: CaptureCapability.Kind, with result: CaptureResult) -> String? { nil }
 
-    // A host that cannot hold or inject lists ``HostFeature/intercept`` and ``HostFeature/inject``
+    // A host that cannot hold or inject lists `HostFeature.intercept` and `HostFeature.inject`
     // as unsupported; the agent then never calls these.
     public var heldMessages: [HeldMessage] { [] }
     public func setInterceptor(_ interceptor: (any BridgeInterceptor)?) {}
@@ -99,7 +99,7 @@ public struct InspectionProfile: Sendable, Hashable {
     public var hostVersion: String
     /// The environment reported to the journey, such as `ios`.
     public var environment: String
-    /// ``HostFeature/nativePath`` or ``HostFeature/publicAPIPath``.
+    /// `HostFeature.nativePath` or `HostFeature.publicAPIPath`.
     public var path: String
     /// What the host cannot do, each with a reason for a person.
     public var unsupported: [HostFeature: String]

@@ -25,8 +25,9 @@ import SocketSupport
 public final class InspectorAgent: Sendable {
     /// Where the agent listens.
     public let socketPath: String
-    /// Who the agent says it serves.
-    public let hostInfo: WireHostInfo
+    /// Who the agent says it serves, as its hello tells clients (for this package's tests and
+    /// tools; an app reads ``socketPath`` and ``tcpEndpoint``).
+    package let hostInfo: WireHostInfo
     /// Where the agent also listens over TCP, and its token; nil unless asked (``InspectorTCPOptions``).
     public let tcpEndpoint: InspectorTCPEndpoint?
 
@@ -35,7 +36,7 @@ public final class InspectorAgent: Sendable {
     private let executor: CommandExecutor
 
     /// Starts serving `host` (any ``InspectableHost``) as `name`. `BridgeHost` users call
-    /// ``BridgeCore/BridgeHost/startInspector(name:socketPath:limits:)`` instead; adapters for
+    /// `BridgeHost.startInspector(name:socketPath:limits:tcp:)` instead; adapters for
     /// other bridges call this.
     ///
     /// The socket is `socketPath` when given, else `BRIDGE_INSPECTOR_SOCKET`, else

@@ -1,3 +1,4 @@
+import BridgeCore
 import InspectorClient
 import InspectorProtocol
 import TerminalUI

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BridgeCore
 import Foundation
 import InspectorClient
 import InspectorProtocol

@@ -1,3 +1,4 @@
+import BridgeCore
 import HostDiagnosis
 import InspectorClient
 import InspectorProtocol

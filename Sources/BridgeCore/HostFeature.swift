@@ -1,9 +1,10 @@
 /// Something an inspector can ask of a host, or see of it, that not every host offers.
 ///
-/// A host embedding this project's `BridgeCore` offers all of them. An app embedding GBG's
+/// A host embedding this project's `BridgeCore` offers all of them (it lives here, below the
+/// inspector's modules, so that every library product can name it). An app embedding GBG's
 /// GBGBridge is seen through its public API, which cannot clear `lastError` or the message log,
 /// and cannot show input that failed to decode. The agent lists what its host cannot do in the
-/// handshake (``WireHostInfo/unsupported``, with a reason for each), refuses those commands with
+/// handshake (the `unsupported` member of its hello, with a reason for each), refuses those commands with
 /// the `unsupported` error code, and clients grey out or explain what is missing.
 public enum HostFeature: String, Sendable, CaseIterable, Codable {
     /// Answer a pending request (`respond`).
@@ -33,22 +34,4 @@ public enum HostFeature: String, Sendable, CaseIterable, Codable {
     public static let nativePath = "native"
     /// The `inspection` value of an app seen through GBGBridge's public API.
     public static let publicAPIPath = "public-api"
-}
-
-extension InspectorCommand {
-    /// The feature this command needs, or `nil` for those every host supports (`snapshot`, `ping`).
-    public var feature: HostFeature? {
-        switch self {
-        case .respond: return .respond
-        case .sendEvent: return .sendEvent
-        case .completeSlot, .cancelSlot: return .completeSlot
-        case .setSlotEnabled: return .setSlotEnabled
-        case .setSlotPermission: return .setSlotPermission
-        case .clearError: return .clearError
-        case .clearLog: return .clearLog
-        case .addBreakpoint, .removeBreakpoint, .release, .answer, .drop: return .intercept
-        case .inject: return .inject
-        case .snapshot, .ping: return nil
-        }
-    }
 }
