@@ -2,11 +2,11 @@ import Foundation
 
 /// Turns message text into ``BridgeMessage`` values and back, with reasons a person can act on.
 ///
-/// Decoding parses the text once with ``JSONParser`` (so a mistake is reported with its line and
+/// Decoding parses the text once with the package's one JSON parser (so a mistake is reported with its line and
 /// column, and nesting is bounded): it is the only judge of what the JSON text means (`docs/bridge-protocol.md`, section 2, "One
 /// JSON rule"). The parsed value is then checked as a message (GBGBridge, Security, "Incoming
 /// Message Decoding"); when it is not one, its `Decodable` conformance names the field that is
-/// wrong, read from the parsed value (``JSONDecoding``), never from the original text, so it
+/// wrong, read from the parsed value, never from the original text, so it
 /// cannot judge the text differently. Encoding sorts keys, so the same message always has the same bytes.
 public struct BridgeMessageCodec: Sendable {
     /// Why a message could not be decoded; `reason` completes the sentence `Failed to decode message: ...`.
@@ -16,6 +16,10 @@ public struct BridgeMessageCodec: Sendable {
         /// `Failed to decode message: <reason>`, the documented `lastError` text.
         public var description: String { "Failed to decode message: \(reason)" }
     }
+
+    /// The nesting limit a codec has unless given another: deep enough for any message GBGBridge
+    /// documents, shallow enough that a hostile one cannot exhaust a stack.
+    public static let defaultMaxDepth = 100
 
     /// The largest ``maxDepth`` a codec takes; a larger one is taken as this.
     ///
@@ -34,7 +38,7 @@ public struct BridgeMessageCodec: Sendable {
     private var depth: Int
 
     /// Creates a codec with the given nesting limit (see ``maxDepth``).
-    public init(maxDepth: Int = JSONSyntaxCheck.defaultMaxDepth) {
+    public init(maxDepth: Int = BridgeMessageCodec.defaultMaxDepth) {
         depth = Self.clampedDepth(maxDepth)
     }
 
@@ -69,14 +73,8 @@ public struct BridgeMessageCodec: Sendable {
     public func encode(_ message: BridgeMessage) throws -> Data {
         // The direct writer takes the usual messages; the encoder the rest (same bytes).
         if let json = BridgeMessageWriter.json(message) { return json }
-        return try Self.encoder.encode(message)
+        return try JSONEncoding.encode(message)
     }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
 
     /// The bridge's sentence for a decoding problem (Troubleshooting, "Message Decoding
     /// Failures"): which field, and what was expected.

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The one way into the project from JSON bytes: one pass of ``JSONParser`` (syntax, depth, the
-/// value), then ``JSONValueDecoder`` reads the `Decodable` from that value, nothing re-encoded.
+/// The one way into the project from JSON bytes: one pass of `JSONParser` (syntax, depth, the
+/// value), then `JSONValueDecoder` reads the `Decodable` from that value, nothing re-encoded.
 ///
 /// Files a person writes (profiles, scenarios, rules, `--data`), saved state and recordings all
 /// come in here, so they are judged by the same rule as the journey's messages

@@ -22,10 +22,10 @@ import Foundation
 /// Parsing straight into `JSONValue` is several times faster than Foundation's `JSONDecoder`,
 /// which spends most of its time in generic `Codable` machinery; ``JSONValueDecoder`` then reads
 /// a `Decodable` from the value without turning it back into text.
-public struct JSONParser {
+package struct JSONParser {
     /// Where a value lies inside the parsed text: a path of object keys and array elements
     /// from the top-level value (``JSONParser/read(_:maxDepth:capturing:)``).
-    public enum PathStep: Sendable, Hashable {
+    package enum PathStep: Sendable, Hashable {
         /// The member of an object with this key.
         case key(String)
         /// Every element of an array.
@@ -33,13 +33,13 @@ public struct JSONParser {
     }
 
     /// A parsed value and the byte ranges of the values a caller asked for.
-    public struct Captured: Sendable {
+    package struct Captured: Sendable {
         /// The value of the whole text.
-        public var value: JSONValue
+        package var value: JSONValue
         /// For each path asked for, in the same order, the byte ranges (offsets from the start
         /// of the text) of the values found there, in the order they appear. A key that occurs
         /// twice in one object counts once, by its last value, as in ``value``.
-        public var ranges: [[Range<Int>]]
+        package var ranges: [[Range<Int>]]
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -55,13 +55,13 @@ public struct JSONParser {
 
     /// Parses `data` as exactly one JSON value, with optional whitespace around it; `nil` when
     /// it is not (``read(_:maxDepth:)`` says why).
-    public static func parse(_ data: some ContiguousBytes, maxDepth: Int = JSONSyntaxCheck.defaultMaxDepth) -> JSONValue? {
+    package static func parse(_ data: some ContiguousBytes, maxDepth: Int = JSONSyntaxCheck.defaultMaxDepth) -> JSONValue? {
         try? read(data, maxDepth: maxDepth)
     }
 
     /// Parses `data` as exactly one JSON value, with optional whitespace around it, or throws
     /// where and why it is not one.
-    public static func read(
+    package static func read(
         _ data: some ContiguousBytes, maxDepth: Int = JSONSyntaxCheck.defaultMaxDepth
     ) throws(JSONSyntaxCheck.Problem) -> JSONValue {
         try read(data, maxDepth: maxDepth, capturing: []).value
@@ -75,7 +75,7 @@ public struct JSONParser {
     /// let parsed = try JSONParser.read(line, capturing: [[.key("sent"), .element]])
     /// let first = parsed.ranges[0].first.map { line[$0] }   // the first sent message, verbatim
     /// ```
-    public static func read(
+    package static func read(
         _ data: some ContiguousBytes, maxDepth: Int = JSONSyntaxCheck.defaultMaxDepth, capturing paths: [[PathStep]]
     ) throws(JSONSyntaxCheck.Problem) -> Captured {
         let result = data.withUnsafeBytes { raw in

@@ -1,5 +1,5 @@
 /// Finds the first syntax mistake in JSON text and says where it is, in words a person can act on:
-/// ``JSONParser``'s single pass, run without building the value.
+/// `JSONParser`'s single pass, run without building the value.
 ///
 /// Foundation's decoders only say "The given data was not valid JSON". The bridge uses this check
 /// to turn that into `Failed to decode message: invalid JSON at line 1, column 17: expected ':' after
@@ -15,9 +15,9 @@
 /// ```
 public enum JSONSyntaxCheck {
     /// The default limit on nesting of objects and arrays.
-    public static let defaultMaxDepth = 100
+    public static let defaultMaxDepth = BridgeMessageCodec.defaultMaxDepth
 
-    /// The most any `maxDepth` given to this check or to ``JSONParser`` can be: a larger one is
+    /// The most any `maxDepth` given to this check or to `JSONParser` can be: a larger one is
     /// taken as this. The parser recurses once per level; 256 levels stay inside a 512 KiB thread stack
     /// even in a debug build (measured: about 350 fill it), so nesting 100,000 deep is refused,
     /// never a crash.
@@ -61,7 +61,7 @@ public enum JSONSyntaxCheck {
     /// Returns the first problem in `bytes`, or `nil` when they hold exactly one valid JSON value
     /// (surrounded by optional whitespace) nested at most `maxDepth` deep.
     ///
-    /// This is ``JSONParser``'s own pass, building nothing: what it refuses, the parser refuses.
+    /// This is `JSONParser`'s own pass, building nothing: what it refuses, the parser refuses.
     public static func firstProblem(in bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) -> Problem? {
         let result: Problem?? = bytes.withContiguousStorageIfAvailable { buffer in
             JSONParser.firstProblem(in: buffer, maxDepth: maxDepth)

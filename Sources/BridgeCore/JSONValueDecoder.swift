@@ -10,9 +10,9 @@ import Foundation
 /// ```swift
 /// let args = try JSONValueDecoder.decode(Respond.self, from: ["correlationId": "c1", "status": "success"])
 /// ```
-public enum JSONValueDecoder {
+package enum JSONValueDecoder {
     /// The `T` that `value` holds, or the `DecodingError` `JSONDecoder` would throw for it.
-    public static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
         try ValueDecoder(value: value, codingPath: []).decodeValue(T.self)
     }
 }

@@ -81,7 +81,7 @@ enum TUIBench {
         var ingestCPUNanoseconds: UInt64 = 0
         var seq = 1
         var index = 0
-        let encoder = JSONEncoder()
+        let encoder = JSONEncoding.compact
         var batch: [Data] = []
         batch.reserveCapacity(ingestBatch)
         while seq <= count {
@@ -183,7 +183,7 @@ enum TUIBench {
 
     /// `count` traffic event lines as the agent writes them, sequence numbers from `first`.
     static func trafficLines(templates: Templates, from first: Int, count: Int) throws -> [Data] {
-        let encoder = JSONEncoder()
+        let encoder = JSONEncoding.compact
         var lines: [Data] = []
         lines.reserveCapacity(count)
         for index in 0..<count {

@@ -543,7 +543,7 @@ final class AgentCore {
         case .success(let value):
             writer.key("ok"); writer.bool(true)
             writer.key("result")
-            if let json = try? JSONEncoder().encode(value) { writer.rawJSON(json) } else { writer.null() }
+            if let json = try? JSONEncoding.encode(value) { writer.rawJSON(json) } else { writer.null() }
         case .failure(let error):
             writer.key("ok"); writer.bool(false)
             writer.key("error"); writer.objectStart()

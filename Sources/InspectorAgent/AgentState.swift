@@ -472,14 +472,8 @@ struct AgentState {
         (date.timeIntervalSince1970 * 1000).rounded()
     }
 
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
     /// Encodes a small wire value (slots, errors, host info) with Foundation.
     static func encode(_ value: some Encodable) -> [UInt8] {
-        (try? Array(encoder.encode(value))) ?? Array("null".utf8)
+        (try? Array(JSONEncoding.encode(value))) ?? Array("null".utf8)
     }
 }

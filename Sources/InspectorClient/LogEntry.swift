@@ -148,9 +148,5 @@ public struct LogEntry: Sendable {
         self.bytes = bytes
     }
 
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+    static let encoder = JSONEncoding.compact
 }

@@ -242,9 +242,7 @@ extension ReplyRuleBook: Codable {
 
     /// The book as a rules file: pretty-printed JSON with sorted keys.
     public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
+        try JSONEncoding.encode(self, pretty: true)
     }
 }
 

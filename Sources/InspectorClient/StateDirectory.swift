@@ -124,13 +124,11 @@ public struct StateDirectory: Sendable, Equatable {
     ///   the directory or the file cannot be written.
     public func save<Value: Encodable>(_ value: Value, as name: String) throws {
         let full = file(name)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
             try FileManager.default.createDirectory(
                 atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try verifyTrusted()
-            let data = try encoder.encode(value)
+            let data = try JSONEncoding.encode(value, pretty: true)
             let temporary = full + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
             guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else {
                 throw Problem(path: full, reason: "cannot be written (is \(path) writable?)")

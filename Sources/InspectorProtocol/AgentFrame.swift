@@ -235,9 +235,7 @@ public struct ClientHello: Codable, Sendable {
 
     /// The frame, ending in a newline.
     public func frame() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        var data = try encoder.encode(self)
+        var data = try JSONEncoding.encode(self)
         data.append(0x0A)
         return data
     }

@@ -1,3 +1,4 @@
+import BridgeCore
 import Foundation
 
 /// The first line a client sends over TCP: `{"kind":"auth","token":"..."}`.
@@ -23,9 +24,7 @@ public struct ClientAuth: Codable, Sendable {
 
     /// The frame, ending in a newline.
     public func frame() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
+        var data = try JSONEncoding.encode(self)
         data.append(0x0A)
         return data
     }

@@ -334,10 +334,8 @@ public enum InspectorCommand: Sendable, Hashable {
     /// The complete frame for this command, ending in a newline: the arguments are encoded
     /// once, straight into the frame.
     public func frame(id: String) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         func frame(_ args: (some Encodable)?) throws -> Data {
-            try encoder.encode(TypedCommandFrame(id: id, command: name, args: args))
+            try JSONEncoding.encode(TypedCommandFrame(id: id, command: name, args: args))
         }
         var data: Data
         switch self {

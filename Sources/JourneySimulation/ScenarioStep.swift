@@ -86,9 +86,7 @@ public enum ScenarioStep: Sendable, Hashable {
             default:
                 // Any other JSON value is sent as its compact JSON text, so a broken message can
                 // be written without escaping it into a string.
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                guard let data = try? encoder.encode(body.value) else {
+                guard let data = try? JSONEncoding.encode(body.value) else {
                     throw body.expected("a string (sent exactly as written) or any JSON value")
                 }
                 self = .sendRaw(String(decoding: data, as: UTF8.self))

@@ -51,7 +51,8 @@ public enum BrowserBootstrap {
     /// becomes a `report` frame, in order with the bridge's own frames. No page script can reach
     /// `send` or write frames of other kinds through it.
     static func reportHandler(name: String, maximumFrameBytes: Int) -> String {
-        // The name goes into the script as a JSON string literal: no text of it can be code.
+        // The name goes into the script as a JSON string literal: no text of it can be code. The
+        // default encoder, not JSONEncoding's, on purpose: it escapes `/`, so no `</script>` either.
         let literal = (try? JSONEncoder().encode(name)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
         return #"""
               var REPORT_HANDLER = \#(literal), MAX_FRAME = \#(maximumFrameBytes);

@@ -13,18 +13,10 @@ import Darwin
 /// line), and text made safe for a terminal.
 enum ScriptOutput {
     /// The encoder of every JSON line the scripting subcommands print.
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+    static let encoder = JSONEncoding.compact
 
     /// Pretty-printed, for `--pretty`.
-    static let prettyEncoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
-        return encoder
-    }()
+    static let prettyEncoder = JSONEncoding.pretty
 
     /// `value` as one line of JSON.
     static func json(_ value: some Encodable, pretty: Bool = false) throws -> String {

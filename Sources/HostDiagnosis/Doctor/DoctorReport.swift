@@ -1,3 +1,4 @@
+import BridgeCore
 import Foundation
 import InspectorProtocol
 
@@ -52,9 +53,7 @@ public struct DoctorReport: Sendable, Hashable, Codable {
     /// The report as JSON (sorted keys, one line): the document `bridge-inspector doctor --json`
     /// prints (``DoctorDocument``), with `status`, `failures` and `warnings` added at the top.
     public func jsonData() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(DoctorDocument(report: self))
+        try JSONEncoding.encode(DoctorDocument(report: self))
     }
 }
 
