@@ -48,14 +48,13 @@ struct CLIConventionsTests {
         let host = try await ScriptedHost(binary: binary, scenario: scriptingHeldScenario)
         defer { host.stop() }
         // The journey sends its requests after the host starts: wait until both are pending.
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(30)
         var offered: [String] = []
-        while clock.now < deadline, !(offered.contains("nfc-1") && offered.contains("nfc-2")) {
+        _ = try await waitUntil(timeout: .seconds(60), every: .milliseconds(50)) { () async throws -> Bool? in
             let result = try await runCLI(
                 ["---completion", "respond", "--", "positional@0", "4", "0", "bridge-inspector", "respond", "--socket", host.socket, ""],
                 binary: binary)
             offered = result.lines
+            return offered.contains("nfc-1") && offered.contains("nfc-2") ? true : nil
         }
         #expect(offered.contains("nfc-1") && offered.contains("nfc-2"), "offered: \(offered)")
         let narrowed = try await runCLI(

@@ -176,12 +176,7 @@ final class TestPage: Sendable {
 
     /// Waits (bounded) until `condition` holds for what was received.
     func waitFor(timeout: Duration = .seconds(10), _ condition: @escaping @Sendable ([Received]) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition(received) { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return condition(received)
+        await waitUntil(timeout: timeout) { condition(received) }
     }
 
     /// Whether the connection is closed.
