@@ -83,7 +83,9 @@ let package = Package(
                 "BridgeCore", "FilterLanguage", "InspectorProtocol", "SocketSupport", .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strict),
-        .testTarget(name: "InspectorClientTests", dependencies: ["InspectorClient", "InspectorProtocol", "BridgeCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "InspectorClientTests", dependencies: ["InspectorClient", "InspectorProtocol", "BridgeCore", "SocketSupport", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "InspectorAgentTests",
             dependencies: ["InspectorAgent", "InspectorClient", "InspectorProtocol", "SocketSupport", "BridgeCore", "TestSupport", "ThreadSupport"],
