@@ -42,13 +42,6 @@ extension Recording {
         }
     }
 
-    /// The frames of the recording at `url`, and where it broke (`nil` when it was read entirely).
-    /// Never throws: a file that cannot be opened is a problem at line 0.
-    public static func read(from url: URL) -> (frames: [AgentFrame], problem: (line: Int, reason: String)?) {
-        let contents = load(from: url)
-        return (contents.frames, contents.problem.map { ($0.line, $0.reason) })
-    }
-
     /// Everything readable in the recording at `url` (a file that cannot be opened is a problem
     /// at line 0 with no frames).
     public static func load(from url: URL) -> Contents {

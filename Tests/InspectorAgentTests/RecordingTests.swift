@@ -69,7 +69,7 @@ struct RecordingTests {
         #expect(contents.frames.count == 2)
         #expect(contents.problem?.line == 4)
         #expect(contents.problem?.reason.contains("cut off") == true)
-        #expect(Recording.read(from: URL(fileURLWithPath: "/nonexistent/x.jsonl")).problem?.line == 0)
+        #expect(Recording.load(from: URL(fileURLWithPath: "/nonexistent/x.jsonl")).problem?.line == 0)
     }
 
     @Test("a damaged line in the middle: the frames before it are loaded; the problem names the line and the JSON mistake")
