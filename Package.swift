@@ -83,8 +83,12 @@ let package = Package(
                 "BridgeCore", "FilterLanguage", "InspectorProtocol", "SocketSupport", .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strict),
+        // InspectorAgent is a fixture here, not a subject: InspectorSession and RawFrameStream are
+        // tested against a live agent (Tests/InspectorClientTests/Support/LiveAgent.swift); the
+        // handshake and framing themselves are tested on ClientConnectionStateMachine, no socket.
         .testTarget(
-            name: "InspectorClientTests", dependencies: ["InspectorClient", "InspectorProtocol", "BridgeCore", "SocketSupport", "TestSupport"],
+            name: "InspectorClientTests",
+            dependencies: ["InspectorClient", "InspectorAgent", "InspectorProtocol", "BridgeCore", "SocketSupport", "TestSupport", "ThreadSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "InspectorAgentTests",

@@ -5,6 +5,7 @@ import InspectorClient
 import InspectorProtocol
 import TestSupport
 import Testing
+import ThreadSupport
 
 private let hostJSON = #"{"environment":"ios","hostVersion":"1.0","name":"rec","pid":7,"startedAt":1000}"#
 private let requestJSON = #"{"version":"1.0","correlationId":"r1","type":"request","timestamp":1,"payload":{"action":"nfc.read"}}"#
@@ -129,14 +130,14 @@ struct RecordingTests {
     func liveRoundTrip() async throws {
         // A request with the journey's own spacing and key order: a re-encoded copy would lose it.
         let oddlySpaced = #"{"type": "request", "version": "1.0", "correlationId": "odd-1", "timestamp": 1, "payload": {"action": "nfc.read", "data": {"b": 1, "a": 2}}}"#
-        let fixture = try Fixture { host in
-            host.receive(text: messageText(action: "device.info", id: "early-1"))
+        let fixture = try LiveAgent { host in
+            host.receive(text: LiveAgent.messageText(action: "device.info", id: "early-1"))
         }
         defer { fixture.stop() }
         fixture.makeSlotWaitForCompletion(.document)
         let file = fixture.directory + "/session.jsonl"
         let path = fixture.socketPath
-        let attached = Progress()
+        let attached = Locked(0)
         let reader = Task {
             try await onThread { () -> LiveState in
                 let stream = try RawFrameStream(socketPath: path)
@@ -148,18 +149,18 @@ struct RecordingTests {
                 while events < 9, let next = try stream.next(timeout: 600) {
                     try writer.write(line: next.line)
                     live.apply(next.frame, at: 0)
-                    if case .snapshot = next.frame { attached.set(1) }
+                    if case .snapshot = next.frame { attached.withLock { $0 = 1 } }
                     if case .event = next.frame { events += 1 }
                 }
                 return live
             }
         }
-        #expect(await eventually { attached.value == 1 })
-        fixture.receive(oddlySpaced)                                                      // traffic, pendingAdded
-        fixture.receive(messageText(action: "camera.document.capture", id: "cap-1"))     // traffic, slot
-        fixture.receive("{oops")                                                          // malformed, lastError
-        fixture.host.send(event: "host.ping", data: ["n": 1])                             // traffic
-        fixture.host.respond(to: "early-1", status: .success)                             // pendingRemoved, traffic
+        #expect(await eventually { attached.current == 1 })
+        fixture.receive(oddlySpaced)                                                               // traffic, pendingAdded
+        fixture.receive(LiveAgent.messageText(action: "camera.document.capture", id: "cap-1"))     // traffic, slot
+        fixture.receive("{oops")                                                                   // malformed, lastError
+        fixture.host.send(event: "host.ping", data: ["n": 1])                                      // traffic
+        fixture.host.respond(to: "early-1", status: .success)                                      // pendingRemoved, traffic
         let live = try await reader.value
 
         let text = try String(contentsOfFile: file, encoding: .utf8)
