@@ -61,8 +61,11 @@ let package = Package(
         .target(name: "SocketSupport", dependencies: ["CSocketShims", "ThreadSupport"], swiftSettings: strict),
         .testTarget(name: "SocketSupportTests", dependencies: ["SocketSupport", "TestSupport"], swiftSettings: strict),
         // What test targets share: temporary directories, waiting for a condition, socket files,
-        // spawned processes, and running one test again in a process of its own.
-        .target(name: "TestSupport", dependencies: ["BridgeCore", "InspectorProtocol", "SocketSupport", "ThreadSupport"], path: "Tests/TestSupport", swiftSettings: strict),
+        // spawned processes, running one test again in a process of its own, and comparing two
+        // inspector states (StateDigest, hence InspectorClient).
+        .target(
+            name: "TestSupport", dependencies: ["BridgeCore", "InspectorClient", "InspectorProtocol", "SocketSupport", "ThreadSupport"],
+            path: "Tests/TestSupport", swiftSettings: strict),
 
         .target(name: "InspectorProtocol", dependencies: ["BridgeCore"], swiftSettings: strict),
         .target(

@@ -79,7 +79,7 @@ struct ScriptingRecordingTests {
         #expect(contents.problem == nil)
         var reopened = LiveState()
         for frame in contents.frames { reopened.apply(frame, at: 0) }
-        #expect(ScriptingStateDigest(reopened) == ScriptingStateDigest(live))
+        #expect(StateDigest(reopened) == StateDigest(live))
         #expect(reopened.pending.map(\.correlationId) == ["nfc-1"])
         #expect(reopened.slots.first { $0.kind == .document }?.activeRequest == "cap-1")
         #expect(reopened.log.contains { $0.correlationId == "dev-1" && $0.type == .response })

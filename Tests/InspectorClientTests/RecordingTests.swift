@@ -19,27 +19,6 @@ private func load(_ lines: [String], trailingNewline: Bool = true) -> Recording.
     Recording.load(data: Data((lines.joined(separator: "\n") + (trailingNewline ? "\n" : "")).utf8))
 }
 
-/// What two states must share to count as the same: messages by seq, pending, slots, lastError.
-private struct StateDigest: Equatable, CustomStringConvertible {
-    var messages: [String]
-    var pending: [WirePending]
-    var slots: [WireSlot]
-    var lastError: WireError?
-    var host: WireHostInfo?
-
-    init(_ state: LiveState) {
-        messages = state.log.filter { $0.kind == .message || $0.kind == .malformed }.map {
-            "\($0.seq) \($0.direction?.rawValue ?? "-") \($0.type?.rawValue ?? "malformed") \($0.summary) \($0.correlationId) \($0.status?.rawValue ?? "")"
-        }
-        pending = state.pending
-        slots = state.slots
-        lastError = state.lastError
-        host = state.host
-    }
-
-    var description: String { "\(messages.count) messages, pending \(pending.map(\.correlationId)), slots \(slots.map { "\($0.kind.rawValue):\($0.activeRequest ?? "idle")" })" }
-}
-
 @Suite("Recordings")
 struct RecordingTests {
     @Test("a complete recording: the header is read and every frame is loaded")
