@@ -61,10 +61,12 @@ let package = Package(
         .target(name: "SocketSupport", dependencies: ["CSocketShims", "ThreadSupport"], swiftSettings: strict),
         .testTarget(name: "SocketSupportTests", dependencies: ["SocketSupport", "TestSupport"], swiftSettings: strict),
         // What test targets share: temporary directories, waiting for a condition, socket files,
-        // spawned processes, running one test again in a process of its own, and comparing two
-        // inspector states (StateDigest, hence InspectorClient).
+        // spawned processes, running one test again in a process of its own, a host with a
+        // running agent (LiveAgent, hence InspectorAgent) and comparing two inspector states
+        // (StateDigest, hence InspectorClient).
         .target(
-            name: "TestSupport", dependencies: ["BridgeCore", "InspectorClient", "InspectorProtocol", "SocketSupport", "ThreadSupport"],
+            name: "TestSupport",
+            dependencies: ["BridgeCore", "InspectorAgent", "InspectorClient", "InspectorProtocol", "SocketSupport", "ThreadSupport"],
             path: "Tests/TestSupport", swiftSettings: strict),
 
         .target(name: "InspectorProtocol", dependencies: ["BridgeCore"], swiftSettings: strict),
@@ -87,8 +89,8 @@ let package = Package(
             ],
             swiftSettings: strict),
         // InspectorAgent is a fixture here, not a subject: InspectorSession and RawFrameStream are
-        // tested against a live agent (Tests/InspectorClientTests/Support/LiveAgent.swift); the
-        // handshake and framing themselves are tested on ClientConnectionStateMachine, no socket.
+        // tested against a live agent (TestSupport's LiveAgent); the handshake and framing
+        // themselves are tested on ClientConnectionStateMachine, without a socket.
         .testTarget(
             name: "InspectorClientTests",
             dependencies: ["InspectorClient", "InspectorAgent", "InspectorProtocol", "BridgeCore", "SocketSupport", "TestSupport", "ThreadSupport"],
