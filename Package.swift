@@ -62,8 +62,13 @@ let package = Package(
         .target(name: "SocketSupport", dependencies: ["CSocketShims", "ThreadSupport"], swiftSettings: strict),
         .testTarget(name: "SocketSupportTests", dependencies: ["SocketSupport", "TestSupport"], swiftSettings: strict),
         // What test targets share: temporary directories, waiting for a condition, socket files,
-        // spawned processes, and running one test again in a process of its own.
-        .target(name: "TestSupport", dependencies: ["BridgeCore", "InspectorProtocol", "SocketSupport", "ThreadSupport"], path: "Tests/TestSupport", swiftSettings: strict),
+        // spawned processes, running one test again in a process of its own, a host with a
+        // running agent (LiveAgent, hence InspectorAgent) and comparing two inspector states
+        // (StateDigest, hence InspectorClient).
+        .target(
+            name: "TestSupport",
+            dependencies: ["BridgeCore", "InspectorAgent", "InspectorClient", "InspectorProtocol", "SocketSupport", "ThreadSupport"],
+            path: "Tests/TestSupport", swiftSettings: strict),
 
         .target(name: "InspectorProtocol", dependencies: ["BridgeCore"], swiftSettings: strict),
         .testTarget(name: "InspectorProtocolTests", dependencies: ["InspectorProtocol", "BridgeCore", "TestSupport"], swiftSettings: strict),
@@ -85,7 +90,13 @@ let package = Package(
                 "BridgeCore", "FilterLanguage", "InspectorProtocol", "SocketSupport", .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strict),
-        .testTarget(name: "InspectorClientTests", dependencies: ["InspectorClient", "InspectorProtocol", "BridgeCore", "TestSupport"], swiftSettings: strict),
+        // InspectorAgent is a fixture here, not a subject: InspectorSession and RawFrameStream are
+        // tested against a live agent (TestSupport's LiveAgent); the handshake and framing
+        // themselves are tested on ClientConnectionStateMachine, without a socket.
+        .testTarget(
+            name: "InspectorClientTests",
+            dependencies: ["InspectorClient", "InspectorAgent", "InspectorProtocol", "BridgeCore", "SocketSupport", "TestSupport", "ThreadSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "InspectorAgentTests",
             dependencies: ["InspectorAgent", "InspectorClient", "InspectorProtocol", "SocketSupport", "BridgeCore", "TestSupport", "ThreadSupport"],

@@ -104,16 +104,6 @@ public enum InspectorEndpoint: Sendable, Hashable, CustomStringConvertible {
             return connection
         }
     }
-
-    /// The error for an agent's refusal: a refused token gets its own words.
-    func refusal(_ error: InspectorError) -> InspectorClientError {
-        switch error.knownCode {
-        case .authFailed, .authRequired:
-            return .tokenRefused(endpoint: description)
-        default:
-            return .refused(error)
-        }
-    }
 }
 
 /// Why `--connect` could not be used.

@@ -25,13 +25,12 @@ public final class InspectorSession {
     /// Whether this session receives the snapshot and live events.
     public let subscribed: Bool
 
-    private let connection: UnixConnection
-    private var framer = LineFramer(maximumLineLength: WireProtocol.maxAgentFrameBytes)
-    /// Frames read and not yet handed out, oldest first. A deque: one read can bring hundreds of
-    /// frames, and ``nextFrame(timeout:)`` takes them from the front one at a time.
+    private let connection: ClientConnection
+    /// Frames read and passed over by ``run(_:timeout:)`` while it looked for its reply, oldest
+    /// first; handed out before the connection's own. A deque: ``nextFrame(timeout:)`` takes
+    /// them from the front one at a time.
     private var buffered: Deque<AgentFrame> = []
     private var nextCommand = 0
-    private var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
 
     /// The answer to a command.
     public struct Reply: Sendable {
@@ -55,60 +54,17 @@ public final class InspectorSession {
     /// ``init(socketPath:subscribe:clientName:timeout:)``. A refused token throws
     /// ``InspectorClientError/tokenRefused(endpoint:)``.
     public init(endpoint: InspectorEndpoint, subscribe: Bool, clientName: String = "bridge-inspector", timeout: Double = 5) throws {
-        let socketPath = endpoint.description
-        self.socketPath = socketPath
+        connection = try ClientConnection(endpoint: endpoint, clientName: clientName, subscribe: subscribe, timeout: timeout)
+        hello = connection.hello
+        socketPath = connection.socketPath
         self.endpoint = endpoint
-        self.subscribed = subscribe
-        connection = try endpoint.open(timeout: timeout)
-        var hello: AgentHello?
-        let deadline = Date().addingTimeInterval(timeout)
-        var framer = LineFramer(maximumLineLength: WireProtocol.maxAgentFrameBytes)
-        var early: [AgentFrame] = []
-        while hello == nil {
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0 else { throw InspectorClientError.handshakeTimedOut(socketPath: socketPath) }
-            let read: [UInt8]?
-            do {
-                read = try connection.read(upTo: 64 * 1024, timeoutMilliseconds: PollTimeout.milliseconds(seconds: remaining))
-            } catch let error as SocketSystemError where error.code == ECONNRESET {
-                // A host that stops while we attach resets the connection: it is gone, not broken.
-                throw InspectorClientError.closed(socketPath: socketPath)
-            }
-            guard let bytes = read else { throw InspectorClientError.closed(socketPath: socketPath) }
-            for frame in framer.feed(bytes) {
-                guard case .line(let line) = frame else { throw InspectorClientError.notAnAgent(socketPath: socketPath) }
-                let decoded: AgentFrame
-                do {
-                    decoded = try AgentFrame.decode(Data(line))
-                } catch {
-                    throw InspectorClientError.notAnAgent(socketPath: socketPath)
-                }
-                if case .hello(let value) = decoded, hello == nil {
-                    hello = value
-                } else if case .reply(_, .failure(let error), _) = decoded {
-                    throw endpoint.refusal(error)
-                } else {
-                    early.append(decoded)
-                }
-            }
-        }
-        guard let hello else { throw InspectorClientError.notAnAgent(socketPath: socketPath) }
-        guard hello.protocol == WireProtocol.version else {
-            throw InspectorClientError.refused(
-                InspectorError(.protocolMismatch, "the host's agent speaks protocol \(hello.protocol); this bridge-inspector speaks \(WireProtocol.version)"))
-        }
-        self.hello = hello
-        self.framer = framer
-        self.buffered = Deque(early)
-        try connection.writeAll(Array(ClientHello(client: clientName, subscribe: subscribe).frame()), timeoutMilliseconds: PollTimeout.milliseconds(seconds: timeout))
-    }
-
-    deinit {
-        connection.close()
+        subscribed = subscribe
+        // The agent's hello is the connection's first frame; it is `hello` here, not a frame.
+        _ = connection.takeFrame()
     }
 
     /// The descriptor to poll for reading.
-    public var fileDescriptor: Int32 { connection.rawValue }
+    public var fileDescriptor: Int32 { connection.fileDescriptor }
 
     /// Closes the connection.
     public func close() {
@@ -120,7 +76,7 @@ public final class InspectorSession {
     public func send(_ command: InspectorCommand) throws -> String {
         nextCommand += 1
         let id = "c\(nextCommand)"
-        try connection.writeAll(Array(command.frame(id: id)), timeoutMilliseconds: 10_000)
+        try connection.write(Array(command.frame(id: id)), timeoutMilliseconds: 10_000)
         return id
     }
 
@@ -130,93 +86,53 @@ public final class InspectorSession {
         let id = try send(command)
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            if let index = buffered.firstIndex(where: { if case .reply(id, _, _) = $0 { return true } else { return false } }),
+            if let index = buffered.firstIndex(where: { Self.isReply($0, to: id) }),
                 case .reply(_, let result, let sent) = buffered.remove(at: index)
             {
                 return Reply(id: id, result: result, sent: sent)
             }
+            while let received = connection.takeFrame() {
+                if Self.isReply(received.frame, to: id), case .reply(_, let result, let sent) = received.frame {
+                    return Reply(id: id, result: result, sent: sent)
+                }
+                buffered.append(received.frame)
+            }
+            if let failure = connection.failure { throw failure }
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else { throw InspectorClientError.commandTimedOut(command: command.name) }
-            guard try fill(timeout: remaining) else { throw InspectorClientError.closed(socketPath: socketPath) }
+            try connection.receive(timeout: remaining)
         }
     }
 
+    private static func isReply(_ frame: AgentFrame, to id: String) -> Bool {
+        if case .reply(id, _, _) = frame { return true }
+        return false
+    }
+
     /// The next frame, waiting at most `timeout` seconds; `nil` on timeout. Throws
-    /// ``InspectorClientError/closed(socketPath:)`` when the agent has gone.
+    /// ``InspectorClientError/closed(socketPath:)`` when the agent has gone (after the frames
+    /// that arrived before it went), ``InspectorClientError/badFrame(detail:)`` for a line that
+    /// is not a frame.
     public func nextFrame(timeout: Double) throws -> AgentFrame? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while buffered.isEmpty {
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0 else { return nil }
-            guard try fill(timeout: remaining) else { throw InspectorClientError.closed(socketPath: socketPath) }
-        }
-        return buffered.removeFirst()
+        if let frame = buffered.popFirst() { return frame }
+        return try connection.nextFrame(timeout: timeout)?.frame
     }
 
     /// Every frame that can be read now without waiting; for a `poll` loop. Throws
     /// ``InspectorClientError/closed(socketPath:)`` when the agent has gone (after the frames
-    /// that arrived before it went have been returned).
+    /// that arrived before it went have been returned; ``isClosed`` says so meanwhile).
     public func readAvailableFrames() throws -> [AgentFrame] {
-        var open = true
-        for _ in 0..<64 {
-            let result: UnixConnection.ReadResult
-            do {
-                result = try readBuffer.withUnsafeMutableBytes { try connection.read(into: $0) }
-            } catch {
-                open = false
-                break
-            }
-            if case .bytes(let count) = result {
-                try decode(count)
-            } else {
-                open = result != .endOfFile
-                break
-            }
-        }
-        let frames = Array(buffered)
+        connection.receiveAvailable()
+        var frames = Array(buffered)
         buffered.removeAll()
-        if frames.isEmpty, !open { throw InspectorClientError.closed(socketPath: socketPath) }
-        if !open { pendingClose = true }
+        while let received = connection.takeFrame() { frames.append(received.frame) }
+        if let failure = connection.failure, frames.isEmpty { throw failure }
         return frames
     }
 
-    private var pendingClose = false
-
-    /// Whether the agent closed the connection (seen by ``readAvailableFrames()``).
-    public var isClosed: Bool { pendingClose || connection.rawValue < 0 }
-
-    /// Reads once (waiting up to `timeout`); `false` at end of file.
-    private func fill(timeout: Double) throws -> Bool {
-        let ready = try Poll.wait(descriptor: connection.rawValue, for: .readable, timeoutMilliseconds: max(1, PollTimeout.milliseconds(seconds: timeout)))
-        if ready.isEmpty { return true }
-        let result: UnixConnection.ReadResult
-        do {
-            result = try readBuffer.withUnsafeMutableBytes { try connection.read(into: $0) }
-        } catch {
-            return false
-        }
-        switch result {
-        case .bytes(let count):
-            try decode(count)
-            return true
-        case .wouldBlock:
-            return true
-        case .endOfFile:
-            return false
-        }
-    }
-
-    private func decode(_ count: Int) throws {
-        let frames = readBuffer.withUnsafeBytes { framer.feed(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-        for frame in frames {
-            guard case .line(let line) = frame else { continue }
-            do {
-                buffered.append(try AgentFrame.decode(Data(line)))
-            } catch {
-                throw InspectorClientError.badFrame(detail: "\(error)")
-            }
-        }
-    }
+    /// Whether the connection has ended (the agent closed it, or sent what this client cannot
+    /// read), or was closed here.
+    public var isClosed: Bool { connection.failure != nil || connection.fileDescriptor < 0 }
 }
 
 /// Seconds given by a caller, as the milliseconds `poll` takes: converted without trapping.

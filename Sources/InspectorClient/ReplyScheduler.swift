@@ -88,9 +88,6 @@ public struct ReplyScheduler: Sendable {
     /// When the next answer is due (the caller's clock, milliseconds), if one waits.
     public var nextDue: Double? { scheduled.map(\.due).min() }
 
-    /// How many answers wait for their rule's delay.
-    public var waitingCount: Int { scheduled.count }
-
     /// Takes the whole list of pending requests: offers the ones not yet offered to the rules
     /// (oldest first; a request that matches no rule is offered again when the rules change) and
     /// gives back the use of a rule whose request left before its delay ended.

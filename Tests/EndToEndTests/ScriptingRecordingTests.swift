@@ -75,11 +75,11 @@ struct ScriptingRecordingTests {
         #expect(scriptingJSON(lines[2])?["kind"] as? String == "snapshot")
         #expect(text.contains(#""raw":"{oops""#))
 
-        let (frames, problem) = Recording.read(from: URL(fileURLWithPath: file))
-        #expect(problem == nil)
+        let contents = Recording.load(from: URL(fileURLWithPath: file))
+        #expect(contents.problem == nil)
         var reopened = LiveState()
-        for frame in frames { reopened.apply(frame, at: 0) }
-        #expect(ScriptingStateDigest(reopened) == ScriptingStateDigest(live))
+        for frame in contents.frames { reopened.apply(frame, at: 0) }
+        #expect(StateDigest(reopened) == StateDigest(live))
         #expect(reopened.pending.map(\.correlationId) == ["nfc-1"])
         #expect(reopened.slots.first { $0.kind == .document }?.activeRequest == "cap-1")
         #expect(reopened.log.contains { $0.correlationId == "dev-1" && $0.type == .response })
@@ -106,7 +106,7 @@ struct ScriptingRecordingTests {
         #expect(truncated.stdout.contains("BROKEN at line \(lines.count)"), "\(truncated)")
         #expect(truncated.stderr.contains("line \(lines.count): the last line is cut off"))
         let cutContents = Recording.load(from: URL(fileURLWithPath: cut))
-        #expect(cutContents.frames.count == frames.count - 1)
+        #expect(cutContents.frames.count == contents.frames.count - 1)
 
         // A damaged line in the middle.
         var damaged = lines.map(String.init)

@@ -134,29 +134,6 @@ func scriptingJSON(_ text: some StringProtocol) -> [String: Any]? {
     (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
 }
 
-/// What two states must share to count as the same: messages by seq, pending, slots, lastError.
-struct ScriptingStateDigest: Equatable, CustomStringConvertible {
-    var messages: [String]
-    var pending: [WirePending]
-    var slots: [WireSlot]
-    var lastError: WireError?
-    var host: WireHostInfo?
-
-    init(_ state: LiveState) {
-        messages = state.log.filter { $0.kind == .message || $0.kind == .malformed }.map {
-            "\($0.seq) \($0.direction?.rawValue ?? "-") \($0.type?.rawValue ?? "malformed") \($0.summary) \($0.correlationId) \($0.status?.rawValue ?? "")"
-        }
-        pending = state.pending
-        slots = state.slots
-        lastError = state.lastError
-        host = state.host
-    }
-
-    var description: String {
-        "\(messages.count) messages, pending \(pending.map(\.correlationId)), slots \(slots.map { "\($0.kind.rawValue):\($0.activeRequest ?? "idle")" })"
-    }
-}
-
 /// A value handed to a thread of its own: the test does not touch it again until that thread
 /// is done with it, so there is never more than one user at a time.
 struct ScriptingHandOver<Value>: @unchecked Sendable {

@@ -5,6 +5,7 @@ import InspectorClient
 import InspectorProtocol
 import TestSupport
 import Testing
+import ThreadSupport
 
 private let hostJSON = #"{"environment":"ios","hostVersion":"1.0","name":"rec","pid":7,"startedAt":1000}"#
 private let requestJSON = #"{"version":"1.0","correlationId":"r1","type":"request","timestamp":1,"payload":{"action":"nfc.read"}}"#
@@ -16,27 +17,6 @@ private let gapLine = #"{"kind":"gap","from":3,"to":4}"#
 
 private func load(_ lines: [String], trailingNewline: Bool = true) -> Recording.Contents {
     Recording.load(data: Data((lines.joined(separator: "\n") + (trailingNewline ? "\n" : "")).utf8))
-}
-
-/// What two states must share to count as the same: messages by seq, pending, slots, lastError.
-private struct StateDigest: Equatable, CustomStringConvertible {
-    var messages: [String]
-    var pending: [WirePending]
-    var slots: [WireSlot]
-    var lastError: WireError?
-    var host: WireHostInfo?
-
-    init(_ state: LiveState) {
-        messages = state.log.filter { $0.kind == .message || $0.kind == .malformed }.map {
-            "\($0.seq) \($0.direction?.rawValue ?? "-") \($0.type?.rawValue ?? "malformed") \($0.summary) \($0.correlationId) \($0.status?.rawValue ?? "")"
-        }
-        pending = state.pending
-        slots = state.slots
-        lastError = state.lastError
-        host = state.host
-    }
-
-    var description: String { "\(messages.count) messages, pending \(pending.map(\.correlationId)), slots \(slots.map { "\($0.kind.rawValue):\($0.activeRequest ?? "idle")" })" }
 }
 
 @Suite("Recordings")
@@ -69,7 +49,7 @@ struct RecordingTests {
         #expect(contents.frames.count == 2)
         #expect(contents.problem?.line == 4)
         #expect(contents.problem?.reason.contains("cut off") == true)
-        #expect(Recording.read(from: URL(fileURLWithPath: "/nonexistent/x.jsonl")).problem?.line == 0)
+        #expect(Recording.load(from: URL(fileURLWithPath: "/nonexistent/x.jsonl")).problem?.line == 0)
     }
 
     @Test("a damaged line in the middle: the frames before it are loaded; the problem names the line and the JSON mistake")
@@ -129,14 +109,14 @@ struct RecordingTests {
     func liveRoundTrip() async throws {
         // A request with the journey's own spacing and key order: a re-encoded copy would lose it.
         let oddlySpaced = #"{"type": "request", "version": "1.0", "correlationId": "odd-1", "timestamp": 1, "payload": {"action": "nfc.read", "data": {"b": 1, "a": 2}}}"#
-        let fixture = try Fixture { host in
-            host.receive(text: messageText(action: "device.info", id: "early-1"))
+        let fixture = try LiveAgent { host in
+            host.receive(text: LiveAgent.messageText(action: "device.info", id: "early-1"))
         }
         defer { fixture.stop() }
         fixture.makeSlotWaitForCompletion(.document)
         let file = fixture.directory + "/session.jsonl"
         let path = fixture.socketPath
-        let attached = Progress()
+        let attached = Locked(0)
         let reader = Task {
             try await onThread { () -> LiveState in
                 let stream = try RawFrameStream(socketPath: path)
@@ -148,18 +128,18 @@ struct RecordingTests {
                 while events < 9, let next = try stream.next(timeout: 600) {
                     try writer.write(line: next.line)
                     live.apply(next.frame, at: 0)
-                    if case .snapshot = next.frame { attached.set(1) }
+                    if case .snapshot = next.frame { attached.withLock { $0 = 1 } }
                     if case .event = next.frame { events += 1 }
                 }
                 return live
             }
         }
-        #expect(await eventually { attached.value == 1 })
-        fixture.receive(oddlySpaced)                                                      // traffic, pendingAdded
-        fixture.receive(messageText(action: "camera.document.capture", id: "cap-1"))     // traffic, slot
-        fixture.receive("{oops")                                                          // malformed, lastError
-        fixture.host.send(event: "host.ping", data: ["n": 1])                             // traffic
-        fixture.host.respond(to: "early-1", status: .success)                             // pendingRemoved, traffic
+        #expect(await eventually { attached.current == 1 })
+        fixture.receive(oddlySpaced)                                                               // traffic, pendingAdded
+        fixture.receive(LiveAgent.messageText(action: "camera.document.capture", id: "cap-1"))     // traffic, slot
+        fixture.receive("{oops")                                                                   // malformed, lastError
+        fixture.host.send(event: "host.ping", data: ["n": 1])                                      // traffic
+        fixture.host.respond(to: "early-1", status: .success)                                      // pendingRemoved, traffic
         let live = try await reader.value
 
         let text = try String(contentsOfFile: file, encoding: .utf8)

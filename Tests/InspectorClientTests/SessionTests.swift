@@ -5,6 +5,7 @@ import InspectorClient
 import InspectorProtocol
 import TestSupport
 import Testing
+import ThreadSupport
 
 /// Runs `body` with a fresh session on a thread of its own (a session blocks while it waits, and
 /// the agent needs the main actor free to run commands).
@@ -23,12 +24,12 @@ private func withSession<T: Sendable>(
 struct SessionTests {
     @Test("a session sees the hello, the snapshot and live events, decoded")
     func snapshotAndEvents() async throws {
-        let fixture = try Fixture { host in
-            host.receive(text: messageText(action: "custom.ask", id: "p-0"))
+        let fixture = try LiveAgent { host in
+            host.receive(text: LiveAgent.messageText(action: "custom.ask", id: "p-0"))
         }
         defer { fixture.stop() }
         let path = fixture.socketPath
-        let ready = Progress()
+        let ready = Locked(0)
         let seen = Task {
             try await withSession(path, subscribe: true) { session -> [String] in
                 var seen = ["hello \(session.hello.host.name) \(session.hello.protocol) \(session.hello.limits.maxClients)"]
@@ -36,7 +37,7 @@ struct SessionTests {
                 // which on a busy machine can take many seconds (a 10 s bound failed there).
                 guard case .snapshot(let seq, let state)? = try session.nextFrame(timeout: 60) else { return ["no snapshot"] }
                 seen.append("snapshot \(seq) pending \(state.pending.map(\.correlationId)) slots \(state.slots.map(\.kind.rawValue))")
-                ready.set(1)
+                ready.withLock { $0 = 1 }
                 while let frame = try session.nextFrame(timeout: 60) {
                     guard case .event(let seq, let event) = frame else { continue }
                     switch event {
@@ -51,8 +52,8 @@ struct SessionTests {
                 return seen
             }
         }
-        #expect(await eventually { ready.value == 1 })
-        fixture.receive(messageText(action: "custom.ask", id: "p-1"))
+        #expect(await eventually { ready.current == 1 })
+        fixture.receive(LiveAgent.messageText(action: "custom.ask", id: "p-1"))
         fixture.receive("{oops")
         let lines = try await seen.value
         #expect(lines == [
@@ -67,9 +68,9 @@ struct SessionTests {
 
     @Test("run(.respond) returns the result and the exact message the host sent")
     func respondThroughSession() async throws {
-        let fixture = try Fixture()
+        let fixture = try LiveAgent()
         defer { fixture.stop() }
-        fixture.receive(messageText(action: "custom.ask", id: "p-1"))
+        fixture.receive(LiveAgent.messageText(action: "custom.ask", id: "p-1"))
         let reply = try await withSession(fixture.socketPath, subscribe: false) { session in
             try session.run(.respond(.init(correlationId: "p-1", status: .success, data: ["answer": 42])))
         }
@@ -80,12 +81,12 @@ struct SessionTests {
 
     @Test("every command through InspectorSession, and its errors")
     func everyCommand() async throws {
-        let fixture = try Fixture()
+        let fixture = try LiveAgent()
         defer { fixture.stop() }
         fixture.makeSlotWaitForCompletion(.document)
         fixture.makeSlotWaitForCompletion(.selfie)
-        fixture.receive(messageText(action: "camera.document.capture", id: "d-1"))
-        fixture.receive(messageText(action: "camera.selfie.capture", id: "s-1"))
+        fixture.receive(LiveAgent.messageText(action: "camera.document.capture", id: "d-1"))
+        fixture.receive(LiveAgent.messageText(action: "camera.selfie.capture", id: "s-1"))
         let codes = try await withSession(fixture.socketPath, subscribe: false) { session -> [String] in
             let commands: [InspectorCommand] = [
                 .sendEvent(.init(name: "host.ping")),
@@ -128,12 +129,12 @@ struct SessionTests {
 
     @Test("two sessions on two threads racing to answer one request: exactly one succeeds")
     func racingSessions() async throws {
-        let fixture = try Fixture()
+        let fixture = try LiveAgent()
         defer { fixture.stop() }
         let path = fixture.socketPath
         for round in 0..<10 {
             let id = "race-\(round)"
-            fixture.receive(messageText(action: "custom.ask", id: id))
+            fixture.receive(LiveAgent.messageText(action: "custom.ask", id: id))
             async let first = withSession(path, subscribe: false) { session in
                 try session.run(.respond(.init(correlationId: id, status: .success))).result
             }
