@@ -63,7 +63,7 @@ extension InspectorModel {
     /// Jumps to the newest row and follows, resuming a paused display.
     mutating func follow() -> [InspectorEffect] {
         if pausedAt != nil { togglePause() }
-        moveCursor(to: visible.count - 1)
+        viewport.end()
         return []
     }
 
@@ -97,13 +97,11 @@ extension InspectorModel {
     @discardableResult
     mutating func togglePause() -> [InspectorEffect] {
         if pausedAt == nil {
-            pausedAt = live.log.count
-            following = false
+            viewport.pause(atLogCount: live.log.count)
             showFlash("paused: new messages are kept but not shown (space to resume)", isError: false)
         } else {
-            pausedAt = nil
             // Paused while on the newest row: follow again, so the rows kept meanwhile come into view.
-            following = cursor >= visible.count - 1
+            viewport.resume()
             refreshVisible()
             showFlash("resumed", isError: false)
         }
@@ -120,14 +118,13 @@ extension InspectorModel {
     mutating func moveSelection(_ move: SelectionMove) -> [InspectorEffect] {
         switch focus {
         case .messages:
-            let page = max(1, layout.messageRows - 1)
             switch move {
-            case .down: moveCursor(to: cursor + 1)
-            case .up: moveCursor(to: cursor - 1)
-            case .first: moveCursor(to: 0)
-            case .last: moveCursor(to: visible.count - 1)
-            case .pageDown: moveCursor(to: cursor + page)
-            case .pageUp: moveCursor(to: cursor - page)
+            case .down: viewport.move(by: 1)
+            case .up: viewport.move(by: -1)
+            case .first: viewport.home()
+            case .last: viewport.end()
+            case .pageDown: viewport.move(pages: 1)
+            case .pageUp: viewport.move(pages: -1)
             }
         case .pending:
             switch move {

@@ -115,8 +115,7 @@ extension InspectorModel {
         let selected = visible[safe: cursor]
         refreshVisible(rebuild: true)
         guard !following, let selected else { return }
-        cursor = visible.firstIndex { $0 >= selected } ?? max(0, visible.count - 1)
-        scrollToCursor()
+        viewport.reselect(visible.firstIndex { $0 >= selected } ?? max(0, visible.count - 1))
     }
 
     private mutating func settle(commandId: String, result: Result<JSONValue, InspectorError>) {
@@ -275,8 +274,11 @@ extension InspectorModel {
             examined = 0
         }
         let limit = pausedAt.map { min($0, live.log.count) } ?? live.log.count
-        guard examined < limit else { return }
-        let wasAtEnd = following
+        guard examined < limit else {
+            // Rebuilt to nothing (paused before the first row): the viewport has no rows either.
+            if viewport.count != visible.count { viewport.rowsChanged(count: visible.count) }
+            return
+        }
         let pending = filter.usesPending ? pendingIds : []
         // Borrow the rows instead of copying each one out (a copy retains its strings and JSON):
         // a filter change looks at every row, a million in a long session.
@@ -286,29 +288,14 @@ extension InspectorModel {
         }
         visible.append(contentsOf: matching)
         examined = limit
-        if wasAtEnd { cursor = max(0, visible.count - 1) }
-        scrollToCursor()
+        viewport.rowsChanged(count: visible.count)
     }
 
+    /// Keeps every selection on a row that exists.
     mutating func clampCursors() {
-        cursor = min(max(0, cursor), max(0, visible.count - 1))
+        viewport.clamp()
         pendingCursor = min(max(0, pendingCursor), max(0, live.pending.count - 1))
         slotCursor = min(max(0, slotCursor), max(0, live.slots.count - 1))
-        scrollToCursor()
-    }
-
-    mutating func scrollToCursor() {
-        let rows = max(1, layout.messageRows)
-        if cursor < scroll { scroll = cursor }
-        if cursor >= scroll + rows { scroll = cursor - rows + 1 }
-        scroll = min(max(0, scroll), max(0, visible.count - rows))
-        if cursor < scroll { scroll = cursor }
-    }
-
-    mutating func moveCursor(to index: Int) {
-        cursor = min(max(0, index), max(0, visible.count - 1))
-        following = pausedAt == nil && cursor >= visible.count - 1
-        scrollToCursor()
     }
 
     /// Selects the log row with sequence number `seq`, clearing a filter that hides it.
@@ -319,7 +306,7 @@ extension InspectorModel {
         }
         if let pausedAt, logIndex >= pausedAt {
             // The message arrived after the pause: resume, or it cannot be shown.
-            self.pausedAt = nil
+            viewport.unpauseKeepingPlace()
             refreshVisible()
             showFlash("display resumed to show the message", isError: false)
         }
@@ -330,7 +317,7 @@ extension InspectorModel {
         }
         if let row = visible.firstIndex(of: logIndex) {
             focus = .messages
-            moveCursor(to: row)
+            viewport.move(to: row)
         }
     }
 
@@ -432,7 +419,7 @@ extension InspectorModel {
             case .filter:
                 filter = parsed
                 refreshVisible(rebuild: true)
-                moveCursor(to: visible.count - 1)
+                viewport.move(to: visible.count - 1)
                 showFlash(parsed.isEmpty ? "filter cleared" : "filter: \(parsed.source) (\(visible.count) rows)", isError: false)
             case .search:
                 search = parsed.isEmpty ? nil : parsed
@@ -464,7 +451,7 @@ extension InspectorModel {
         for step in (includeCurrent ? 0 : 1)...count {
             let row = ((cursor + (forward ? step : -step)) % count + count) % count
             if search.matches(live.log[visible[row]], pending: pending), live.log[visible[row]].kind == .message || live.log[visible[row]].kind == .malformed {
-                moveCursor(to: row)
+                viewport.move(to: row)
                 return
             }
         }
