@@ -118,18 +118,13 @@ struct GoldenScreenTests {
                 model.press(.char("R"))
             case .newRule:
                 model.press(.char("R"), .char("n"))
-            case .held:
+            case .held, .heldEdit, .breakpoints, .newBreakpoint:
+                // Two breakpoints (b1 this inspector's) and two held messages.
                 model = InterceptionScreenTests.heldModel(width: width, height: height)
-                model.press(.char("H"))
-            case .heldEdit:
-                model = InterceptionScreenTests.heldModel(width: width, height: height)
-                model.press(.char("H"), .char("e"))
-            case .breakpoints:
-                model = InterceptionScreenTests.heldModel(width: width, height: height)
-                model.press(.char("b"))
-            case .newBreakpoint:
-                model = InterceptionScreenTests.heldModel(width: width, height: height)
-                model.press(.char("b"), .char("n"))
+                let keys: [Scene: [Key]] = [
+                    .held: [.char("H")], .heldEdit: [.char("H"), .char("e")], .breakpoints: [.char("b")], .newBreakpoint: [.char("b"), .char("n")],
+                ]
+                for key in keys[self] ?? [] { model.press(key) }
             case .inject:
                 model.press(.char("i"))
                 // The dialog's id is random; the golden's is fixed.
