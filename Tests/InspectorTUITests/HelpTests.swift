@@ -40,14 +40,39 @@ struct HelpTests {
         }
     }
 
-    @Test("? lists every key of the main screen")
-    func listsMainKeys() {
+    @Test("? lists every binding of the key table, each key named on its line or the line before")
+    func listsEveryBinding() {
+        let documented = Self.documented
+        for binding in InspectorModel.keyTable {
+            for key in binding.keys { #expect(documented.contains(Self.name(key)), "\(binding.name): \(Self.name(key)) is not in the help") }
+        }
+        // The keys that existed before the table, S D H b i I y Y R among them, stay listed.
         let keys = [
             "?", "F1", "q", "Esc", "Ctrl-C", "Tab", "Shift-Tab", "j", "k", "↓", "↑", "g", "G", "Home", "End", "PgDn", "PgUp",
             "Ctrl-F", "Ctrl-B", "Enter", "f", "/", "n", "N", "space", "p", "F", "L", "A", "r", "e", "c", "x", "t", "P", "E", "J", "C",
+            "S", "D", "H", "b", "i", "I", "y", "Y", "R",
         ]
-        let documented = Self.documented
         for key in keys { #expect(documented.contains(key), "\(key) is not in the help") }
+    }
+
+    @Test("The key table binds each key once, names each binding once, and a recording refuses exactly the keys that send")
+    func keyTableIsConsistent() {
+        let table = InspectorModel.keyTable
+        #expect(Set(table.map(\.name)).count == table.count, "a binding name is used twice")
+        var bound: [Key: String] = [:]
+        for binding in table {
+            guard case .main = binding.handler else { continue }
+            for key in binding.keys {
+                #expect(bound[key] == nil, "\(Self.name(key)) is bound by \(bound[key] ?? "") and \(binding.name)")
+                bound[key] = binding.name
+            }
+        }
+        let sending = Set(table.filter(\.sends).flatMap(\.keys))
+        #expect(sending == Set("rcxetPCLiI".map { Key.char($0) }))
+        #expect(InspectorModel.binding(named: "respond")?.keys == [.char("r")])
+        // Every line the help shows for a binding comes from the table.
+        let lines = table.filter { if case .line = $0.help { return true } else { return false } }.count
+        #expect(HelpView.sections.dropLast(HelpView.reference.count).map(\.keys.count).reduce(0, +) == lines)
     }
 
     /// What a person can see of the model's state.

@@ -168,7 +168,7 @@ struct RespondDialogTests {
     }
 
     @Test("Ctrl-T cycles success, unsupported, cancelled and every documented error code with its recoverable flag")
-    func templates() {
+    func templates() throws {
         var model = Self.dialogModel()
         let seen = Self.cycle(&model, times: 10)
         let expected: [(String, String, String, String)] = [
@@ -191,7 +191,7 @@ struct RespondDialogTests {
             #expect(got.recoverable == want.3, "\(want.0)")
         }
         // Every documented code is offered with the SDK's recoverable flag.
-        guard let dialog = respondDialog(model) else { return }
+        let dialog = try #require(respondDialog(model))
         for code in BridgeErrorCode.allCases {
             let template = dialog.templates.first { $0.error?.code == code.rawValue }
             #expect(template?.error?.recoverable == code.isRecoverable, "\(code)")

@@ -302,32 +302,11 @@ extension InspectorModel {
         }
     }
 
-    /// The keys that matter now.
+    /// The keys that matter now: the top view's, else the key table's hints offered in this
+    /// state (``mainFooterKeys``).
     var footerKeys: [(key: String, label: String)] {
         if let overlay = overlays.last { return overlay.footerKeys }
-        var keys: [(String, String)] = [("?", "help")]
-        switch focus {
-        case .messages:
-            keys += [("Enter", "detail"), ("f", "filter"), ("/", "search")]
-            if !live.pending.isEmpty { keys.append(("r", "respond")) }
-        case .pending:
-            keys += [("Enter", "respond"), ("j/k", "select")]
-        case .slots:
-            keys += [("c", "complete"), ("x", "cancel"), ("t", "on/off"), ("P", "permission")]
-        }
-        // b, i and I are in the help; while something is held, the key that lists it is offered.
-        if !live.held.isEmpty { keys.append(("H", "\(live.held.count) held")) }
-        keys += [("e", "event"), ("Tab", "pane"), ("space", pausedAt == nil ? "pause" : "resume")]
-        if live.lastError != nil { keys.append(("E", "errors")) }
-        // The doctor, when there is something for it to explain. Examining the whole state for
-        // every frame only to decide on a hint costs too much in a long session (it reads every
-        // lint-marked row), so the hint follows what is cheap to see: lastError or a lint mark.
-        if live.lastError != nil || live.lintCount > 0 { keys.append(("D", "doctor")) }
-        if focus == .messages, selectedEntry.map({ $0.kind == .message || $0.kind == .malformed }) == true { keys.append(("y/Y", "copy")) }
-        // Statistics once the journey has sent something; last, as the least needed.
-        if live.counts.received > 0 { keys.append(("S", "stats")) }
-        keys.append(("q", "quit"))
-        return keys
+        return mainFooterKeys
     }
 }
 

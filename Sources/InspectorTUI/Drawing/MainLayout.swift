@@ -20,8 +20,6 @@ struct MainLayout: Equatable {
 
     /// Rows of messages visible inside the Messages box.
     var messageRows: Int { max(0, messages.height - 2) }
-    /// Rows of pending requests visible inside the Pending box.
-    var pendingRows: Int { max(0, pending.height - 2) }
 
     init(size: Size) {
         self.size = size

@@ -32,19 +32,9 @@ extension InspectorModel {
             if let flash, flash.until <= now { self.flash = nil }
             return dueReplies()
         case .commandSent(let id, let label):
-            if unsentDialog?.label == label { unsentDialog = nil }
-            if let index = actions.lastIndex(where: { $0.label == label && $0.commandId == nil }) {
-                actions[index].commandId = id
-                inFlight[id] = index
-            }
+            commandSent(id: id, label: label)
         case .commandFailed(let label, let error):
-            if let correlationId = ruleReplyLabels.removeValue(forKey: label) { replies.outcome(of: correlationId, answered: false) }
-            if let index = actions.lastIndex(where: { $0.label == label && $0.commandId == nil }) {
-                actions[index].outcome = .refused(error)
-            }
-            showFlash("\(label): \(error)", isError: true)
-            reopenUnsentDialog(label: label, error: error)
-            settleStayingDialog(label: label, result: .failure(InspectorError(code: "not_sent", message: "not sent (\(error)): Enter tries again")))
+            commandFailed(label: label, error: error)
         case .editorFinished(let purpose, let text):
             guard let text else {
                 showFlash("the editor did not save; nothing changed", isError: true)
@@ -115,155 +105,7 @@ extension InspectorModel {
         let selected = visible[safe: cursor]
         refreshVisible(rebuild: true)
         guard !following, let selected else { return }
-        cursor = visible.firstIndex { $0 >= selected } ?? max(0, visible.count - 1)
-        scrollToCursor()
-    }
-
-    private mutating func settle(commandId: String, result: Result<JSONValue, InspectorError>) {
-        guard let index = inFlight.removeValue(forKey: commandId), actions.indices.contains(index) else { return }
-        if let correlationId = ruleReplyLabels.removeValue(forKey: actions[index].label) {
-            let rule = replies.outcome(of: correlationId, answered: (try? result.get()) != nil)
-            if case .failure(let error) = result, error.knownCode == .alreadyAnswered || error.knownCode == .notPending {
-                // Another inspector (or a person) answered first: the host refused ours, which is
-                // no failure of this inspector's; the rule still owes that answer.
-                actions[index].outcome = .refused(error.message)
-                showFlash("rule \(rule?.name ?? ""): \(correlationId) was answered elsewhere first; not counted", isError: false)
-                return
-            }
-        }
-        switch result {
-        case .success:
-            actions[index].outcome = .done
-            showFlash("✓ \(actions[index].label)", isError: false)
-        case .failure(let error):
-            actions[index].outcome = .refused(error.message)
-            showFlash("✗ \(actions[index].label): \(error.message)", isError: true)
-        }
-        settleStayingDialog(label: actions[index].label, result: result)
-    }
-
-    /// Whether the attached host can do `feature`; when it cannot, says why (the reason the host
-    /// gave in its handshake, such as GBGBridge's public API having no `clearError()`).
-    mutating func supports(_ feature: HostFeature) -> Bool {
-        guard let reason = live.host?.unsupportedReason(feature) else { return true }
-        showFlash("not available for this host: \(reason)", isError: true)
-        return false
-    }
-
-    mutating func showFlash(_ text: String, isError: Bool) {
-        flash = Flash(text: text, isError: isError, until: now + (isError ? 8000 : 4000))
-    }
-
-    /// Records an action and returns the effect that sends it.
-    mutating func send(_ command: InspectorCommand, label: String) -> [InspectorEffect] {
-        guard !readOnly else {
-            showFlash("this is a recording: nothing can be sent", isError: true)
-            return []
-        }
-        guard !live.isDisconnected else {
-            showFlash("not connected to the host: \(label) was not sent", isError: true)
-            return []
-        }
-        actions.append(ActionRecord(time: now, label: label, commandId: nil, outcome: nil))
-        if case .sendEvent(let args) = command {
-            let text = args.data.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) } ?? "{}"
-            let draft = EventDraft(name: args.name, dataText: text)
-            eventHistory.removeAll { $0 == draft }
-            eventHistory.append(draft)
-            if eventHistory.count > Self.eventHistoryLimit { eventHistory.removeFirst(eventHistory.count - Self.eventHistoryLimit) }
-        }
-        return [.send(command, label: label)]
-    }
-
-    /// Closes the dialog whose command was just sent, keeping it to reopen should the send fail
-    /// before reaching the host; a response sent by hand from the respond dialog is remembered
-    /// for its action (unless it is a built-in template; ``InspectorStateStore`` saves the list).
-    mutating func closeSentDialog(label: String, command: InspectorCommand) {
-        guard let closed = overlays.popLast() else { return }
-        unsentDialog = (label, closed)
-        guard case .respond(let dialog) = closed, case .respond(let args) = command else { return }
-        let response = ReplyRule.Response(status: args.status, data: args.data, error: args.error)
-        let builtIn = ResponseFields.templates(for: dialog.request.action).contains { template in
-            guard case .success(let data) = DataField.parse(template.data) else { return false }
-            return ReplyRule.Response(status: template.status, data: data, error: template.error) == response
-        }
-        guard !builtIn else { return }
-        rememberedResponses.add(response, for: dialog.request.action)
-    }
-
-    /// Reopens the dialog that sent `label` when sending failed before it reached the host, with
-    /// what was typed and the error, so nothing typed is lost.
-    mutating func reopenUnsentDialog(label: String, error: String) {
-        guard let unsent = unsentDialog, unsent.label == label else { return }
-        unsentDialog = nil
-        var overlay = unsent.overlay
-        if case .respond(var dialog) = overlay {
-            dialog.sendError = "not sent (\(error)): Enter tries again"
-            overlay = .respond(dialog)
-        }
-        overlays.append(overlay)
-    }
-
-    // MARK: Reply rules
-
-    /// Offers the pending requests to the reply rules (``ReplyScheduler``); says when a rule's use
-    /// was given back or an abandoned request was left alone.
-    mutating func offerPendingToRules() {
-        guard !rules.isEmpty, !readOnly else { return }
-        let update = replies.update(pending: live.pending, now: now, hostNow: hostClock.hostNow(localNow: now))
-        if let given = update.gaveBack.last {
-            showFlash("rule \(given.rule.name): \(given.request.correlationId) was answered elsewhere during the delay; not counted", isError: false)
-        }
-        if let skipped = update.skippedAbandoned.last {
-            showFlash(
-                "rules skip \(skipped.action) \(skipped.correlationId): pending past the journey's timeout, it has given up on it (answer it with r)",
-                isError: false)
-        }
-    }
-
-    /// Adds a reply rule (from "remember" in the respond dialog or the rules view's new-rule
-    /// form), says so, and offers it the pending requests not yet offered to the rules.
-    @discardableResult
-    mutating func addRule(_ rule: ReplyRule) -> ReplyRule {
-        let added = replies.book.add(rule)
-        showFlash("rule \(added.name) will answer \(added.times.map { "the next \($0)" } ?? "every") \(added.action) request", isError: false)
-        offerPendingToRules()
-        return added
-    }
-
-    /// Sends the rule answers whose delay has passed.
-    mutating func dueReplies() -> [InspectorEffect] {
-        replies.due(now: now).flatMap { reply -> [InspectorEffect] in
-            let label = "rule \(reply.rule.name): respond \(reply.rule.response.status.rawValue) to \(reply.request.action) \(reply.request.correlationId)"
-            let effects = send(.respond(reply.command), label: label)
-            if effects.isEmpty {
-                replies.outcome(of: reply.request.correlationId, answered: false)
-            } else {
-                ruleReplyLabels[label] = reply.request.correlationId
-            }
-            return effects
-        }
-    }
-
-    /// Takes reply rules kept from an earlier run (or shared as a rules file), **paused**: a rule
-    /// that answered live traffic on its own the moment the inspector opened would surprise; the
-    /// note says how many there are and how to resume them (R, then space).
-    public mutating func loadRules(_ book: ReplyRuleBook, from path: String) {
-        var loaded = book
-        loaded.resetHits()
-        loaded.setAllEnabled(false)
-        for rule in loaded.rules { replies.book.add(rule) }
-        guard !loaded.isEmpty else { return }
-        let count = loaded.rules.count
-        showFlash("\(count) reply rule\(count == 1 ? "" : "s") loaded from \(path), paused: R to see them, space to resume one", isError: false)
-    }
-
-    /// The most events the history keeps (and saves).
-    public static let eventHistoryLimit = 50
-
-    /// Takes the event history kept from an earlier run (the newest ``eventHistoryLimit``).
-    public mutating func loadEventHistory(_ drafts: [EventDraft]) {
-        eventHistory = Array(drafts.suffix(Self.eventHistoryLimit))
+        viewport.reselect(visible.firstIndex { $0 >= selected } ?? max(0, visible.count - 1))
     }
 
     // MARK: The visible rows
@@ -275,8 +117,11 @@ extension InspectorModel {
             examined = 0
         }
         let limit = pausedAt.map { min($0, live.log.count) } ?? live.log.count
-        guard examined < limit else { return }
-        let wasAtEnd = following
+        guard examined < limit else {
+            // Rebuilt to nothing (paused before the first row): the viewport has no rows either.
+            if viewport.count != visible.count { viewport.rowsChanged(count: visible.count) }
+            return
+        }
         let pending = filter.usesPending ? pendingIds : []
         // Borrow the rows instead of copying each one out (a copy retains its strings and JSON):
         // a filter change looks at every row, a million in a long session.
@@ -286,29 +131,14 @@ extension InspectorModel {
         }
         visible.append(contentsOf: matching)
         examined = limit
-        if wasAtEnd { cursor = max(0, visible.count - 1) }
-        scrollToCursor()
+        viewport.rowsChanged(count: visible.count)
     }
 
+    /// Keeps every selection on a row that exists.
     mutating func clampCursors() {
-        cursor = min(max(0, cursor), max(0, visible.count - 1))
+        viewport.clamp()
         pendingCursor = min(max(0, pendingCursor), max(0, live.pending.count - 1))
         slotCursor = min(max(0, slotCursor), max(0, live.slots.count - 1))
-        scrollToCursor()
-    }
-
-    mutating func scrollToCursor() {
-        let rows = max(1, layout.messageRows)
-        if cursor < scroll { scroll = cursor }
-        if cursor >= scroll + rows { scroll = cursor - rows + 1 }
-        scroll = min(max(0, scroll), max(0, visible.count - rows))
-        if cursor < scroll { scroll = cursor }
-    }
-
-    mutating func moveCursor(to index: Int) {
-        cursor = min(max(0, index), max(0, visible.count - 1))
-        following = pausedAt == nil && cursor >= visible.count - 1
-        scrollToCursor()
     }
 
     /// Selects the log row with sequence number `seq`, clearing a filter that hides it.
@@ -319,7 +149,7 @@ extension InspectorModel {
         }
         if let pausedAt, logIndex >= pausedAt {
             // The message arrived after the pause: resume, or it cannot be shown.
-            self.pausedAt = nil
+            viewport.unpauseKeepingPlace()
             refreshVisible()
             showFlash("display resumed to show the message", isError: false)
         }
@@ -330,7 +160,7 @@ extension InspectorModel {
         }
         if let row = visible.firstIndex(of: logIndex) {
             focus = .messages
-            moveCursor(to: row)
+            viewport.move(to: row)
         }
     }
 
@@ -338,10 +168,8 @@ extension InspectorModel {
 
     private mutating func handleKey(_ key: Key) -> [InspectorEffect] {
         if layout.isTooSmall, key != .char("q"), key != .ctrl("c") { return [] }
-        if key == .ctrl("c") {
-            quitting = true
-            return [.quit]
-        }
+        // A binding that works everywhere (Ctrl-C) acts before any prompt or view sees the key.
+        if let binding = Self.mainKeys[key], binding.everywhere, case .main(let action) = binding.handler { return action(&self, key) }
         if prompt != nil { return handlePromptKey(key) }
         if var overlay = overlays.popLast() {
             let action = overlay.handle(key, model: self)
@@ -434,7 +262,7 @@ extension InspectorModel {
             case .filter:
                 filter = parsed
                 refreshVisible(rebuild: true)
-                moveCursor(to: visible.count - 1)
+                viewport.move(to: visible.count - 1)
                 showFlash(parsed.isEmpty ? "filter cleared" : "filter: \(parsed.source) (\(visible.count) rows)", isError: false)
             case .search:
                 search = parsed.isEmpty ? nil : parsed
@@ -466,252 +294,22 @@ extension InspectorModel {
         for step in (includeCurrent ? 0 : 1)...count {
             let row = ((cursor + (forward ? step : -step)) % count + count) % count
             if search.matches(live.log[visible[row]], pending: pending), live.log[visible[row]].kind == .message || live.log[visible[row]].kind == .malformed {
-                moveCursor(to: row)
+                viewport.move(to: row)
                 return
             }
         }
         showFlash("no match for \(search.source)", isError: true)
     }
 
-    /// Keys that would send something to the host; a recording refuses them at once rather
-    /// than opening a dialog whose answer could never be sent.
-    private static let sendingKeys: Set<Key> = [
-        .char("r"), .char("c"), .char("x"), .char("e"), .char("t"), .char("P"), .char("C"), .char("L"), .char("i"), .char("I"),
-    ]
-
+    /// A key on the main screen: what its binding in ``keyTable`` does, unless it sends
+    /// something and this is a recording.
     private mutating func handleMainKey(_ key: Key) -> [InspectorEffect] {
-        if readOnly, Self.sendingKeys.contains(key) {
+        guard let binding = Self.mainKeys[key], case .main(let action) = binding.handler else { return [] }
+        guard !readOnly || binding.allowedReadOnly else {
             showFlash("this is a recording: nothing can be sent (it is read-only)", isError: true)
             return []
         }
-        switch key {
-        case .char("q"):
-            let active = rules.rules.filter(\.isActive).count
-            if active > 0, !readOnly {
-                overlays.append(
-                    .confirm(
-                        ConfirmDialog(
-                            quitQuestion: "Quit? \(active) active reply rule\(active == 1 ? "" : "s") will stop answering (they are saved, and come back paused next time).")))
-                return []
-            }
-            quitting = true
-            return [.quit]
-        case .char("?"), .function(1):
-            overlays.append(.help(HelpView()))
-        case .tab:
-            focus = focus.next
-        case .backTab:
-            focus = focus.previous
-        case .char("/"):
-            prompt = Prompt(kind: .search, input: TextInput(text: search?.source ?? ""), error: nil)
-        case .char("f"):
-            prompt = Prompt(kind: .filter, input: TextInput(text: filter.source), error: nil)
-        case .char("n"):
-            jumpToMatch(forward: true)
-        case .char("N"):
-            jumpToMatch(forward: false)
-        case .escape:
-            if search != nil {
-                search = nil
-            } else if !filter.isEmpty {
-                filter = .all
-                refreshVisible(rebuild: true)
-                showFlash("filter cleared", isError: false)
-            }
-        case .char(" "), .char("p"):
-            togglePause()
-        case .char("F"):
-            if pausedAt != nil { togglePause() }
-            moveCursor(to: visible.count - 1)
-        case .char("e"):
-            guard supports(.sendEvent) else { return [] }
-            overlays.append(.event(EventDialog(history: eventHistory)))
-        case .char("E"):
-            overlays.append(.errors(ErrorHistoryView(model: self)))
-        case .char("J"):
-            if let cause = live.lastError?.cause { jump(toSeq: cause) } else { showFlash("lastError has no message to jump to", isError: true) }
-        case .char("C"):
-            guard supports(.clearError) else { return [] }
-            guard live.lastError != nil else {
-                showFlash("lastError is already clear", isError: false)
-                return []
-            }
-            overlays.append(.confirm(ConfirmDialog(question: "Clear lastError on the host?", command: .clearError, label: "clear lastError")))
-        case .char("L"):
-            guard supports(.clearLog) else { return [] }
-            overlays.append(
-                .confirm(
-                    ConfirmDialog(
-                        question: "Clear the host's message log (receivedMessages)? The inspector keeps what it shows.",
-                        command: .clearLog, label: "clear the host's message log")))
-        case .char("A"):
-            overlays.append(.actions(ActionLogView()))
-        case .char("S"):
-            overlays.append(.stats(StatsView()))
-        case .char("D"):
-            overlays.append(.doctor(DoctorView(model: self)))
-        case .char("R"):
-            overlays.append(.rules(RulesView()))
-        case .char("H"):
-            guard supports(.intercept) else { return [] }
-            overlays.append(.held(HeldView()))
-        case .char("b"):
-            guard supports(.intercept) else { return [] }
-            overlays.append(.breakpoints(BreakpointsView()))
-        case .char("i"):
-            guard supports(.inject) else { return [] }
-            overlays.append(.inject(InjectDialog()))
-        case .char("I"):
-            openReplay()
-        case .char("r"):
-            openRespond()
-        case .char("y"), .char("Y"):
-            return copySelected(as: key == .char("y") ? .json : .consoleLine)
-        case .char("c"):
-            openSlot(action: .complete)
-        case .char("x"):
-            openSlot(action: .cancel)
-        case .char("t"):
-            return toggleSlotEnabled()
-        case .char("P"):
-            return cyclePermission()
-        case .enter:
-            switch focus {
-            case .messages:
-                if let entry = selectedEntry, entry.kind == .message || entry.kind == .malformed, let index = visible[safe: cursor] {
-                    overlays.append(.detail(DetailView(logIndex: index, model: self)))
-                }
-            case .pending:
-                openRespond()
-            case .slots:
-                openSlot(action: .complete)
-            }
-        default:
-            moveSelection(key)
-        }
-        return []
-    }
-
-    private mutating func togglePause() {
-        if pausedAt == nil {
-            pausedAt = live.log.count
-            following = false
-            showFlash("paused: new messages are kept but not shown (space to resume)", isError: false)
-        } else {
-            pausedAt = nil
-            // Paused while on the newest row: follow again, so the rows kept meanwhile come into view.
-            following = cursor >= visible.count - 1
-            refreshVisible()
-            showFlash("resumed", isError: false)
-        }
-    }
-
-    private mutating func moveSelection(_ key: Key) {
-        switch focus {
-        case .messages:
-            let page = max(1, layout.messageRows - 1)
-            switch key {
-            case .char("j"), .down: moveCursor(to: cursor + 1)
-            case .char("k"), .up: moveCursor(to: cursor - 1)
-            case .char("g"), .home: moveCursor(to: 0)
-            case .char("G"), .end: moveCursor(to: visible.count - 1)
-            case .pageDown, .ctrl("f"): moveCursor(to: cursor + page)
-            case .pageUp, .ctrl("b"): moveCursor(to: cursor - page)
-            default: break
-            }
-        case .pending:
-            switch key {
-            case .char("j"), .down: pendingCursor += 1
-            case .char("k"), .up: pendingCursor -= 1
-            case .char("g"), .home: pendingCursor = 0
-            case .char("G"), .end: pendingCursor = live.pending.count - 1
-            default: break
-            }
-            clampCursors()
-        case .slots:
-            switch key {
-            case .char("j"), .down: slotCursor += 1
-            case .char("k"), .up: slotCursor -= 1
-            default: break
-            }
-            clampCursors()
-        }
-    }
-
-    /// The pending request to answer: the selected pending one, or the selected log row if it is pending.
-    /// The request `r` answers: the selected row in the Pending pane, the selected request in
-    /// the Messages pane, else the only pending request. Never a selection the person cannot
-    /// see (the Pending pane's cursor while another pane has the focus).
-    private var respondTarget: WirePending? {
-        if focus == .pending { return selectedPending }
-        if focus == .messages, let entry = selectedEntry, entry.type == .request {
-            return live.pending.first { $0.correlationId == entry.correlationId }
-        }
-        return live.pending.count == 1 ? live.pending.first : nil
-    }
-
-    private mutating func openRespond() {
-        guard supports(.respond) else { return }
-        guard let target = respondTarget else {
-            if live.pending.isEmpty {
-                showFlash("no pending request to answer", isError: true)
-            } else if focus == .messages, let entry = selectedEntry, entry.type == .request {
-                showFlash("\(entry.correlationId) is not pending (already answered, or a handler or slot holds it)", isError: true)
-            } else {
-                showFlash("\(live.pending.count) requests are pending: select one (a request row, or Tab to the Pending pane)", isError: true)
-            }
-            return
-        }
-        overlays.append(.respond(RespondDialog(request: target)))
-    }
-
-    /// The slot to act on: the selected one in the Slots pane, else the only busy one.
-    private var slotTarget: WireSlot? {
-        if focus == .slots { return selectedSlot }
-        let busy = live.slots.filter { $0.activeRequest != nil }
-        return busy.count == 1 ? busy[0] : selectedSlot
-    }
-
-    private mutating func openSlot(action: SlotDialog.Action) {
-        guard supports(.completeSlot) else { return }
-        guard let slot = slotTarget else {
-            showFlash("no capture slot selected (Tab to the Slots pane)", isError: true)
-            return
-        }
-        guard slot.activeRequest != nil else {
-            showFlash("the \(slot.kind.rawValue) slot is idle: no request to \(action == .complete ? "complete" : "cancel")", isError: true)
-            return
-        }
-        if action == .cancel {
-            overlays.append(.confirm(.cancelCapture(slot)))
-        } else {
-            overlays.append(.slot(SlotDialog(slot: slot)))
-        }
-    }
-
-    private mutating func toggleSlotEnabled() -> [InspectorEffect] {
-        guard let slot = slotTarget ?? selectedSlot else { return [] }
-        let enable = !slot.enabled
-        let command = InspectorCommand.setSlotEnabled(.init(slot: slot.kind, enabled: enable))
-        let label = "\(enable ? "enable" : "disable") the \(slot.kind.rawValue) slot"
-        if enable {
-            return send(command, label: label)
-        } else {
-            overlays.append(
-                .confirm(
-                    ConfirmDialog(
-                        question: "Disable the \(slot.kind.rawValue) slot? Its requests will go to pendingRequests and it is reported unsupported.",
-                        command: command, label: label)))
-            return []
-        }
-    }
-
-    private mutating func cyclePermission() -> [InspectorEffect] {
-        guard let slot = slotTarget ?? selectedSlot else { return [] }
-        let all = PermissionState.allCases
-        let next = all[((all.firstIndex(of: slot.permissionState) ?? 0) + 1) % all.count]
-        let label = "set the \(slot.kind.rawValue) slot's permission to \(next.rawValue)"
-        return send(.setSlotPermission(.init(slot: slot.kind, permissionState: next)), label: label)
+        return action(&self, key)
     }
 }
 

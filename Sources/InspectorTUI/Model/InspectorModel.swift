@@ -19,7 +19,11 @@ public struct InspectorModel: Sendable {
     public internal(set) var live = LiveState()
     /// The terminal size.
     public internal(set) var size: Size {
-        didSet { if size != oldValue { layout = MainLayout(size: size) } }
+        didSet {
+            guard size != oldValue else { return }
+            layout = MainLayout(size: size)
+            viewport.resize(rows: layout.messageRows)
+        }
     }
     /// The socket this inspector attaches to (shown in the status line); changes when a
     /// followed host is run again (``InspectorInput/attaching(socketPath:note:)``).
@@ -47,15 +51,16 @@ public struct InspectorModel: Sendable {
     public internal(set) var visible: [Int] = []
     /// How much of `live.log` `visible` has examined.
     var examined = 0
+    /// The log's viewport over ``visible``: selection, scroll, follow and pause.
+    public internal(set) var viewport: LogViewport
     /// The selected row, an index into ``visible``.
-    public internal(set) var cursor = 0
+    public var cursor: Int { viewport.cursor }
     /// The first row shown, an index into ``visible``.
-    public internal(set) var scroll = 0
-    /// Follow mode: the cursor stays on the newest row as rows arrive. On whenever the cursor is
-    /// on the newest row; off as soon as the person moves up to read.
-    public internal(set) var following = true
-    /// While paused, new rows are collected but not shown (the count is).
-    public internal(set) var pausedAt: Int?
+    public var scroll: Int { viewport.scroll }
+    /// Follow mode (``LogViewport/following``): the cursor stays on the newest row as rows arrive.
+    public var following: Bool { viewport.following }
+    /// While paused, the log's length when it paused: new rows are collected but not shown (the count is).
+    public var pausedAt: Int? { viewport.pausedAt }
     /// The selected pending request.
     public internal(set) var pendingCursor = 0
     /// The selected slot (0 document, 1 selfie).
@@ -95,6 +100,7 @@ public struct InspectorModel: Sendable {
     public init(size: Size, socketPath: String, now: Double = Date().timeIntervalSince1970 * 1000) {
         self.size = size
         self.layout = MainLayout(size: size)
+        self.viewport = LogViewport(rows: layout.messageRows)
         self.socketPath = socketPath
         self.now = now
     }

@@ -1,0 +1,166 @@
+import BridgeCore
+import Foundation
+import InspectorClient
+@testable import InspectorProtocol
+@testable import InspectorTUI
+import TerminalUI
+import Testing
+
+/// Every overlay and the main screen, drawn at 80×24 and 120×40 from fixed inputs (the journey of
+/// ``Fixture/journeyState(host:)`` at ``Fixture/t0``, UTC clocks, a fixed replay suffix) and
+/// compared with the files in `Tests/Goldens/InspectorTUITests/` (``GoldenScreen``): a change to the TUI's code that
+/// changes nothing on screen leaves them all as they are.
+@Suite("Golden screens")
+struct GoldenScreenTests {
+    /// A screen size the goldens are drawn at.
+    struct ScreenSize: Sendable, CustomTestStringConvertible {
+        let width: Int
+        let height: Int
+        var testDescription: String { "\(width)x\(height)" }
+    }
+
+    static let sizes = [ScreenSize(width: 80, height: 24), ScreenSize(width: 120, height: 40)]
+
+    /// One screen to keep, and how to get there from a fresh model.
+    enum Scene: String, CaseIterable, Sendable {
+        // The main screen.
+        case main
+        case mainPendingFocus = "main-pending-focus"
+        case mainSlotsFocus = "main-slots-focus"
+        case mainPaused = "main-paused"
+        case mainEmpty = "main-empty"
+        case mainDisconnected = "main-disconnected"
+        case mainRecording = "main-recording"
+        case filterPrompt = "filter-prompt"
+        // Every overlay.
+        case help
+        case detail
+        case respond
+        case event
+        case slot
+        case confirm
+        case replay
+        case errors
+        case actions
+        case rules
+        case newRule = "new-rule"
+        case held
+        case heldEdit = "held-edit"
+        case breakpoints
+        case newBreakpoint = "new-breakpoint"
+        case inject
+        case stats
+        case doctor
+
+        /// The model showing this scene at `size`.
+        func model(_ size: ScreenSize) -> InspectorModel {
+            let (width, height) = (size.width, size.height)
+            var model = journeyModel(width: width, height: height)
+            switch self {
+            case .main:
+                break
+            case .mainPendingFocus:
+                model.press(.tab)
+            case .mainSlotsFocus:
+                model.press(.tab, .tab)
+            case .mainPaused:
+                // Paused and filtered, with a row kept back and ages past the timeouts.
+                model.press(.char("f"))
+                model.type("!is:manual")
+                model.press(.enter, .char(" "))
+                model.feed(12, .traffic(Fixture.request(seq: 12, id: "late-1", action: "nfc.read", at: Fixture.t0 + 500)))
+                model.handle(.tick(Fixture.t0 + 9_000))
+            case .mainEmpty:
+                model = makeModel(width: width, height: height)
+                model.handle(.frame(Fixture.emptySnapshot()))
+            case .mainDisconnected:
+                model.handle(.disconnected)
+                model.handle(.tick(Fixture.t0 + 3_000))
+            case .mainRecording:
+                model = makeModel(width: width, height: height)
+                model.readOnly = true
+                model.handle(.frame(Fixture.journeySnapshot()))
+                model.press(.char("k"), .char("k"))
+            case .filterPrompt:
+                model.press(.char("f"))
+                model.type("type:requst")
+            case .help:
+                model.press(.char("?"))
+            case .detail:
+                // The refused upload's response: threaded with its request.
+                model.press(.char("k"), .enter)
+            case .respond:
+                // The respond dialog with the BUSY template.
+                model.press(.tab, .enter)
+                for _ in 0..<6 { model.press(.ctrl("t")) }
+            case .event:
+                model.press(.char("e"))
+                model.type("host.ping")
+            case .slot:
+                model.press(.char("c"))
+            case .confirm:
+                model.press(.char("C"))
+            case .replay:
+                // The upload request (an IN row), with a fixed suffix for its new id.
+                model.press(.char("k"), .char("k"))
+                model.openReplay(suffix: "r3pl4y")
+            case .errors:
+                model.press(.char("E"))
+            case .actions:
+                model.press(.char("C"), .char("y"))
+                model.handle(.commandSent(id: "c1", label: "clear lastError"))
+                model.handle(.frame(.reply(id: "c1", result: .success(.object([:])), sent: [])))
+                model.handle(.tick(Fixture.t0 + 10_000))
+                model.press(.char("A"))
+            case .rules:
+                model.addRule(ReplyRule(name: "nfc-ok", action: "nfc.*", times: 2, delayMs: 500, response: .init(status: .success, data: ["uid": "04A2"])))
+                model.handle(.tick(Fixture.t0 + 10_000))
+                model.press(.char("R"))
+            case .newRule:
+                model.press(.char("R"), .char("n"))
+            case .held, .heldEdit, .breakpoints, .newBreakpoint:
+                // Two breakpoints (b1 this inspector's) and two held messages.
+                model = InterceptionScreenTests.heldModel(width: width, height: height)
+                let keys: [Scene: [Key]] = [
+                    .held: [.char("H")], .heldEdit: [.char("H"), .char("e")], .breakpoints: [.char("b")], .newBreakpoint: [.char("b"), .char("n")],
+                ]
+                for key in keys[self] ?? [] { model.press(key) }
+            case .inject:
+                model.press(.char("i"))
+                // The dialog's id is random; the golden's is fixed.
+                model.overlays[model.overlays.count - 1] = .inject(InjectDialog(correlationId: "inspector-0f1e2d3c-4b5a-4968-8776-655443322110"))
+            case .stats:
+                model.press(.char("S"))
+            case .doctor:
+                model.press(.char("D"))
+            }
+            return model
+        }
+    }
+
+    @Test("Each screen matches its golden", arguments: Scene.allCases, Self.sizes)
+    func screen(_ scene: Scene, _ size: ScreenSize) {
+        GoldenScreen.assert(scene.model(size).screenText, named: "\(scene.rawValue)-\(size.testDescription)")
+    }
+
+    @Test("The host picker matches its golden", arguments: Self.sizes)
+    func hostPicker(_ size: ScreenSize) {
+        var picker = HostPicker(hosts: HostPickerTests.hosts)
+        picker.handle(.char("j"))
+        let screen = picker.render(size: Size(width: size.width, height: size.height), now: Fixture.t0).rendered()
+        GoldenScreen.assert(screen, named: "host-picker-\(size.testDescription)")
+    }
+
+    @Test("Each scene drawn twice is the same screen: nothing in it depends on the wall clock or chance")
+    func deterministic() {
+        for scene in Scene.allCases {
+            #expect(scene.model(Self.sizes[0]).screenText == scene.model(Self.sizes[0]).screenText, "\(scene.rawValue)")
+        }
+    }
+
+    @Test("A mismatch is shown as a line diff with numbers")
+    func diffIsReadable() {
+        let diff = GoldenScreen.diff(expected: "a\nb\nc\nd", actual: "a\nB\nc\nd")
+        #expect(diff == "    1 │a\n-   2 │b\n+   2 │B\n    3 │c\n    4 │d")
+    }
+}
