@@ -23,6 +23,9 @@
 //   InspectorTUI        the inspector's state, update and rendering into a buffer (no curses): Model/ Overlays/ Drawing/
 //   BridgeInspectorCLI  the `bridge-inspector` command: Host/ Demo/ Interactive/ Scripting/ Support/
 //   BridgeInspectorBenchmarks  `bridge-inspector-bench`: figures for docs/performance.md (not a test)
+// For tests only, under Tests/:
+//   TestSupport         what test targets share: temporary directories, bounded waits, ManualClock, processes
+//   AgentTesting        EmbeddedAgent: the agent's core driven in memory with a clock the test moves
 // docs/architecture.md says what each module does, where things live in it, and how files and errors are named.
 import PackageDescription
 
@@ -60,8 +63,9 @@ let package = Package(
         .target(name: "CSocketShims"),
         .target(name: "SocketSupport", dependencies: ["CSocketShims", "ThreadSupport"], swiftSettings: strict),
         .testTarget(name: "SocketSupportTests", dependencies: ["SocketSupport", "TestSupport"], swiftSettings: strict),
-        // What test targets share: temporary directories, waiting for a condition, socket files,
-        // spawned processes, and running one test again in a process of its own.
+        // What test targets share: temporary directories, waiting for a condition, a clock the
+        // test moves (ManualClock), socket files, spawned processes, and running one test again
+        // in a process of its own.
         .target(name: "TestSupport", dependencies: ["BridgeCore", "InspectorProtocol", "SocketSupport", "ThreadSupport"], path: "Tests/TestSupport", swiftSettings: strict),
 
         .target(name: "InspectorProtocol", dependencies: ["BridgeCore"], swiftSettings: strict),
@@ -72,10 +76,15 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strict),
+        // The agent's core driven in memory (EmbeddedAgent), for any test target, as swift-nio
+        // ships NIOEmbedded. TestSupport stays free of the agent.
+        .target(
+            name: "AgentTesting", dependencies: ["InspectorAgent", "InspectorProtocol", "BridgeCore", "SocketSupport", "TestSupport"],
+            path: "Tests/AgentTesting", swiftSettings: strict),
         .target(name: "GBGBridgeInspector", dependencies: ["BridgeCore", "InspectorProtocol", "InspectorAgent"], swiftSettings: strict),
         .testTarget(
             name: "GBGBridgeInspectorTests",
-            dependencies: ["GBGBridgeInspector", "InspectorClient", "InspectorProtocol", "BridgeCore", "TestSupport"],
+            dependencies: ["GBGBridgeInspector", "AgentTesting", "InspectorAgent", "InspectorClient", "InspectorProtocol", "BridgeCore", "TestSupport"],
             swiftSettings: strict),
         .target(
             name: "InspectorClient",
@@ -86,7 +95,10 @@ let package = Package(
         .testTarget(name: "InspectorClientTests", dependencies: ["InspectorClient", "InspectorProtocol", "BridgeCore", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "InspectorAgentTests",
-            dependencies: ["InspectorAgent", "InspectorClient", "InspectorProtocol", "SocketSupport", "BridgeCore", "TestSupport", "ThreadSupport"],
+            dependencies: [
+                "InspectorAgent", "AgentTesting", "InspectorClient", "InspectorProtocol", "SocketSupport", "BridgeCore", "TestSupport",
+                "ThreadSupport",
+            ],
             swiftSettings: strict),
 
         .target(name: "HostDiagnosis", dependencies: ["BridgeCore", "InspectorProtocol", "InspectorClient"], swiftSettings: strict),

@@ -26,6 +26,9 @@ final class Fixture {
     let host: BridgeHost
     let journey: RecordingJourneyTransport
     let agent: InspectorAgent
+    /// The host's clock: a hold's time limit passes only when a test moves it, so no hold ends
+    /// by itself while a test on a busy machine still checks it.
+    let clock = ManualClock()
 
     /// The agent's default limits, except time limits longer than the whole suite: the main actor
     /// is shared by tests running in parallel, and on a busy two-core machine a test on it can
@@ -47,6 +50,7 @@ final class Fixture {
         directory = try makeTemporaryDirectory()
         socketPath = directory + "/a.sock"
         host = BridgeHost(hostVersion: "2.3.4")
+        host.clock = clock
         journey = RecordingJourneyTransport()
         host.attach(journey)
         prepare(host)
