@@ -9,7 +9,8 @@ import Testing
 
 /// Issue 24, point 7: what breakpoints make the host hold is bounded (docs/inspector-protocol.md,
 /// 13.1, 13.4 and 9.1): held messages by count and by bytes, breakpoints per inspector, and a
-/// message let through because of a cap is announced. Counted in messages and bytes, never timed.
+/// message let through because of a cap is announced. Counted in messages and bytes, never timed;
+/// a hold's time limit passes on the host's clock (a `ManualClock` the test moves), never in real time.
 @MainActor
 @Suite("Limits on holds and breakpoints")
 struct HoldLimitTests {
