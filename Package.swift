@@ -24,6 +24,10 @@
 //   InspectorTUI        the inspector's state, update and rendering into a buffer (no curses): Model/ Overlays/ Drawing/
 //   BridgeInspectorCLI  the `bridge-inspector` command: Host/ Demo/ Interactive/ Scripting/ Support/
 //   BridgeInspectorBenchmarks  `bridge-inspector-bench`: figures for docs/performance.md (not a test)
+// For tests only, under Tests/:
+//   TestSupport         what test targets share: temporary directories, bounded waits, ManualClock, processes
+//   AgentTesting        EmbeddedAgent (the agent's core driven in memory with a clock the test moves),
+//                       LiveAgent (a host with a running agent) and StateDigest
 // docs/architecture.md says what each module does, where things live in it, and how files and errors are named.
 import PackageDescription
 
@@ -61,14 +65,10 @@ let package = Package(
         .target(name: "CSocketShims"),
         .target(name: "SocketSupport", dependencies: ["CSocketShims", "ThreadSupport"], swiftSettings: strict),
         .testTarget(name: "SocketSupportTests", dependencies: ["SocketSupport", "TestSupport"], swiftSettings: strict),
-        // What test targets share: temporary directories, waiting for a condition, socket files,
-        // spawned processes, running one test again in a process of its own, a host with a
-        // running agent (LiveAgent, hence InspectorAgent) and comparing two inspector states
-        // (StateDigest, hence InspectorClient).
-        .target(
-            name: "TestSupport",
-            dependencies: ["BridgeCore", "InspectorAgent", "InspectorClient", "InspectorProtocol", "SocketSupport", "ThreadSupport"],
-            path: "Tests/TestSupport", swiftSettings: strict),
+        // What test targets share: temporary directories, waiting for a condition, a clock the
+        // test moves (ManualClock), socket files, spawned processes, and running one test again
+        // in a process of its own.
+        .target(name: "TestSupport", dependencies: ["BridgeCore", "InspectorProtocol", "SocketSupport", "ThreadSupport"], path: "Tests/TestSupport", swiftSettings: strict),
 
         .target(name: "InspectorProtocol", dependencies: ["BridgeCore"], swiftSettings: strict),
         .testTarget(name: "InspectorProtocolTests", dependencies: ["InspectorProtocol", "BridgeCore", "TestSupport"], swiftSettings: strict),
@@ -82,7 +82,7 @@ let package = Package(
         .target(name: "GBGBridgeInspector", dependencies: ["BridgeCore", "InspectorProtocol", "InspectorAgent"], swiftSettings: strict),
         .testTarget(
             name: "GBGBridgeInspectorTests",
-            dependencies: ["GBGBridgeInspector", "InspectorClient", "InspectorProtocol", "BridgeCore", "TestSupport"],
+            dependencies: ["GBGBridgeInspector", "AgentTesting", "InspectorAgent", "InspectorClient", "InspectorProtocol", "BridgeCore", "TestSupport"],
             swiftSettings: strict),
         .target(
             name: "InspectorClient",
@@ -90,16 +90,30 @@ let package = Package(
                 "BridgeCore", "FilterLanguage", "InspectorProtocol", "SocketSupport", .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strict),
+        // The inspector's testing library, for any test target, as swift-nio ships NIOEmbedded:
+        // the agent's core driven in memory (EmbeddedAgent), a host with a running agent on a
+        // private socket (LiveAgent), and what two inspector states must share (StateDigest).
+        // TestSupport stays free of the agent and the client.
+        .target(
+            name: "AgentTesting",
+            dependencies: ["InspectorAgent", "InspectorClient", "InspectorProtocol", "BridgeCore", "SocketSupport", "TestSupport"],
+            path: "Tests/AgentTesting", swiftSettings: strict),
         // InspectorAgent is a fixture here, not a subject: InspectorSession and RawFrameStream are
-        // tested against a live agent (TestSupport's LiveAgent); the handshake and framing
+        // tested against a live agent (AgentTesting's LiveAgent); the handshake and framing
         // themselves are tested on ClientConnectionStateMachine, without a socket.
         .testTarget(
             name: "InspectorClientTests",
-            dependencies: ["InspectorClient", "InspectorAgent", "InspectorProtocol", "BridgeCore", "SocketSupport", "TestSupport", "ThreadSupport"],
+            dependencies: [
+                "InspectorClient", "AgentTesting", "InspectorAgent", "InspectorProtocol", "BridgeCore", "SocketSupport", "TestSupport",
+                "ThreadSupport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "InspectorAgentTests",
-            dependencies: ["InspectorAgent", "InspectorClient", "InspectorProtocol", "SocketSupport", "BridgeCore", "TestSupport", "ThreadSupport"],
+            dependencies: [
+                "InspectorAgent", "AgentTesting", "InspectorClient", "InspectorProtocol", "SocketSupport", "BridgeCore", "TestSupport",
+                "ThreadSupport",
+            ],
             swiftSettings: strict),
 
         .target(name: "HostDiagnosis", dependencies: ["BridgeCore", "InspectorProtocol", "InspectorClient"], swiftSettings: strict),
@@ -132,7 +146,7 @@ let package = Package(
             swiftSettings: strict),
 
         .target(name: "TerminalUI", swiftSettings: strict),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"], swiftSettings: strict),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"], swiftSettings: strict),
         // No pkgConfig: SwiftPM would warn that it drops ncursesw's -D flags; the shim header
         // defines what the wide-character API needs itself, and the library is linked below.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
@@ -144,7 +158,7 @@ let package = Package(
                 .linkedLibrary("ncursesw", .when(platforms: [.linux])),
                 .linkedLibrary("ncurses", .when(platforms: [.macOS])),
             ]),
-        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "TerminalUI"], swiftSettings: strict),
+        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "TerminalUI", "TestSupport"], swiftSettings: strict),
 
         .target(
             name: "InspectorTUI",
@@ -172,7 +186,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["BridgeCore", "GBGBridgeInspector", "HostDiagnosis", "InspectorClient", "InspectorProtocol", "JourneySimulation", "SocketSupport", "TestSupport", "ThreadSupport"],
+            dependencies: ["AgentTesting", "BridgeCore", "GBGBridgeInspector", "HostDiagnosis", "InspectorClient", "InspectorProtocol", "JourneySimulation", "SocketSupport", "TestSupport", "ThreadSupport"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -112,12 +112,18 @@ extension BridgeHost {
         if direction == .received { outstanding[message.correlationId] = message }
         emit(.held(held))
         let id = held.id
+        let clock = self.clock
+        // Clamped to a century, which no hold reaches: a Duration of any Double would overflow.
+        let sleep = Duration.seconds(min(limit, Self.longestHoldTimer))
         Task { @MainActor [weak self] in
-            try? await Task.sleep(nanoseconds: UInt64(limit * 1_000_000_000))
+            try? await clock.sleep(for: sleep)
             try? self?.releaseHeld(id, reason: .timeLimit)
         }
         return true
     }
+
+    /// The longest a hold's timer sleeps, in seconds (a century).
+    static let longestHoldTimer: Double = 100 * 365 * 86_400
 
     /// Whether a held request occupies `slot` (a second capture request is then `BUSY`).
     func slotIsHeld(_ slot: CaptureCapability) -> Bool {

@@ -84,6 +84,13 @@ public final class BridgeHost {
     /// The clock used for arrival times and timestamps; replace it in tests.
     public var now: @Sendable () -> Date = { Date() }
 
+    /// The clock the host's timers sleep on: each held message's time limit
+    /// (``HoldRequest/timeLimit``) runs out on it. Defaults to the continuous clock; a test
+    /// passes a clock it moves itself (TestSupport's `ManualClock`) to cross a limit at once,
+    /// and an app has no reason to change it. A hold's timer takes the clock set when the
+    /// message is held.
+    public var clock: any Clock<Duration> = ContinuousClock()
+
     // MARK: Internal state
 
     let codec = BridgeMessageCodec()

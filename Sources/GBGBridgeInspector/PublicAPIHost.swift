@@ -4,7 +4,7 @@ import InspectorAgent
 import InspectorProtocol
 
 /// Presents a host seen only through GBGBridge's public API (``GBGBridgeHostAPI``) to the
-/// inspector agent as an ``InspectableHost``.
+/// inspector agent as an `InspectableHost`.
 ///
 /// GBGBridge has no change stream, so the adapter assembles one:
 /// - received messages, in order, from the delegate's `bridgeHost(_:didReceive:)` (its proxy
@@ -17,6 +17,10 @@ import InspectorProtocol
 ///
 /// Times are when the adapter first saw something, not when GBGBridge handled it. What the public
 /// API cannot do at all is declared in ``inspectionProfile`` (see docs/real-apps.md).
+///
+/// Its time is an input: polling and ``settleTimeout`` run on the `clock` given to
+/// ``init(api:hostVersion:environment:pollInterval:clock:now:)`` and times come from `now`. An app
+/// keeps the defaults (the continuous clock, `Date()`); tests pass a clock they move.
 @MainActor
 public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBridgeDelegateTap {
     /// How often the public properties are compared when nothing else prompts it.
@@ -42,6 +46,8 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     private let environment: String
     private let codec = BridgeMessageCodec()
     private let now: @Sendable () -> Date
+    private let clock: any Clock<Duration>
+    private let timeline: ClockTimeline
 
     private var sinks: [ObjectIdentifier: InspectionSink] = [:]
     private var proxy: AnyObject?
@@ -64,19 +70,40 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// correlation id, events by name in order.
     private var awaitedResponses: [String: [ObjectIdentifier: InspectionCause]] = [:]
     private var awaitedEvents: [(name: String, causes: [ObjectIdentifier: InspectionCause])] = []
+    /// Replies waiting in ``settle(after:)`` for the page's reports, until those come or the
+    /// timer each has (on the clock) runs out.
+    private var settling: [Settling] = []
+    private var nextSettlingToken = 0
+
+    private struct Settling {
+        var token: Int
+        var cause: InspectionCause
+        var continuation: CheckedContinuation<Void, Never>
+        var timer: Task<Void, Never>?
+    }
 
     /// Creates an adapter for `api`; call ``start()`` to take the delegate slot and begin polling.
     ///
     /// - Parameters:
+    ///   - api: the app's bridge host, through GBGBridge's public API (``GBGBridgeHostAPI``).
     ///   - hostVersion: the version the app gave GBGBridge (`BridgeHost(hostVersion:)`), which the
     ///     public API does not expose.
     ///   - environment: the environment GBGBridge reports to the journey (`ios`).
-    public init(api: API, hostVersion: String, environment: String = "ios", pollInterval: Duration = .milliseconds(100), now: @escaping @Sendable () -> Date = { Date() }) {
+    ///   - pollInterval: how often the public properties are compared (``pollInterval``).
+    ///   - clock: what polling and ``settleTimeout`` sleep on: the continuous clock in an app; in
+    ///     tests a clock the test moves (TestSupport's `ManualClock`), so no test waits on either.
+    ///   - now: where the times of changes come from.
+    public init(
+        api: API, hostVersion: String, environment: String = "ios", pollInterval: Duration = .milliseconds(100),
+        clock: any Clock<Duration> = ContinuousClock(), now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.api = api
         self.hostVersion = hostVersion
         self.environment = environment
         self.pollInterval = pollInterval
         self.now = now
+        self.clock = clock
+        self.timeline = ClockTimeline(clock)
         lastError = api.lastError
         let time = now()
         pending = api.pendingRequests.map { ($0.correlationId, $0.payload.action) }
@@ -94,9 +121,10 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         appDelegate = api.delegateObject
         proxy = api.installDelegateProxy(reportingTo: self, forwardingTo: appDelegate)
         let interval = pollInterval
+        let clock = self.clock
         pollTask = Task { @MainActor [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
+                try? await clock.sleep(for: interval)
                 guard let self else { return }
                 self.refresh()
             }
@@ -107,6 +135,11 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     public func stop() {
         pollTask?.cancel()
         pollTask = nil
+        // No report comes any more: replies waiting for one go now.
+        for waiting in settling { waiting.timer?.cancel() }
+        let waiting = settling
+        settling.removeAll()
+        for one in waiting { one.continuation.resume() }
         if let api, proxy != nil, api.delegateObject === proxy {
             api.restoreDelegate(appDelegate)
         }
@@ -181,7 +214,10 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
 
     public func sendEvent(_ name: String, data: [String: JSONValue]?) {
         awaitedEvents.append((name, runningCauses()))
-        if awaitedEvents.count > Self.awaitedLimit { awaitedEvents.removeFirst() }
+        if awaitedEvents.count > Self.awaitedLimit {
+            awaitedEvents.removeFirst()
+            resumeSettled()
+        }
         api?.send(event: name, data: data)
         refresh()
     }
@@ -222,9 +258,8 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// Waits (at most ``settleTimeout``) until the page has reported every message the command
     /// `cause` made GBGBridge send: WebKit hands the page script's posts over asynchronously.
     public func settle(after cause: InspectionCause) async {
-        let deadline = ContinuousClock.now + settleTimeout
-        while isAwaitingReports(from: cause), ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(2))
+        if isAwaitingReports(from: cause) {
+            await waitForReports(from: cause)
         }
         // Not reported in time (no page, or no script): a later message of the same name must
         // not be taken for this command's.
@@ -234,6 +269,38 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// How long a command's reply waits for the page to report what the command sent. A page
     /// that never reports (no page script, or no page) delays each reply by this much.
     public var settleTimeout: Duration = .milliseconds(500)
+
+    /// Suspends until no report from `cause` is awaited any more (``resumeSettled()``) or
+    /// ``settleTimeout`` passes on the clock.
+    private func waitForReports(from cause: InspectionCause) async {
+        nextSettlingToken += 1
+        let token = nextSettlingToken
+        let timeline = self.timeline
+        let deadline = timeline.elapsed + settleTimeout
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let timer = Task { @MainActor [weak self] in
+                try? await timeline.sleep(untilElapsed: deadline)
+                guard !Task.isCancelled else { return }
+                self?.endSettling(token)
+            }
+            settling.append(Settling(token: token, cause: cause, continuation: continuation, timer: timer))
+        }
+    }
+
+    private func endSettling(_ token: Int) {
+        guard let index = settling.firstIndex(where: { $0.token == token }) else { return }
+        let waiting = settling.remove(at: index)
+        waiting.timer?.cancel()
+        waiting.continuation.resume()
+    }
+
+    /// Lets go the replies whose command's messages have all been reported.
+    private func resumeSettled() {
+        guard !settling.isEmpty else { return }
+        for waiting in settling where !isAwaitingReports(from: waiting.cause) {
+            endSettling(waiting.token)
+        }
+    }
 
     private func isAwaitingReports(from cause: InspectionCause) -> Bool {
         awaitedResponses.values.contains { $0.values.contains(cause) } || awaitedEvents.contains { $0.causes.values.contains(cause) }
@@ -319,6 +386,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
             direction: .sent, message: message, json: delivery.json, time: now(), reported: delivery.reported,
             lost: lost.map { String($0.prefix(Self.problemTextLimit)) })
         for (id, sink) in sinks { sink.report(.traffic(record), causedBy: causes[id]) }
+        resumeSettled()
         refresh()
     }
 
@@ -327,7 +395,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         journeyAttached(true)
     }
 
-    /// Takes one report of the page script (``OutgoingTap`` in an app): a sent message (lost or
+    /// Takes one report of the page script (`OutgoingTap` in an app): a sent message (lost or
     /// not), a page load, or a problem, which is shown as a `sent` malformed record with the
     /// reason (``unreadReports``, ``lastUnreadReport``).
     public func handle(_ report: OutgoingTapReport) {
@@ -426,6 +494,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     private func expectResponse(to correlationId: String) {
         if awaitedResponses.count >= Self.awaitedLimit, let any = awaitedResponses.keys.first {
             awaitedResponses.removeValue(forKey: any)
+            resumeSettled()
         }
         awaitedResponses[correlationId] = runningCauses()
     }

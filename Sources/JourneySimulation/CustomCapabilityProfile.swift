@@ -107,10 +107,13 @@ public struct CustomCapabilityProfile: Sendable, Hashable {
         return BridgeErrorPayload(code: code, message: message, recoverable: recoverable)
     }
 
-    /// Registers (or declares) the capability on `host` as this profile describes.
+    /// Registers (or declares) the capability on `host` as this profile describes. Its delay
+    /// runs on the host's clock (``BridgeCore/BridgeHost/clock``), so a test that gives the host
+    /// a clock it moves decides when the answer goes.
     @MainActor
     public func apply(to host: BridgeHost) {
         let delay = delayMs
+        let clock = host.clock
         let answer: (status: BridgeResponseStatus, data: [String: JSONValue]?, error: BridgeErrorPayload?)
         switch behaviour {
         case .pending:
@@ -123,7 +126,7 @@ public struct CustomCapabilityProfile: Sendable, Hashable {
         }
         let (status, data, error) = answer
         host.registerCustomCapability(id, version: version) { _, responder in
-            if delay > 0 { try? await Task.sleep(for: .milliseconds(delay)) }
+            if delay > 0 { try? await clock.sleep(for: .milliseconds(delay)) }
             responder.respond(status: status, data: data, error: error)
         }
     }

@@ -129,21 +129,26 @@ public struct HostProfile: Sendable, Hashable {
     // MARK: Applying
 
     /// Creates a host with this profile's `hostVersion` and applies the rest of the profile to it.
+    /// The host's timers and the profile's delays run on `clock` and its times come from `now`:
+    /// the real ones by default; tests pass a clock they move (TestSupport's `ManualClock`).
     @MainActor
-    public func makeHost() -> BridgeHost {
+    public func makeHost(clock: any Clock<Duration> = ContinuousClock(), now: @escaping @Sendable () -> Date = { Date() }) -> BridgeHost {
         let host = BridgeHost(hostVersion: hostVersion)
+        host.clock = clock
+        host.now = now
         apply(to: host)
         return host
     }
 
     /// Configures `host` as the profile describes: environment, message log cap, both slots and
-    /// the custom capabilities. (`hostVersion` is fixed when a host is created; see ``makeHost()``.)
+    /// the custom capabilities. (`hostVersion` is fixed when a host is created; see
+    /// ``makeHost(clock:now:)``.) Delays run on the host's clock (``BridgeCore/BridgeHost/clock``).
     @MainActor
     public func apply(to host: BridgeHost) {
         host.environment = environment
         host.maxReceivedMessages = messageLogCap
-        document.apply(to: host.documentCapture)
-        selfie.apply(to: host.selfieCapture)
+        document.apply(to: host.documentCapture, clock: host.clock)
+        selfie.apply(to: host.selfieCapture, clock: host.clock)
         for capability in customCapabilities {
             capability.apply(to: host)
         }

@@ -17,6 +17,11 @@ import Foundation
 /// host.sendReadyEvent()
 /// await journey.run(scenario)                     // cancel the task to stop a looping scenario
 /// ```
+///
+/// Its time is an input: timeouts, `wait` steps and latencies run on ``clock``, and log times and
+/// timestamps come from ``now``. Tests pass a clock they move themselves (TestSupport's
+/// `ManualClock`), so a timeout passes when the test says and never while it checks something
+/// else.
 @MainActor
 public final class SimulatedJourney: JourneyTransport {
     /// The host this journey talks to.
@@ -37,7 +42,11 @@ public final class SimulatedJourney: JourneyTransport {
         var message: BridgeMessage
         var json: String
         var label: String?
-        var sentAt: ContinuousClock.Instant
+        /// When it was sent, as time elapsed on the journey's clock.
+        var sentAt: Duration
+        /// Which request this was, counting from the journey's first: orders requests sent at
+        /// the same time (a clock that a test moves stands still in between).
+        var order: Int
         var timeoutMs: Int
         var timer: Task<Void, Never>?
     }
@@ -48,11 +57,17 @@ public final class SimulatedJourney: JourneyTransport {
         var timer: Task<Void, Never>?
     }
 
+    /// The clock the journey's timeouts, `wait` steps and latencies run on.
+    public let clock: any Clock<Duration>
+    /// Where the times of log entries and the timestamps of messages come from.
+    public let now: @Sendable () -> Date
+
     private let codec = BridgeMessageCodec()
-    private let clock = ContinuousClock()
+    private let timeline: ClockTimeline
     private let runToken: String
     private var sequence = 0
     private var nextWaiterToken = 0
+    private var requestsSent = 0
     private var outstanding: [String: Outstanding] = [:]
     private var waiters: [String: [Waiter]] = [:]
     private var labels: [String: String] = [:]
@@ -61,10 +76,17 @@ public final class SimulatedJourney: JourneyTransport {
     private var stopped = false
 
     /// Creates a journey for `host` and attaches it as the host's transport (held weakly by the
-    /// host: keep a reference to the journey).
-    public init(host: BridgeHost, log: JourneyLog? = nil) {
+    /// host: keep a reference to the journey). Its timeouts and waits run on `clock` and its
+    /// times come from `now`: the real ones by default; tests pass a clock they move.
+    public init(
+        host: BridgeHost, log: JourneyLog? = nil, clock: any Clock<Duration> = ContinuousClock(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.host = host
         self.log = log
+        self.clock = clock
+        self.now = now
+        self.timeline = ClockTimeline(clock)
         self.runToken = String(UInt16.random(in: 0...UInt16.max), radix: 16)
         host.attach(self)
     }
@@ -78,14 +100,14 @@ public final class SimulatedJourney: JourneyTransport {
     public func deliver(_ delivery: JourneyDelivery) throws {
         let script = delivery.javaScript
         guard let json = JavaScriptDelivery.messageJSON(fromScript: script) else {
-            record(JourneyLogEntry(time: Date(), kind: .note, text: "the host evaluated a script that is not a window.GBGBridge.receive(...) call; it was ignored"))
+            record(JourneyLogEntry(time: now(), kind: .note, text: "the host evaluated a script that is not a window.GBGBridge.receive(...) call; it was ignored"))
             throw SimulatedJourneyError.notADeliveryScript
         }
         let text = String(decoding: json, as: UTF8.self)
         let message: BridgeMessage
         switch codec.decode(json) {
         case .failure(let failure):
-            record(JourneyLogEntry(time: Date(), kind: .note, json: text, text: "the journey could not decode a delivery: \(failure.reason)"))
+            record(JourneyLogEntry(time: now(), kind: .note, json: text, text: "the journey could not decode a delivery: \(failure.reason)"))
             throw SimulatedJourneyError.undecodable(failure.reason)
         case .success(let decoded):
             message = decoded
@@ -94,9 +116,9 @@ public final class SimulatedJourney: JourneyTransport {
         case .response:
             receiveResponse(message, json: text)
         case .event:
-            record(JourneyLogEntry(time: Date(), kind: .received, message: message, json: text))
+            record(JourneyLogEntry(time: now(), kind: .received, message: message, json: text))
         case .request:
-            record(JourneyLogEntry(time: Date(), kind: .received, message: message, json: text))
+            record(JourneyLogEntry(time: now(), kind: .received, message: message, json: text))
             note("the host sent a request (\(message.payload.action)); the bridge protocol has no host-to-journey requests, so the journey does not answer it")
         }
     }
@@ -106,17 +128,17 @@ public final class SimulatedJourney: JourneyTransport {
         if let request = outstanding.removeValue(forKey: id) {
             request.timer?.cancel()
             let latency = milliseconds(since: request.sentAt)
-            record(JourneyLogEntry(time: Date(), kind: .received, message: message, json: json, label: request.label, latencyMs: latency))
+            record(JourneyLogEntry(time: now(), kind: .received, message: message, json: json, label: request.label, latencyMs: latency))
             responses[id] = message
             resumeWaiters(for: id, with: message)
         } else if let abandoned = gaveUp[id] {
-            record(JourneyLogEntry(time: Date(), kind: .received, message: message, json: json, label: abandoned.label, latencyMs: milliseconds(since: abandoned.sentAt)))
+            record(JourneyLogEntry(time: now(), kind: .received, message: message, json: json, label: abandoned.label, latencyMs: milliseconds(since: abandoned.sentAt)))
             note("late response to \(abandoned.message.payload.action) (\(id)): it arrived after the journey's \(abandoned.timeoutMs) ms timeout, so the web SDK would ignore it")
         } else if responses[id] != nil {
-            record(JourneyLogEntry(time: Date(), kind: .received, message: message, json: json))
+            record(JourneyLogEntry(time: now(), kind: .received, message: message, json: json))
             note("second response to \(message.payload.action) (\(id)): the request was already answered")
         } else {
-            record(JourneyLogEntry(time: Date(), kind: .received, message: message, json: json))
+            record(JourneyLogEntry(time: now(), kind: .received, message: message, json: json))
             note("response for unknown correlationId \(id): the journey sent no request with this id")
         }
     }
@@ -130,7 +152,7 @@ public final class SimulatedJourney: JourneyTransport {
         let id = spec.correlationId ?? nextCorrelationId(event: spec.type == .event)
         let message = BridgeMessage(
             version: spec.version ?? BridgeMessage.protocolVersion, correlationId: id, type: spec.type,
-            timestamp: spec.timestamp ?? (Date().timeIntervalSince1970 * 1000).rounded(),
+            timestamp: spec.timestamp ?? (now().timeIntervalSince1970 * 1000).rounded(),
             payload: .init(action: spec.action, data: spec.data, status: spec.status, error: spec.error))
         let json: Data
         do {
@@ -147,17 +169,21 @@ public final class SimulatedJourney: JourneyTransport {
                 note("correlationId \(id) was reused while its earlier request was still waiting for a response")
             }
             responses[id] = nil
-            var request = Outstanding(message: message, json: text, label: spec.label, sentAt: clock.now, timeoutMs: spec.effectiveTimeoutMs)
+            requestsSent += 1
+            var request = Outstanding(
+                message: message, json: text, label: spec.label, sentAt: timeline.elapsed, order: requestsSent,
+                timeoutMs: spec.effectiveTimeoutMs)
             let deadline = request.sentAt + .milliseconds(request.timeoutMs)
+            let timeline = self.timeline
             request.timer = Task { @MainActor [weak self] in
-                try? await Task.sleep(until: deadline, clock: .continuous)
+                try? await timeline.sleep(untilElapsed: deadline)
                 guard !Task.isCancelled else { return }
                 self?.giveUp(on: id, because: nil)
             }
             outstanding[id] = request
         }
         // Logged before the host sees it: the host may answer synchronously (BUSY).
-        record(JourneyLogEntry(time: Date(), kind: .sent, message: message, json: text, label: spec.label))
+        record(JourneyLogEntry(time: now(), kind: .sent, message: message, json: text, label: spec.label))
         host.receive(json)
         return id
     }
@@ -169,7 +195,7 @@ public final class SimulatedJourney: JourneyTransport {
 
     /// Sends `text` to the host exactly as given, valid or not.
     public func sendRaw(_ text: String) {
-        record(JourneyLogEntry(time: Date(), kind: .sent, raw: text))
+        record(JourneyLogEntry(time: now(), kind: .sent, raw: text))
         host.receive(Data(text.utf8))
     }
 
@@ -206,7 +232,7 @@ public final class SimulatedJourney: JourneyTransport {
 
     /// The correlation ids of requests still waiting for a response, oldest first.
     public var waitingRequests: [BridgeMessage] {
-        outstanding.values.sorted { $0.sentAt < $1.sentAt }.map(\.message)
+        outstanding.values.sorted { ($0.sentAt, $0.order) < ($1.sentAt, $1.order) }.map(\.message)
     }
 
     /// Waits for the response to the most recent request sent with `label`: until it arrives,
@@ -221,7 +247,7 @@ public final class SimulatedJourney: JourneyTransport {
         }
         if let response = responses[id] { return response }
         guard outstanding[id] != nil else { return nil }
-        let deadline = clock.now + .milliseconds(timeoutMs)
+        let deadline = timeline.elapsed + .milliseconds(timeoutMs)
         let response = await wait(for: id, until: deadline)
         if response == nil, outstanding[id] != nil, !Task.isCancelled {
             giveUp(on: id, because: timeoutMs)
@@ -229,9 +255,10 @@ public final class SimulatedJourney: JourneyTransport {
         return response
     }
 
-    private func wait(for id: String, until deadline: ContinuousClock.Instant) async -> BridgeMessage? {
+    private func wait(for id: String, until deadline: Duration) async -> BridgeMessage? {
         nextWaiterToken += 1
         let token = nextWaiterToken
+        let timeline = self.timeline
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<BridgeMessage?, Never>) in
                 if Task.isCancelled {
@@ -239,7 +266,7 @@ public final class SimulatedJourney: JourneyTransport {
                     return
                 }
                 let timer = Task { @MainActor [weak self] in
-                    try? await Task.sleep(until: deadline, clock: .continuous)
+                    try? await timeline.sleep(untilElapsed: deadline)
                     guard !Task.isCancelled else { return }
                     self?.resumeWaiter(id: id, token: token)
                 }
@@ -277,7 +304,7 @@ public final class SimulatedJourney: JourneyTransport {
             ? "no response to \(request.message.payload.action) within the journey's \(request.timeoutMs) ms timeout"
             : "awaitResponse gave up on \(request.message.payload.action) after \(waited) ms"
         record(JourneyLogEntry(
-            time: Date(), kind: .timeout, message: request.message, json: request.json, label: request.label,
+            time: now(), kind: .timeout, message: request.message, json: request.json, label: request.label,
             timeoutMs: waited, text: reason))
         resumeWaiters(for: id, with: nil)
     }
@@ -306,7 +333,7 @@ public final class SimulatedJourney: JourneyTransport {
             case .sendRaw(let text):
                 sendRaw(text)
             case .wait(let milliseconds):
-                if milliseconds > 0 { try? await Task.sleep(for: .milliseconds(milliseconds)) }
+                if milliseconds > 0 { try? await clock.sleep(for: .milliseconds(milliseconds)) }
             case .awaitResponse(let label, let timeoutMs):
                 await awaitResponse(label: label, timeoutMs: timeoutMs)
             case .event(let name, let data):
@@ -334,7 +361,7 @@ public final class SimulatedJourney: JourneyTransport {
 
     /// Adds a note to the log.
     public func note(_ text: String) {
-        record(JourneyLogEntry(time: Date(), kind: .note, text: text))
+        record(JourneyLogEntry(time: now(), kind: .note, text: text))
     }
 
     private func record(_ entry: JourneyLogEntry) {
@@ -345,8 +372,7 @@ public final class SimulatedJourney: JourneyTransport {
         onEntry?(entry)
     }
 
-    private func milliseconds(since instant: ContinuousClock.Instant) -> Int {
-        let elapsed = clock.now - instant
-        return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+    private func milliseconds(since instant: Duration) -> Int {
+        ClockTimeline.milliseconds(timeline.elapsed - instant)
     }
 }

@@ -95,8 +95,10 @@ public struct SlotProfile: Sendable, Hashable {
     }
 
     /// Sets up `slot` as this profile describes: handler, enablement, permission and version.
+    /// An `auto` handler's delay runs on `clock`: the host's clock when a ``HostProfile`` applies
+    /// it (``BridgeCore/BridgeHost/clock``), the continuous clock by default.
     @MainActor
-    public func apply(to slot: CaptureCapability) {
+    public func apply(to slot: CaptureCapability, clock: any Clock<Duration> = ContinuousClock()) {
         slot.isEnabled = enabled
         slot.permissionState = permissionState
         slot.version = version
@@ -112,7 +114,7 @@ public struct SlotProfile: Sendable, Hashable {
             let result = syntheticResult(for: slot.kind)
             let delay = delayMs
             slot.handler = { _ in
-                if delay > 0 { try? await Task.sleep(for: .milliseconds(delay)) }
+                if delay > 0 { try? await clock.sleep(for: .milliseconds(delay)) }
                 return result
             }
         }

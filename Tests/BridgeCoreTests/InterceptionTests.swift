@@ -295,11 +295,19 @@ struct InterceptionTests {
         let (host, journey, counter) = hostWithHandler()
         let recorder = ChangeRecorder()
         _ = recorder.attach(to: host)
+        let clock = ManualClock()
+        host.clock = clock
         let interceptor = RuleInterceptor { _, direction in direction == .received }
         interceptor.timeLimit = 0.05
         host.setInterceptor(interceptor)
         host.receive(text: request("device.info", id: "r1"))
         #expect(host.heldMessages.first?.deadline == fixedDate.addingTimeInterval(0.05))
+        // The hold's timer sleeps on the host's clock: short of the limit nothing is released.
+        #expect(await clock.waitForSleepers(count: 1))
+        clock.advance(by: .milliseconds(49))
+        #expect(clock.sleeperCount == 1)
+        #expect(host.heldMessages.map(\.id) == ["h1"])
+        clock.advance(by: .milliseconds(1))
         #expect(await eventually { journey.messages.count == 1 })
         #expect(counter.ids == ["r1"])
         #expect(recorder.resolutions.map(\.reason) == [.timeLimit])

@@ -1,3 +1,4 @@
+import AgentTesting
 import Foundation
 import TestSupport
 import InspectorClient

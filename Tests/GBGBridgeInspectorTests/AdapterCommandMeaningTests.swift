@@ -65,7 +65,7 @@ struct AdapterCommandMeaningTests {
         let session = try await app.subscribedSession()
         defer { session.close() }
         let raw = #"{"version":"1.0","type":"request","timestamp":1,"payload":{"action":"nfc.read"}}"#
-        app.inspector.adapter.didReceiveUnreadable(json: Data(raw.utf8), reason: "missing required field 'correlationId'")
+        app.adapter.didReceiveUnreadable(json: Data(raw.utf8), reason: "missing required field 'correlationId'")
         let events = try await session.events { events in
             events.contains { if case .malformed = $0 { true } else { false } }
         }

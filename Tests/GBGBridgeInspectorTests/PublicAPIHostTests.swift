@@ -1,3 +1,4 @@
+import AgentTesting
 import BridgeCore
 import Foundation
 import GBGBridgeInspector
@@ -7,10 +8,11 @@ import InspectorProtocol
 import TestSupport
 import Testing
 
-/// The GBGBridge adapter, served by the real agent over a real socket and driven by the real
-/// client, with this project's host seen only through the mirror of GBGBridge's public API
-/// (issue 12, point 2). The app's own delegate is the one from the seed example ("MessageLogger":
-/// it logs every message and answers unhandled requests with `.unsupported`).
+/// The GBGBridge adapter, served by the agent's core (in memory, `EmbeddedAgent`) and read as the
+/// real client reads frames, with this project's host seen only through the mirror of GBGBridge's
+/// public API (issue 12, point 2); one test serves it over a real socket as an app starts it. The
+/// app's own delegate is the one from the seed example ("MessageLogger": it logs every message and
+/// answers unhandled requests with `.unsupported`).
 @MainActor
 @Suite("GBGBridge adapter: an app seen through the public API")
 struct PublicAPIHostTests {
@@ -22,6 +24,7 @@ struct PublicAPIHostTests {
         defer { session.close() }
         let host = session.hello.host
         #expect(host.inspectionPath == HostFeature.publicAPIPath)
+        #expect(host.name == "app")
         #expect(host.unsupportedReason(.clearError)?.contains("clearError") == true)
         #expect(host.unsupportedReason(.respond) == nil)
         for command in [InspectorCommand.clearError, .clearLog] {
@@ -35,6 +38,28 @@ struct PublicAPIHostTests {
         }
     }
 
+    @Test("GBGBridgeInspector.start serves the adapter on a real socket, as an app starts it; stop gives the delegate back")
+    func startedOverASocket() async throws {
+        let host = BridgeHost(hostVersion: "2.0.0")
+        let logger = MessageLogger(host: host, answerUnhandled: true)
+        host.delegate = logger
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let inspector = try GBGBridgeInspector.start(api: host, hostVersion: "2.0.0", name: "app", socketPath: directory + "/a.sock")
+        let path = inspector.agent.socketPath
+        // A real session, on a thread of its own; the hello's bound is generous for a busy machine.
+        let hello = try await onThread {
+            let session = try InspectorSession(socketPath: path, subscribe: false, clientName: "gbg-tests", timeout: 120)
+            defer { session.close() }
+            return (path: session.hello.host.inspectionPath, name: session.hello.host.name)
+        }
+        #expect(hello.path == HostFeature.publicAPIPath)
+        #expect(hello.name == "app")
+        #expect(host.delegate !== logger, "the adapter's proxy is in the delegate slot")
+        inspector.stop()
+        #expect(host.delegate === logger)
+    }
+
     @Test("the app's delegate still gets every call, and its .unsupported answers still go out (Common Patterns: MessageLogger)")
     func delegateIsChained() async throws {
         let app = try AppUnderTest()
@@ -46,7 +71,7 @@ struct PublicAPIHostTests {
         // The app answered r1 with unsupported from its delegate; the page script saw it go out.
         #expect(app.journey.messages.map(\.correlationId) == ["r1"])
         #expect(app.journey.messages.first?.payload.status == .unsupported)
-        #expect(app.inspector.adapter.sentReports == 1)
+        #expect(app.adapter.sentReports == 1)
         #expect(app.host.pendingRequests.isEmpty)
     }
 
@@ -100,7 +125,7 @@ struct PublicAPIHostTests {
         app.receive(request("nfc.read", id: "quiet"))
         app.journey.failure = TestFailure()
         app.host.respond(to: "quiet", status: .success)
-        app.inspector.adapter.refresh()
+        app.adapter.refresh()
         let quiet = try await session.run(.respond(.init(correlationId: "quiet", status: .success)))
         if case .failure(let error) = quiet.result { #expect(error.knownCode == .alreadyAnswered) } else { Issue.record("answered twice") }
     }
@@ -125,6 +150,26 @@ struct PublicAPIHostTests {
         #expect(origins == [.inspector, .inspector])
     }
 
+    @Test("a command whose message the page never reports is answered when settleTimeout passes on the adapter's clock, not before")
+    func settleTimeoutOnTheClock() async throws {
+        let app = try AppUnderTest(pageScript: false)
+        defer { app.stop() }
+        let session = try await app.session(subscribe: false)
+        defer { session.close() }
+        let id = try session.send(.sendEvent(.init(name: "host.ping")))
+        // The poll loop and the reply's settling timer sleep on the clock.
+        #expect(await app.clock.waitForSleepers(count: 2))
+        #expect(app.journey.messages.map(\.payload.action) == ["host.ping"], "GBGBridge sent it; the page said nothing")
+        app.clock.advance(by: app.adapter.settleTimeout - .milliseconds(1))
+        #expect(app.clock.nextDeadline == ManualClock.Instant(offset: app.adapter.settleTimeout), "the settling timer still sleeps")
+        for _ in 0..<20 { await Task.yield() }
+        #expect(try session.replyNow(to: id) == nil, "still waiting for the page's report")
+        app.clock.advance(by: .milliseconds(1))
+        let reply = try await session.reply(to: id)
+        #expect((try? reply.result.get()) != nil)
+        #expect(reply.sent.isEmpty, "nothing reported, so nothing the command sent is known")
+    }
+
     @Test("slots: taken and freed as the app works, a change nothing reports found by polling; the inspector cancels and enables them (Troubleshooting: Typed Slot Returns BUSY Error)")
     func slots() async throws {
         let app = try AppUnderTest()
@@ -146,8 +191,11 @@ struct PublicAPIHostTests {
             events.contains { if case .slot(let slot) = $0 { slot.kind == .document && slot.activeRequest == nil } else { false } }
         })
 
-        // A change nothing reports (the app disables a slot) is found by polling.
+        // A change nothing reports (the app disables a slot) is found by polling, when the poll
+        // interval (100 ms) passes on the adapter's clock.
         host.selfieCapture.permissionState = .denied
+        #expect(await app.clock.waitForSleepers(count: 1), "the poll loop sleeps on the clock")
+        app.clock.advance(by: app.adapter.pollInterval)
         _ = try await session.events(until: { events in
             events.contains { if case .slot(let slot) = $0 { slot.kind == .selfie && slot.permissionState == .denied } else { false } }
         })
@@ -170,7 +218,7 @@ struct PublicAPIHostTests {
         let app = try AppUnderTest()
         let later = MessageLogger(host: app.host, answerUnhandled: false)
         app.host.delegate = later
-        app.inspector.adapter.refresh()
+        app.adapter.refresh()
         #expect(app.host.delegate !== later, "the adapter's proxy is back in the delegate slot")
         app.receive(event("journey.step", id: "e9"))
         #expect(later.received == ["e9"])
@@ -182,7 +230,7 @@ struct PublicAPIHostTests {
     func hostileReports() async throws {
         let app = try AppUnderTest()
         defer { app.stop() }
-        let adapter = app.inspector.adapter
+        let adapter = app.adapter
         for text in ["", "null", "[]", "{", #"{"kind":"x"}"#, String(repeating: "[", count: 100_000), "\u{0}"] {
             adapter.reportSent(json: text)
         }
@@ -210,7 +258,7 @@ struct PublicAPIHostTests {
         defer { app.stop() }
         let session = try await app.subscribedSession()
         defer { session.close() }
-        let adapter = app.inspector.adapter
+        let adapter = app.adapter
         let raw = #"{"version":"1.0","type":"response","timestamp":1,"payload":{"action":"a"}}"#
         adapter.reportSent(json: raw)
         let events = try await session.events { events in
@@ -243,13 +291,9 @@ struct PublicAPIHostTests {
         let snapshot = adapter.inspectionSnapshot()
         #expect(snapshot.unreadSentReports == 2)
         #expect(snapshot.lastUnreadSentReport?.reason.hasSuffix("neither a string nor a dictionary") == true)
-        let directory = NSTemporaryDirectory() + "gbg-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let agent = try InspectorAgent(serving: adapter, name: "late", socketPath: directory + "/a.sock")
+        let agent = try EmbeddedAgent(serving: adapter, over: host, journey: RecordingJourneyTransport(), name: "late", clock: ManualClock())
         defer { agent.stop() }
-        let path = agent.socketPath
-        let session = try await onThread { AppClient(try InspectorSession(socketPath: path, subscribe: false, clientName: "gbg-tests")) }
+        let session = try await EmbeddedSession.open(on: agent, subscribe: false)
         defer { session.close() }
         _ = try await session.run(.snapshot)
         guard case .snapshot(_, let state) = try await session.next(where: { if case .snapshot = $0 { true } else { false } }) else { return }
@@ -268,14 +312,14 @@ struct PublicAPIHostTests {
         defer { session.close() }
         let sent = #"{"version":"1.0","correlationId":"ios-event-2","type":"event","timestamp":1,"payload":{"action":"host.ready"}}"#
         let envelope = String(decoding: try JSONSerialization.data(withJSONObject: ["kind": "sent", "json": sent, "lost": "no receive yet"]), as: UTF8.self)
-        app.inspector.adapter.handle(OutgoingTapReport(body: envelope))
+        app.adapter.handle(OutgoingTapReport(body: envelope))
         let events = try await session.events { events in
             events.contains { if case .traffic = $0 { true } else { false } }
         }
         let record = try #require(events.lazy.compactMap { if case .traffic(let record) = $0 { record } else { nil } }.first)
         #expect(record.lost == "no receive yet")
         #expect(record.direction == .sent)
-        #expect(app.inspector.adapter.lostReports == 1)
+        #expect(app.adapter.lostReports == 1)
     }
 
     @Test("a response in another shape is shown as read (its action from its request), with the exact reported text beside it")
@@ -287,7 +331,7 @@ struct PublicAPIHostTests {
         app.receive(request("device.info", id: "r7"))
         let inner = #"{"version":"1.0","correlationId":"r7","type":"response","timestamp":"2024-11-23T22:13:20Z","status":"success"}"#
         let literal = String(decoding: try JSONEncoder().encode(inner), as: UTF8.self)
-        app.inspector.adapter.reportSent(json: literal)
+        app.adapter.reportSent(json: literal)
         let events = try await session.events { events in
             events.contains { if case .traffic(let record) = $0 { record.direction == .sent } else { false } }
         }
@@ -296,7 +340,7 @@ struct PublicAPIHostTests {
         #expect(record.message.payload.status == .success)
         #expect(record.message.timestamp == 1_732_400_000_000)
         #expect(record.reported == literal)
-        #expect(app.inspector.adapter.unreadReports == 0)
+        #expect(app.adapter.unreadReports == 0)
     }
 
     @Test("a response without an action takes the action of a request the adapter saw arrive, even once GBGBridge holds it no longer")
@@ -310,7 +354,7 @@ struct PublicAPIHostTests {
         app.host.respond(to: "r8", status: .success)
         app.host.clearReceivedMessages()
         #expect(app.host.pendingRequests.isEmpty && app.host.receivedMessages.isEmpty)
-        app.inspector.adapter.reportSent(json: #"{"version":"1.0","correlationId":"r8","type":"response","timestamp":1,"payload":{"status":"success"}}"#)
+        app.adapter.reportSent(json: #"{"version":"1.0","correlationId":"r8","type":"response","timestamp":1,"payload":{"status":"success"}}"#)
         // Two sent records: the app's own response (reported by the page tap), then this one.
         let events = try await session.events { events in
             events.filter { if case .traffic(let record) = $0 { record.direction == .sent && record.message.correlationId == "r8" } else { false } }.count == 2
@@ -350,24 +394,29 @@ final class MessageLogger: BridgeHostDelegate {
     }
 }
 
-/// An app: a host with its own delegate, a journey behind a page tap, and the inspector started
-/// the way an app starts it.
+/// An app: a host with its own delegate, a journey behind a page tap, and the GBGBridge adapter
+/// served by the agent's core in memory (`EmbeddedAgent`), all on one `ManualClock`: the
+/// adapter's polling and settling wait on it, so a test moves time where it means to and never
+/// waits on it otherwise.
 @MainActor
 final class AppUnderTest {
     let host = BridgeHost(hostVersion: "2.0.0")
     let journey = RecordingJourneyTransport()
     let logger: MessageLogger
-    let inspector: GBGBridgeInspector<BridgeHost>
+    let clock = ManualClock()
+    let adapter: PublicAPIHost<BridgeHost>
+    let agent: EmbeddedAgent
     private let tap: PageTapTransport
-    private let directory: String
 
-    init(answerUnhandled: Bool = true, reportLater: Bool = false) throws {
+    /// The adapter is made, served and started in the order `GBGBridgeInspector.start` uses.
+    /// Without `pageScript`, the page reports nothing the host sends (no script installed).
+    init(answerUnhandled: Bool = true, reportLater: Bool = false, pageScript: Bool = true) throws {
         logger = MessageLogger(host: host, answerUnhandled: answerUnhandled)
         host.delegate = logger
-        directory = NSTemporaryDirectory() + "gbg-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        inspector = try GBGBridgeInspector.start(api: host, hostVersion: "2.0.0", name: "app", socketPath: directory + "/a.sock")
-        let adapter = inspector.adapter
+        let adapter = PublicAPIHost(api: host, hostVersion: "2.0.0", clock: clock)
+        self.adapter = adapter
+        agent = try EmbeddedAgent(serving: adapter, over: host, journey: journey, name: "app", clock: clock)
+        adapter.start()
         tap = PageTapTransport(wrapping: journey) { [weak adapter] json in
             // WebKit hands a page's posts over on a later turn of the main run loop.
             if reportLater {
@@ -376,13 +425,19 @@ final class AppUnderTest {
                 adapter?.reportSent(json: json)
             }
         }
-        host.attach(tap)
+        if pageScript {
+            host.attach(tap)
+        } else {
+            host.attach(journey)
+        }
         adapter.reportPageLoaded()
     }
 
+    /// Stops the agent, then the adapter (which gives the delegate slot back), as
+    /// `GBGBridgeInspector.stop()` does.
     func stop() {
-        inspector.stop()
-        try? FileManager.default.removeItem(atPath: directory)
+        agent.stop()
+        adapter.stop()
     }
 
     /// Gives `slot` the UI-driven handler of the docs: it holds the slot until something calls
@@ -396,54 +451,147 @@ final class AppUnderTest {
     func receive(_ text: String) { host.receive(text: text) }
 
     /// A subscribed session that has read its first snapshot: what it reads next are events.
-    func subscribedSession() async throws -> AppClient {
+    func subscribedSession() async throws -> EmbeddedSession {
         let session = try await self.session(subscribe: true)
         _ = try await session.next { if case .snapshot = $0 { return true } else { return false } }
         return session
     }
 
-    func session(subscribe: Bool) async throws -> AppClient {
-        let path = inspector.agent.socketPath
-        return try await onThread { AppClient(try InspectorSession(socketPath: path, subscribe: subscribe, clientName: "gbg-tests")) }
+    func session(subscribe: Bool) async throws -> EmbeddedSession {
+        try await EmbeddedSession.open(on: agent, subscribe: subscribe)
     }
 }
 
-/// A client session, used from one test thread at a time.
-final class AppClient: @unchecked Sendable {
-    let session: InspectorSession
-    init(_ session: InspectorSession) { self.session = session }
+/// An inspector's session with an `EmbeddedAgent`, decoded as the real client decodes frames
+/// (`AgentFrame`). Frames that arrive while a reply is awaited are kept for the next reads.
+/// Waits run the agent (whose commands run on the main actor) until what is awaited is there,
+/// bounded by `eventually`.
+@MainActor
+final class EmbeddedSession {
+    private let agent: EmbeddedAgent
+    private let connection: EmbeddedConnection
+    private var buffered: [AgentFrame] = []
+    private var nextCommand = 0
+    private(set) var hello: AgentHello
 
-    var hello: AgentHello { session.hello }
-    func close() { session.close() }
-
-    func run(_ command: InspectorCommand) async throws -> InspectorSession.Reply {
-        try await onThread { try self.session.run(command) }
+    /// A command's reply, as `InspectorSession.Reply` has it.
+    struct Reply {
+        var id: String
+        var result: Result<JSONValue, InspectorError>
+        var sent: [BridgeMessage]
     }
 
-    /// The next frame that matches, within ten seconds.
-    func next(where matches: @escaping @Sendable (AgentFrame) -> Bool) async throws -> AgentFrame {
-        try await onThread {
-            let deadline = Date().addingTimeInterval(10)
-            while deadline.timeIntervalSinceNow > 0 {
-                if let frame = try self.session.nextFrame(timeout: deadline.timeIntervalSinceNow), matches(frame) { return frame }
-            }
-            throw SessionTimeout()
+    private init(agent: EmbeddedAgent, connection: EmbeddedConnection, hello: AgentHello) {
+        self.agent = agent
+        self.connection = connection
+        self.hello = hello
+    }
+
+    /// Connects, reads the agent's hello and sends the client's.
+    static func open(on agent: EmbeddedAgent, subscribe: Bool) async throws -> EmbeddedSession {
+        let connection = agent.connect()
+        agent.run()
+        var frames = try connection.readLines().map { try AgentFrame.decode(Data($0)) }
+        guard let index = frames.firstIndex(where: { if case .hello = $0 { true } else { false } }),
+            case .hello(let hello) = frames.remove(at: index)
+        else { throw SessionTimeout() }
+        connection.write(raw: String(decoding: try ClientHello(client: "gbg-tests", subscribe: subscribe).frame(), as: UTF8.self))
+        let session = EmbeddedSession(agent: agent, connection: connection, hello: hello)
+        session.buffered = frames
+        return session
+    }
+
+    func close() { connection.close() }
+
+    /// Sends `command` and waits for its reply; other frames stay for the next reads.
+    func run(_ command: InspectorCommand) async throws -> Reply {
+        try await reply(to: send(command))
+    }
+
+    /// Sends `command`, runs the agent (which starts it on the main actor) and returns its id.
+    func send(_ command: InspectorCommand) throws -> String {
+        nextCommand += 1
+        let id = "c\(nextCommand)"
+        connection.write(raw: String(decoding: try command.frame(id: id), as: UTF8.self))
+        agent.run()
+        return id
+    }
+
+    /// Waits for the reply to the command `id`; other frames stay for the next reads.
+    func reply(to id: String) async throws -> Reply {
+        var reply: Reply?
+        try await pump {
+            reply = takeReply(id)
+            return reply != nil
         }
+        guard let reply else { throw SessionTimeout() }
+        return reply
     }
 
-    /// Events until `done` holds for those read so far, within ten seconds.
-    func events(until done: @escaping @Sendable ([WireEvent]) -> Bool) async throws -> [WireEvent] {
-        try await onThread {
-            var events: [WireEvent] = []
-            let deadline = Date().addingTimeInterval(10)
-            while deadline.timeIntervalSinceNow > 0 {
-                if case .event(_, let event)? = try self.session.nextFrame(timeout: deadline.timeIntervalSinceNow) {
+    /// The reply to the command `id` if the agent has written it by now (runs the agent once).
+    func replyNow(to id: String) throws -> Reply? {
+        agent.run()
+        buffered += try connection.readLines().map { try AgentFrame.decode(Data($0)) }
+        return takeReply(id)
+    }
+
+    private func takeReply(_ id: String) -> Reply? {
+        guard let index = buffered.firstIndex(where: { if case .reply(id, _, _) = $0 { true } else { false } }),
+            case .reply(_, let result, let sent) = buffered.remove(at: index)
+        else { return nil }
+        return Reply(id: id, result: result, sent: sent)
+    }
+
+    /// The next frame that matches; the frames before it are passed over.
+    func next(where matches: (AgentFrame) -> Bool) async throws -> AgentFrame {
+        var found: AgentFrame?
+        try await pump {
+            guard let index = buffered.firstIndex(where: matches) else {
+                buffered.removeAll()
+                return false
+            }
+            found = buffered[index]
+            buffered.removeFirst(index + 1)
+            return true
+        }
+        guard let found else { throw SessionTimeout() }
+        return found
+    }
+
+    /// Events, in order, until `done` holds for those read so far; other frames are passed over.
+    func events(until done: ([WireEvent]) -> Bool) async throws -> [WireEvent] {
+        var events: [WireEvent] = []
+        var finished = false
+        try await pump {
+            while !buffered.isEmpty {
+                if case .event(_, let event) = buffered.removeFirst() {
                     events.append(event)
-                    if done(events) { return events }
+                    if done(events) {
+                        finished = true
+                        return true
+                    }
                 }
             }
-            throw SessionTimeout()
+            return false
         }
+        guard finished else { throw SessionTimeout() }
+        return events
+    }
+
+    /// Runs the agent and reads what it wrote until `found` says the awaited frame is there.
+    private func pump(_ found: () throws -> Bool) async throws {
+        var failure: (any Error)?
+        _ = await eventually {
+            agent.run()
+            do {
+                buffered += try connection.readLines().map { try AgentFrame.decode(Data($0)) }
+                return try found()
+            } catch {
+                failure = error
+                return true
+            }
+        }
+        if let failure { throw failure }
     }
 }
 

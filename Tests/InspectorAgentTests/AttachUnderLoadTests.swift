@@ -1,3 +1,4 @@
+import AgentTesting
 import BridgeCore
 import Foundation
 @testable import InspectorAgent

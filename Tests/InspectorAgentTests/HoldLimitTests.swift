@@ -1,3 +1,4 @@
+import AgentTesting
 import BridgeCore
 import Foundation
 @testable import InspectorAgent
@@ -8,7 +9,8 @@ import Testing
 
 /// Issue 24, point 7: what breakpoints make the host hold is bounded (docs/inspector-protocol.md,
 /// 13.1, 13.4 and 9.1): held messages by count and by bytes, breakpoints per inspector, and a
-/// message let through because of a cap is announced. Counted in messages and bytes, never timed.
+/// message let through because of a cap is announced. Counted in messages and bytes, never timed;
+/// a hold's time limit passes on the host's clock (a `ManualClock` the test moves), never in real time.
 @MainActor
 @Suite("Limits on holds and breakpoints")
 struct HoldLimitTests {
@@ -155,6 +157,44 @@ struct HoldLimitTests {
         let (second, _, fresh) = try await fixture.client()
         defer { second.close() }
         #expect(fresh?.json["state"]?["breakpoints"]?[5]?["hits"]?.int == 1)
+    }
+
+    @Test("a hold ends when its holdSeconds pass on the host's clock: released as it was, answered by its handler, and the client is told why")
+    func holdTimeLimit() async throws {
+        let agent = try EmbeddedAgent { host in
+            host.registerCustomCapability("device.info", version: "1.0") { _, responder in
+                responder.respond(status: .success, data: ["model": "Simulator"], error: nil)
+            }
+        }
+        defer { agent.stop() }
+        let client = agent.connect()
+        client.sendHello()
+        agent.run()
+        var frames: [Frame] = []
+        /// Runs the agent (commands and timers run on the main actor) until a frame matches.
+        func next(_ matches: (Frame) -> Bool) async -> Frame? {
+            _ = await eventually {
+                agent.run()
+                frames += (try? client.readFrames()) ?? []
+                return frames.contains(where: matches)
+            }
+            return frames.first(where: matches)
+        }
+        client.send(#"{"kind":"command","id":"c1","command":"addBreakpoint","args":{"filter":"action:device.info dir:in","holdSeconds":2}}"#)
+        #expect(await next { $0.isReply && $0.id == "c1" }?.ok == true)
+        agent.receive(messageText(action: "device.info", id: "r1"))
+        #expect(await next { $0.eventType == "held" } != nil)
+        #expect(await agent.clock.waitForSleepers(count: 1), "the hold's timer sleeps on the host's clock")
+
+        agent.advanceTime(by: 1)
+        #expect(agent.clock.sleeperCount == 1, "one second short of the limit")
+        #expect(agent.host.heldMessages.map(\.message.correlationId) == ["r1"])
+        agent.advanceTime(by: 1)
+        let resolved = await next { $0.eventType == "heldResolved" }
+        #expect(resolved?.record?["reason"]?.stringValue == "timeLimit")
+        #expect(resolved?.record?["outcome"]?.stringValue == "released")
+        #expect(agent.host.heldMessages.isEmpty)
+        #expect(await eventually { agent.journey.messages.contains { $0.correlationId == "r1" } })
     }
 
     @Test("the breakpoints the agent keeps count in heldBytes, within heldBytesBound, with the longest filters and client names")

@@ -1,3 +1,4 @@
+@testable import AgentTesting
 import BridgeCore
 import Foundation
 @testable import InspectorAgent

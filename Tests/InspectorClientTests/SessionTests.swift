@@ -1,3 +1,4 @@
+import AgentTesting
 import BridgeCore
 import Foundation
 import InspectorAgent
@@ -18,6 +19,11 @@ private func withSession<T: Sendable>(
         return try body(session)
     }
 }
+
+/// How long a session waits for a command's reply, in seconds: the command runs on the main
+/// actor, which tests running beside these share; on a loaded two-core machine the library's
+/// default 10 s passed before it got there. A reply that comes ends the wait at once.
+private let commandBound = 120.0
 
 @MainActor
 @Suite("InspectorSession against the agent")
@@ -72,7 +78,7 @@ struct SessionTests {
         defer { fixture.stop() }
         fixture.receive(LiveAgent.messageText(action: "custom.ask", id: "p-1"))
         let reply = try await withSession(fixture.socketPath, subscribe: false) { session in
-            try session.run(.respond(.init(correlationId: "p-1", status: .success, data: ["answer": 42])))
+            try session.run(.respond(.init(correlationId: "p-1", status: .success, data: ["answer": 42])), timeout: commandBound)
         }
         #expect(try reply.result.get() == ["correlationId": "p-1"])
         #expect(reply.sent == [try #require(fixture.delivered.last)])
@@ -102,7 +108,7 @@ struct SessionTests {
                 .respond(.init(correlationId: "ghost", status: .success)),
             ]
             return try commands.map { command in
-                let reply = try session.run(command)
+                let reply = try session.run(command, timeout: commandBound)
                 switch reply.result {
                 case .success: return "\(command.name) ok \(reply.sent.count)"
                 case .failure(let error): return "\(command.name) \(error.code)"
@@ -136,10 +142,10 @@ struct SessionTests {
             let id = "race-\(round)"
             fixture.receive(LiveAgent.messageText(action: "custom.ask", id: id))
             async let first = withSession(path, subscribe: false) { session in
-                try session.run(.respond(.init(correlationId: id, status: .success))).result
+                try session.run(.respond(.init(correlationId: id, status: .success)), timeout: commandBound).result
             }
             async let second = withSession(path, subscribe: false) { session in
-                try session.run(.respond(.init(correlationId: id, status: .success))).result
+                try session.run(.respond(.init(correlationId: id, status: .success)), timeout: commandBound).result
             }
             let results = try await [first, second]
             let wins = results.filter { if case .success = $0 { return true } else { return false } }

@@ -22,8 +22,10 @@ struct JourneyOrderTests {
 
     @Test("a zero-delay profile handler answers 200 bursts of 100 requests in arrival order (FAQ: Is the message order preserved?)")
     func zeroDelayProfileHandler() async throws {
-        let host = try profile(Self.profileJSON).makeHost()
-        let journey = SimulatedJourney(host: host)
+        // On a clock nobody moves: no request's timeout can pass while the test waits for answers.
+        let clock = ManualClock()
+        let host = try profile(Self.profileJSON).makeHost(clock: clock)
+        let journey = SimulatedJourney(host: host, clock: clock)
         var answered: [String] = []
         journey.onEntry = { entry in
             if entry.kind == .received, let message = entry.message, message.type == .response {

@@ -6,10 +6,13 @@ import Testing
 import ThreadSupport
 
 /// The simulated journey against a real, in-process BridgeHost: what the GBGBridge documentation
-/// says the web side should see.
+/// says the web side should see. Host and journey run on one `ManualClock` per test: a delay or a
+/// timeout passes only when the test moves it.
 @MainActor
 @Suite("Simulated journey")
 struct SimulatedJourneyTests {
+    let clock = ManualClock()
+
     static let profileJSON = """
         {
           "name": "test",
@@ -27,8 +30,8 @@ struct SimulatedJourneyTests {
         """
 
     func makeJourney(profileJSON: String = profileJSON, log: JourneyLog? = nil) throws -> (BridgeHost, SimulatedJourney) {
-        let host = try profile(profileJSON).makeHost()
-        let journey = SimulatedJourney(host: host, log: log)
+        let host = try profile(profileJSON).makeHost(clock: clock)
+        let journey = SimulatedJourney(host: host, log: log, clock: clock)
         return (host, journey)
     }
 
@@ -69,7 +72,10 @@ struct SimulatedJourneyTests {
         #expect(s.steps.first == .detach)
         await journey.run(s)
         #expect(!host.isJourneyAttached)
-        #expect(await eventually(timeout: .seconds(30)) { host.lastError != nil })
+        // The request's timer and device.info's 5 ms delay sleep on the clock; the delay passes.
+        #expect(await clock.waitForSleepers(count: 2))
+        clock.advance(by: .milliseconds(5))
+        #expect(await eventually { host.lastError != nil })
         #expect(host.lastError?.hasPrefix("WebView not attached: response 'device.info'") == true)
         // The request reached the host; its answer never reached the journey.
         #expect(host.receivedMessages.contains { $0.payload.action == "device.info" })
@@ -104,10 +110,13 @@ struct SimulatedJourneyTests {
     @Test("an auto slot answers by itself after its delay")
     func autoSlot() async throws {
         let (_, journey) = try makeJourney(profileJSON: #"{"name": "a", "hostVersion": "1", "slots": {"selfie": {"handler": "auto", "delayMs": 5, "width": 3, "height": 4, "imageBytes": 2}}}"#)
-        await journey.run(try scenario(steps("""
-            {"send": {"payload": {"action": "camera.selfie.capture"}, "label": "s", "timeoutMs": 600000}},
-            {"awaitResponse": {"label": "s", "timeoutMs": 600000}}
-            """)))
+        let s = try scenario(steps("""
+            {"send": {"payload": {"action": "camera.selfie.capture"}, "label": "s"}},
+            {"awaitResponse": {"label": "s"}}
+            """))
+        // The slot's 5 ms delay passes; the journey's 30 s timeouts never come.
+        #expect(await run(s, on: journey, moving: clock, within: .milliseconds(5)))
+        #expect(clock.now.offset == .milliseconds(5))
         let response = try #require(journey.response(forLabel: "s"))
         #expect(response.payload.status == .success)
         #expect(response.payload.data == ["imageBase64": "//8=", "imageWidth": 3, "imageHeight": 4, "mimeType": "image/jpeg"])
@@ -115,15 +124,14 @@ struct SimulatedJourneyTests {
 
     @Test("a selfie with no handler and a declared nfc.read go to pending and get no answer; an unknown action too")
     func pending() async throws {
-        // The journey's own timeouts are far past the test: on a loaded machine its default 30 s
-        // passed before the checks ran, and the requests were no longer waited for.
+        // The journey's own 30 s timeouts never pass: only the 20 ms wait does.
         let (host, journey) = try makeJourney()
-        await journey.run(try scenario(steps("""
-            {"send": {"payload": {"action": "camera.selfie.capture"}, "label": "selfie", "timeoutMs": 3600000}},
-            {"send": {"payload": {"action": "nfc.read"}, "label": "nfc", "timeoutMs": 3600000}},
-            {"send": {"payload": {"action": "wallet.addPass"}, "label": "unknown", "timeoutMs": 3600000}},
+        #expect(await run(try scenario(steps("""
+            {"send": {"payload": {"action": "camera.selfie.capture"}, "label": "selfie"}},
+            {"send": {"payload": {"action": "nfc.read"}, "label": "nfc"}},
+            {"send": {"payload": {"action": "wallet.addPass"}, "label": "unknown"}},
             {"wait": 20}
-            """)))
+            """)), on: journey, moving: clock, within: .milliseconds(20)))
         let ids = ["selfie", "nfc", "unknown"].compactMap { journey.correlationId(forLabel: $0) }
         #expect(host.pendingRequests.map(\.correlationId) == ids)
         #expect(host.pendingRequests.map(\.payload.action) == ["camera.selfie.capture", "nfc.read", "wallet.addPass"])
@@ -159,7 +167,8 @@ struct SimulatedJourneyTests {
             }
         }
         defer { host.removeObserver(token) }
-        await journey.run(try scenario(steps("""
+        // The delays (5 ms) and the wait (10 ms) pass; the journey's timeouts (30 s) never do.
+        #expect(await run(try scenario(steps("""
             {"send": {"payload": {"action": "device.info"}, "label": "d1"}},
             {"send": {"payload": {"action": "capability.query"}, "label": "q"}},
             {"send": {"payload": {"action": "camera.document.capture"}, "label": "c1"}},
@@ -172,7 +181,7 @@ struct SimulatedJourneyTests {
             {"awaitResponse": {"label": "c2"}},
             {"awaitResponse": {"label": "l"}},
             {"awaitResponse": {"label": "d2"}}
-            """)))
+            """)), on: journey, moving: clock, within: .milliseconds(10)))
         sentOrder = collector.values
         #expect(sentOrder.count == 5)
         #expect(journey.receivedResponses.map(\.correlationId) == sentOrder)
@@ -188,12 +197,14 @@ struct SimulatedJourneyTests {
     @Test("a request with no answer times out after its timeout, once; a late answer is noted")
     func timeouts() async throws {
         let (host, journey) = try makeJourney()
-        await journey.run(try scenario(steps("""
+        // The clock passes the 30 ms and 20 ms limits; the selfie request's own 30 s never.
+        #expect(await run(try scenario(steps("""
             {"send": {"payload": {"action": "nfc.read"}, "label": "nfc", "timeoutMs": 30}},
             {"awaitResponse": {"label": "nfc"}},
             {"send": {"payload": {"action": "camera.selfie.capture"}, "label": "selfie"}},
             {"awaitResponse": {"label": "selfie", "timeoutMs": 20}}
-            """)))
+            """)), on: journey, moving: clock, within: .milliseconds(30)))
+        #expect(clock.now.offset == .milliseconds(50))
         #expect(journey.timeouts.count == 2)
         let nfc = try #require(journey.timeouts.first)
         #expect(nfc.label == "nfc")
@@ -216,6 +227,11 @@ struct SimulatedJourneyTests {
     func unawaitedTimeout() async throws {
         let (_, journey) = try makeJourney()
         journey.send(ScenarioMessage(action: "nfc.read", label: "n", timeoutMs: 10))
+        #expect(await clock.waitForSleepers(count: 1))
+        clock.advance(by: .milliseconds(9))
+        #expect(clock.sleeperCount == 1, "not timed out before its 10 ms")
+        #expect(journey.timeouts.isEmpty)
+        clock.advance(by: .milliseconds(1))
         #expect(await eventually { journey.timeouts.count == 1 })
         #expect(journey.timeouts.first?.label == "n")
     }
@@ -289,6 +305,9 @@ struct SimulatedJourneyTests {
         let (host, journey) = try makeJourney()
         let s = try scenario(steps(#"{"event": {"name": "tick"}}, {"wait": 100}"#, loop: true))
         let task = Task { await journey.run(s) }
+        // The first pass's 100 ms wait passes, and the second pass starts; its wait is cancelled.
+        #expect(await clock.waitForSleepers(count: 1))
+        clock.advance(by: .milliseconds(100))
         #expect(await eventually { host.receivedMessages.count >= 2 })
         task.cancel()
         await task.value
@@ -299,14 +318,17 @@ struct SimulatedJourneyTests {
     @Test("stop() ends a scenario waiting on a response and cancels request timers")
     func stop() async throws {
         let (_, journey) = try makeJourney()
-        let s = try scenario(steps(#"{"send": {"payload": {"action": "nfc.read"}, "label": "n", "timeoutMs": 3600000}}, {"awaitResponse": {"label": "n"}}, {"event": {"name": "never"}}"#))
+        let s = try scenario(steps(#"{"send": {"payload": {"action": "nfc.read"}, "label": "n"}}, {"awaitResponse": {"label": "n"}}, {"event": {"name": "never"}}"#))
         let task = Task { await journey.run(s) }
         #expect(await eventually { journey.correlationId(forLabel: "n") != nil })
-        try? await Task.sleep(for: .milliseconds(10))
+        // The request's timer and awaitResponse's are asleep: the scenario is waiting.
+        #expect(await clock.waitForSleepers(count: 2))
         journey.stop()
         await task.value
         #expect(journey.notes.last == #"scenario "t" stopped"#)
         #expect(!journey.entries.contains { $0.message?.payload.action == "never" })
+        // Both timers were cancelled: nothing sleeps on the clock any more.
+        #expect(clock.sleeperCount == 0)
     }
 
     @Test("the journey log is JSON Lines with time, kind and the message")
@@ -318,13 +340,13 @@ struct SimulatedJourneyTests {
         let log = try JourneyLog(path: path)
         let (host, journey) = try makeJourney(log: log)
         host.sendReadyEvent()
-        await journey.run(try scenario(steps("""
+        #expect(await run(try scenario(steps("""
             {"send": {"payload": {"action": "capability.query"}, "label": "caps"}},
             {"awaitResponse": {"label": "caps"}},
             {"sendRaw": "oops\\n\\"quoted\\""},
             {"send": {"payload": {"action": "nfc.read"}, "label": "n", "timeoutMs": 5}},
             {"awaitResponse": {"label": "n"}}
-            """)))
+            """)), on: journey, moving: clock, within: .milliseconds(5)))
         log.close()
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(lines.count == journey.entries.count)

@@ -1,10 +1,12 @@
 import BridgeCore
 import Foundation
 @testable import JourneySimulation
+import TestSupport
 import Testing
 
-// Helpers shared by the JourneySimulation tests. Waiting is always a bounded poll (`until`);
-// scenarios in tests use delays of a few milliseconds.
+// Helpers shared by the JourneySimulation tests. Journeys and profiles run on a `ManualClock`:
+// their delays, waits and timeouts pass only when a test moves the clock, so no test waits for
+// one in real time and none can race one. Waiting for what a woken task does is a bounded poll.
 
 /// The package's root directory (found from this file's path).
 let packageRoot: URL = URL(fileURLWithPath: #filePath)
@@ -66,4 +68,44 @@ extension SimulatedJourney {
 
     /// The text of every note.
     var notes: [String] { entries.filter { $0.kind == .note }.compactMap(\.text) }
+}
+
+/// Runs `scenario` on `journey` to its end, moving `clock` (the journey's and its host's) on to
+/// each deadline that falls within `horizon` of the clock's time, as soon as one is there: a
+/// profile's delay, a `wait` step, a timeout the test means to pass. A deadline further off is
+/// never reached, so a test picks a horizon shorter than every timeout it does not mean to pass.
+/// Returns whether the scenario ended; waits for it (in real time) at most `timeout` between two
+/// moves of the clock.
+@MainActor
+func run(
+    _ scenario: JourneyScenario, on journey: SimulatedJourney, moving clock: ManualClock, within horizon: Duration,
+    timeout: Duration = .seconds(60)
+) async -> Bool {
+    let finished = Finished()
+    let task = Task { @MainActor in
+        await journey.run(scenario)
+        finished.value = true
+    }
+    func nextDue() -> ManualClock.Instant? {
+        guard let next = clock.nextDeadline, clock.now.duration(to: next) <= horizon else { return nil }
+        return next
+    }
+    while true {
+        let moved = await waitUntil(timeout: timeout, every: .milliseconds(1)) { finished.value || nextDue() != nil }
+        if finished.value { return true }
+        guard moved else {
+            journey.stop()
+            await task.value
+            return false
+        }
+        // Work already scheduled (a handler just started) goes to sleep before the clock moves.
+        for _ in 0..<10 { await Task.yield() }
+        if let next = nextDue() { clock.advance(to: next) }
+    }
+}
+
+/// Whether a scenario run by ``run(_:on:moving:within:timeout:)`` has ended.
+@MainActor
+private final class Finished {
+    var value = false
 }

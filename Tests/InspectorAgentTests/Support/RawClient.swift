@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AgentTesting
 import BridgeCore
 import Foundation
 import TestSupport
@@ -47,6 +48,13 @@ struct Frame: Sendable, CustomStringConvertible {
     var record: JSONValue? { json["event"]?["record"] }
     var isReply: Bool { kind == "reply" }
     var isEvent: Bool { kind == "event" }
+}
+
+extension EmbeddedConnection {
+    /// Reads every whole frame the agent has written so far (which frees the buffer).
+    func readFrames() throws -> [Frame] {
+        try readLines().map(Frame.init(raw:))
+    }
 }
 
 extension JSONValue {

@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import InspectorAgent
+import TestSupport
 
 /// A host on the main actor with a recording journey and a running agent on a private socket:
 /// the real peer for tests of the agent (InspectorAgentTests calls it `Fixture`) and of the
@@ -23,6 +24,9 @@ public final class LiveAgent {
     public let journey: RecordingJourneyTransport
     /// The running agent.
     public let agent: InspectorAgent
+    /// The host's clock: a hold's time limit passes only when a test moves it, so no hold ends
+    /// by itself while a test on a busy machine still checks it.
+    public let clock = ManualClock()
 
     /// A fixed instant used as request timestamps.
     nonisolated public static let fixedMillis = 1_732_240_000_000
@@ -52,6 +56,7 @@ public final class LiveAgent {
         directory = try makeTemporaryDirectory()
         socketPath = directory + "/a.sock"
         host = BridgeHost(hostVersion: "2.3.4")
+        host.clock = clock
         journey = RecordingJourneyTransport()
         host.attach(journey)
         prepare(host)

@@ -1,3 +1,8 @@
+// The agent's core driven in memory, for every test target (as swift-nio ships NIOEmbedded).
+// It reaches the core through `@testable import`, which only a debug build allows (SwiftPM builds
+// every module for testing there, and tests only run there): a release build of all targets
+// compiles this target empty.
+#if DEBUG
 import BridgeCore
 import Foundation
 @testable import InspectorAgent
@@ -8,7 +13,22 @@ import TestSupport
 /// manner of swift-nio's `EmbeddedChannel`: a test writes a client's bytes in, runs the agent,
 /// reads the agent's bytes out, and moves time on with ``advanceTime(by:)``. Nothing happens
 /// between two calls, so what a test sees does not depend on how busy the machine is, and a
-/// time limit of minutes is crossed in a microsecond.
+/// time limit of minutes is crossed in a microsecond. The host's own timers (a hold's time
+/// limit) sleep on ``clock``, which ``advanceTime(by:)`` moves too.
+///
+/// ```swift
+/// let agent = try EmbeddedAgent()
+/// defer { agent.stop() }
+/// let client = agent.connect()
+/// client.sendHello()
+/// agent.run()
+/// let lines = try client.readLines()           // the hello and the snapshot
+/// agent.receive(request)                       // the journey sends; the agent reports it
+/// ```
+///
+/// It serves a fresh `BridgeHost` natively (``init(limits:name:clock:prepare:)``) or any other
+/// `InspectableHost`, such as the GBGBridge adapter
+/// (``init(serving:over:journey:limits:name:clock:)``).
 ///
 /// It does what ``AgentLoop`` (the poll driver) does on each pass, in the same order: take the
 /// host's changes from the inbox, read what the core wants read (at most 16 reads of
@@ -17,10 +37,14 @@ import TestSupport
 /// ``InspectorAgent`` observes it; commands the core does not answer itself run there, and
 /// their replies come back on a later ``run()``.
 @MainActor
-final class EmbeddedAgent {
-    let host: BridgeHost
-    let journey: RecordingJourneyTransport
-    let limits: AgentLimits
+public final class EmbeddedAgent {
+    /// The bridge host: the one served, or the one under the host served.
+    public let host: BridgeHost
+    /// What the host delivers to the journey.
+    public let journey: RecordingJourneyTransport
+    public let limits: AgentLimits
+    /// The clock the host's timers sleep on (``BridgeHost/clock``); ``advanceTime(by:)`` moves it.
+    public let clock: ManualClock
     /// The TCP token's gate when the agent takes TCP connections.
     let gate: AgentAuthGate?
     private let inbox: AgentInbox
@@ -30,23 +54,53 @@ final class EmbeddedAgent {
     private var nextConnectionId = 0
     /// The agent's clock: starts at a fixed instant and moves only with ``advanceTime(by:)``
     /// (near the reference date, where a `Date` keeps sub-nanosecond precision).
-    private(set) var now = Date(timeIntervalSinceReferenceDate: 0)
+    public private(set) var now = Date(timeIntervalSinceReferenceDate: 0)
+
+    /// An agent serving a fresh host as `name`, whose timers sleep on `clock`. `prepare` runs on
+    /// the host before the agent observes it.
+    public convenience init(
+        limits: AgentLimits = AgentLimits(), name: String = "embedded-host", clock: ManualClock = ManualClock(),
+        prepare: (BridgeHost) -> Void = { _ in }
+    ) throws {
+        try self.init(limits: limits, gate: nil, name: name, clock: clock, prepare: prepare)
+    }
 
     /// An agent serving a fresh host as `name`; with `gate`, TCP connections must pass it.
     /// `prepare` runs on the host before the agent observes it.
-    init(
-        limits: AgentLimits = AgentLimits(), gate: AgentAuthGate? = nil, name: String = "embedded-host",
-        prepare: (BridgeHost) -> Void = { _ in }
+    convenience init(
+        limits: AgentLimits = AgentLimits(), gate: AgentAuthGate?, name: String = "embedded-host",
+        clock: ManualClock = ManualClock(), prepare: (BridgeHost) -> Void = { _ in }
     ) throws {
-        host = BridgeHost(hostVersion: "2.3.4")
-        journey = RecordingJourneyTransport()
+        let host = BridgeHost(hostVersion: "2.3.4")
+        let journey = RecordingJourneyTransport()
+        host.clock = clock
         host.attach(journey)
         prepare(host)
+        try self.init(serving: host, host: host, journey: journey, limits: limits, gate: gate, name: name, clock: clock)
+    }
+
+    /// An agent serving `served` (the GBGBridge adapter of `host`, say) as `name`. `host` and
+    /// `journey` are what the served host reads and delivers to; `clock` is the one its timers
+    /// sleep on (give the adapter the same), which ``advanceTime(by:)`` moves.
+    public convenience init(
+        serving served: any InspectableHost, over host: BridgeHost, journey: RecordingJourneyTransport,
+        limits: AgentLimits = AgentLimits(), name: String = "embedded-host", clock: ManualClock
+    ) throws {
+        try self.init(serving: served, host: host, journey: journey, limits: limits, gate: nil, name: name, clock: clock)
+    }
+
+    private init(
+        serving served: any InspectableHost, host: BridgeHost, journey: RecordingJourneyTransport, limits: AgentLimits,
+        gate: AgentAuthGate?, name: String, clock: ManualClock
+    ) throws {
+        self.host = host
+        self.journey = journey
+        self.clock = clock
         self.limits = limits
         self.gate = gate
         let inbox = try AgentInbox()
         self.inbox = inbox
-        let observed = InspectorAgent.observe(host, name: name, limits: limits, inbox: inbox)
+        let observed = InspectorAgent.observe(served, name: name, limits: limits, inbox: inbox)
         reporting = observed.reporting
         let executor = observed.executor
         core = AgentCore(state: observed.state, limits: limits, auth: gate, now: now, clientLeft: { executor.clientLeft($0) }) {
@@ -56,16 +110,21 @@ final class EmbeddedAgent {
     }
 
     /// Stops observing the host and closes every connection.
-    func stop() {
+    public func stop() {
         core.finish(now: now)
         closeGivenUp()
         reporting.stop()
         inbox.close()
     }
 
-    /// A new client connection (its hello, over Unix, is queued by the next ``run()``). The
-    /// agent may write `bufferBytes` to it that the client has not read: its socket buffer.
-    func connect(_ transport: AgentCore.Transport = .unix, bufferBytes: Int = 256 * 1024) -> EmbeddedConnection {
+    /// A new client connection over the Unix socket (its hello is queued by the next ``run()``).
+    /// The agent may write `bufferBytes` to it that the client has not read: its socket buffer.
+    public func connect(bufferBytes: Int = 256 * 1024) -> EmbeddedConnection {
+        connect(.unix, bufferBytes: bufferBytes)
+    }
+
+    /// A new client connection over `transport` (see ``connect(bufferBytes:)``).
+    func connect(_ transport: AgentCore.Transport, bufferBytes: Int = 256 * 1024) -> EmbeddedConnection {
         nextConnectionId += 1
         let connection = EmbeddedConnection(id: nextConnectionId, capacity: bufferBytes)
         connections[connection.id] = connection
@@ -77,35 +136,43 @@ final class EmbeddedAgent {
 
     /// Runs passes until the agent has nothing left to do now: no change waiting in the inbox
     /// and no input it wants to read.
-    func run() {
+    public func run() {
         for _ in 0..<10_000 {
             guard pass() else { return }
         }
     }
 
-    /// Moves the agent's clock on by `seconds`, then ``run()``s.
-    func advanceTime(by seconds: Double) {
+    /// Moves the agent's clock and ``clock`` on by `seconds`, then ``run()``s. (The host's
+    /// timers that this wakes run on the main actor later: wait for what they do.)
+    public func advanceTime(by seconds: Double) {
         now = now.addingTimeInterval(seconds)
+        clock.advance(by: .seconds(seconds))
         run()
     }
 
     /// Moves the clock to the core's next deadline (if any), then ``run()``s; returns that deadline.
     @discardableResult
-    func advanceToNextDeadline() -> Date? {
+    public func advanceToNextDeadline() -> Date? {
         guard let deadline = core.nextDeadline else { return nil }
-        if deadline > now { now = deadline }
+        if deadline > now {
+            clock.advance(by: .seconds(deadline.timeIntervalSince(now)))
+            now = deadline
+        }
         run()
         return deadline
     }
 
     /// When the core next needs waking.
-    var nextDeadline: Date? { core.nextDeadline }
-    var clientCount: Int { core.clientCount }
-    var subscriberCount: Int { core.subscriberCount }
-    var heldBytes: Int { core.heldBytes }
+    public var nextDeadline: Date? { core.nextDeadline }
+    /// Connections the core serves.
+    public var clientCount: Int { core.clientCount }
+    /// Of those, the ones subscribed to changes.
+    public var subscriberCount: Int { core.subscriberCount }
+    /// The bytes the core holds: its copy of the host's state and every client's queue.
+    public var heldBytes: Int { core.heldBytes }
 
     /// Has the journey send `text`, and runs the agent.
-    func receive(_ text: String) {
+    public func receive(_ text: String) {
         host.receive(text: text)
         run()
     }
@@ -150,18 +217,21 @@ final class EmbeddedAgent {
 
 /// One in-memory connection between a test's client and the ``EmbeddedAgent``: the bytes each
 /// side sent and the other has not read, and a socket buffer of fixed size on the agent's side.
-final class EmbeddedConnection: AgentOutput {
-    let id: Int
+/// Used from the main actor, as the agent is.
+public final class EmbeddedConnection: AgentOutput {
+    public let id: Int
     /// How many bytes the agent may have written that the client has not read (a socket's buffer).
-    var capacity: Int
+    public var capacity: Int
     private var incoming: [UInt8] = []
     private var incomingOffset = 0
     private var outgoing: [UInt8] = []
     private var framer = LineFramer(maximumLineLength: 128 * 1024 * 1024)
     /// Every byte the agent has written to this connection.
-    private(set) var writtenByAgent = 0
-    private(set) var isClosedByAgent = false
-    private(set) var isClosedByClient = false
+    public private(set) var writtenByAgent = 0
+    /// Whether the agent closed the connection (it gave up on the client).
+    public private(set) var isClosedByAgent = false
+    /// Whether the client closed its end (``close()``).
+    public private(set) var isClosedByClient = false
 
     init(id: Int, capacity: Int) {
         self.id = id
@@ -170,7 +240,7 @@ final class EmbeddedConnection: AgentOutput {
 
     // MARK: The agent's side
 
-    func write(_ bytes: UnsafeRawBufferPointer) throws -> UnixConnection.WriteResult {
+    public func write(_ bytes: UnsafeRawBufferPointer) throws -> UnixConnection.WriteResult {
         if isClosedByClient || isClosedByAgent { throw SocketSystemError(operation: "write", code: EPIPE) }
         let room = capacity - outgoing.count
         guard room > 0, !bytes.isEmpty else { return .wouldBlock }
@@ -200,38 +270,33 @@ final class EmbeddedConnection: AgentOutput {
     // MARK: The client's side
 
     /// Sends `text` and a newline (run the agent to have it read).
-    func send(_ text: String) {
+    public func send(_ text: String) {
         write(raw: text + "\n")
     }
 
     /// Sends exactly `text`.
-    func write(raw text: String) {
+    public func write(raw text: String) {
         incoming.append(contentsOf: text.utf8)
     }
 
     /// Sends the client's hello.
-    func sendHello(subscribe: Bool = true) {
+    public func sendHello(subscribe: Bool = true) {
         send(#"{"kind":"hello","protocol":1,"client":"embedded","subscribe":\#(subscribe)}"#)
     }
 
     /// Closes the client's end.
-    func close() {
+    public func close() {
         isClosedByClient = true
     }
 
     /// Whether the agent could write to this connection now.
-    var hasRoom: Bool { !isClosedByAgent && outgoing.count < capacity }
+    public var hasRoom: Bool { !isClosedByAgent && outgoing.count < capacity }
 
     /// Bytes the agent wrote that the client has not read.
-    var unreadByteCount: Int { outgoing.count }
-
-    /// Reads every whole frame the agent has written so far (which frees the buffer).
-    func readFrames() throws -> [Frame] {
-        try readLines().map(Frame.init(raw:))
-    }
+    public var unreadByteCount: Int { outgoing.count }
 
     /// Reads every whole line the agent has written so far, undecoded (which frees the buffer).
-    func readLines() throws -> [[UInt8]] {
+    public func readLines() throws -> [[UInt8]] {
         let bytes = outgoing
         outgoing.removeAll(keepingCapacity: true)
         return try bytes.withUnsafeBytes { framer.feed($0) }.map { frame in
@@ -240,3 +305,4 @@ final class EmbeddedConnection: AgentOutput {
         }
     }
 }
+#endif
