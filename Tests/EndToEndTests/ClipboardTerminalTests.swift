@@ -16,7 +16,7 @@ private let copyScenario = """
 @Suite(
     "Copying a message in a terminal (OSC 52 through tmux)",
     .serialized,
-    .timeLimit(.minutes(3)),
+    .timeLimit(.minutes(10)),
     .requires(.tmux))
 struct ClipboardTerminalTests {
     let binary: String

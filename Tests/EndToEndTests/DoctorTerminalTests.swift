@@ -8,7 +8,7 @@ import Testing
 @Suite(
     "The doctor in the interactive inspector",
     .serialized,
-    .timeLimit(.minutes(3)),
+    .timeLimit(.minutes(10)),
     .requires(.tmux))
 struct DoctorTerminalTests {
     let binary: String

@@ -13,7 +13,7 @@ import Glibc
 @Suite(
     "$EDITOR from the inspector, started from an interactive shell",
     .serialized,
-    .timeLimit(.minutes(3)),
+    .timeLimit(.minutes(10)),
     .requires(.tmux))
 struct ExternalEditorTerminalTests {
     let binary: String

@@ -11,7 +11,7 @@ import Glibc
 /// of the same name started, and each must attach to the new one and mark the restart with both
 /// pids. The sockets live in a private directory named by BRIDGE_INSPECTOR_SOCKET_DIR, as in
 /// an Xcode scheme. Every wait is bounded and waits for a condition.
-@Suite("Staying attached across runs", .serialized, .timeLimit(.minutes(3)))
+@Suite("Staying attached across runs", .serialized, .timeLimit(.minutes(10)))
 struct FollowAcrossRunsTests {
     let binary: String
     let directory: TemporaryDirectory

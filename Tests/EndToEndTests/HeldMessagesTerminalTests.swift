@@ -9,7 +9,7 @@ import Testing
 @Suite(
     "Held messages in the interactive inspector",
     .serialized,
-    .timeLimit(.minutes(3)),
+    .timeLimit(.minutes(10)),
     .requires(.tmux))
 struct HeldMessagesTerminalTests {
     let binary: String

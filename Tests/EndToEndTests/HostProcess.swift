@@ -120,7 +120,7 @@ final class BinaryProcess: @unchecked Sendable {
     var isRunning: Bool { process.isRunning }
 
     /// Waits (bounded) for a stdout line starting with `prefix`; returns the rest of the line.
-    func waitForLine(prefix: String, timeout: Duration = .seconds(20)) async -> String? {
+    func waitForLine(prefix: String, timeout: Duration = .seconds(120)) async -> String? {
         let found = await waitUntil(timeout: timeout) {
             self.standardOutput.split(separator: "\n").contains { $0.hasPrefix(prefix) } || !self.isRunning
         }
@@ -129,7 +129,7 @@ final class BinaryProcess: @unchecked Sendable {
     }
 
     /// Waits (bounded) for the process to exit and its output to be read; returns its status.
-    func waitForExit(timeout: Duration = .seconds(30)) async -> Int32? {
+    func waitForExit(timeout: Duration = .seconds(120)) async -> Int32? {
         let exited = await waitUntil(timeout: timeout) {
             guard !self.isRunning else { return false }
             return self.output.current.readersDone == 2

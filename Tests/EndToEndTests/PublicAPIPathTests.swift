@@ -329,7 +329,7 @@ struct PublicAPIPathTests {
 @Suite(
     "The interactive inspector through GBGBridge's public API",
     .serialized,
-    .timeLimit(.minutes(3)),
+    .timeLimit(.minutes(10)),
     .requires(.tmux))
 struct PublicAPIPathTerminalTests {
     let binary: String

@@ -8,7 +8,7 @@ import Testing
 @Suite(
     "Remembered responses across runs of the inspector",
     .serialized,
-    .timeLimit(.minutes(3)),
+    .timeLimit(.minutes(10)),
     .requires(.tmux))
 struct RememberedResponsesTerminalTests {
     let binary: String

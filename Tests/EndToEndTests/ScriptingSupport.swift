@@ -26,7 +26,7 @@ struct CLIResult: CustomStringConvertible {
 
 /// Runs `bridge-inspector` with `arguments` to the end (at most `timeout`).
 func runCLI(
-    _ arguments: [String], binary: String, environment: [String: String?] = [:], stdin: String? = nil, timeout: Duration = .seconds(30)
+    _ arguments: [String], binary: String, environment: [String: String?] = [:], stdin: String? = nil, timeout: Duration = .seconds(120)
 ) async throws -> CLIResult {
     let process = try BinaryProcess(arguments, binary: binary, environment: environment, stdin: stdin.map { .text($0) } ?? .closed)
     defer { process.kill() }
@@ -58,7 +58,7 @@ final class ScriptedHost {
     }
 
     /// `bridge-inspector ARGS --socket <this host>`.
-    func run(_ arguments: [String], binary: String, stdin: String? = nil, timeout: Duration = .seconds(30)) async throws -> CLIResult {
+    func run(_ arguments: [String], binary: String, stdin: String? = nil, timeout: Duration = .seconds(120)) async throws -> CLIResult {
         try await runCLI(arguments + ["--socket", socket], binary: binary, stdin: stdin, timeout: timeout)
     }
 
@@ -88,7 +88,7 @@ final class ScriptedHost {
     }
 
     /// Waits until the ids pending on the host satisfy `condition`.
-    func waitForPending(timeout: Duration = .seconds(20), _ condition: @escaping ([String]) -> Bool) async -> Bool {
+    func waitForPending(timeout: Duration = .seconds(120), _ condition: @escaping ([String]) -> Bool) async -> Bool {
         await waitUntil(timeout: timeout) { ((try? self.state())?.pending.map(\.correlationId)).map(condition) ?? false }
     }
 

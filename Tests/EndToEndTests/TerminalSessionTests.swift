@@ -11,7 +11,7 @@ import Glibc
 @Suite(
     "The interactive inspector in a terminal",
     .serialized,
-    .timeLimit(.minutes(3)),
+    .timeLimit(.minutes(10)),
     .requires(.tmux))
 struct TerminalSessionTests {
     let binary: String

@@ -65,14 +65,17 @@ final class TmuxSession: @unchecked Sendable {
     /// or nil (after recording what it showed) when the time ran out.
     @discardableResult
     func waitFor(
-        _ what: String, timeout: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation,
+        _ what: String, timeout: Duration = .seconds(120), sourceLocation: SourceLocation = #_sourceLocation,
         _ condition: (String) -> Bool
     ) async -> String? {
         let deadline = ContinuousClock.now + timeout
         var last = ""
-        while ContinuousClock.now < deadline {
+        // Looked at once more after the deadline: a test starved of the thread pool for longer
+        // than the bound (every test shares two threads) still sees a screen that is right.
+        while true {
             last = screen()
             if condition(last) { return last }
+            guard ContinuousClock.now < deadline else { break }
             try? await Task.sleep(for: .milliseconds(50))
         }
         Issue.record("the terminal never showed \(what); it shows:\n\(last)", sourceLocation: sourceLocation)
@@ -81,7 +84,7 @@ final class TmuxSession: @unchecked Sendable {
 
     /// Waits (bounded) until the screen contains every one of `texts`.
     @discardableResult
-    func waitFor(_ texts: String..., timeout: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation) async -> String? {
+    func waitFor(_ texts: String..., timeout: Duration = .seconds(120), sourceLocation: SourceLocation = #_sourceLocation) async -> String? {
         await waitFor(texts.map { "“\($0)”" }.joined(separator: " and "), timeout: timeout, sourceLocation: sourceLocation) { screen in
             texts.allSatisfy { screen.contains($0) }
         }
@@ -91,7 +94,7 @@ final class TmuxSession: @unchecked Sendable {
     /// time: for a live screen where early lines scroll away while later ones arrive (on a busy
     /// machine the last can come long after the first has gone). Returns the last screen.
     @discardableResult
-    func waitForEach(_ texts: String..., timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation) async -> String? {
+    func waitForEach(_ texts: String..., timeout: Duration = .seconds(240), sourceLocation: SourceLocation = #_sourceLocation) async -> String? {
         var unseen = Set(texts)
         return await waitFor(texts.map { "“\($0)”" }.joined(separator: " and ") + " (each at some time)", timeout: timeout, sourceLocation: sourceLocation) { screen in
             unseen = unseen.filter { !screen.contains($0) }
@@ -100,16 +103,16 @@ final class TmuxSession: @unchecked Sendable {
     }
 
     /// The program's exit status once it has ended (bounded wait), else nil.
-    func exitStatus(timeout: Duration = .seconds(20)) async -> Int32? {
+    func exitStatus(timeout: Duration = .seconds(120)) async -> Int32? {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let range = screen().range(of: #"\[exited (\d+)\]"#, options: .regularExpression) {
-                let text = screen()[range].dropFirst("[exited ".count).dropLast()
-                return Int32(text)
+        while true {
+            let shown = screen()
+            if let range = shown.range(of: #"\[exited (\d+)\]"#, options: .regularExpression) {
+                return Int32(shown[range].dropFirst("[exited ".count).dropLast())
             }
+            guard ContinuousClock.now < deadline else { return nil }
             try? await Task.sleep(for: .milliseconds(50))
         }
-        return nil
     }
 
     /// Ends the session and its tmux server.

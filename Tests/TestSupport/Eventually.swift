@@ -7,7 +7,7 @@
 /// holds ends the wait at once. Never use it to show that something does *not* happen: that
 /// would always take the whole bound.
 @MainActor
-public func eventually(timeout: Duration = .seconds(60), _ condition: @MainActor () -> Bool) async -> Bool {
+public func eventually(timeout: Duration = .seconds(300), _ condition: @MainActor () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     var iteration = 0
     while ContinuousClock.now < deadline {

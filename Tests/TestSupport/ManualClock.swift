@@ -133,9 +133,11 @@ public final class ManualClock: Clock, Sendable {
 
     /// Waits (in real time, at most `timeout`) until at least `count` sleeps are suspended on
     /// this clock, and returns whether they were. It only synchronises a test with tasks that
-    /// are on their way to sleep (a timer just started); it never moves the clock.
+    /// are on their way to sleep (a timer just started); it never moves the clock. The bound is
+    /// long on purpose: a sleeper's task may wait behind every other test for the two threads of
+    /// Swift's pool on a loaded machine (60 s was seen to pass), and a wait that succeeds ends at once.
     public func waitForSleepers(
-        count: Int, timeout: Swift.Duration = .seconds(60), isolation: isolated (any Actor)? = #isolation
+        count: Int, timeout: Swift.Duration = .seconds(600), isolation: isolated (any Actor)? = #isolation
     ) async -> Bool {
         await waitUntil(timeout: timeout, every: .milliseconds(1)) { sleeperCount >= count }
     }
