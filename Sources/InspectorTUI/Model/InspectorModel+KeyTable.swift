@@ -64,7 +64,7 @@ extension InspectorModel {
         KeyBinding("doctor", [.char("D")], .messages,
                    .line(keys: "D", text: "doctor: GBGBridge's troubleshooting checklist run live on what the inspector sees, each failure with its evidence and fix (Enter jumps to the message)"),
                    hint: .init(order: 75, key: "D") { $0.live.lastError != nil || $0.live.lintCount > 0 ? "doctor" : nil }) { model, _ in
-            model.open(.doctor(DoctorView(model: model)))
+            model.open(.doctor(DoctorView(context: model.overlayContext)))
         },
         KeyBinding("lint-marks", [], .messages,
                    .line(keys: "⚑ BUSY  ⚑ action typo?", text: "a row that breaks a rule of the troubleshooting guide: Enter says why, f is:lint lists them; the status line counts them"),
@@ -135,7 +135,7 @@ extension InspectorModel {
         // lastError
         KeyBinding("errors", [.char("E")], .lastError, .line(keys: "E", text: "history of lastError"),
                    hint: .init(order: 70, key: "E") { $0.live.lastError != nil ? "errors" : nil }) { model, _ in
-            model.open(.errors(ErrorHistoryView(model: model)))
+            model.open(.errors(ErrorHistoryView(context: model.overlayContext)))
         },
         KeyBinding("jump-to-cause", [.char("J")], .lastError, .line(keys: "J", text: "jump to the message that caused lastError")) { model, _ in model.jumpToErrorCause() },
         KeyBinding("clear-error", [.char("C")], .lastError, .line(keys: "C", text: "clear lastError (asks first)"), sends: true) { model, _ in model.askToClearError() },

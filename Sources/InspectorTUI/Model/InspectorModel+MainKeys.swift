@@ -50,7 +50,7 @@ extension InspectorModel {
         switch focus {
         case .messages:
             if let entry = selectedEntry, entry.kind == .message || entry.kind == .malformed, let index = visible[safe: cursor] {
-                open(.detail(DetailView(logIndex: index, model: self)))
+                open(.detail(DetailView(logIndex: index, context: overlayContext)))
             }
         case .pending:
             openRespond()

@@ -172,7 +172,7 @@ extension InspectorModel {
         if let binding = Self.mainKeys[key], binding.everywhere, case .main(let action) = binding.handler { return action(&self, key) }
         if prompt != nil { return handlePromptKey(key) }
         if var overlay = overlays.popLast() {
-            let action = overlay.handle(key, model: self)
+            let action = overlay.handle(key, context: overlayContext)
             overlays.append(overlay)
             return perform(action)
         }

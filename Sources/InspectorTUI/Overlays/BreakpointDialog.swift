@@ -42,7 +42,7 @@ public struct BreakpointDialog: Sendable {
         [("Enter", "add"), ("Esc", "cancel"), ("Tab", "field")] + PrefilledText.editingKeys
     }
 
-    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+    mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         switch key {
         case .escape:
             return .close
@@ -65,7 +65,7 @@ public struct BreakpointDialog: Sendable {
         return .none
     }
 
-    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
+    func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
         let inner = DialogFrame.centered(&buffer, area: area, width: 100, height: 12, title: "New breakpoint")
         var y = inner.y
         y = FormDrawing.note("Hold the messages this filter matches before the host routes or delivers them.", style: Theme.dim, into: &buffer, at: y, in: inner)

@@ -31,14 +31,14 @@ public struct DoctorView: Sendable {
     static let title = "Doctor: GBGBridge's troubleshooting checklist, live"
 
     /// A view whose cursor starts on the first failing check, else the first warning.
-    init(model: InspectorModel) {
-        let checks = Self.report(model: model).checks
+    init(context: OverlayContext) {
+        let checks = Self.report(context: context).checks
         cursor = checks.firstIndex { $0.status == .failure } ?? checks.firstIndex { $0.status == .warning } ?? 0
     }
 
-    /// The doctor's report on the model's state now.
-    static func report(model: InspectorModel) -> DoctorReport {
-        Doctor().examine(model.live, hostNow: model.pendingClock)
+    /// The doctor's report on the state now.
+    static func report(context: OverlayContext) -> DoctorReport {
+        Doctor().examine(context.live, hostNow: context.pendingClock)
     }
 
     /// The mark and style of a status: colour always comes with a symbol.
@@ -122,8 +122,8 @@ public struct DoctorView: Sendable {
         return result
     }
 
-    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
-        let report = Self.report(model: model)
+    mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
+        let report = Self.report(context: context)
         let last = max(0, report.checks.count - 1)
         switch key {
         case .escape, .char("q"), .char("D"): return .close
@@ -141,11 +141,11 @@ public struct DoctorView: Sendable {
         return .none
     }
 
-    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
-        let report = Self.report(model: model)
+    func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
+        let report = Self.report(context: context)
         let width = max(1, area.width - 2)
         let top = Self.topLines(report, width: width)
-        let rows = Self.checkLines(report, cursor: cursor, width: width, timeFormat: model.timeFormat)
+        let rows = Self.checkLines(report, cursor: cursor, width: width, timeFormat: context.timeFormat)
         // When the checks do not all fit, the title says which one is open, as other lists do.
         let listHeight = max(0, area.height - 2 - top.count)
         let position = rows.count > listHeight ? "  (\(cursor + 1)/\(report.checks.count), j/k)" : ""

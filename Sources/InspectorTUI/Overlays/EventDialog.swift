@@ -61,7 +61,7 @@ public struct EventDialog: Sendable {
         return [("Enter", "send"), ("Esc", "cancel")] + editing + [("Tab", "field"), ("Ctrl-E", "$EDITOR")]
     }
 
-    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+    mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         switch key {
         case .escape:
             return .close
@@ -92,7 +92,7 @@ public struct EventDialog: Sendable {
         return .none
     }
 
-    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
+    func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
         let inner = DialogFrame.centered(&buffer, area: area, width: 90, height: min(area.height, 22), title: "Fire a host event")
         var y = inner.y
         y = FormDrawing.textField("event name", name, focused: onName, placeholder: "host.ping", into: &buffer, at: y, in: inner)
@@ -104,7 +104,7 @@ public struct EventDialog: Sendable {
         case .success: y = FormDrawing.note("✓ ready: Enter sends", style: Theme.success, into: &buffer, at: y, in: inner)
         }
         FormDrawing.preview(
-            wireMessage(now: model.now, environment: model.live.host?.environment ?? "ios"), title: "the journey will receive",
+            wireMessage(now: context.now, environment: context.live.host?.environment ?? "ios"), title: "the journey will receive",
             into: &buffer, from: y + 1, in: inner)
     }
 }

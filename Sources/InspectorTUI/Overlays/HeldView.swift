@@ -18,12 +18,12 @@ public struct HeldView: Sendable {
     var selectedId: String?
 
     /// The selected held message, if any (the first when the selected one has gone).
-    func selected(in model: InspectorModel) -> WireHeld? {
-        model.live.held.first { $0.id == selectedId } ?? model.live.held.first
+    func selected(in context: OverlayContext) -> WireHeld? {
+        context.live.held.first { $0.id == selectedId } ?? context.live.held.first
     }
 
-    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
-        let held = model.live.held
+    mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
+        let held = context.live.held
         let index = held.firstIndex { $0.id == selectedId } ?? 0
         switch key {
         case .escape, .char("q"), .char("H"): return .close
@@ -33,7 +33,7 @@ public struct HeldView: Sendable {
         case .char("G"), .end: selectedId = held.last?.id
         case .char("b"): return .switchTo(.breakpoints(BreakpointsView()))
         case .enter, .char("e"), .char("a"), .char("d"):
-            guard let item = selected(in: model) else { return .flash("nothing is held", isError: true) }
+            guard let item = selected(in: context) else { return .flash("nothing is held", isError: true) }
             return action(key, on: item)
         default: break
         }
@@ -70,9 +70,9 @@ public struct HeldView: Sendable {
         [("Esc", "back"), ("Enter", "release"), ("e", "edit+release"), ("a", "answer"), ("d", "drop"), ("b", "breakpoints"), ("j/k", "move")]
     }
 
-    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
-        let held = model.live.held
-        let skipped = model.live.holdSkippedCount
+    func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
+        let held = context.live.held
+        let skipped = context.live.holdSkippedCount
         let inner = DialogFrame.full(
             &buffer, area: area,
             title: "Held at breakpoints: \(held.count)" + (skipped > 0 ? " · \(skipped) let through, not held: the host held its most" : ""))
@@ -85,8 +85,8 @@ public struct HeldView: Sendable {
             DialogFrame.emptyListNote(lines, into: &buffer, rect: inner)
             return
         }
-        let selected = selected(in: model)
-        let hostNow = model.pendingClock
+        let selected = selected(in: context)
+        let hostNow = context.pendingClock
         let header = TextWidth.pad("hold", to: 6) + TextWidth.pad("age", to: 8) + TextWidth.pad("releases", to: 10) + TextWidth.pad("dir", to: 5)
             + TextWidth.pad("type action", to: 34) + TextWidth.pad("correlation id", to: 22) + TextWidth.pad("breakpoint", to: 28) + "owner"
         buffer.write(header, at: inner.origin, style: Theme.paneTitle, maxWidth: inner.width)
@@ -100,7 +100,7 @@ public struct HeldView: Sendable {
             if isSelected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: Theme.selection) }
             let age = TimeFormat.duration(ms: hostNow - item.since)
             let left = item.deadline.map { "in " + TimeFormat.duration(ms: $0 - hostNow) } ?? "-"
-            let breakpoint = model.live.breakpoints.first { $0.id == item.breakpoint }.map { "\(item.breakpoint) \($0.filter)" } ?? item.breakpoint
+            let breakpoint = context.live.breakpoints.first { $0.id == item.breakpoint }.map { "\(item.breakpoint) \($0.filter)" } ?? item.breakpoint
             let line = TextWidth.pad(item.id, to: 6) + TextWidth.pad(age, to: 8) + TextWidth.pad(left, to: 10)
                 + TextWidth.pad(item.direction == .received ? "IN" : "OUT", to: 5)
                 + TextWidth.pad(TextWidth.fit("\(item.message.type.rawValue) \(item.message.payload.action)", to: 33), to: 34)

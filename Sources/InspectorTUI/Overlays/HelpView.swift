@@ -40,17 +40,17 @@ public struct HelpView: Sendable {
     /// The lines laid out for a frame `width` columns wide inside.
     func lines(width: Int) -> [[Span]] { HelpLayout.lines(Self.sections, width: width) }
 
-    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+    mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         switch key {
         case .escape, .char("q"), .char("?"), .function(1): return .close
         default:
-            let count = lines(width: max(1, model.size.width - 2)).count
-            if let next = DialogFrame.scroll(offset, key: key, count: count, page: max(1, model.size.height - 6)) { offset = next }
+            let count = lines(width: max(1, context.size.width - 2)).count
+            if let next = DialogFrame.scroll(offset, key: key, count: count, page: max(1, context.size.height - 6)) { offset = next }
             return .none
         }
     }
 
-    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
+    func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
         let lines = lines(width: max(1, area.width - 2))
         let more = offset + area.height - 2 < lines.count ? "  (j/k scroll, \(offset + 1)/\(lines.count))" : ""
         let inner = DialogFrame.full(&buffer, area: area, title: "Help: keys" + more)

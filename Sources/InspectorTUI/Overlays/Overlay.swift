@@ -40,29 +40,29 @@ public enum Overlay: Sendable {
     case doctor(DoctorView)
 
     /// Lets the overlay handle a key.
-    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+    mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         // "? F1: this help" works everywhere: F1 in every view, ? where it is not typed text.
         if key == .function(1) || (key == .char("?") && !takesText) {
             if case .help = self {} else { return .push(.help(HelpView())) }
         }
         switch self {
-        case .help(var view): defer { self = .help(view) }; return view.handle(key, model: model)
-        case .detail(var view): defer { self = .detail(view) }; return view.handle(key, model: model)
-        case .respond(var view): defer { self = .respond(view) }; return view.handle(key, model: model)
-        case .event(var view): defer { self = .event(view) }; return view.handle(key, model: model)
-        case .slot(var view): defer { self = .slot(view) }; return view.handle(key, model: model)
-        case .confirm(var view): defer { self = .confirm(view) }; return view.handle(key, model: model)
-        case .errors(var view): defer { self = .errors(view) }; return view.handle(key, model: model)
-        case .actions(var view): defer { self = .actions(view) }; return view.handle(key, model: model)
-        case .rules(var view): defer { self = .rules(view) }; return view.handle(key, model: model)
-        case .newRule(var view): defer { self = .newRule(view) }; return view.handle(key, model: model)
-        case .held(var view): defer { self = .held(view) }; return view.handle(key, model: model)
-        case .heldEdit(var view): defer { self = .heldEdit(view) }; return view.handle(key, model: model)
-        case .breakpoints(var view): defer { self = .breakpoints(view) }; return view.handle(key, model: model)
-        case .newBreakpoint(var view): defer { self = .newBreakpoint(view) }; return view.handle(key, model: model)
-        case .inject(var view): defer { self = .inject(view) }; return view.handle(key, model: model)
-        case .stats(var view): defer { self = .stats(view) }; return view.handle(key, model: model)
-        case .doctor(var view): defer { self = .doctor(view) }; return view.handle(key, model: model)
+        case .help(var view): defer { self = .help(view) }; return view.handle(key, context: context)
+        case .detail(var view): defer { self = .detail(view) }; return view.handle(key, context: context)
+        case .respond(var view): defer { self = .respond(view) }; return view.handle(key, context: context)
+        case .event(var view): defer { self = .event(view) }; return view.handle(key, context: context)
+        case .slot(var view): defer { self = .slot(view) }; return view.handle(key, context: context)
+        case .confirm(var view): defer { self = .confirm(view) }; return view.handle(key, context: context)
+        case .errors(var view): defer { self = .errors(view) }; return view.handle(key, context: context)
+        case .actions(var view): defer { self = .actions(view) }; return view.handle(key, context: context)
+        case .rules(var view): defer { self = .rules(view) }; return view.handle(key, context: context)
+        case .newRule(var view): defer { self = .newRule(view) }; return view.handle(key, context: context)
+        case .held(var view): defer { self = .held(view) }; return view.handle(key, context: context)
+        case .heldEdit(var view): defer { self = .heldEdit(view) }; return view.handle(key, context: context)
+        case .breakpoints(var view): defer { self = .breakpoints(view) }; return view.handle(key, context: context)
+        case .newBreakpoint(var view): defer { self = .newBreakpoint(view) }; return view.handle(key, context: context)
+        case .inject(var view): defer { self = .inject(view) }; return view.handle(key, context: context)
+        case .stats(var view): defer { self = .stats(view) }; return view.handle(key, context: context)
+        case .doctor(var view): defer { self = .doctor(view) }; return view.handle(key, context: context)
         }
     }
 
@@ -76,25 +76,25 @@ public enum Overlay: Sendable {
     }
 
     /// Draws the overlay over `area`.
-    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
+    func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
         switch self {
-        case .help(let view): view.render(into: &buffer, area: area, model: model)
-        case .detail(let view): view.render(into: &buffer, area: area, model: model)
-        case .respond(let view): view.render(into: &buffer, area: area, model: model)
-        case .event(let view): view.render(into: &buffer, area: area, model: model)
-        case .slot(let view): view.render(into: &buffer, area: area, model: model)
-        case .confirm(let view): view.render(into: &buffer, area: area, model: model)
-        case .errors(let view): view.render(into: &buffer, area: area, model: model)
-        case .actions(let view): view.render(into: &buffer, area: area, model: model)
-        case .rules(let view): view.render(into: &buffer, area: area, model: model)
-        case .newRule(let view): view.render(into: &buffer, area: area, model: model)
-        case .held(let view): view.render(into: &buffer, area: area, model: model)
-        case .heldEdit(let view): view.render(into: &buffer, area: area, model: model)
-        case .breakpoints(let view): view.render(into: &buffer, area: area, model: model)
-        case .newBreakpoint(let view): view.render(into: &buffer, area: area, model: model)
-        case .inject(let view): view.render(into: &buffer, area: area, model: model)
-        case .stats(let view): view.render(into: &buffer, area: area, model: model)
-        case .doctor(let view): view.render(into: &buffer, area: area, model: model)
+        case .help(let view): view.render(into: &buffer, area: area, context: context)
+        case .detail(let view): view.render(into: &buffer, area: area, context: context)
+        case .respond(let view): view.render(into: &buffer, area: area, context: context)
+        case .event(let view): view.render(into: &buffer, area: area, context: context)
+        case .slot(let view): view.render(into: &buffer, area: area, context: context)
+        case .confirm(let view): view.render(into: &buffer, area: area, context: context)
+        case .errors(let view): view.render(into: &buffer, area: area, context: context)
+        case .actions(let view): view.render(into: &buffer, area: area, context: context)
+        case .rules(let view): view.render(into: &buffer, area: area, context: context)
+        case .newRule(let view): view.render(into: &buffer, area: area, context: context)
+        case .held(let view): view.render(into: &buffer, area: area, context: context)
+        case .heldEdit(let view): view.render(into: &buffer, area: area, context: context)
+        case .breakpoints(let view): view.render(into: &buffer, area: area, context: context)
+        case .newBreakpoint(let view): view.render(into: &buffer, area: area, context: context)
+        case .inject(let view): view.render(into: &buffer, area: area, context: context)
+        case .stats(let view): view.render(into: &buffer, area: area, context: context)
+        case .doctor(let view): view.render(into: &buffer, area: area, context: context)
         }
     }
 

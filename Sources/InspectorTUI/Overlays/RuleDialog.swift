@@ -135,7 +135,7 @@ public struct RuleDialog: Sendable {
         return [("Enter", "add"), ("Esc", "cancel")] + editing + [("Tab", "field"), ("Ctrl-T", "template"), ("Ctrl-E", "$EDITOR")]
     }
 
-    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+    mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         switch key {
         case .escape:
             return .close
@@ -165,7 +165,7 @@ public struct RuleDialog: Sendable {
         return .none
     }
 
-    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
+    func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
         let inner = DialogFrame.centered(&buffer, area: area, width: 100, height: area.height, title: "New reply rule")
         var y = inner.y
         y = FormDrawing.note(
@@ -186,6 +186,6 @@ public struct RuleDialog: Sendable {
         case .success(let rule):
             y = FormDrawing.note("✓ ready: Enter adds it: " + Self.describe(rule), style: Theme.success, into: &buffer, at: y, in: inner)
         }
-        FormDrawing.preview(wireMessage(now: model.now), title: "each matching request will receive", into: &buffer, from: y + 1, in: inner)
+        FormDrawing.preview(wireMessage(now: context.now), title: "each matching request will receive", into: &buffer, from: y + 1, in: inner)
     }
 }
