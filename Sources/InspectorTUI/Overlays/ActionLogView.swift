@@ -1,8 +1,10 @@
 import TerminalUI
 
 /// Everything this inspector did on the person's behalf, with the host's answer: an audit log.
-public struct ActionLogView: Sendable {
+public struct ActionLogView: OverlayView {
     var offset = 0
+
+    var footerKeys: [(key: String, label: String)] { [("Esc", "back"), ("j/k", "scroll")] }
 
     mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         switch key {

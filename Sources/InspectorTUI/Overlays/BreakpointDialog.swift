@@ -6,7 +6,7 @@ import TerminalUI
 /// as the filter prompt checks it, and how many seconds to hold (empty: the agent's default).
 /// Enter sends it; the host's refusal (a term that cannot apply before a message is routed,
 /// such as is:pending) shows here and the form keeps what was typed. Tab moves between fields.
-public struct BreakpointDialog: Sendable {
+public struct BreakpointDialog: AwaitingDialog {
     var filter = TextInput()
     var holdSeconds = TextInput()
     var field = Field.filter
@@ -37,6 +37,9 @@ public struct BreakpointDialog: Sendable {
         }
         return .success(seconds)
     }
+
+    /// A form: a character typed is text.
+    var takesText: Bool { true }
 
     var footerKeys: [(key: String, label: String)] {
         [("Enter", "add"), ("Esc", "cancel"), ("Tab", "field")] + PrefilledText.editingKeys

@@ -5,7 +5,7 @@ import TerminalUI
 /// Every inspector's breakpoints, with their filters, hold times and hits; yours are marked.
 /// `b` opens it; `n` adds one (``BreakpointDialog``), `d` removes the selected one if it is
 /// yours (another inspector's goes when it does), `H` shows what is held.
-public struct BreakpointsView: Sendable {
+public struct BreakpointsView: OverlayView {
     var cursor = 0
 
     /// Whether `breakpoint` was set by this inspector; `nil` when the agent does not say who we
@@ -20,10 +20,10 @@ public struct BreakpointsView: Sendable {
         case .escape, .char("q"), .char("b"): return .close
         case .char("j"), .down: cursor = min(cursor + 1, max(0, list.count - 1))
         case .char("k"), .up: cursor = max(0, cursor - 1)
-        case .char("H"): return .switchTo(.held(HeldView()))
+        case .char("H"): return .switchTo(HeldView())
         case .char("n"):
             guard !context.readOnly else { return .flash("this is a recording: nothing can be held in it (it is read-only)", isError: true) }
-            return .push(.newBreakpoint(BreakpointDialog()))
+            return .push(BreakpointDialog())
         case .char("d"), .delete:
             guard let breakpoint = list[safe: min(cursor, list.count - 1)] else { return .flash("no breakpoint to remove", isError: true) }
             if Self.isOwn(breakpoint, in: context) == false {

@@ -7,7 +7,7 @@ import TerminalUI
 /// reason field, prefilled (the first character typed replaces it), Enter sends and Esc backs
 /// out. It knows the request it cancels: once the slot no longer holds it, or while the host is
 /// disconnected, it says so and Enter sends nothing and keeps what was typed.
-public struct ConfirmDialog: Sendable {
+public struct ConfirmDialog: OverlayView {
     /// The question, naming exactly what will happen.
     public var question: String
     /// The command sent on yes; `nil` when yes quits the inspector.

@@ -10,7 +10,7 @@ import TerminalUI
 /// their size); `m` shows more, and the title says while anything is left out. Long lines wrap;
 /// `w` switches to scrolling sideways (← →) like `less -S`. `/` searches the message; `n` and
 /// `N` move between matching lines, marked at the left edge, with their count in the title.
-public struct DetailView: Sendable {
+public struct DetailView: OverlayView {
     /// The log row shown.
     public private(set) var logIndex: Int
     var offset = 0
@@ -131,6 +131,15 @@ public struct DetailView: Sendable {
         return shown.indices.filter { shown[$0].map(\.text).joined().localizedCaseInsensitiveContains(query) }
     }
 
+    var footerKeys: [(key: String, label: String)] {
+        if searchInput != nil { return [("Enter", "search"), ("Esc", "cancel")] }
+        return [("Esc", "back"), ("j/k", "scroll"), ("m", "more"), ("/", "search"), ("n/N", "match"), ("w", wraps ? "no wrap" : "wrap"),
+                ("Tab", "request/response"), ("r", "respond"), ("y/Y", "copy"), ("?", "help")]
+    }
+
+    /// A search being typed takes `?` as text.
+    var takesText: Bool { searchInput != nil }
+
     mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         let page = max(1, context.size.height - 6)
         let width = Self.textWidth(context)
@@ -187,7 +196,7 @@ public struct DetailView: Sendable {
             guard let entry = context.live.log[safe: logIndex],
                 let request = context.live.pending.first(where: { $0.correlationId == entry.correlationId })
             else { return .flash("this message is not a pending request", isError: true) }
-            return .push(.respond(RespondDialog(request: request)))
+            return .push(RespondDialog(request: request))
         default:
             if let next = DialogFrame.scroll(offset, key: key, count: shownLines(width: width).count, page: page) { offset = next }
             return .none

@@ -23,7 +23,7 @@ import TerminalUI
 /// lastError, the host's name): each piece is sanitized before it is measured and wrapped, so
 /// the lines break where the escapes are drawn (``Buffer/write(_:at:style:maxWidth:)`` would
 /// sanitize it again anyway).
-public struct DoctorView: Sendable {
+public struct DoctorView: OverlayView {
     /// The selected check: an index into the report's checks (their number and order never change).
     var cursor = 0
 
@@ -121,6 +121,8 @@ public struct DoctorView: Sendable {
         }
         return result
     }
+
+    var footerKeys: [(key: String, label: String)] { [("Esc", "back"), ("Enter", "jump to evidence"), ("j/k", "move")] }
 
     mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         let report = Self.report(context: context)

@@ -4,13 +4,15 @@ import TerminalUI
 
 /// The values lastError took, newest first, each with its time; Enter jumps to the message that
 /// caused the selected one.
-public struct ErrorHistoryView: Sendable {
+public struct ErrorHistoryView: OverlayView {
     let entries: [WireError]
     var cursor = 0
 
     init(context: OverlayContext) {
         entries = context.live.errorHistory.reversed()
     }
+
+    var footerKeys: [(key: String, label: String)] { [("Esc", "back"), ("Enter", "jump to cause"), ("j/k", "move")] }
 
     mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         switch key {

@@ -10,7 +10,7 @@ import TerminalUI
 /// The host refuses an edit that changes the correlationId, type or action: the refusal shows
 /// here and the dialog keeps the text, so nothing typed is lost. The dialog closes when the host
 /// has released the message.
-public struct HeldEditDialog: Sendable {
+public struct HeldEditDialog: AwaitingDialog {
     /// The held message being edited.
     public let held: WireHeld
     /// The message's JSON as edited.
@@ -39,9 +39,15 @@ public struct HeldEditDialog: Sendable {
         return nil
     }
 
-    mutating func setText(_ newText: String) {
+    /// Sets the message to the JSON the person wrote in `$EDITOR`.
+    mutating func editorFinished(_ purpose: EditorPurpose, text newText: String) -> Bool {
+        guard purpose == .heldMessage else { return false }
         text = PrefilledText(newText.trimmingCharacters(in: .whitespacesAndNewlines), untouched: false)
+        return true
     }
+
+    /// A form: a character typed is text.
+    var takesText: Bool { true }
 
     var footerKeys: [(key: String, label: String)] {
         [("Enter", "release edited"), ("Esc", "cancel")] + PrefilledText.editingKeys + [("Ctrl-E", "$EDITOR")]

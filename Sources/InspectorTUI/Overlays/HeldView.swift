@@ -13,7 +13,7 @@ import TerminalUI
 /// the breakpoints. With several inspectors attached the first action wins: a later one's
 /// refusal shows in the status line, and a message leaves the list for everyone when the host
 /// says it was resolved.
-public struct HeldView: Sendable {
+public struct HeldView: OverlayView {
     /// The selected hold's id: the selection follows the message as others come and go.
     var selectedId: String?
 
@@ -31,7 +31,7 @@ public struct HeldView: Sendable {
         case .char("k"), .up: selectedId = held[safe: max(0, index - 1)]?.id
         case .char("g"), .home: selectedId = held.first?.id
         case .char("G"), .end: selectedId = held.last?.id
-        case .char("b"): return .switchTo(.breakpoints(BreakpointsView()))
+        case .char("b"): return .switchTo(BreakpointsView())
         case .enter, .char("e"), .char("a"), .char("d"):
             guard let item = selected(in: context) else { return .flash("nothing is held", isError: true) }
             return action(key, on: item)
@@ -47,17 +47,17 @@ public struct HeldView: Sendable {
         case .enter:
             return .sendAndStay(.release(.init(id: item.id)), label: "release \(what)")
         case .char("e"):
-            return .push(.heldEdit(HeldEditDialog(held: item)))
+            return .push(HeldEditDialog(held: item))
         case .char("a"):
             guard item.message.type == .request, item.direction == .received else {
                 return .flash("only a held request can be answered; e edits this \(item.message.type.rawValue) before it goes", isError: true)
             }
-            return .push(.respond(RespondDialog(held: item)))
+            return .push(RespondDialog(held: item))
         default:
             let fate = item.direction == .received
                 ? "The host never routes it: no handler runs and the journey gets no answer."
                 : "The journey never receives it."
-            return .push(.confirm(ConfirmDialog(question: "Drop \(what)? \(fate)", command: .drop(.init(id: item.id)), label: "drop \(what)")))
+            return .push(ConfirmDialog(question: "Drop \(what)? \(fate)", command: .drop(.init(id: item.id)), label: "drop \(what)"))
         }
     }
 

@@ -2,7 +2,7 @@ import TerminalUI
 
 /// Every key, grouped by where it works. `?` opens it; Esc closes it. Laid out by
 /// ``HelpLayout`` for the terminal's width; the list is the key table's, one line a binding.
-public struct HelpView: Sendable {
+public struct HelpView: OverlayView {
     var offset = 0
 
     /// The help's sections: the key table's (``InspectorModel/keyTable``), each binding on its
@@ -39,6 +39,8 @@ public struct HelpView: Sendable {
 
     /// The lines laid out for a frame `width` columns wide inside.
     func lines(width: Int) -> [[Span]] { HelpLayout.lines(Self.sections, width: width) }
+
+    var footerKeys: [(key: String, label: String)] { [("Esc", "back"), ("j/k", "scroll")] }
 
     mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         switch key {

@@ -9,7 +9,7 @@ import TerminalUI
 /// exact message shown before it is sent. The host's answer threads to it in the log as any
 /// answer does; the injected row is marked as made by an inspector. Tab moves between fields;
 /// ←/→ change a choice; Enter sends; Esc cancels. A refusal shows here and keeps what was typed.
-public struct InjectDialog: Sendable {
+public struct InjectDialog: AwaitingDialog {
     var type = MessageType.request
     var action = PrefilledText()
     var correlationId: PrefilledText
@@ -38,6 +38,9 @@ public struct InjectDialog: Sendable {
                 correlationId: id, type: type, payload: .init(action: actionText, data: object, status: type == .response ? status : nil))
         }
     }
+
+    /// A form: a character typed is text.
+    var takesText: Bool { true }
 
     var footerKeys: [(key: String, label: String)] {
         let editing: [(key: String, label: String)]

@@ -17,7 +17,7 @@ import TerminalUI
 /// The dialog knows whether its request can still be answered: while the host is disconnected,
 /// or once the request has left pendingRequests (answered elsewhere, by a rule, cancelled), it
 /// says so and Enter keeps the dialog and what was typed instead of sending.
-public struct RespondDialog: Sendable {
+public struct RespondDialog: OverlayView {
     /// The request being answered.
     public let request: WirePending
     /// The hold's id when the request is held at a breakpoint: the answer is sent with `answer`
@@ -113,8 +113,16 @@ public struct RespondDialog: Sendable {
         return nil
     }
 
-    mutating func setData(_ text: String) {
+    /// Sets the response data to text the person wrote in `$EDITOR`.
+    mutating func editorFinished(_ purpose: EditorPurpose, text: String) -> Bool {
+        guard purpose == .responseData else { return false }
         fields.setData(text)
+        return true
+    }
+
+    /// Shows why the answer was not sent, when the dialog is opened again with what was typed.
+    mutating func refused(_ message: String) {
+        sendError = message
     }
 
     /// The command this dialog sends, or why it cannot yet.
@@ -134,6 +142,9 @@ public struct RespondDialog: Sendable {
 
     /// The keys for the focused field (a choice's ←/→, or a text field's editing keys), most
     /// needed first: the footer drops from the end what does not fit.
+    /// A form: a character typed is text.
+    var takesText: Bool { true }
+
     var footerKeys: [(key: String, label: String)] {
         let editing = fields.text(field.responseField)?.footerKeys ?? [("←→", "change")]
         return [("Enter", "send"), ("Esc", "cancel")] + editing + [("Tab", "field"), ("Ctrl-T", "template"), ("Ctrl-E", "$EDITOR")]

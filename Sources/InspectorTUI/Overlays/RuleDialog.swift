@@ -16,7 +16,7 @@ import TerminalUI
 /// Ctrl-E edits the data in `$EDITOR`; Enter adds the rule (a mistake is shown and nothing is
 /// added); Esc cancels without adding anything. The rule is added as "remember" in the respond
 /// dialog adds one, so it is offered the requests already pending and every later one.
-public struct RuleDialog: Sendable {
+public struct RuleDialog: OverlayView {
     var action: TextInput
     var times = TextInput()
     var delay = TextInput()
@@ -52,8 +52,11 @@ public struct RuleDialog: Sendable {
     /// The templates offered: those of the respond dialog, for the pattern typed.
     var templates: [ResponseFields.Template] { ResponseFields.templates(for: pattern) }
 
-    mutating func setData(_ text: String) {
+    /// Sets the response data to text the person wrote in `$EDITOR`.
+    mutating func editorFinished(_ purpose: EditorPurpose, text: String) -> Bool {
+        guard purpose == .responseData else { return false }
         fields.setData(text)
+        return true
     }
 
     /// How many requests the text asks for: a whole number from 1, or `nil` for every request.
@@ -126,6 +129,9 @@ public struct RuleDialog: Sendable {
     /// The keys for the focused field (a choice's ←/→, or a text field's editing keys), most
     /// needed first, as the respond dialog lists them: the footer drops from the end what does
     /// not fit.
+    /// A form: a character typed is text.
+    var takesText: Bool { true }
+
     var footerKeys: [(key: String, label: String)] {
         let editing: [(key: String, label: String)]
         switch field {

@@ -4,8 +4,10 @@ import TerminalUI
 /// The reply rules this inspector applies, with their hit counts: space pauses or resumes the
 /// selected rule, d removes it, n opens a form for a new one (``RuleDialog``: action pattern,
 /// how many, delay and response). Rules are also made from the respond dialog ("remember").
-public struct RulesView: Sendable {
+public struct RulesView: OverlayView {
     var cursor = 0
+
+    var footerKeys: [(key: String, label: String)] { [("Esc", "back"), ("n", "new rule"), ("space", "pause/resume"), ("d", "remove"), ("j/k", "move")] }
 
     mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         let rules = context.rules.rules
@@ -22,7 +24,7 @@ public struct RulesView: Sendable {
             return .toggleRule(rule.id)
         case .char("n"):
             guard !context.readOnly else { return .flash("this is a recording: no rule can answer in it (it is read-only)", isError: true) }
-            return .push(.newRule(RuleDialog()))
+            return .push(RuleDialog())
         default: break
         }
         return .none

@@ -17,7 +17,7 @@ import TerminalUI
 /// the slot no longer holds it (answered elsewhere, cancelled by another inspector, the journey
 /// gone), or while the host is disconnected, it says so, and Enter sends nothing and keeps what
 /// was typed.
-public struct SlotDialog: Sendable {
+public struct SlotDialog: OverlayView {
     /// What the person chose to do with a slot.
     public enum Action: Sendable, Equatable {
         case complete
@@ -183,6 +183,9 @@ public struct SlotDialog: Sendable {
 
     /// Enter and Esc, then the focused field's own keys (its editing keys for a text field),
     /// then Tab: the same order as the respond dialog's footer.
+    /// A form: a character typed is text.
+    var takesText: Bool { true }
+
     var footerKeys: [(key: String, label: String)] {
         let focused: [(key: String, label: String)]
         switch (outcome, field) {

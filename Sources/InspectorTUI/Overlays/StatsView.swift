@@ -5,7 +5,7 @@ import TerminalUI
 /// Per-action statistics of the log (`S`): for each action its requests, answers, errors, error
 /// rate and latency p50/p95/max, worked out again from the log each time it is drawn, so it
 /// follows the traffic live. A summary line and the column titles stay put; the rows scroll.
-public struct StatsView: Sendable {
+public struct StatsView: OverlayView {
     /// The first row shown.
     var offset = 0
 
@@ -29,6 +29,8 @@ public struct StatsView: Sendable {
 
     /// Rows shown at once under the fixed lines, for a screen of the context's size.
     static func page(context: OverlayContext, top: Int) -> Int { max(1, context.size.height - 6 - top) }
+
+    var footerKeys: [(key: String, label: String)] { [("Esc", "back"), ("j/k", "scroll")] }
 
     mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         switch key {
