@@ -154,6 +154,9 @@ extension InspectorModel {
     /// The bindings with a footer hint, in the footer's order.
     static let hintedBindings = keyTable.filter { $0.hint != nil }.sorted { ($0.hint?.order ?? 0) < ($1.hint?.order ?? 0) }
 
+    /// The help's binding (`?`, F1): it opens the help over every view too, and closes it.
+    static let helpBinding = binding(named: "help")
+
     /// The binding named `name`, for a command prompt that runs bindings by name.
     static func binding(named name: String) -> KeyBinding? {
         keyTable.first { $0.name == name }

@@ -162,9 +162,6 @@ extension InspectorModel {
         return handleMainKey(key)
     }
 
-    /// The key table's "help" binding (`?`, F1).
-    private static let helpBinding = binding(named: "help")
-
     /// Whether `key` opens the help over `view`: the help binding's keys work in every view but
     /// the help itself (where they close it), except that a character is text in a view that
     /// takes text (`?` is typed there; F1 still opens the help).

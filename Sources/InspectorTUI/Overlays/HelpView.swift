@@ -44,7 +44,8 @@ public struct HelpView: OverlayView {
 
     mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         switch key {
-        case .escape, .char("q"), .char("?"), .function(1): return .close
+        case .escape, .char("q"): return .close
+        case _ where InspectorModel.helpBinding?.keys.contains(key) == true: return .close
         default:
             let count = lines(width: max(1, context.size.width - 2)).count
             if let next = DialogFrame.scroll(offset, key: key, count: count, page: max(1, context.size.height - 6)) { offset = next }
