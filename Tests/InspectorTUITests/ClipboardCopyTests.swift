@@ -203,7 +203,7 @@ struct ClipboardCopyTests {
         #expect(model.screenText.contains("y/Y copy"))
         #expect(Self.copied(model.press(.char("y"))) == Self.sentEvent)
         #expect(Self.copied(model.press(.char("Y"))) == SafariConsoleLine.line(for: try #require(model.selectedEntry)))
-        guard case .detail? = model.topOverlay else {
+        guard model.topOverlay is DetailView else {
             Issue.record("the detail view closed")
             return
         }

@@ -65,7 +65,7 @@ struct DetailViewReadingTests {
         for key: Key in [.char("?"), .function(1)] {
             var model = try Self.opened(["a": 1], width: 80, height: 24)
             model.press(key)
-            guard case .help? = model.topOverlay else {
+            guard model.topOverlay is HelpView else {
                 Issue.record("\(key) did not open the help over the detail view")
                 continue
             }
@@ -76,7 +76,7 @@ struct DetailViewReadingTests {
         var model = journeyModel()
         model.press(.char("e"))
         model.press(.function(1))
-        guard case .help? = model.topOverlay else {
+        guard model.topOverlay is HelpView else {
             Issue.record("F1 did not open the help over the event dialog")
             return
         }

@@ -13,8 +13,7 @@ func plain(_ lines: [[Span]]) -> [String] {
 
 /// The detail view on top, if any.
 func detailView(_ model: InspectorModel) -> DetailView? {
-    if case .detail(let view) = model.topOverlay { return view }
-    return nil
+    model.topOverlay as? DetailView
 }
 
 @Suite("Detail view")
@@ -109,7 +108,7 @@ struct DetailViewTests {
         let lines = plain(try #require(detailView(model)).lines)
         #expect(lines[0].contains("pending, no response yet (r to respond)"))
         model.press(.char("r"))
-        guard case .respond(let dialog) = model.topOverlay else {
+        guard let dialog = model.topOverlay as? RespondDialog else {
             Issue.record("no respond dialog")
             return
         }

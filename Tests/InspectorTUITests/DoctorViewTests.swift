@@ -25,7 +25,7 @@ struct DoctorViewTests {
         let screen = model.screen
         #expect(screen[1].contains("Doctor: GBGBridge's troubleshooting checklist, live"))
         #expect(!screen[1].contains("j/k"), "every check fits at 120x40: \(screen[1])")
-        let report = DoctorView.report(model: model)
+        let report = DoctorView.report(context: model.overlayContext)
         // Worked out by hand for Fixture.journeyState: lastError set and a malformed input (two
         // failures); the journey's cap-1 answer reported no capabilities, so three later requests
         // were not reported, and two requests are pending (two warnings); the agent does not

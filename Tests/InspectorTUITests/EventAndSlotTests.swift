@@ -8,8 +8,7 @@ import Testing
 
 /// The event dialog on top, if any.
 func eventDialog(_ model: InspectorModel) -> EventDialog? {
-    if case .event(let dialog) = model.topOverlay { return dialog }
-    return nil
+    model.topOverlay as? EventDialog
 }
 
 @Suite("Event dialog")
@@ -119,14 +118,12 @@ struct EventDialogTests {
 
 /// The slot dialog on top, if any.
 func slotDialog(_ model: InspectorModel) -> SlotDialog? {
-    if case .slot(let dialog) = model.topOverlay { return dialog }
-    return nil
+    model.topOverlay as? SlotDialog
 }
 
 /// The confirmation on top, if any.
 func confirmDialog(_ model: InspectorModel) -> ConfirmDialog? {
-    if case .confirm(let dialog) = model.topOverlay { return dialog }
-    return nil
+    model.topOverlay as? ConfirmDialog
 }
 
 @Suite("Slot actions")

@@ -128,7 +128,7 @@ struct GoldenScreenTests {
             case .inject:
                 model.press(.char("i"))
                 // The dialog's id is random; the golden's is fixed.
-                model.overlays[model.overlays.count - 1] = .inject(InjectDialog(correlationId: "inspector-0f1e2d3c-4b5a-4968-8776-655443322110"))
+                model.overlays[model.overlays.count - 1] = InjectDialog(correlationId: "inspector-0f1e2d3c-4b5a-4968-8776-655443322110")
             case .stats:
                 model.press(.char("S"))
             case .doctor:

@@ -108,7 +108,7 @@ struct InterceptionScreenTests {
     func editAndRelease() throws {
         var model = Self.heldModel()
         model.press(.char("H"), .char("e"))
-        guard case .heldEdit(let dialog)? = model.topOverlay else { Issue.record("no edit dialog"); return }
+        guard let dialog = model.topOverlay as? HeldEditDialog else { Issue.record("no edit dialog"); return }
         #expect(dialog.text.text.contains("\"correlationId\":\"doc-9\""))
         #expect(model.screenText.contains("Edit and release h1"))
         // Change the correlation id: the text is a message, the host refuses the change.
@@ -120,7 +120,7 @@ struct InterceptionScreenTests {
         #expect(args.id == "h1" && args.message?.correlationId == "doc-X")
         let refusal = "an edit must keep correlationId, type and action (correlationId changed)"
         Self.reply(&model, label: label, id: "c-3", error: InspectorError(code: "invalid_arguments", message: refusal))
-        guard case .heldEdit(let kept)? = model.topOverlay else { Issue.record("the dialog closed"); return }
+        guard let kept = model.topOverlay as? HeldEditDialog else { Issue.record("the dialog closed"); return }
         #expect(kept.text.text == edited)
         #expect(model.screenText.contains("✗ " + refusal))
         // Fixed: released, and the dialog closes.
@@ -128,7 +128,7 @@ struct InterceptionScreenTests {
         model.type(edited.replacingOccurrences(of: "doc-X", with: "doc-9"))
         let (_, label2) = try #require(Self.sent(model.press(.enter)))
         Self.reply(&model, label: label2, id: "c-4")
-        guard case .held? = model.topOverlay else { Issue.record("not back in the list"); return }
+        guard model.topOverlay is HeldView else { Issue.record("not back in the list"); return }
     }
 
     @Test("text that is no message is reported as typed, and Enter sends nothing")
@@ -151,10 +151,10 @@ struct InterceptionScreenTests {
         let (command, label) = try #require(Self.sent(model.press(.enter)))
         #expect(command == .answer(.init(id: "h1", status: .success, data: [:])))
         #expect(label.hasPrefix("answer success to held camera.document.capture doc-9"))
-        guard case .held? = model.topOverlay else { Issue.record("the respond dialog stayed"); return }
+        guard model.topOverlay is HeldView else { Issue.record("the respond dialog stayed"); return }
         // The held event: a explains instead.
         model.press(.char("j"), .char("a"))
-        guard case .held? = model.topOverlay else { Issue.record("opened a dialog for an event"); return }
+        guard model.topOverlay is HeldView else { Issue.record("opened a dialog for an event"); return }
         #expect(model.footer.contains("only a held request can be answered"))
     }
 
@@ -164,7 +164,7 @@ struct InterceptionScreenTests {
         model.press(.char("H"), .char("d"))
         #expect(model.screenText.contains("Drop held request camera.document.capture doc-9 (h1)?"))
         model.press(.char("n"))
-        guard case .held? = model.topOverlay else { Issue.record("no longer in the list"); return }
+        guard model.topOverlay is HeldView else { Issue.record("no longer in the list"); return }
         model.press(.char("d"))
         let (command, _) = try #require(Self.sent(model.press(.char("y"))))
         #expect(command == .drop(.init(id: "h1")))
@@ -175,7 +175,7 @@ struct InterceptionScreenTests {
         var model = Self.heldModel()
         model.press(.char("H"), .char("b"), .char("H"), .char("b"), .char("H"))
         #expect(model.overlays.count == 1)
-        guard case .held? = model.overlays.last else {
+        guard model.overlays.last is HeldView else {
             Issue.record("the held list is not on top: \(model.overlays)")
             return
         }
@@ -224,7 +224,7 @@ struct InterceptionScreenTests {
         #expect(command == .addBreakpoint(.init(filter: "is:pending", holdSeconds: nil)))
         let refusal = "is:pending cannot apply before a message is routed (column 1): use type:request"
         Self.reply(&model, label: label, id: "c-7", error: InspectorError(code: "invalid_arguments", message: refusal))
-        guard case .newBreakpoint(let form)? = model.topOverlay else { Issue.record("the form closed"); return }
+        guard let form = model.topOverlay as? BreakpointDialog else { Issue.record("the form closed"); return }
         #expect(form.filter.text == "is:pending")
         #expect(model.screenText.contains("column 1"))
         model.press(.ctrl("u"))
@@ -234,7 +234,7 @@ struct InterceptionScreenTests {
         let (command2, label2) = try #require(Self.sent(model.press(.enter)))
         #expect(command2 == .addBreakpoint(.init(filter: "action:nfc.*", holdSeconds: 5)))
         Self.reply(&model, label: label2, id: "c-8")
-        guard case .breakpoints? = model.topOverlay else { Issue.record("not back in the list"); return }
+        guard model.topOverlay is BreakpointsView else { Issue.record("not back in the list"); return }
         // A hold time out of range is refused before sending.
         model.press(.char("n"))
         model.type("type:event")
@@ -248,7 +248,7 @@ struct InterceptionScreenTests {
     func inject() throws {
         var model = journeyModel()
         model.press(.char("i"))
-        guard case .inject? = model.topOverlay else { Issue.record("no inject dialog"); return }
+        guard model.topOverlay is InjectDialog else { Issue.record("no inject dialog"); return }
         model.press(.tab)
         model.type("nfc.read")
         model.press(.tab, .ctrl("u"))
@@ -278,7 +278,7 @@ struct InterceptionScreenTests {
         model.type("nfc.read")
         let (_, label) = try #require(Self.sent(model.press(.enter)))
         model.handle(.commandFailed(label: label, error: "broken pipe"))
-        guard case .inject(let form)? = model.topOverlay else { Issue.record("the form closed"); return }
+        guard let form = model.topOverlay as? InjectDialog else { Issue.record("the form closed"); return }
         #expect(form.action.text == "nfc.read")
         #expect(model.screenText.contains("✗ not sent (broken pipe): Enter tries again"))
     }

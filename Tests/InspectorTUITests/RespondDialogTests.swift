@@ -8,8 +8,7 @@ import Testing
 
 /// The respond dialog on top, if any.
 func respondDialog(_ model: InspectorModel) -> RespondDialog? {
-    if case .respond(let dialog) = model.topOverlay { return dialog }
-    return nil
+    model.topOverlay as? RespondDialog
 }
 
 /// The pretty-printed wire message under "the journey will receive", read from inside the dialog's box.

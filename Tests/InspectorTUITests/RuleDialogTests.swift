@@ -8,8 +8,7 @@ import Testing
 
 /// The new-rule form on top, if any.
 func ruleDialog(_ model: InspectorModel) -> RuleDialog? {
-    if case .newRule(let dialog) = model.topOverlay { return dialog }
-    return nil
+    model.topOverlay as? RuleDialog
 }
 
 @Suite("New reply rule form")
@@ -71,7 +70,7 @@ struct RuleDialogTests {
         #expect(model.screen.contains { $0.contains("✓ ready: Enter adds it: next 3 nfc.* requests → success after 500 ms") })
         #expect(model.press(.enter).isEmpty)
         // Back in the rules view, with the new rule and what it will do.
-        guard case .rules? = model.topOverlay else {
+        guard model.topOverlay is RulesView else {
             Issue.record("not back in the rules view")
             return
         }
@@ -222,7 +221,7 @@ struct RuleDialogTests {
         model.press(.char("R"), .char("n"))
         Self.fill(&model, action: "nfc.*", times: "every", delay: "0")
         #expect(model.press(.escape).isEmpty)
-        guard case .rules? = model.topOverlay else {
+        guard model.topOverlay is RulesView else {
             Issue.record("not back in the rules view")
             return
         }

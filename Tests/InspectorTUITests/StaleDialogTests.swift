@@ -93,7 +93,7 @@ struct StaleDialogTests {
         model.handle(.frame(.snapshot(seq: 12, state: state)))
         #expect(model.screen.contains { $0.contains("✗ the document slot no longer holds doc-7") })
         #expect(model.press(.enter).isEmpty)
-        guard case .confirm(let dialog)? = model.topOverlay else {
+        guard let dialog = model.topOverlay as? ConfirmDialog else {
             Issue.record("the dialog closed")
             return
         }

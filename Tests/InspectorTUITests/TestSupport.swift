@@ -128,7 +128,7 @@ extension InspectorModel {
     }
 
     /// The topmost overlay.
-    var topOverlay: Overlay? { overlays.last }
+    var topOverlay: (any OverlayView)? { overlays.last }
 }
 
 extension Array where Element == String {

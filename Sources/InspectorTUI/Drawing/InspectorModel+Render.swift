@@ -19,7 +19,8 @@ extension InspectorModel {
         renderPending(into: &buffer, area: layout.pending)
         renderSlots(into: &buffer, area: layout.slots)
         let body = Rect(x: 0, y: layout.status.maxY, width: size.width, height: layout.footer.y - layout.status.maxY)
-        for overlay in overlays { overlay.render(into: &buffer, area: body, model: self) }
+        let context = overlayContext
+        for overlay in overlays { overlay.render(into: &buffer, area: body, context: context) }
         renderFooter(into: &buffer, area: layout.footer)
         return buffer
     }
@@ -222,13 +223,6 @@ extension InspectorModel {
 
     /// The journey's timeouts, which say when a pending request is abandoned: the reply rules'.
     var journeyTimeouts: JourneyTimeouts { replies.timeouts }
-
-    /// How long `request` has waited (stopped while the host is gone), or `nil` when it is no
-    /// longer pending.
-    func pendingAge(of request: WirePending) -> Double? {
-        guard live.pending.contains(where: { $0.correlationId == request.correlationId }) else { return nil }
-        return max(0, pendingClock - request.since)
-    }
 
     // MARK: Slots
 

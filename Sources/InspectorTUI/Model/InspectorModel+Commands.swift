@@ -93,7 +93,7 @@ extension InspectorModel {
     mutating func closeSentDialog(label: String, command: InspectorCommand) {
         guard let closed = overlays.popLast() else { return }
         unsentDialog = (label, closed)
-        guard case .respond(let dialog) = closed, case .respond(let args) = command else { return }
+        guard let dialog = closed as? RespondDialog, case .respond(let args) = command else { return }
         let response = ReplyRule.Response(status: args.status, data: args.data, error: args.error)
         let builtIn = ResponseFields.templates(for: dialog.request.action).contains { template in
             guard case .success(let data) = DataField.parse(template.data) else { return false }
@@ -109,10 +109,7 @@ extension InspectorModel {
         guard let unsent = unsentDialog, unsent.label == label else { return }
         unsentDialog = nil
         var overlay = unsent.overlay
-        if case .respond(var dialog) = overlay {
-            dialog.sendError = "not sent (\(error)): Enter tries again"
-            overlay = .respond(dialog)
-        }
+        overlay.refused("not sent (\(error)): Enter tries again")
         overlays.append(overlay)
     }
 

@@ -39,6 +39,6 @@ extension InspectorModel {
             question: "Replay \(what) \(entry.correlationId) as \(fresh.correlationId)? y: new id, s: same id",
             command: .inject(.init(message: fresh)), label: "replay \(what) as \(fresh.correlationId)")
         dialog.alternative = .init(key: "s", hint: "same id", command: .inject(.init(message: same)), label: "replay \(what) as \(entry.correlationId)")
-        overlays.append(.confirm(dialog))
+        overlays.append(dialog)
     }
 }

@@ -8,7 +8,7 @@ extension InspectorModel {
     static let keyTable: [KeyBinding] = [
         // Everywhere
         KeyBinding("help", [.char("?"), .function(1)], .everywhere, .line(keys: "?  F1", text: "this help"),
-                   hint: .init(order: 0, key: "?") { _ in "help" }) { model, _ in model.open(.help(HelpView())) },
+                   hint: .init(order: 0, key: "?") { _ in "help" }) { model, _ in model.open(HelpView()) },
         KeyBinding("quit", [.char("q")], .everywhere, .line(keys: "q", text: "quit; asks first while reply rules are active (in a view: back)"),
                    hint: .init(order: 90, key: "q") { _ in "quit" }) { model, _ in model.quitAsking() },
         KeyBinding("back", [.escape], .everywhere, .line(keys: "Esc", text: "back out of a view, a prompt, the search or the filter")) { model, _ in
@@ -53,18 +53,18 @@ extension InspectorModel {
             model.askToClearLog()
         },
         KeyBinding("action-log", [.char("A")], .messages, .line(keys: "A", text: "the action log: everything this inspector did for you")) { model, _ in
-            model.open(.actions(ActionLogView()))
+            model.open(ActionLogView())
         },
         KeyBinding("stats", [.char("S")], .messages,
                    .line(keys: "S", text: "statistics per action, live: requests, answered, error rate, latency p50 / p95 / max"),
-                   hint: .init(order: 85, key: "S") { $0.live.counts.received > 0 ? "stats" : nil }) { model, _ in model.open(.stats(StatsView())) },
+                   hint: .init(order: 85, key: "S") { $0.live.counts.received > 0 ? "stats" : nil }) { model, _ in model.open(StatsView()) },
         // The doctor, when there is something for it to explain. Examining the whole state for
         // every frame only to decide on a hint costs too much in a long session (it reads every
         // lint-marked row), so the hint follows what is cheap to see: lastError or a lint mark.
         KeyBinding("doctor", [.char("D")], .messages,
                    .line(keys: "D", text: "doctor: GBGBridge's troubleshooting checklist run live on what the inspector sees, each failure with its evidence and fix (Enter jumps to the message)"),
                    hint: .init(order: 75, key: "D") { $0.live.lastError != nil || $0.live.lintCount > 0 ? "doctor" : nil }) { model, _ in
-            model.open(.doctor(DoctorView(model: model)))
+            model.open(DoctorView(context: model.overlayContext))
         },
         KeyBinding("lint-marks", [], .messages,
                    .line(keys: "⚑ BUSY  ⚑ action typo?", text: "a row that breaks a rule of the troubleshooting guide: Enter says why, f is:lint lists them; the status line counts them"),
@@ -83,26 +83,26 @@ extension InspectorModel {
                    .line(keys: "r", text: "respond to the selected pending request (Ctrl-T: your earlier answers, then templates; \"remember\" makes a reply rule)"), sends: true,
                    hint: .init(order: 20, key: "r") { $0.focus == .messages && !$0.live.pending.isEmpty ? "respond" : nil }) { model, _ in model.openRespond() },
         KeyBinding("rules", [.char("R")], .answering, .line(keys: "R", text: "reply rules: what answers requests automatically, with hit counts")) { model, _ in
-            model.open(.rules(RulesView()))
+            model.open(RulesView())
         },
         KeyBinding("new-rule", [.char("n")], .answering, .line(keys: "n (in R)", text: "new rule: action pattern (camera.*), how many (N or every), delay, response"), handler: .view("R")),
         KeyBinding("event", [.char("e")], .answering, .line(keys: "e", text: "fire a host event (↑ ↓ recall earlier ones)"), sends: true,
                    hint: .init(order: 55, key: "e") { _ in "event" }) { model, _ in
             guard model.supports(.sendEvent) else { return [] }
-            return model.open(.event(EventDialog(history: model.eventHistory)))
+            return model.open(EventDialog(history: model.eventHistory))
         },
         // Breakpoints, held messages, inject and replay
         KeyBinding("breakpoints", [.char("b")], .interception,
                    .line(keys: "b", text: "breakpoints: every inspector's, yours marked; n adds one (a filter, as f takes, and seconds to hold), d removes yours")) { model, _ in
             guard model.supports(.intercept) else { return [] }
-            return model.open(.breakpoints(BreakpointsView()))
+            return model.open(BreakpointsView())
         },
         // While something is held, the key that lists it is offered.
         KeyBinding("held", [.char("H")], .interception,
                    .line(keys: "H", text: "held messages with their age and when the host releases them; the status line counts them (⏸ 2 held)"),
                    hint: .init(order: 50, key: "H") { $0.live.held.isEmpty ? nil : "\($0.live.held.count) held" }) { model, _ in
             guard model.supports(.intercept) else { return [] }
-            return model.open(.held(HeldView()))
+            return model.open(HeldView())
         },
         KeyBinding("release-held", [.enter], .interception, .line(keys: "Enter (in H)", text: "release the selected message as it is"), handler: .view("H")),
         KeyBinding("edit-held", [.char("e")], .interception, .line(keys: "e (in H)", text: "edit its JSON, then release it (Ctrl-E: $EDITOR)"), handler: .view("H")),
@@ -110,7 +110,7 @@ extension InspectorModel {
         KeyBinding("drop-held", [.char("d")], .interception, .line(keys: "d (in H)", text: "drop it: never routed or delivered (asks first)"), handler: .view("H")),
         KeyBinding("inject", [.char("i")], .interception, .line(keys: "i", text: "inject a request, event or response as if the journey had posted it"), sends: true) { model, _ in
             guard model.supports(.inject) else { return [] }
-            return model.open(.inject(InjectDialog()))
+            return model.open(InjectDialog())
         },
         KeyBinding("replay", [.char("I")], .interception, .line(keys: "I", text: "replay the selected IN row with a new correlation id (s: the same id; asks first)"), sends: true) { model, _ in
             model.openReplay()
@@ -135,7 +135,7 @@ extension InspectorModel {
         // lastError
         KeyBinding("errors", [.char("E")], .lastError, .line(keys: "E", text: "history of lastError"),
                    hint: .init(order: 70, key: "E") { $0.live.lastError != nil ? "errors" : nil }) { model, _ in
-            model.open(.errors(ErrorHistoryView(model: model)))
+            model.open(ErrorHistoryView(context: model.overlayContext))
         },
         KeyBinding("jump-to-cause", [.char("J")], .lastError, .line(keys: "J", text: "jump to the message that caused lastError")) { model, _ in model.jumpToErrorCause() },
         KeyBinding("clear-error", [.char("C")], .lastError, .line(keys: "C", text: "clear lastError (asks first)"), sends: true) { model, _ in model.askToClearError() },
@@ -153,6 +153,9 @@ extension InspectorModel {
 
     /// The bindings with a footer hint, in the footer's order.
     static let hintedBindings = keyTable.filter { $0.hint != nil }.sorted { ($0.hint?.order ?? 0) < ($1.hint?.order ?? 0) }
+
+    /// The help's binding (`?`, F1): it opens the help over every view too, and closes it.
+    static let helpBinding = binding(named: "help")
 
     /// The binding named `name`, for a command prompt that runs bindings by name.
     static func binding(named name: String) -> KeyBinding? {

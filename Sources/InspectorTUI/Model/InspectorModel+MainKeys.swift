@@ -8,7 +8,7 @@ import TerminalUI
 extension InspectorModel {
     /// Opens `overlay` over the screen.
     @discardableResult
-    mutating func open(_ overlay: Overlay) -> [InspectorEffect] {
+    mutating func open(_ overlay: any OverlayView) -> [InspectorEffect] {
         overlays.append(overlay)
         return []
     }
@@ -18,9 +18,8 @@ extension InspectorModel {
         let active = rules.rules.filter(\.isActive).count
         if active > 0, !readOnly {
             return open(
-                .confirm(
-                    ConfirmDialog(
-                        quitQuestion: "Quit? \(active) active reply rule\(active == 1 ? "" : "s") will stop answering (they are saved, and come back paused next time).")))
+                ConfirmDialog(
+                    quitQuestion: "Quit? \(active) active reply rule\(active == 1 ? "" : "s") will stop answering (they are saved, and come back paused next time)."))
         }
         quitting = true
         return [.quit]
@@ -50,7 +49,7 @@ extension InspectorModel {
         switch focus {
         case .messages:
             if let entry = selectedEntry, entry.kind == .message || entry.kind == .malformed, let index = visible[safe: cursor] {
-                open(.detail(DetailView(logIndex: index, model: self)))
+                open(DetailView(logIndex: index, context: overlayContext))
             }
         case .pending:
             openRespond()
@@ -80,17 +79,16 @@ extension InspectorModel {
             showFlash("lastError is already clear", isError: false)
             return []
         }
-        return open(.confirm(ConfirmDialog(question: "Clear lastError on the host?", command: .clearError, label: "clear lastError")))
+        return open(ConfirmDialog(question: "Clear lastError on the host?", command: .clearError, label: "clear lastError"))
     }
 
     /// Asks before clearing the host's message log.
     mutating func askToClearLog() -> [InspectorEffect] {
         guard supports(.clearLog) else { return [] }
         return open(
-            .confirm(
-                ConfirmDialog(
-                    question: "Clear the host's message log (receivedMessages)? The inspector keeps what it shows.",
-                    command: .clearLog, label: "clear the host's message log")))
+            ConfirmDialog(
+                question: "Clear the host's message log (receivedMessages)? The inspector keeps what it shows.",
+                command: .clearLog, label: "clear the host's message log"))
     }
 
     /// Pauses the display (new rows are kept, not shown), or resumes it.
@@ -171,7 +169,7 @@ extension InspectorModel {
             }
             return []
         }
-        return open(.respond(RespondDialog(request: target)))
+        return open(RespondDialog(request: target))
     }
 
     /// The slot to act on: the selected one in the Slots pane, else the only busy one.
@@ -193,7 +191,7 @@ extension InspectorModel {
             showFlash("the \(slot.kind.rawValue) slot is idle: no request to \(action == .complete ? "complete" : "cancel")", isError: true)
             return []
         }
-        return open(action == .cancel ? .confirm(.cancelCapture(slot)) : .slot(SlotDialog(slot: slot)))
+        return action == .cancel ? open(ConfirmDialog.cancelCapture(slot)) : open(SlotDialog(slot: slot))
     }
 
     /// Enables the slot, or asks before disabling it.
@@ -206,10 +204,9 @@ extension InspectorModel {
             return send(command, label: label)
         } else {
             return open(
-                .confirm(
-                    ConfirmDialog(
-                        question: "Disable the \(slot.kind.rawValue) slot? Its requests will go to pendingRequests and it is reported unsupported.",
-                        command: command, label: label)))
+                ConfirmDialog(
+                    question: "Disable the \(slot.kind.rawValue) slot? Its requests will go to pendingRequests and it is reported unsupported.",
+                    command: command, label: label))
         }
     }
 

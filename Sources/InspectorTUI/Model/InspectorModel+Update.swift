@@ -40,27 +40,9 @@ extension InspectorModel {
                 showFlash("the editor did not save; nothing changed", isError: true)
                 return []
             }
+            // The innermost view that asked for this purpose takes the text.
             for index in overlays.indices.reversed() {
-                switch overlays[index] {
-                case .respond(var dialog) where purpose == .responseData:
-                    dialog.setData(text)
-                    overlays[index] = .respond(dialog)
-                    return []
-                case .newRule(var dialog) where purpose == .responseData:
-                    dialog.setData(text)
-                    overlays[index] = .newRule(dialog)
-                    return []
-                case .event(var dialog) where purpose == .eventData:
-                    dialog.setData(text)
-                    overlays[index] = .event(dialog)
-                    return []
-                case .heldEdit(var dialog) where purpose == .heldMessage:
-                    dialog.setText(text)
-                    overlays[index] = .heldEdit(dialog)
-                    return []
-                default:
-                    continue
-                }
+                if overlays[index].editorFinished(purpose, text: text) { return [] }
             }
         }
         return []
@@ -171,12 +153,22 @@ extension InspectorModel {
         // A binding that works everywhere (Ctrl-C) acts before any prompt or view sees the key.
         if let binding = Self.mainKeys[key], binding.everywhere, case .main(let action) = binding.handler { return action(&self, key) }
         if prompt != nil { return handlePromptKey(key) }
-        if var overlay = overlays.popLast() {
-            let action = overlay.handle(key, model: self)
-            overlays.append(overlay)
+        if let top = overlays.last {
+            if opensHelp(key, over: top), case .main(let openHelp)? = Self.helpBinding?.handler { return openHelp(&self, key) }
+            let context = overlayContext
+            let action = overlays[overlays.count - 1].handle(key, context: context)
             return perform(action)
         }
         return handleMainKey(key)
+    }
+
+    /// Whether `key` opens the help over `view`: the help binding's keys work in every view but
+    /// the help itself (where they close it), except that a character is text in a view that
+    /// takes text (`?` is typed there; F1 still opens the help).
+    private func opensHelp(_ key: Key, over view: any OverlayView) -> Bool {
+        guard Self.helpBinding?.keys.contains(key) == true, !(view is HelpView) else { return false }
+        if case .char = key { return !view.takesText }
+        return true
     }
 
     private mutating func perform(_ action: OverlayAction) -> [InspectorEffect] {
@@ -219,9 +211,9 @@ extension InspectorModel {
             overlays.removeLast()
             addRule(rule)
             // Back in the rules view, the new rule is the selected one.
-            if case .rules(var view)? = overlays.last {
+            if var view = overlays.last as? RulesView {
                 view.cursor = max(0, rules.rules.count - 1)
-                overlays[overlays.count - 1] = .rules(view)
+                overlays[overlays.count - 1] = view
             }
             return dueReplies()
         case .removeRule(let id):

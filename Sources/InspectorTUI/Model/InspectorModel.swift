@@ -67,7 +67,7 @@ public struct InspectorModel: Sendable {
     public internal(set) var slotCursor = 0
 
     /// Modal views on top of the main screen, innermost last.
-    public internal(set) var overlays: [Overlay] = []
+    var overlays: [any OverlayView] = []
     /// The filter or search prompt, when open.
     public internal(set) var prompt: Prompt?
     /// A brief message: the result of the last action.
@@ -94,7 +94,7 @@ public struct InspectorModel: Sendable {
     /// runner keeps them between runs with ``InspectorStateStore``.
     public var rememberedResponses = RememberedResponses()
     /// The dialog closed by its last send, reopened if that send fails before reaching the host.
-    var unsentDialog: (label: String, overlay: Overlay)?
+    var unsentDialog: (label: String, overlay: any OverlayView)?
 
     /// Creates a model for a screen of `size`.
     public init(size: Size, socketPath: String, now: Double = Date().timeIntervalSince1970 * 1000) {

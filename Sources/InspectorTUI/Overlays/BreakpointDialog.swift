@@ -6,7 +6,7 @@ import TerminalUI
 /// as the filter prompt checks it, and how many seconds to hold (empty: the agent's default).
 /// Enter sends it; the host's refusal (a term that cannot apply before a message is routed,
 /// such as is:pending) shows here and the form keeps what was typed. Tab moves between fields.
-public struct BreakpointDialog: Sendable {
+public struct BreakpointDialog: AwaitingDialog {
     var filter = TextInput()
     var holdSeconds = TextInput()
     var field = Field.filter
@@ -38,11 +38,14 @@ public struct BreakpointDialog: Sendable {
         return .success(seconds)
     }
 
+    /// A form: a character typed is text.
+    var takesText: Bool { true }
+
     var footerKeys: [(key: String, label: String)] {
         [("Enter", "add"), ("Esc", "cancel"), ("Tab", "field")] + PrefilledText.editingKeys
     }
 
-    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+    mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         switch key {
         case .escape:
             return .close
@@ -65,7 +68,7 @@ public struct BreakpointDialog: Sendable {
         return .none
     }
 
-    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
+    func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
         let inner = DialogFrame.centered(&buffer, area: area, width: 100, height: 12, title: "New breakpoint")
         var y = inner.y
         y = FormDrawing.note("Hold the messages this filter matches before the host routes or delivers them.", style: Theme.dim, into: &buffer, at: y, in: inner)

@@ -5,28 +5,28 @@ import TerminalUI
 /// Every inspector's breakpoints, with their filters, hold times and hits; yours are marked.
 /// `b` opens it; `n` adds one (``BreakpointDialog``), `d` removes the selected one if it is
 /// yours (another inspector's goes when it does), `H` shows what is held.
-public struct BreakpointsView: Sendable {
+public struct BreakpointsView: OverlayView {
     var cursor = 0
 
     /// Whether `breakpoint` was set by this inspector; `nil` when the agent does not say who we
     /// are (an agent older than breakpoints).
-    static func isOwn(_ breakpoint: WireBreakpoint, in model: InspectorModel) -> Bool? {
-        model.clientId.map { $0 == breakpoint.ownerClient }
+    static func isOwn(_ breakpoint: WireBreakpoint, in context: OverlayContext) -> Bool? {
+        context.clientId.map { $0 == breakpoint.ownerClient }
     }
 
-    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
-        let list = model.live.breakpoints
+    mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
+        let list = context.live.breakpoints
         switch key {
         case .escape, .char("q"), .char("b"): return .close
         case .char("j"), .down: cursor = min(cursor + 1, max(0, list.count - 1))
         case .char("k"), .up: cursor = max(0, cursor - 1)
-        case .char("H"): return .switchTo(.held(HeldView()))
+        case .char("H"): return .switchTo(HeldView())
         case .char("n"):
-            guard !model.readOnly else { return .flash("this is a recording: nothing can be held in it (it is read-only)", isError: true) }
-            return .push(.newBreakpoint(BreakpointDialog()))
+            guard !context.readOnly else { return .flash("this is a recording: nothing can be held in it (it is read-only)", isError: true) }
+            return .push(BreakpointDialog())
         case .char("d"), .delete:
             guard let breakpoint = list[safe: min(cursor, list.count - 1)] else { return .flash("no breakpoint to remove", isError: true) }
-            if Self.isOwn(breakpoint, in: model) == false {
+            if Self.isOwn(breakpoint, in: context) == false {
                 return .flash(
                     "\(breakpoint.id) is \(breakpoint.owner)'s (inspector \(breakpoint.ownerClient)): only it can remove it, and it goes when that inspector disconnects",
                     isError: true)
@@ -41,9 +41,9 @@ public struct BreakpointsView: Sendable {
         [("Esc", "back"), ("n", "new breakpoint"), ("d", "remove yours"), ("H", "held"), ("j/k", "move")]
     }
 
-    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
-        let list = model.live.breakpoints
-        let inner = DialogFrame.full(&buffer, area: area, title: "Breakpoints: \(list.count) (\(model.live.held.count) held)")
+    func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
+        let list = context.live.breakpoints
+        let inner = DialogFrame.full(&buffer, area: area, title: "Breakpoints: \(list.count) (\(context.live.held.count) held)")
         if list.isEmpty {
             let lines = [
                 "No breakpoints.",
@@ -62,14 +62,14 @@ public struct BreakpointsView: Sendable {
             let selected = index == selectedIndex
             if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: Theme.selection) }
             let owner: String
-            switch Self.isOwn(breakpoint, in: model) {
+            switch Self.isOwn(breakpoint, in: context) {
             case true?: owner = "● you"
             case false?: owner = "\(breakpoint.owner) (inspector \(breakpoint.ownerClient)): not yours, only it can remove it"
             case nil: owner = breakpoint.owner
             }
             let line = TextWidth.pad(breakpoint.id, to: 6) + TextWidth.pad(TextWidth.fit(breakpoint.filter, to: 39), to: 40)
                 + TextWidth.pad(TimeFormat.duration(ms: breakpoint.holdSeconds * 1000), to: 8) + TextWidth.pad("\(breakpoint.hits)", to: 6) + owner
-            let own = Self.isOwn(breakpoint, in: model) != false
+            let own = Self.isOwn(breakpoint, in: context) != false
             buffer.write(line, at: Point(x: inner.x, y: y), style: selected ? Theme.selection : (own ? .plain : Theme.dim), maxWidth: inner.width)
         }
     }

@@ -7,7 +7,7 @@ import TerminalUI
 /// reason field, prefilled (the first character typed replaces it), Enter sends and Esc backs
 /// out. It knows the request it cancels: once the slot no longer holds it, or while the host is
 /// disconnected, it says so and Enter sends nothing and keeps what was typed.
-public struct ConfirmDialog: Sendable {
+public struct ConfirmDialog: OverlayView {
     /// The question, naming exactly what will happen.
     public var question: String
     /// The command sent on yes; `nil` when yes quits the inspector.
@@ -53,9 +53,9 @@ public struct ConfirmDialog: Sendable {
     }
 
     /// Why the command can no longer do what the question says, or `nil`.
-    func staleness(in model: InspectorModel) -> String? {
+    func staleness(in context: OverlayContext) -> String? {
         guard let heldRequest, case .cancelSlot(let args)? = command else { return nil }
-        return SlotDialog.staleness(of: args.slot, holding: heldRequest, in: model)
+        return SlotDialog.staleness(of: args.slot, holding: heldRequest, in: context)
     }
 
     var footerKeys: [(key: String, label: String)] {
@@ -80,7 +80,7 @@ public struct ConfirmDialog: Sendable {
         self.label = "quit"
     }
 
-    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+    mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         guard reason != nil else {
             switch key {
             case .char("y"), .char("Y"): return command.map { .send($0, label: label) } ?? .quit
@@ -94,7 +94,7 @@ public struct ConfirmDialog: Sendable {
         case .escape:
             return .close
         case .enter:
-            if let stale = staleness(in: model) { return .flash(stale, isError: true) }
+            if let stale = staleness(in: context) { return .flash(stale, isError: true) }
             return commandToSend.map { .send($0, label: label) } ?? .close
         default:
             reason?.handle(key)
@@ -102,7 +102,7 @@ public struct ConfirmDialog: Sendable {
         }
     }
 
-    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
+    func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
         let width = min(70, area.width)
         let words = TextWrap.wrap(question, width: width - 4)
         let extra = reason == nil ? 0 : 3
@@ -118,7 +118,7 @@ public struct ConfirmDialog: Sendable {
         let fields = Rect(x: inner.x + 1, y: inner.y, width: max(1, inner.width - 1), height: inner.height)
         var y = inner.y + words.count + 1
         y = FormDrawing.textField("reason", reason, focused: true, placeholder: "empty: \(Self.defaultCancelReason)", into: &buffer, at: y, in: fields)
-        if let stale = staleness(in: model) { FormDrawing.note("✗ " + stale, style: Theme.danger, into: &buffer, at: y, in: fields) }
+        if let stale = staleness(in: context) { FormDrawing.note("✗ " + stale, style: Theme.danger, into: &buffer, at: y, in: fields) }
         buffer.write("Enter: cancel the capture   Esc: back", at: Point(x: inner.x + 1, y: inner.maxY - 1), style: Theme.paneTitle, maxWidth: inner.width - 1)
     }
 }

@@ -10,7 +10,7 @@ import TerminalUI
 /// their size); `m` shows more, and the title says while anything is left out. Long lines wrap;
 /// `w` switches to scrolling sideways (← →) like `less -S`. `/` searches the message; `n` and
 /// `N` move between matching lines, marked at the left edge, with their count in the title.
-public struct DetailView: Sendable {
+public struct DetailView: OverlayView {
     /// The log row shown.
     public private(set) var logIndex: Int
     var offset = 0
@@ -26,13 +26,13 @@ public struct DetailView: Sendable {
     private(set) var lines: [[Span]] = []
     private(set) var truncated = false
 
-    init(logIndex: Int, model: InspectorModel) {
+    init(logIndex: Int, context: OverlayContext) {
         self.logIndex = logIndex
-        rebuild(model: model)
+        rebuild(context: context)
     }
 
-    private mutating func rebuild(model: InspectorModel) {
-        let log = model.live.log
+    private mutating func rebuild(context: OverlayContext) {
+        let log = context.live.log
         guard log.indices.contains(logIndex) else {
             lines = [[Span("this message is no longer in the log", Theme.dim)]]
             return
@@ -43,19 +43,19 @@ public struct DetailView: Sendable {
         let maxLines = 400 * detailLevel * detailLevel
         let maxString = 300 * detailLevel * detailLevel * detailLevel
         func section(_ row: LogEntry, index: Int, selected: Bool, relation: String?) {
-            result.append(header(row, model: model, selected: selected, relation: relation))
-            if let hold = model.live.holdMarks[index] { result.append([Span(HoldMarkText.sentence(hold), Theme.handMade)]) }
+            result.append(header(row, context: context, selected: selected, relation: relation))
+            if let hold = context.live.holdMarks[index] { result.append([Span(HoldMarkText.sentence(hold), Theme.handMade)]) }
             // The linter's reason in full (a malformed row's `reason:` line already is it). It can
             // quote what the journey sent: sanitized here so wrapping measures what is drawn.
             if row.kind == .message, let rule = row.lint {
-                let reason = model.live.lintReasons[index] ?? rule.label
+                let reason = context.live.lintReasons[index] ?? rule.label
                 result.append([Span("⚑ lint: " + Sanitizer.sanitize(reason), Theme.warning)])
             }
             if row.kind == .malformed {
                 result.append([Span("reason: " + row.summary, Theme.danger)])
                 result.append([Span("raw input (\(TimeFormat.bytes(row.bytes))):", Theme.dim)])
                 let raw = String(decoding: row.json.prefix(maxString * 4), as: UTF8.self)
-                for line in TextWrap.wrap(raw, width: max(20, model.size.width - 6)).prefix(maxLines) {
+                for line in TextWrap.wrap(raw, width: max(20, context.size.width - 6)).prefix(maxLines) {
                     result.append([Span(line, .plain)])
                 }
             } else {
@@ -69,7 +69,7 @@ public struct DetailView: Sendable {
                     // the message above is as read; this is the text exactly as reported.
                     result.append([Span("as the page reported it (\(TimeFormat.bytes(reported.count))):", Theme.dim)])
                     let raw = String(decoding: reported.prefix(maxString * 4), as: UTF8.self)
-                    for line in TextWrap.wrap(raw, width: max(20, model.size.width - 6)).prefix(maxLines) {
+                    for line in TextWrap.wrap(raw, width: max(20, context.size.width - 6)).prefix(maxLines) {
                         result.append([Span(line, .plain)])
                     }
                 }
@@ -89,7 +89,7 @@ public struct DetailView: Sendable {
         } else {
             var relation: String?
             if entry.type == .request {
-                relation = model.live.pending.contains { $0.correlationId == entry.correlationId }
+                relation = context.live.pending.contains { $0.correlationId == entry.correlationId }
                     ? "request: pending, no response yet (r to respond)" : "request: no response in the log yet"
             }
             section(entry, index: logIndex, selected: true, relation: relation)
@@ -99,7 +99,7 @@ public struct DetailView: Sendable {
         truncated = cut
     }
 
-    private func header(_ entry: LogEntry, model: InspectorModel, selected: Bool, relation: String?) -> [Span] {
+    private func header(_ entry: LogEntry, context: OverlayContext, selected: Bool, relation: String?) -> [Span] {
         var spans: [Span] = [Span(selected ? "▶ " : "  ", Theme.paneTitleFocused)]
         if let relation {
             // Upper-case the first word only: "42ms" and "r to respond" must stay as they are.
@@ -111,14 +111,14 @@ public struct DetailView: Sendable {
         spans.append(Span((entry.type?.rawValue ?? "malformed") + " ", Theme.type))
         if entry.kind == .message { spans.append(Span(entry.summary + "  ", Theme.paneTitle)) }
         if !entry.correlationId.isEmpty { spans.append(Span("id " + entry.correlationId + "  ", .plain)) }
-        spans.append(Span(model.timeFormat.clock(entry.time) + "  " + TimeFormat.bytes(entry.bytes), Theme.dim))
+        spans.append(Span(context.timeFormat.clock(entry.time) + "  " + TimeFormat.bytes(entry.bytes), Theme.dim))
         if entry.origin == .inspector { spans.append(Span("  ✎ made by an inspector", Theme.handMade)) }
         if entry.answeredByRule { spans.append(Span("  R answered by a rule", Theme.handMade)) }
         return spans
     }
 
-    /// The width of the text inside the frame for a screen of `model`'s size.
-    private static func textWidth(_ model: InspectorModel) -> Int { max(1, model.size.width - 2) }
+    /// The width of the text inside the frame for a screen of `context`'s size.
+    private static func textWidth(_ context: OverlayContext) -> Int { max(1, context.size.width - 2) }
 
     /// The lines as shown: wrapped to the width, or whole (for scrolling sideways).
     func shownLines(width: Int) -> [[Span]] {
@@ -131,9 +131,18 @@ public struct DetailView: Sendable {
         return shown.indices.filter { shown[$0].map(\.text).joined().localizedCaseInsensitiveContains(query) }
     }
 
-    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
-        let page = max(1, model.size.height - 6)
-        let width = Self.textWidth(model)
+    var footerKeys: [(key: String, label: String)] {
+        if searchInput != nil { return [("Enter", "search"), ("Esc", "cancel")] }
+        return [("Esc", "back"), ("j/k", "scroll"), ("m", "more"), ("/", "search"), ("n/N", "match"), ("w", wraps ? "no wrap" : "wrap"),
+                ("Tab", "request/response"), ("r", "respond"), ("y/Y", "copy"), ("?", "help")]
+    }
+
+    /// A search being typed takes `?` as text.
+    var takesText: Bool { searchInput != nil }
+
+    mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
+        let page = max(1, context.size.height - 6)
+        let width = Self.textWidth(context)
         if var input = searchInput {
             switch key {
             case .escape:
@@ -154,7 +163,7 @@ public struct DetailView: Sendable {
         case .char("m"):
             guard truncated else { return .flash("the whole message is shown", isError: false) }
             detailLevel += 1
-            rebuild(model: model)
+            rebuild(context: context)
             return .none
         case .char("w"):
             wraps.toggle()
@@ -175,19 +184,19 @@ public struct DetailView: Sendable {
             guard searchQuery != nil else { return .flash("no search: press / to search this message", isError: false) }
             return jumpToMatch(forward: key == .char("n"), from: offset + (key == .char("n") ? 1 : -1), width: width)
         case .tab:
-            if let partner = model.live.log[safe: logIndex]?.partner {
+            if let partner = context.live.log[safe: logIndex]?.partner {
                 logIndex = partner
                 offset = 0
-                rebuild(model: model)
+                rebuild(context: context)
             }
             return .none
         case .char("y"), .char("Y"):
             return .copy(logIndex: logIndex, key == .char("y") ? .json : .consoleLine)
         case .char("r"):
-            guard let entry = model.live.log[safe: logIndex],
-                let request = model.live.pending.first(where: { $0.correlationId == entry.correlationId })
+            guard let entry = context.live.log[safe: logIndex],
+                let request = context.live.pending.first(where: { $0.correlationId == entry.correlationId })
             else { return .flash("this message is not a pending request", isError: true) }
-            return .push(.respond(RespondDialog(request: request)))
+            return .push(RespondDialog(request: request))
         default:
             if let next = DialogFrame.scroll(offset, key: key, count: shownLines(width: width).count, page: page) { offset = next }
             return .none
@@ -203,7 +212,7 @@ public struct DetailView: Sendable {
         return .none
     }
 
-    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
+    func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
         let width = max(1, area.width - 2)
         let shown = shownLines(width: width)
         var title = "Message detail  (\(min(offset + 1, max(1, shown.count)))/\(max(1, shown.count)))"

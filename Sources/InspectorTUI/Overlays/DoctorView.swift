@@ -23,7 +23,7 @@ import TerminalUI
 /// lastError, the host's name): each piece is sanitized before it is measured and wrapped, so
 /// the lines break where the escapes are drawn (``Buffer/write(_:at:style:maxWidth:)`` would
 /// sanitize it again anyway).
-public struct DoctorView: Sendable {
+public struct DoctorView: OverlayView {
     /// The selected check: an index into the report's checks (their number and order never change).
     var cursor = 0
 
@@ -31,14 +31,14 @@ public struct DoctorView: Sendable {
     static let title = "Doctor: GBGBridge's troubleshooting checklist, live"
 
     /// A view whose cursor starts on the first failing check, else the first warning.
-    init(model: InspectorModel) {
-        let checks = Self.report(model: model).checks
+    init(context: OverlayContext) {
+        let checks = Self.report(context: context).checks
         cursor = checks.firstIndex { $0.status == .failure } ?? checks.firstIndex { $0.status == .warning } ?? 0
     }
 
-    /// The doctor's report on the model's state now.
-    static func report(model: InspectorModel) -> DoctorReport {
-        Doctor().examine(model.live, hostNow: model.pendingClock)
+    /// The doctor's report on the state now.
+    static func report(context: OverlayContext) -> DoctorReport {
+        Doctor().examine(context.live, hostNow: context.pendingClock)
     }
 
     /// The mark and style of a status: colour always comes with a symbol.
@@ -122,8 +122,10 @@ public struct DoctorView: Sendable {
         return result
     }
 
-    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
-        let report = Self.report(model: model)
+    var footerKeys: [(key: String, label: String)] { [("Esc", "back"), ("Enter", "jump to evidence"), ("j/k", "move")] }
+
+    mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
+        let report = Self.report(context: context)
         let last = max(0, report.checks.count - 1)
         switch key {
         case .escape, .char("q"), .char("D"): return .close
@@ -141,11 +143,11 @@ public struct DoctorView: Sendable {
         return .none
     }
 
-    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
-        let report = Self.report(model: model)
+    func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
+        let report = Self.report(context: context)
         let width = max(1, area.width - 2)
         let top = Self.topLines(report, width: width)
-        let rows = Self.checkLines(report, cursor: cursor, width: width, timeFormat: model.timeFormat)
+        let rows = Self.checkLines(report, cursor: cursor, width: width, timeFormat: context.timeFormat)
         // When the checks do not all fit, the title says which one is open, as other lists do.
         let listHeight = max(0, area.height - 2 - top.count)
         let position = rows.count > listHeight ? "  (\(cursor + 1)/\(report.checks.count), j/k)" : ""

@@ -4,15 +4,17 @@ import TerminalUI
 
 /// The values lastError took, newest first, each with its time; Enter jumps to the message that
 /// caused the selected one.
-public struct ErrorHistoryView: Sendable {
+public struct ErrorHistoryView: OverlayView {
     let entries: [WireError]
     var cursor = 0
 
-    init(model: InspectorModel) {
-        entries = model.live.errorHistory.reversed()
+    init(context: OverlayContext) {
+        entries = context.live.errorHistory.reversed()
     }
 
-    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+    var footerKeys: [(key: String, label: String)] { [("Esc", "back"), ("Enter", "jump to cause"), ("j/k", "move")] }
+
+    mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         switch key {
         case .escape, .char("q"), .char("E"): return .close
         case .char("j"), .down: cursor = min(cursor + 1, max(0, entries.count - 1))
@@ -27,7 +29,7 @@ public struct ErrorHistoryView: Sendable {
         return .none
     }
 
-    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
+    func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
         let errors = entries.filter { $0.text != nil }.count
         let inner = DialogFrame.full(&buffer, area: area, title: "lastError history: \(errors) errors (newest first)")
         if entries.isEmpty {
@@ -39,7 +41,7 @@ public struct ErrorHistoryView: Sendable {
         for (index, entry) in entries.enumerated() {
             let selected = index == cursor
             let spans = [
-                Span(model.timeFormat.clock(entry.time) + "  ", selected ? Theme.selection : Theme.dim),
+                Span(context.timeFormat.clock(entry.time) + "  ", selected ? Theme.selection : Theme.dim),
                 Span(entry.cause != nil ? "→ " : "  ", selected ? Theme.selection : Theme.paneTitle),
                 Span(entry.text ?? "(cleared)", selected ? Theme.selection : (entry.text == nil ? Theme.dim : Theme.danger)),
             ]

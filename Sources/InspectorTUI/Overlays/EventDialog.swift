@@ -9,7 +9,7 @@ import TerminalUI
 /// Both fields open prefilled (the last event sent, or `host.ping` and `{}`), and a recalled
 /// event fills them the same way: the first character typed in a field replaces its prefilled
 /// value, as the respond dialog's fields do; once edited (or after Ctrl-E), typing edits it.
-public struct EventDialog: Sendable {
+public struct EventDialog: OverlayView {
     var name: PrefilledText
     var data = PrefilledText("{}")
     var onName = true
@@ -30,9 +30,11 @@ public struct EventDialog: Sendable {
         if let last = history.last { data = PrefilledText(last.dataText) }
     }
 
-    /// Sets the data to text the person wrote (in `$EDITOR`): typing then edits it.
-    mutating func setData(_ text: String) {
+    /// Sets the data to text the person wrote in `$EDITOR`: typing then edits it.
+    mutating func editorFinished(_ purpose: EditorPurpose, text: String) -> Bool {
+        guard purpose == .eventData else { return false }
         data = PrefilledText(text.trimmingCharacters(in: .whitespacesAndNewlines), untouched: false)
+        return true
     }
 
     var recallable: [EventDraft] { history.isEmpty ? Self.suggestions : history }
@@ -56,12 +58,15 @@ public struct EventDialog: Sendable {
 
     /// The focused field's editing keys between the most needed and the rest, as the respond
     /// dialog lists them: the footer drops from the end what does not fit.
+    /// A form: a character typed is text.
+    var takesText: Bool { true }
+
     var footerKeys: [(key: String, label: String)] {
         let editing = onName ? name.footerKeys + [("↑↓", "history")] : data.footerKeys
         return [("Enter", "send"), ("Esc", "cancel")] + editing + [("Tab", "field"), ("Ctrl-E", "$EDITOR")]
     }
 
-    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+    mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         switch key {
         case .escape:
             return .close
@@ -92,7 +97,7 @@ public struct EventDialog: Sendable {
         return .none
     }
 
-    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
+    func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
         let inner = DialogFrame.centered(&buffer, area: area, width: 90, height: min(area.height, 22), title: "Fire a host event")
         var y = inner.y
         y = FormDrawing.textField("event name", name, focused: onName, placeholder: "host.ping", into: &buffer, at: y, in: inner)
@@ -104,7 +109,7 @@ public struct EventDialog: Sendable {
         case .success: y = FormDrawing.note("✓ ready: Enter sends", style: Theme.success, into: &buffer, at: y, in: inner)
         }
         FormDrawing.preview(
-            wireMessage(now: model.now, environment: model.live.host?.environment ?? "ios"), title: "the journey will receive",
+            wireMessage(now: context.now, environment: context.live.host?.environment ?? "ios"), title: "the journey will receive",
             into: &buffer, from: y + 1, in: inner)
     }
 }

@@ -10,7 +10,7 @@ import TerminalUI
 /// The host refuses an edit that changes the correlationId, type or action: the refusal shows
 /// here and the dialog keeps the text, so nothing typed is lost. The dialog closes when the host
 /// has released the message.
-public struct HeldEditDialog: Sendable {
+public struct HeldEditDialog: AwaitingDialog {
     /// The held message being edited.
     public let held: WireHeld
     /// The message's JSON as edited.
@@ -31,30 +31,36 @@ public struct HeldEditDialog: Sendable {
     var edited: Result<BridgeMessage, HeldMessageEditError> { BridgeMessage.edited(fromJSON: text.text) }
 
     /// Why nothing can be released now, or `nil`.
-    func staleness(in model: InspectorModel) -> String? {
-        if model.live.isDisconnected { return "not connected to the host: what you typed stays here (Esc closes)" }
-        guard model.live.held.contains(where: { $0.id == held.id }) else {
+    func staleness(in context: OverlayContext) -> String? {
+        if context.live.isDisconnected { return "not connected to the host: what you typed stays here (Esc closes)" }
+        guard context.live.held.contains(where: { $0.id == held.id }) else {
             return "\(held.id) is no longer held (released, answered or dropped elsewhere): Esc closes"
         }
         return nil
     }
 
-    mutating func setText(_ newText: String) {
+    /// Sets the message to the JSON the person wrote in `$EDITOR`.
+    mutating func editorFinished(_ purpose: EditorPurpose, text newText: String) -> Bool {
+        guard purpose == .heldMessage else { return false }
         text = PrefilledText(newText.trimmingCharacters(in: .whitespacesAndNewlines), untouched: false)
+        return true
     }
+
+    /// A form: a character typed is text.
+    var takesText: Bool { true }
 
     var footerKeys: [(key: String, label: String)] {
         [("Enter", "release edited"), ("Esc", "cancel")] + PrefilledText.editingKeys + [("Ctrl-E", "$EDITOR")]
     }
 
-    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+    mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         switch key {
         case .escape:
             return .close
         case .ctrl("e"):
             return .openEditor(text: text.text, purpose: .heldMessage)
         case .enter:
-            if let stale = staleness(in: model) { return .flash(stale, isError: true) }
+            if let stale = staleness(in: context) { return .flash(stale, isError: true) }
             switch edited {
             case .failure(let error): return .flash("not a message: \(error.message)", isError: true)
             case .success(let message):
@@ -69,7 +75,7 @@ public struct HeldEditDialog: Sendable {
         return .none
     }
 
-    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
+    func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
         let inner = DialogFrame.centered(&buffer, area: area, width: 110, height: area.height, title: "Edit and release \(held.id)")
         var y = inner.y
         y = FormDrawing.note(
@@ -80,7 +86,7 @@ public struct HeldEditDialog: Sendable {
         let parsed = edited
         var parseError: String?
         if case .failure(let error) = parsed { parseError = "not a message: " + error.message }
-        y = FormDrawing.readiness(staleness(in: model) ?? sendError ?? parseError, ready: "ready: Enter releases this", into: &buffer, at: y, in: inner)
+        y = FormDrawing.readiness(staleness(in: context) ?? sendError ?? parseError, ready: "ready: Enter releases this", into: &buffer, at: y, in: inner)
         let json = (try? parsed.get()).flatMap { try? BridgeMessageCodec().encode($0) }
         FormDrawing.preview(json, title: held.direction == .received ? "the host will route" : "the journey will receive", into: &buffer, from: y + 1, in: inner)
     }

@@ -13,17 +13,17 @@ import TerminalUI
 /// the breakpoints. With several inspectors attached the first action wins: a later one's
 /// refusal shows in the status line, and a message leaves the list for everyone when the host
 /// says it was resolved.
-public struct HeldView: Sendable {
+public struct HeldView: OverlayView {
     /// The selected hold's id: the selection follows the message as others come and go.
     var selectedId: String?
 
     /// The selected held message, if any (the first when the selected one has gone).
-    func selected(in model: InspectorModel) -> WireHeld? {
-        model.live.held.first { $0.id == selectedId } ?? model.live.held.first
+    func selected(in context: OverlayContext) -> WireHeld? {
+        context.live.held.first { $0.id == selectedId } ?? context.live.held.first
     }
 
-    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
-        let held = model.live.held
+    mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
+        let held = context.live.held
         let index = held.firstIndex { $0.id == selectedId } ?? 0
         switch key {
         case .escape, .char("q"), .char("H"): return .close
@@ -31,9 +31,9 @@ public struct HeldView: Sendable {
         case .char("k"), .up: selectedId = held[safe: max(0, index - 1)]?.id
         case .char("g"), .home: selectedId = held.first?.id
         case .char("G"), .end: selectedId = held.last?.id
-        case .char("b"): return .switchTo(.breakpoints(BreakpointsView()))
+        case .char("b"): return .switchTo(BreakpointsView())
         case .enter, .char("e"), .char("a"), .char("d"):
-            guard let item = selected(in: model) else { return .flash("nothing is held", isError: true) }
+            guard let item = selected(in: context) else { return .flash("nothing is held", isError: true) }
             return action(key, on: item)
         default: break
         }
@@ -47,17 +47,17 @@ public struct HeldView: Sendable {
         case .enter:
             return .sendAndStay(.release(.init(id: item.id)), label: "release \(what)")
         case .char("e"):
-            return .push(.heldEdit(HeldEditDialog(held: item)))
+            return .push(HeldEditDialog(held: item))
         case .char("a"):
             guard item.message.type == .request, item.direction == .received else {
                 return .flash("only a held request can be answered; e edits this \(item.message.type.rawValue) before it goes", isError: true)
             }
-            return .push(.respond(RespondDialog(held: item)))
+            return .push(RespondDialog(held: item))
         default:
             let fate = item.direction == .received
                 ? "The host never routes it: no handler runs and the journey gets no answer."
                 : "The journey never receives it."
-            return .push(.confirm(ConfirmDialog(question: "Drop \(what)? \(fate)", command: .drop(.init(id: item.id)), label: "drop \(what)")))
+            return .push(ConfirmDialog(question: "Drop \(what)? \(fate)", command: .drop(.init(id: item.id)), label: "drop \(what)"))
         }
     }
 
@@ -70,9 +70,9 @@ public struct HeldView: Sendable {
         [("Esc", "back"), ("Enter", "release"), ("e", "edit+release"), ("a", "answer"), ("d", "drop"), ("b", "breakpoints"), ("j/k", "move")]
     }
 
-    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
-        let held = model.live.held
-        let skipped = model.live.holdSkippedCount
+    func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
+        let held = context.live.held
+        let skipped = context.live.holdSkippedCount
         let inner = DialogFrame.full(
             &buffer, area: area,
             title: "Held at breakpoints: \(held.count)" + (skipped > 0 ? " · \(skipped) let through, not held: the host held its most" : ""))
@@ -85,8 +85,8 @@ public struct HeldView: Sendable {
             DialogFrame.emptyListNote(lines, into: &buffer, rect: inner)
             return
         }
-        let selected = selected(in: model)
-        let hostNow = model.pendingClock
+        let selected = selected(in: context)
+        let hostNow = context.pendingClock
         let header = TextWidth.pad("hold", to: 6) + TextWidth.pad("age", to: 8) + TextWidth.pad("releases", to: 10) + TextWidth.pad("dir", to: 5)
             + TextWidth.pad("type action", to: 34) + TextWidth.pad("correlation id", to: 22) + TextWidth.pad("breakpoint", to: 28) + "owner"
         buffer.write(header, at: inner.origin, style: Theme.paneTitle, maxWidth: inner.width)
@@ -100,7 +100,7 @@ public struct HeldView: Sendable {
             if isSelected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: Theme.selection) }
             let age = TimeFormat.duration(ms: hostNow - item.since)
             let left = item.deadline.map { "in " + TimeFormat.duration(ms: $0 - hostNow) } ?? "-"
-            let breakpoint = model.live.breakpoints.first { $0.id == item.breakpoint }.map { "\(item.breakpoint) \($0.filter)" } ?? item.breakpoint
+            let breakpoint = context.live.breakpoints.first { $0.id == item.breakpoint }.map { "\(item.breakpoint) \($0.filter)" } ?? item.breakpoint
             let line = TextWidth.pad(item.id, to: 6) + TextWidth.pad(age, to: 8) + TextWidth.pad(left, to: 10)
                 + TextWidth.pad(item.direction == .received ? "IN" : "OUT", to: 5)
                 + TextWidth.pad(TextWidth.fit("\(item.message.type.rawValue) \(item.message.payload.action)", to: 33), to: 34)

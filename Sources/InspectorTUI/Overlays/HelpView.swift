@@ -2,7 +2,7 @@ import TerminalUI
 
 /// Every key, grouped by where it works. `?` opens it; Esc closes it. Laid out by
 /// ``HelpLayout`` for the terminal's width; the list is the key table's, one line a binding.
-public struct HelpView: Sendable {
+public struct HelpView: OverlayView {
     var offset = 0
 
     /// The help's sections: the key table's (``InspectorModel/keyTable``), each binding on its
@@ -40,17 +40,20 @@ public struct HelpView: Sendable {
     /// The lines laid out for a frame `width` columns wide inside.
     func lines(width: Int) -> [[Span]] { HelpLayout.lines(Self.sections, width: width) }
 
-    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+    var footerKeys: [(key: String, label: String)] { [("Esc", "back"), ("j/k", "scroll")] }
+
+    mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         switch key {
-        case .escape, .char("q"), .char("?"), .function(1): return .close
+        case .escape, .char("q"): return .close
+        case _ where InspectorModel.helpBinding?.keys.contains(key) == true: return .close
         default:
-            let count = lines(width: max(1, model.size.width - 2)).count
-            if let next = DialogFrame.scroll(offset, key: key, count: count, page: max(1, model.size.height - 6)) { offset = next }
+            let count = lines(width: max(1, context.size.width - 2)).count
+            if let next = DialogFrame.scroll(offset, key: key, count: count, page: max(1, context.size.height - 6)) { offset = next }
             return .none
         }
     }
 
-    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
+    func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
         let lines = lines(width: max(1, area.width - 2))
         let more = offset + area.height - 2 < lines.count ? "  (j/k scroll, \(offset + 1)/\(lines.count))" : ""
         let inner = DialogFrame.full(&buffer, area: area, title: "Help: keys" + more)

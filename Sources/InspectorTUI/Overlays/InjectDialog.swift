@@ -9,7 +9,7 @@ import TerminalUI
 /// exact message shown before it is sent. The host's answer threads to it in the log as any
 /// answer does; the injected row is marked as made by an inspector. Tab moves between fields;
 /// ←/→ change a choice; Enter sends; Esc cancels. A refusal shows here and keeps what was typed.
-public struct InjectDialog: Sendable {
+public struct InjectDialog: AwaitingDialog {
     var type = MessageType.request
     var action = PrefilledText()
     var correlationId: PrefilledText
@@ -39,6 +39,9 @@ public struct InjectDialog: Sendable {
         }
     }
 
+    /// A form: a character typed is text.
+    var takesText: Bool { true }
+
     var footerKeys: [(key: String, label: String)] {
         let editing: [(key: String, label: String)]
         switch field {
@@ -50,7 +53,7 @@ public struct InjectDialog: Sendable {
         return [("Enter", "inject"), ("Esc", "cancel")] + editing + [("Tab", "field")]
     }
 
-    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+    mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         let fields = Field.allCases.filter { $0 != .status || type == .response }
         let index = fields.firstIndex(of: field) ?? 0
         switch key {
@@ -61,7 +64,7 @@ public struct InjectDialog: Sendable {
         case .backTab:
             field = fields[(index + fields.count - 1) % fields.count]
         case .enter:
-            if model.live.isDisconnected { return .flash("not connected to the host: nothing can be injected now", isError: true) }
+            if context.live.isDisconnected { return .flash("not connected to the host: nothing can be injected now", isError: true) }
             switch message {
             case .failure(let error): return .flash(error.message, isError: true)
             case .success(let message):
@@ -90,7 +93,7 @@ public struct InjectDialog: Sendable {
         return .none
     }
 
-    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
+    func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
         let inner = DialogFrame.centered(&buffer, area: area, width: 100, height: area.height, title: "Inject a message as the journey")
         var y = inner.y
         y = FormDrawing.note("The host handles it as if the journey had posted it; its answer appears in the log.", style: Theme.dim, into: &buffer, at: y, in: inner)

@@ -17,7 +17,7 @@ import TerminalUI
 /// The dialog knows whether its request can still be answered: while the host is disconnected,
 /// or once the request has left pendingRequests (answered elsewhere, by a rule, cancelled), it
 /// says so and Enter keeps the dialog and what was typed instead of sending.
-public struct RespondDialog: Sendable {
+public struct RespondDialog: OverlayView {
     /// The request being answered.
     public let request: WirePending
     /// The hold's id when the request is held at a breakpoint: the answer is sent with `answer`
@@ -91,30 +91,38 @@ public struct RespondDialog: Sendable {
 
     /// What Ctrl-T cycles through: the responses sent by hand before for this action (newest
     /// first, ``InspectorModel/rememberedResponses``), then the built-in ``templates``.
-    func offeredTemplates(in model: InspectorModel) -> [ResponseFields.Template] {
-        model.rememberedResponses.templates(for: request.action) + templates
+    func offeredTemplates(in context: OverlayContext) -> [ResponseFields.Template] {
+        context.rememberedResponses.templates(for: request.action) + templates
     }
 
     /// Why this request cannot be answered now, or `nil` when it can: the host is disconnected,
     /// or the request is no longer pending.
-    func staleness(in model: InspectorModel) -> String? {
-        if model.live.isDisconnected {
+    func staleness(in context: OverlayContext) -> String? {
+        if context.live.isDisconnected {
             return "not connected to the host: nothing can be sent now; what you typed stays here (Esc closes)"
         }
         if let heldId {
-            guard model.live.held.contains(where: { $0.id == heldId }) else {
+            guard context.live.held.contains(where: { $0.id == heldId }) else {
                 return "\(heldId) is no longer held (released, answered or dropped elsewhere): Esc closes"
             }
             return nil
         }
-        if !model.live.pending.contains(where: { $0.correlationId == request.correlationId }) {
+        if !context.live.pending.contains(where: { $0.correlationId == request.correlationId }) {
             return "\(request.correlationId) is no longer pending (answered elsewhere, by a rule, or cancelled): Esc closes"
         }
         return nil
     }
 
-    mutating func setData(_ text: String) {
+    /// Sets the response data to text the person wrote in `$EDITOR`.
+    mutating func editorFinished(_ purpose: EditorPurpose, text: String) -> Bool {
+        guard purpose == .responseData else { return false }
         fields.setData(text)
+        return true
+    }
+
+    /// Shows why the answer was not sent, when the dialog is opened again with what was typed.
+    mutating func refused(_ message: String) {
+        sendError = message
     }
 
     /// The command this dialog sends, or why it cannot yet.
@@ -134,12 +142,15 @@ public struct RespondDialog: Sendable {
 
     /// The keys for the focused field (a choice's ←/→, or a text field's editing keys), most
     /// needed first: the footer drops from the end what does not fit.
+    /// A form: a character typed is text.
+    var takesText: Bool { true }
+
     var footerKeys: [(key: String, label: String)] {
         let editing = fields.text(field.responseField)?.footerKeys ?? [("←→", "change")]
         return [("Enter", "send"), ("Esc", "cancel")] + editing + [("Tab", "field"), ("Ctrl-T", "template"), ("Ctrl-E", "$EDITOR")]
     }
 
-    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+    mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         switch key {
         case .escape:
             return .close
@@ -150,13 +161,13 @@ public struct RespondDialog: Sendable {
             let order = fieldOrder
             field = order[((order.firstIndex(of: field) ?? 0) + order.count - 1) % order.count]
         case .ctrl("t"), .function(2):
-            let list = offeredTemplates(in: model)
+            let list = offeredTemplates(in: context)
             templateIndex = (templateIndex + 1) % list.count
             fields.apply(list[templateIndex])
         case .ctrl("e"):
             return .openEditor(text: data.text.isEmpty ? "{}" : data.text, purpose: .responseData)
         case .enter:
-            if let stale = staleness(in: model) { return .flash(stale, isError: true) }
+            if let stale = staleness(in: context) { return .flash(stale, isError: true) }
             sendError = nil
             switch command {
             case .success(let command):
@@ -182,15 +193,15 @@ public struct RespondDialog: Sendable {
         return .none
     }
 
-    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
+    func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
         let title = heldId.map { "Answer held \(request.action) (\($0)): its handler never runs" } ?? "Respond to \(request.action)"
         let inner = DialogFrame.centered(&buffer, area: area, width: 100, height: area.height, title: title)
         var y = inner.y
-        let stale = staleness(in: model)
-        let age = heldId == nil ? model.pendingAge(of: request) : stale == nil ? model.pendingClock - request.since : nil
+        let stale = staleness(in: context)
+        let age = heldId == nil ? context.pendingAge(of: request) : stale == nil ? context.pendingClock - request.since : nil
         let waiting = age.map { ", \(heldId == nil ? "waiting" : "held") \(TimeFormat.duration(ms: $0))" } ?? ""
         y = FormDrawing.note("request \(request.correlationId)\(waiting) · \(Self.summary(of: request))", style: Theme.dim, into: &buffer, at: y, in: inner)
-        let template = offeredTemplates(in: model)[safe: templateIndex]?.name ?? "none (Ctrl-T)"
+        let template = offeredTemplates(in: context)[safe: templateIndex]?.name ?? "none (Ctrl-T)"
         y = FormDrawing.note("template: \(template)", style: Theme.dim, into: &buffer, at: y, in: inner)
         y += 1
         y = fields.draw(focus: field.responseField, into: &buffer, at: y, in: inner)
@@ -202,7 +213,7 @@ public struct RespondDialog: Sendable {
         case (nil, .failure(let error)): y = FormDrawing.note("✗ " + error.message, style: Theme.danger, into: &buffer, at: y, in: inner)
         case (nil, .success): y = FormDrawing.note("✓ ready: Enter sends", style: Theme.success, into: &buffer, at: y, in: inner)
         }
-        FormDrawing.preview(wireMessage(now: model.now), title: "the journey will receive", into: &buffer, from: y + 1, in: inner)
+        FormDrawing.preview(wireMessage(now: context.now), title: "the journey will receive", into: &buffer, from: y + 1, in: inner)
     }
 
     /// The request's own data on one line (`its data: {"side":"front"}`), or that it carries none.

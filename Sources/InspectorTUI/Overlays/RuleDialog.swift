@@ -16,7 +16,7 @@ import TerminalUI
 /// Ctrl-E edits the data in `$EDITOR`; Enter adds the rule (a mistake is shown and nothing is
 /// added); Esc cancels without adding anything. The rule is added as "remember" in the respond
 /// dialog adds one, so it is offered the requests already pending and every later one.
-public struct RuleDialog: Sendable {
+public struct RuleDialog: OverlayView {
     var action: TextInput
     var times = TextInput()
     var delay = TextInput()
@@ -52,8 +52,11 @@ public struct RuleDialog: Sendable {
     /// The templates offered: those of the respond dialog, for the pattern typed.
     var templates: [ResponseFields.Template] { ResponseFields.templates(for: pattern) }
 
-    mutating func setData(_ text: String) {
+    /// Sets the response data to text the person wrote in `$EDITOR`.
+    mutating func editorFinished(_ purpose: EditorPurpose, text: String) -> Bool {
+        guard purpose == .responseData else { return false }
         fields.setData(text)
+        return true
     }
 
     /// How many requests the text asks for: a whole number from 1, or `nil` for every request.
@@ -126,6 +129,9 @@ public struct RuleDialog: Sendable {
     /// The keys for the focused field (a choice's ←/→, or a text field's editing keys), most
     /// needed first, as the respond dialog lists them: the footer drops from the end what does
     /// not fit.
+    /// A form: a character typed is text.
+    var takesText: Bool { true }
+
     var footerKeys: [(key: String, label: String)] {
         let editing: [(key: String, label: String)]
         switch field {
@@ -135,7 +141,7 @@ public struct RuleDialog: Sendable {
         return [("Enter", "add"), ("Esc", "cancel")] + editing + [("Tab", "field"), ("Ctrl-T", "template"), ("Ctrl-E", "$EDITOR")]
     }
 
-    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+    mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         switch key {
         case .escape:
             return .close
@@ -165,7 +171,7 @@ public struct RuleDialog: Sendable {
         return .none
     }
 
-    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
+    func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
         let inner = DialogFrame.centered(&buffer, area: area, width: 100, height: area.height, title: "New reply rule")
         var y = inner.y
         y = FormDrawing.note(
@@ -186,6 +192,6 @@ public struct RuleDialog: Sendable {
         case .success(let rule):
             y = FormDrawing.note("✓ ready: Enter adds it: " + Self.describe(rule), style: Theme.success, into: &buffer, at: y, in: inner)
         }
-        FormDrawing.preview(wireMessage(now: model.now), title: "each matching request will receive", into: &buffer, from: y + 1, in: inner)
+        FormDrawing.preview(wireMessage(now: context.now), title: "each matching request will receive", into: &buffer, from: y + 1, in: inner)
     }
 }

@@ -4,11 +4,13 @@ import TerminalUI
 /// The reply rules this inspector applies, with their hit counts: space pauses or resumes the
 /// selected rule, d removes it, n opens a form for a new one (``RuleDialog``: action pattern,
 /// how many, delay and response). Rules are also made from the respond dialog ("remember").
-public struct RulesView: Sendable {
+public struct RulesView: OverlayView {
     var cursor = 0
 
-    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
-        let rules = model.rules.rules
+    var footerKeys: [(key: String, label: String)] { [("Esc", "back"), ("n", "new rule"), ("space", "pause/resume"), ("d", "remove"), ("j/k", "move")] }
+
+    mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
+        let rules = context.rules.rules
         switch key {
         case .escape, .char("q"), .char("R"): return .close
         case .char("j"), .down: cursor = min(cursor + 1, max(0, rules.count - 1))
@@ -21,16 +23,16 @@ public struct RulesView: Sendable {
             guard let rule = rules[safe: cursor] else { return .none }
             return .toggleRule(rule.id)
         case .char("n"):
-            guard !model.readOnly else { return .flash("this is a recording: no rule can answer in it (it is read-only)", isError: true) }
-            return .push(.newRule(RuleDialog()))
+            guard !context.readOnly else { return .flash("this is a recording: no rule can answer in it (it is read-only)", isError: true) }
+            return .push(RuleDialog())
         default: break
         }
         return .none
     }
 
-    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
-        let rules = model.rules.rules
-        let inner = DialogFrame.full(&buffer, area: area, title: "Reply rules: \(rules.count) (\(model.rules.totalHits) \(model.rules.totalHits == 1 ? "hit" : "hits"))")
+    func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
+        let rules = context.rules.rules
+        let inner = DialogFrame.full(&buffer, area: area, title: "Reply rules: \(rules.count) (\(context.rules.totalHits) \(context.rules.totalHits == 1 ? "hit" : "hits"))")
         if rules.isEmpty {
             let lines = [
                 "No reply rules yet.",

@@ -17,7 +17,7 @@ import TerminalUI
 /// the slot no longer holds it (answered elsewhere, cancelled by another inspector, the journey
 /// gone), or while the host is disconnected, it says so, and Enter sends nothing and keeps what
 /// was typed.
-public struct SlotDialog: Sendable {
+public struct SlotDialog: OverlayView {
     /// What the person chose to do with a slot.
     public enum Action: Sendable, Equatable {
         case complete
@@ -63,18 +63,18 @@ public struct SlotDialog: Sendable {
     }
 
     /// Why this dialog's request cannot be completed now, or `nil` when it can.
-    func staleness(in model: InspectorModel) -> String? {
-        Self.staleness(of: slot.kind, holding: slot.activeRequest, in: model)
+    func staleness(in context: OverlayContext) -> String? {
+        Self.staleness(of: slot.kind, holding: slot.activeRequest, in: context)
     }
 
     /// Why a command about the request `held` in the `kind` slot cannot be sent now, or `nil`
     /// when it can: the host is disconnected, or the slot no longer holds that request. Shared
     /// with the confirmation of `x`, so both say it in the same words.
-    static func staleness(of kind: CaptureCapability.Kind, holding held: String?, in model: InspectorModel) -> String? {
-        if model.live.isDisconnected {
+    static func staleness(of kind: CaptureCapability.Kind, holding held: String?, in context: OverlayContext) -> String? {
+        if context.live.isDisconnected {
             return "not connected to the host: nothing can be sent now; what you typed stays here (Esc closes)"
         }
-        let now = model.live.slots.first { $0.kind == kind }?.activeRequest
+        let now = context.live.slots.first { $0.kind == kind }?.activeRequest
         guard let held, now == held else {
             return "the \(kind.rawValue) slot no longer holds \(held ?? "a request") (answered elsewhere or cancelled): Esc closes"
         }
@@ -183,6 +183,9 @@ public struct SlotDialog: Sendable {
 
     /// Enter and Esc, then the focused field's own keys (its editing keys for a text field),
     /// then Tab: the same order as the respond dialog's footer.
+    /// A form: a character typed is text.
+    var takesText: Bool { true }
+
     var footerKeys: [(key: String, label: String)] {
         let focused: [(key: String, label: String)]
         switch (outcome, field) {
@@ -198,7 +201,7 @@ public struct SlotDialog: Sendable {
         return [("Enter", "send"), ("Esc", "cancel")] + focused + [("Tab", "field")]
     }
 
-    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+    mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         switch key {
         case .escape:
             return .close
@@ -209,7 +212,7 @@ public struct SlotDialog: Sendable {
             if outcome == .success, field == Self.imageFileField { readImageFile() }
             field = (field + fieldCount - 1) % fieldCount
         case .enter:
-            if let stale = staleness(in: model) { return .flash(stale, isError: true) }
+            if let stale = staleness(in: context) { return .flash(stale, isError: true) }
             // Sending commits the field: read the file unless it was read at this path already
             // (again after a failure, in case the file was fixed meanwhile).
             if outcome == .success, readImage?.path != imagePath || readImage?.base64 == nil { readImageFile() }
@@ -241,11 +244,11 @@ public struct SlotDialog: Sendable {
         return .none
     }
 
-    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
+    func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
         let title = "Complete the \(slot.kind.rawValue) capture \(slot.activeRequest ?? "")"
         let inner = DialogFrame.centered(&buffer, area: area, width: 96, height: area.height, title: title)
         var y = inner.y
-        let held = slot.activeSince.map { " for " + TimeFormat.duration(ms: model.now - $0) } ?? ""
+        let held = slot.activeSince.map { " for " + TimeFormat.duration(ms: context.now - $0) } ?? ""
         y = FormDrawing.note("the slot is BUSY\(held); the journey is waiting for this response", style: Theme.dim, into: &buffer, at: y, in: inner)
         y += 1
         y = FormDrawing.choice("result", outcome.rawValue, focused: field == 0, hint: "←/→: success, error, cancelled", into: &buffer, at: y, in: inner)
@@ -261,7 +264,7 @@ public struct SlotDialog: Sendable {
         case .cancelled:
             y = FormDrawing.textField("reason", reason, focused: field == 1, into: &buffer, at: y, in: inner)
         }
-        switch (staleness(in: model), command) {
+        switch (staleness(in: context), command) {
         case (let stale?, _): y = FormDrawing.note("✗ " + stale, style: Theme.danger, into: &buffer, at: y, in: inner)
         case (nil, .failure(let error)): y = FormDrawing.note("✗ " + error.message, style: Theme.danger, into: &buffer, at: y, in: inner)
         case (nil, .success):
@@ -271,6 +274,6 @@ public struct SlotDialog: Sendable {
             }
             y = FormDrawing.note(ready, style: Theme.success, into: &buffer, at: y, in: inner)
         }
-        FormDrawing.preview(wireMessage(now: model.now), title: "the journey will receive", into: &buffer, from: y + 1, in: inner)
+        FormDrawing.preview(wireMessage(now: context.now), title: "the journey will receive", into: &buffer, from: y + 1, in: inner)
     }
 }

@@ -5,7 +5,7 @@ import TerminalUI
 /// Per-action statistics of the log (`S`): for each action its requests, answers, errors, error
 /// rate and latency p50/p95/max, worked out again from the log each time it is drawn, so it
 /// follows the traffic live. A summary line and the column titles stay put; the rows scroll.
-public struct StatsView: Sendable {
+public struct StatsView: OverlayView {
     /// The first row shown.
     var offset = 0
 
@@ -13,8 +13,8 @@ public struct StatsView: Sendable {
     static let maxActionWidth = 40
 
     /// What is drawn: the summary and column titles (fixed) and one line per action.
-    static func lines(model: InspectorModel, width: Int) -> (top: [[Span]], rows: [[Span]]) {
-        let statistics = ActionStatistics(log: model.live.log)
+    static func lines(context: OverlayContext, width: Int) -> (top: [[Span]], rows: [[Span]]) {
+        let statistics = ActionStatistics(log: context.live.log)
         var top = DialogFrame.wrap([Span(StatisticsTable.summary(statistics), .plain)], width: width)
         guard !statistics.actions.isEmpty else { return (top, []) }
         let safe = { (action: String) in TextWidth.truncate(Sanitizer.sanitize(action), to: maxActionWidth) }
@@ -27,21 +27,23 @@ public struct StatsView: Sendable {
         return (top, rows)
     }
 
-    /// Rows shown at once under the fixed lines, for a screen of the model's size.
-    static func page(model: InspectorModel, top: Int) -> Int { max(1, model.size.height - 6 - top) }
+    /// Rows shown at once under the fixed lines, for a screen of the context's size.
+    static func page(context: OverlayContext, top: Int) -> Int { max(1, context.size.height - 6 - top) }
 
-    mutating func handle(_ key: Key, model: InspectorModel) -> OverlayAction {
+    var footerKeys: [(key: String, label: String)] { [("Esc", "back"), ("j/k", "scroll")] }
+
+    mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         switch key {
         case .escape, .char("q"), .char("S"): return .close
         default:
-            let (top, rows) = Self.lines(model: model, width: max(1, model.size.width - 2))
-            if let next = DialogFrame.scroll(offset, key: key, count: rows.count, page: Self.page(model: model, top: top.count)) { offset = next }
+            let (top, rows) = Self.lines(context: context, width: max(1, context.size.width - 2))
+            if let next = DialogFrame.scroll(offset, key: key, count: rows.count, page: Self.page(context: context, top: top.count)) { offset = next }
             return .none
         }
     }
 
-    func render(into buffer: inout Buffer, area: Rect, model: InspectorModel) {
-        let (top, rows) = Self.lines(model: model, width: max(1, area.width - 2))
+    func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
+        let (top, rows) = Self.lines(context: context, width: max(1, area.width - 2))
         let shown = max(0, area.height - 2 - top.count)
         let first = min(offset, max(0, rows.count - shown))
         let more = rows.count > shown ? "  (j/k scroll, \(first + 1)-\(min(rows.count, first + shown))/\(rows.count))" : ""

@@ -1,0 +1,38 @@
+import InspectorClient
+import InspectorProtocol
+
+/// What an overlay wants after handling a key.
+enum OverlayAction: Sendable {
+    /// Nothing beyond its own change.
+    case none
+    /// Close this overlay.
+    case close
+    /// Close this overlay and send a command (recorded in the action log).
+    case send(InspectorCommand, label: String)
+    /// Keep this overlay open and send a command.
+    case sendAndStay(InspectorCommand, label: String)
+    /// Open another overlay on top.
+    case push(any OverlayView)
+    /// Replace this overlay with another: moving between sibling lists (held messages and
+    /// breakpoints) without piling one on the other.
+    case switchTo(any OverlayView)
+    /// Open `$EDITOR`.
+    case openEditor(text: String, purpose: EditorPurpose)
+    /// Close this overlay and select the log row with this sequence number.
+    case jumpToSeq(Int)
+    /// Show a brief message.
+    case flash(String, isError: Bool)
+    /// Close this overlay, send a command, and keep answering like it with a new reply rule.
+    case sendAndRemember(InspectorCommand, label: String, rule: ReplyRule)
+    /// Remove the reply rule with this id.
+    case removeRule(Int)
+    /// Pause or resume the reply rule with this id.
+    case toggleRule(Int)
+    /// Quit the inspector (confirmed).
+    case quit
+    /// Copy the log row at this index to the clipboard (the overlay stays open).
+    case copy(logIndex: Int, ClipboardFormat)
+    /// Close this overlay and add a reply rule, as "remember" in the respond dialog adds one:
+    /// the pending requests and every later one are offered to it, and it counts its hits.
+    case addRule(ReplyRule)
+}
