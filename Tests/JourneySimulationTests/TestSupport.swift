@@ -75,11 +75,13 @@ extension SimulatedJourney {
 /// profile's delay, a `wait` step, a timeout the test means to pass. A deadline further off is
 /// never reached, so a test picks a horizon shorter than every timeout it does not mean to pass.
 /// Returns whether the scenario ended; waits for it (in real time) at most `timeout` between two
-/// moves of the clock.
+/// moves of the clock: long, because on a loaded two-core machine the journey's task can wait
+/// behind every other test for the pool's two threads (60 s was seen to pass), and a scenario
+/// that goes on ends the wait at once.
 @MainActor
 func run(
     _ scenario: JourneyScenario, on journey: SimulatedJourney, moving clock: ManualClock, within horizon: Duration,
-    timeout: Duration = .seconds(60)
+    timeout: Duration = .seconds(600)
 ) async -> Bool {
     let finished = Finished()
     let task = Task { @MainActor in
