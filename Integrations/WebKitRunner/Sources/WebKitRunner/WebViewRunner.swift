@@ -113,6 +113,7 @@ final class WebViewRunner {
 
     /// Handles one piece of input from the host.
     func handle(_ piece: LineBuffer.Piece) {
+        guard !shuttingDown else { return }  // lines after `quit` in the same chunk
         switch piece {
         case let .tooLong(byteCount):
             send(.error(text: "line too long: \(byteCount) bytes, over the 256 MiB limit; ignored"))
@@ -194,9 +195,9 @@ final class WebViewRunner {
             let text = takeString(jsc_value_to_string(value)) ?? ""
             return send(.post(handler: name, text: text))
         }
-        switch Self.jsonText(of: value) {
+        switch Self.jsonText(of: value, what: "the posted body") {
         case let .value(json) where json != "undefined": send(.post(handler: name, text: json))
-        case .value: send(.postFailed(handler: name, error: "the posted body has no JSON form (it is undefined, a function or a symbol)"))
+        case .value: send(.postFailed(handler: name, error: "the posted body has no JSON form (JSON.stringify gives nothing for it)"))
         case let .failed(error): send(.postFailed(handler: name, error: error))
         }
     }
@@ -238,7 +239,8 @@ final class WebViewRunner {
             var error: UnsafeMutablePointer<GError>? = nil
             let value = webkit_web_view_evaluate_javascript_finish(view, result, &error)
             if let value {
-                outcome = request.context.needsResult(of: request.role) ? Self.jsonText(of: value) : .value("")
+                outcome = request.context.needsResult(of: request.role)
+                    ? Self.jsonText(of: value, what: "the result") : .value("")
                 g_object_unref(value)
             } else {
                 outcome = .failed(error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? "unknown error")
@@ -249,13 +251,13 @@ final class WebViewRunner {
     }
 
     /// A value's JSON text, "undefined" when JSON.stringify would give undefined, or why it has none.
-    private static func jsonText(of value: UnsafeMutablePointer<JSCValue>) -> EvaluationContext.Outcome {
+    private static func jsonText(of value: UnsafeMutablePointer<JSCValue>, what: String) -> EvaluationContext.Outcome {
         if jsc_value_is_undefined(value) != 0 { return .value("undefined") }
         if let json = takeString(jsc_value_to_json(value, 0)) { return .value(json) }
         if let context = jsc_value_get_context(value), let exception = jsc_context_get_exception(context) {
             let message = takeString(jsc_exception_to_string(exception)) ?? "unknown exception"
             jsc_context_clear_exception(context)
-            return .failed("the value has no JSON form: \(message)")
+            return .failed("\(what) has no JSON form: \(message)")
         }
         return .value("undefined")
     }

@@ -11,6 +11,11 @@ import WebKitRunnerCore
 func runMain() -> Int32 {
     _ = processStartMilliseconds
     signal(SIGPIPE, SIG_IGN)  // a closed pipe to the host is an EPIPE, handled by EventWriter
+    // A parent may spawn us with signals blocked (a Swift test process does); SIGTERM and SIGINT
+    // must reach the GLib handlers below, and children inherit the mask.
+    var noneBlocked = sigset_t()
+    sigemptyset(&noneBlocked)
+    sigprocmask(SIG_SETMASK, &noneBlocked, nil)
 
     let options: RunnerOptions
     switch RunnerOptions.parse(Array(CommandLine.arguments.dropFirst())) {
