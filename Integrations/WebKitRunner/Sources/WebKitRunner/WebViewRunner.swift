@@ -96,7 +96,7 @@ final class WebViewRunner {
         let uri = view.flatMap { webkit_web_view_get_uri($0) }.map { String(cString: $0) } ?? ""
         if step == .finished && !firstLoadFinishedLogged {
             firstLoadFinishedLogged = true
-            logLine("first load finished \(millisecondsSinceStart()) ms after start (\(uri))")
+            logLine("first load finished \(millisecondsSinceStart()) ms after launch (\(uri))")
         }
         send(.load(event: step, uri: uri))
     }

@@ -15,7 +15,9 @@ enum WebKitAvailability {
     /// The built executable: beside the test bundle (`.build/<triple>/debug/`), or named by
     /// BRIDGE_INSPECTOR_WEBKIT_RUNNER.
     static let runnerPath: String? = {
-        if let given = ProcessInfo.processInfo.environment["BRIDGE_INSPECTOR_WEBKIT_RUNNER"] { return given }
+        if let given = ProcessInfo.processInfo.environment["BRIDGE_INSPECTOR_WEBKIT_RUNNER"] {
+            return access(given, X_OK) == 0 ? given : nil
+        }
         var candidates: [String] = []
         if let bundle = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() {
             candidates.append(bundle.appendingPathComponent(runnerName).path)
@@ -43,7 +45,7 @@ enum WebKitAvailability {
 
     static let required = ProcessInfo.processInfo.environment["BRIDGE_INSPECTOR_REQUIRE_WEBKIT"] == "1"
     static var shouldRun: Bool { problem == nil || required }
-    static var skipComment: Comment { Comment(rawValue: "skipped: \(problem ?? "")") }
+    static var skipComment: Comment { Comment(rawValue: problem ?? "") }
 }
 
 /// A test's failure with the runner's recent output, so a failed wait explains itself.
