@@ -326,3 +326,50 @@ func commandLine(_ object: [String: Any]) -> String {
 
 /// GBG's documented default bootstrap script.
 let bootstrapScript = "window.GBGBridge = window.GBGBridge || {}; window.GBGBridge.receive = window.GBGBridge.receive || function(){};"
+
+/// An Xvfb the test starts itself, for running the runner without `--headless`.
+final class TestXServer: Sendable {
+    let processID: pid_t
+    let display: String
+
+    init() throws {
+        guard let xvfb = WebKitAvailability.xvfbPath else { throw RunnerTestFailure(description: "no Xvfb") }
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw RunnerTestFailure(description: "pipe failed") }
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        defer { close(fds[0]) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd in [Int32(0), 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_RDWR, 0) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noneBlocked = sigset_t()
+        sigemptyset(&noneBlocked)
+        posix_spawnattr_setsigmask(&attributes, &noneBlocked)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let arguments: [String] = [xvfb, "-displayfd", String(fds[1]), "-screen", "0", "1024x768x24", "-nolisten", "tcp"]
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var processID: pid_t = 0
+        let result = posix_spawn(&processID, xvfb, &actions, &attributes, argv, environ)
+        close(fds[1])
+        guard result == 0 else { throw RunnerTestFailure(description: "posix_spawn Xvfb: \(result)") }
+        self.processID = processID
+        var text = ""
+        var byte: UInt8 = 0
+        while read(fds[0], &byte, 1) == 1, byte != 10 { text.append(Character(UnicodeScalar(byte))) }
+        guard !text.isEmpty else {
+            kill(processID, SIGKILL)
+            throw RunnerTestFailure(description: "Xvfb gave no display")
+        }
+        display = ":" + text
+    }
+
+    func stop() {
+        kill(processID, SIGTERM)
+        var status: Int32 = 0
+        while waitpid(processID, &status, 0) < 0 && errno == EINTR {}
+    }
+}

@@ -279,4 +279,41 @@ struct WebKitRunnerEndToEndTests {
         #expect(fatal.contains("--headless") && fatal.contains("desktop session"))
         #expect(try await runner.waitForExit() == 1)
     }
+
+    @Test func helpSaysWhatItIsAndExitsZero() async throws {
+        let runner = try RunnerProcess(arguments: ["--help"])
+        defer { runner.stop() }
+        #expect(try await runner.waitForExit() == 0)
+        try await runner.waitForEvent("the usage's options line") { $0.line.contains("--headless") }
+        let text = runner.events.map(\.line).joined(separator: "\n")
+        #expect(text.contains("bridge-inspector host --webkit"))
+    }
+
+    @Test func sigtermEndsItLikeQuit() async throws {
+        let runner = try RunnerProcess()
+        defer { runner.stop() }
+        try runner.send(startLine(uri: "about:blank"))
+        try await runner.waitFor("load", ["event": "finished"])
+        let children = RunnerProcess.children(of: runner.processID)
+        kill(runner.processID, SIGTERM)
+        #expect(try await runner.waitForExit() == 0)
+        try await RunnerProcess.waitUntilGone(children.map(\.pid))
+        #expect(runner.standardError.contains("stopped Xvfb"))
+    }
+
+    @Test func withoutHeadlessItUsesTheDisplayItWasGiven() async throws {
+        let server = try TestXServer()
+        defer { server.stop() }
+        let runner = try RunnerProcess(arguments: ["--width", "640", "--height", "480"], environment: ["DISPLAY": server.display])
+        defer { runner.stop() }
+        try await runner.waitFor("started", ["display": server.display])
+        try runner.send(startLine(uri: "about:blank"))
+        try await runner.waitFor("load", ["event": "finished"])
+        try runner.send(#"{"kind":"query","id":1,"script":"[innerWidth, innerHeight]"}"#)
+        try await runner.waitFor("queryResult", ["id": "1", "json": "[640,480]"])
+        #expect(!RunnerProcess.children(of: runner.processID).contains { $0.name == "Xvfb" })
+        runner.closeInput()
+        #expect(try await runner.waitForExit() == 0)
+        #expect(RunnerProcess.isAlive(server.processID), "the runner must leave a display it did not start alone")
+    }
 }
