@@ -18,6 +18,8 @@
 //   HostDiagnosis       what an inspector concludes from a host's state: the doctor and the statistics
 //   JourneySimulation   host profiles, journey scenarios and the simulated web journey
 //   JourneyWebSocket    a real web journey in a browser: serves its files, injects the bridge bootstrap, WebSocket transport (SwiftNIO)
+//   JourneyWebKit       a real web journey in a real WebKit web view: drives `bridge-inspector-webkit` (Integrations/WebKitRunner,
+//                       a package of its own, so nothing here needs WebKit to build) over a pipe, and is the host's transport
 //   TerminalUI          cell buffer, text width, sanitising of untrusted text (pure, testable)
 //   CNcurses            the system ncursesw library with Swift-6-safe accessors
 //   CursesBackend       draws a TerminalUI buffer with ncurses and reads keys
@@ -145,6 +147,12 @@ let package = Package(
             ],
             swiftSettings: strict),
 
+        .target(name: "JourneyWebKit", dependencies: ["BridgeCore", "ThreadSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "JourneyWebKitTests",
+            dependencies: ["JourneyWebKit", "BridgeCore", "GBGBridgeInspector", "JourneySimulation", "TestSupport", "ThreadSupport"],
+            swiftSettings: strict),
+
         .target(name: "TerminalUI", swiftSettings: strict),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"], swiftSettings: strict),
         // No pkgConfig: SwiftPM would warn that it drops ncursesw's -D flags; the shim header
@@ -173,8 +181,8 @@ let package = Package(
             name: "BridgeInspectorCLI",
             dependencies: [
                 "BridgeCore", "InspectorAgent", "GBGBridgeInspector", "InspectorClient", "InspectorProtocol", "HostDiagnosis",
-                "JourneySimulation", "JourneyWebSocket", "SocketSupport", "ThreadSupport", "InspectorTUI", "CursesBackend", "TerminalUI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "JourneySimulation", "JourneyWebKit", "JourneyWebSocket", "SocketSupport", "ThreadSupport", "InspectorTUI", "CursesBackend",
+                "TerminalUI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
         .executableTarget(
