@@ -2,11 +2,11 @@ import ArgumentParser
 import TerminalUI
 
 /// `bridge-inspector host`: a real bridge host with a simulated web journey, or a real one in a
-/// browser (`--serve`), serving the inspector on a Unix socket.
+/// browser (`--serve`) or in a WebKit web view (`--webkit`), serving the inspector on a Unix socket.
 struct HostCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "host",
-        abstract: "Run a GBGBridge host with a simulated web journey, or serve a real one to a browser, and serve the inspector.",
+        abstract: "Run a GBGBridge host with a simulated web journey, or a real one in a browser or WebKit, and serve the inspector.",
         discussion: """
             The host is a real BridgeHost, the same library an app embeds, set up from a host \
             profile (its capture slots and custom capabilities). The web journey is simulated \
@@ -42,11 +42,22 @@ struct HostCommand: AsyncParsableCommand {
             fresh bridge context and gets host.ready. Only pages of that origin may connect; a \
             journey on its own dev server is allowed with --allow-origin (then --serve may be left \
             out) and includes, as its first script, the bootstrap script at the address with the \
-            token the host prints. Slow or idle connections are closed. With --inspect-via public-api \
+            token the host prints. Slow or idle connections are closed. \
             Without --profile, a host-profile.json in DIR is the profile (its name names the \
             host). With --inspect-via public-api \
             the pages also run the inspector's page script, as an app's WKWebView does, and the \
             inspector sees what the host sends only through its reports. See docs/web-journeys.md.
+
+            With --webkit JOURNEY (Linux) the journey runs in a real WebKit web view (WebKitGTK, \
+            JavaScriptCore) instead of a browser: the host is its gbgBridge script message \
+            handler, GBGBridge's bootstrap is a document-start, top-frame-only user script, and \
+            every message the host sends is evaluated in the page as \
+            window.GBGBridge.receive(...), so evaluation errors reach lastError as on iOS. \
+            JOURNEY is a directory (its index.html and host-profile.json), an HTML file or a URL. \
+            Without $DISPLAY, or with --headless, the web view gets a virtual display of its own \
+            (Xvfb). It needs the WebKit runner: swift build --package-path \
+            Integrations/WebKitRunner (apt-get install libwebkit2gtk-4.1-dev xvfb). Each page \
+            that finishes loading gets host.ready. See docs/web-journeys.md.
 
             Examples:
               bridge-inspector host
@@ -55,6 +66,7 @@ struct HostCommand: AsyncParsableCommand {
                   --journey-log journey.jsonl --exit-when-done
               bridge-inspector host --serve examples/web-journey --port 8787   # + its host-profile.json
               bridge-inspector host --port 8787 --allow-origin http://localhost:5173
+              bridge-inspector host --webkit examples/web-journey   # in a real WebKit web view (Linux)
               bridge-inspector host --inspect-via public-api     # seen as a GBGBridge app is
               bridge-inspector host --serve examples/web-journey --inspect-via public-api
               bridge-inspector host --listen-tcp 9123     # then: BRIDGE_INSPECTOR_TOKEN=T bridge-inspector --connect 127.0.0.1:9123
@@ -65,7 +77,7 @@ struct HostCommand: AsyncParsableCommand {
 
     func run() async throws {
         var options = options
-        if let besideJourney = HostOptions.profileBesideJourney(serveDirectory: options.serveDirectory, profilePath: options.profilePath) {
+        if let besideJourney = HostOptions.profileBesideJourney(serveDirectory: options.journeyDirectory, profilePath: options.profilePath) {
             StandardStreams.printError(
                 "bridge-inspector host: using the host profile \(Sanitizer.sanitize(besideJourney)) that sits beside the journey (--profile FILE chooses another).")
             options.profilePath = besideJourney

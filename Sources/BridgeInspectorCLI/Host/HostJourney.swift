@@ -2,7 +2,8 @@ import BridgeCore
 import InspectorAgent
 
 /// The journey `bridge-inspector host` runs: a simulated one that a scenario drives
-/// (``SimulatedHostJourney``), or real pages in a browser over a WebSocket (``WebHostJourney``).
+/// (``SimulatedHostJourney``), real pages in a browser over a WebSocket (``WebHostJourney``), or
+/// real pages in a WebKit web view (``WebKitHostJourney``).
 ///
 /// ``HostRunner`` starts and stops either through the same steps, in this order: ``prepare(host:)``
 /// (what must work before the inspector's socket appears), serve the inspector,
@@ -39,10 +40,15 @@ protocol HostJourney: AnyObject {
 
     /// Closes what the journey keeps open until the inspector has stopped (the journey log).
     func close()
+
+    /// Why the journey could not run (a web view that could not be opened): the host then exits
+    /// with status 1 once it has stopped. `nil` when nothing failed.
+    var failure: String? { get }
 }
 
 extension HostJourney {
     func close() {}
+    var failure: String? { nil }
 }
 
 /// A reason the host cannot start that is not another module's error: a sentence saying what to do.

@@ -6,7 +6,7 @@ import InspectorAgent
 /// group (`@OptionGroup var options: HostOptions`), and then what `HostRunner` runs from: one
 /// declaration per option, so a new option is one property here.
 struct HostOptions: ParsableArguments, Sendable {
-    @Option(name: .customLong("profile"), help: ArgumentHelp("The host profile to use (JSON). Default: with --serve DIR, DIR/host-profile.json when there is one; else the built-in demo profile.", valueName: "file"), completion: Completions.jsonFile)
+    @Option(name: .customLong("profile"), help: ArgumentHelp("The host profile to use (JSON). Default: with --serve DIR or --webkit DIR, DIR/host-profile.json when there is one; else the built-in demo profile.", valueName: "file"), completion: Completions.jsonFile)
     var profilePath: String?
 
     @Option(name: .customLong("scenario"), help: ArgumentHelp("The journey scenario to run (JSON). Default: the built-in demo scenario.", valueName: "file"), completion: Completions.jsonFile)
@@ -40,6 +40,15 @@ struct HostOptions: ParsableArguments, Sendable {
         valueName: "dir"), completion: .directory)
     var serveDirectory: String?
 
+    @Option(name: .customLong("webkit"), help: ArgumentHelp(
+        "Run the web journey in a real WebKit web view (WebKitGTK on Linux) instead of simulating it: a journey directory (its index.html), an HTML file, or an http(s) URL. Needs the WebKit runner; see docs/web-journeys.md.",
+        valueName: "journey"), completion: .directory)
+    var webKitJourney: String?
+
+    @Flag(name: .long, help: ArgumentHelp(
+        "With --webkit: put the web view on a virtual display (Xvfb) instead of in a window. Default: when $DISPLAY is not set."))
+    var headless = false
+
     @Option(name: .long, help: ArgumentHelp("The port for --serve or --allow-origin on 127.0.0.1; 0 picks a free one. Default: 0.", valueName: "port"))
     var port: Int?
 
@@ -70,17 +79,27 @@ struct HostOptions: ParsableArguments, Sendable {
         } else if allowNonLoopback {
             throw ValidationError("--allow-non-loopback only goes with --listen-tcp ADDRESS:PORT")
         }
-        if servesWebJourney, scenarioPath != nil {
-            throw ValidationError("--scenario and --serve/--allow-origin cannot be used together: --scenario simulates the web journey, --serve runs a real one in a browser")
+        if webKitJourney != nil, servesWebJourney {
+            throw ValidationError("--webkit and --serve/--allow-origin cannot be used together: --webkit opens the journey in a WebKit web view of its own, --serve serves it to a browser")
         }
-        if servesWebJourney, exitWhenDone {
-            throw ValidationError("--exit-when-done needs a scenario that ends; a journey in a browser has no end, so stop the host with Ctrl-C")
+        if headless, webKitJourney == nil {
+            throw ValidationError("--headless goes with --webkit JOURNEY (a browser opened for --serve is yours to run headless)")
         }
-        if servesWebJourney, journeyLogPath != nil {
-            throw ValidationError("--journey-log records the simulated journey; with --serve, watch the traffic in the inspector (and the browser's developer tools)")
+        let real = webKitJourney != nil ? "--webkit" : "--serve/--allow-origin"
+        if runsRealJourney, scenarioPath != nil {
+            throw ValidationError("--scenario and \(real) cannot be used together: --scenario simulates the web journey, \(real) runs a real one")
+        }
+        if runsRealJourney, exitWhenDone {
+            throw ValidationError("--exit-when-done needs a scenario that ends; a real journey has no end, so stop the host with Ctrl-C")
+        }
+        if runsRealJourney, journeyLogPath != nil {
+            throw ValidationError("--journey-log records the simulated journey; with \(real), watch the traffic in the inspector")
         }
         if servesWebJourney, waitForInspector {
             throw ValidationError("--wait-for-inspector holds back a simulated journey; with --serve the page is the journey: attach the inspector first, then open the page")
+        }
+        if webKitJourney != nil, waitForInspector {
+            throw ValidationError("--wait-for-inspector holds back a simulated journey; with --webkit the page loads at once: attach the inspector, then reload the page")
         }
         if let port {
             guard servesWebJourney else { throw ValidationError("--port is for --serve or --allow-origin") }
@@ -125,4 +144,15 @@ struct HostOptions: ParsableArguments, Sendable {
 
     /// Whether a browser journey replaces the simulated one (`--serve` or `--allow-origin`).
     var servesWebJourney: Bool { serveDirectory != nil || !allowedOrigins.isEmpty }
+
+    /// Whether a real journey (in a browser or in WebKit) replaces the simulated one.
+    var runsRealJourney: Bool { servesWebJourney || webKitJourney != nil }
+
+    /// The journey directory whose `host-profile.json` is the default profile: `--serve DIR`, or `--webkit DIR`.
+    var journeyDirectory: String? {
+        if let serveDirectory { return serveDirectory }
+        guard let webKitJourney else { return nil }
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: webKitJourney, isDirectory: &isDirectory) && isDirectory.boolValue ? webKitJourney : nil
+    }
 }

@@ -41,7 +41,11 @@ struct HostRunner {
         let journey: any HostJourney
         do {
             profile = try options.profilePath.map { path throws(SimulationInputError) in try HostProfile.load(path: path) } ?? BuiltInDemo.profile
-            journey = options.servesWebJourney ? WebHostJourney(options: options) : try SimulatedHostJourney(options: options)
+            if options.webKitJourney != nil {
+                journey = try WebKitHostJourney(options: options)
+            } else {
+                journey = options.servesWebJourney ? WebHostJourney(options: options) : try SimulatedHostJourney(options: options)
+            }
         } catch {
             StandardStreams.printFailure("\(error)")
             return 1
@@ -123,7 +127,7 @@ struct HostRunner {
         served.stop()
         journey.close()
         continuation.finish()
-        return 0
+        return journey.failure == nil ? 0 : 1
     }
 
     /// The line that tells a person how to watch this host: the command for a second terminal,

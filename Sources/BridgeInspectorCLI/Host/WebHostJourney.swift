@@ -93,16 +93,22 @@ final class WebHostJourney: HostJourney {
         case .superseded(let page, let newer):
             printError("bridge-inspector host: \(newer) took over from \(page), which was disconnected: one page at a time is the journey.")
         case .detached(let page, let stillPending):
-            var line = "bridge-inspector host: \(page) went (reload, navigation or closed tab); its bridge context ended."
-            if !stillPending.isEmpty {
-                let list = stillPending.map { "\($0.payload.action) (\($0.correlationId))" }.joined(separator: ", ")
-                line += " \(stillPending.count) request(s) it sent are still pending: \(list). They stay in pendingRequests; an answer now reaches the next page, which never sent them."
-            }
-            printError(line)
+            printError(Self.pageWent("\(page)", how: "reload, navigation or closed tab", stillPending: stillPending))
         case .refused(let text):
             printError("bridge-inspector host: refused: \(text)")
         case .protocolError(let page, let text):
             printError("bridge-inspector host: \(page): \(text)")
         }
+    }
+
+    /// `page 1 (/) went (reload, …); its bridge context ended.`, and the requests it left
+    /// pending, which stay there: the line both kinds of real journey print when a page goes.
+    static func pageWent(_ page: String, how: String, stillPending: [BridgeMessage]) -> String {
+        var line = "bridge-inspector host: \(page) went (\(how)); its bridge context ended."
+        if !stillPending.isEmpty {
+            let list = stillPending.map { "\($0.payload.action) (\($0.correlationId))" }.joined(separator: ", ")
+            line += " \(stillPending.count) request(s) it sent are still pending: \(list). They stay in pendingRequests; an answer now reaches the next page, which never sent them."
+        }
+        return line
     }
 }
