@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// `bridge-inspector-webkit`: a real WebKitGTK web view driven over a JSON-lines protocol
-/// (see the project's notes, "The WebKit runner's line protocol"). Linux only: it needs
+/// (docs/web-journeys.md, "The WebKit runner", has the protocol). Linux only: it needs
 /// `libwebkit2gtk-4.1-dev` (WebKitGTK for GTK 3) and, for `--headless`, `Xvfb`.
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),

@@ -67,7 +67,7 @@ public struct RunnerOptions: Equatable, Sendable {
         destroyView, terminateWebProcess, quit), events on its standard output (started, post,
         evaluated, load, ...). Standard error is free text for people. It exits when its standard
         input ends or on {"kind":"quit"}. You rarely run it by hand; to try it:
-          (echo '{"kind":"start","handler":"gbgBridge","uri":"https://example.org"}'; sleep 10) \\
+          (echo '{"kind":"start","handler":"gbgBridge","uri":"file:///path/to/journey/index.html"}'; sleep 10) \\
             | bridge-inspector-webkit --headless
 
         Options:
