@@ -36,12 +36,15 @@ public final class GBGBridgeInspector<API: GBGBridgeHostAPI> {
     ///
     /// Without a page script nothing the host sends is seen: in an app, use the app
     /// integration's overloads, which install it; elsewhere report deliveries with
-    /// ``PublicAPIHost/reportSent(json:)`` (see ``PageTapTransport``).
+    /// ``PublicAPIHost/reportSent(json:)`` (see ``PageTapTransport``). With `journeyPage`,
+    /// `inject` and `replay` post their message in that page as the journey would (``JourneyPage``);
+    /// without it they are refused.
     public static func start(
         api: API, hostVersion: String, name: String, socketPath: String? = nil, limits: AgentLimits = AgentLimits(),
-        tcp: InspectorTCPOptions? = nil
+        tcp: InspectorTCPOptions? = nil, journeyPage: (any JourneyPage)? = nil
     ) throws -> GBGBridgeInspector {
         let adapter = PublicAPIHost(api: api, hostVersion: hostVersion)
+        adapter.journeyPage = journeyPage
         let agent = try InspectorAgent(serving: adapter, name: name, socketPath: socketPath, limits: limits, tcp: tcp)
         adapter.start()
         return GBGBridgeInspector(adapter: adapter, agent: agent)

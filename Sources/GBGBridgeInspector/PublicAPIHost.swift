@@ -40,6 +40,10 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     public private(set) var lastUnreadReport: MalformedInput?
     /// Why the last of ``unreadReports`` could not be read (``lastUnreadReport``'s reason).
     public var lastTapProblem: String? { lastUnreadReport?.reason }
+    /// The journey's page, where `inject` and `replay` post a message as the journey would. Set
+    /// it before the agent starts (``GBGBridgeInspector`` does): without one, the inspector is
+    /// told that the host cannot inject.
+    public var journeyPage: (any JourneyPage)?
 
     private weak var api: API?
     private let hostVersion: String
@@ -70,6 +74,8 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// correlation id, events by name in order.
     private var awaitedResponses: [String: [ObjectIdentifier: InspectionCause]] = [:]
     private var awaitedEvents: [(name: String, causes: [ObjectIdentifier: InspectionCause])] = []
+    /// Inspector commands whose injected message GBGBridge has not received yet, by correlation id.
+    private var awaitedInjections: [String: [ObjectIdentifier: InspectionCause]] = [:]
     /// Replies waiting in ``settle(after:)`` for the page's reports, until those come or the
     /// timer each has (on the clock) runs out.
     private var settling: [Settling] = []
@@ -151,7 +157,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     public var inspectionProfile: InspectionProfile {
         InspectionProfile(
             hostVersion: hostVersion, environment: environment, path: HostFeature.publicAPIPath,
-            unsupported: Self.unsupported)
+            unsupported: journeyPage == nil ? Self.unsupported : Self.unsupported.filter { $0.key != .inject })
     }
 
     /// What GBGBridge's documented iOS API gives no way to do, and what a person is told.
@@ -164,8 +170,28 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
             .intercept:
                 "GBGBridge hands each message straight from its WebView to its handlers and sends answers itself; its public API has no point where a message could wait, so breakpoints cannot hold anything",
             .inject:
-                "GBGBridge's public API cannot be handed a message as if the page had sent it; to send one as the journey, run window.webkit.messageHandlers.gbgBridge.postMessage(…) in Safari Web Inspector's console (the inspector's Y key copies that line)",
+                "GBGBridge's public API cannot be handed a message as if the page had sent it, and this inspector was started without the journey's page (JourneyPage); to send one as the journey, run window.webkit.messageHandlers.gbgBridge.postMessage(…) in Safari Web Inspector's console (the inspector's Y key copies that line)",
         ]
+    }
+
+    /// Why a message cannot be injected now: no page, or the page's own reason.
+    public func refusalToInject() -> String? {
+        guard let journeyPage else { return Self.unsupported[.inject] }
+        return journeyPage.unavailableReason
+    }
+
+    /// Posts `bytes` in the journey's page as the journey would: GBGBridge receives them through
+    /// its script message handler like any journey message, and the log shows them when it does.
+    public func inject(_ bytes: Data) {
+        guard let journeyPage, journeyPage.unavailableReason == nil else { return }
+        if case .success(let message) = codec.decode(bytes) {
+            if awaitedInjections.count >= Self.awaitedLimit, let any = awaitedInjections.keys.first {
+                awaitedInjections.removeValue(forKey: any)
+                resumeSettled()
+            }
+            awaitedInjections[message.correlationId] = runningCauses()
+        }
+        journeyPage.post(asJourney: JourneyPost(bytes: bytes))
     }
 
     public func inspectionSnapshot() -> BridgeSnapshot {
@@ -264,6 +290,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         // Not reported in time (no page, or no script): a later message of the same name must
         // not be taken for this command's.
         awaitedEvents.removeAll { $0.causes.values.contains(cause) }
+        awaitedInjections = awaitedInjections.filter { !$0.value.values.contains(cause) }
     }
 
     /// How long a command's reply waits for the page to report what the command sent. A page
@@ -304,6 +331,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
 
     private func isAwaitingReports(from cause: InspectionCause) -> Bool {
         awaitedResponses.values.contains { $0.values.contains(cause) } || awaitedEvents.contains { $0.causes.values.contains(cause) }
+            || awaitedInjections.values.contains { $0.values.contains(cause) }
     }
 
     /// Not offered (``unsupported``); the agent refuses the command before calling this.
@@ -317,9 +345,12 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     public func didReceive(_ message: BridgeMessage) {
         if message.type == .request { recent.received(message.correlationId, action: message.payload.action) }
         journeyAttached(true)
+        let causes = awaitedInjections.removeValue(forKey: message.correlationId) ?? [:]
         if let json = try? codec.encode(message) {
-            report(.traffic(TrafficRecord(direction: .received, message: message, json: json, time: now())))
+            let record = TrafficRecord(direction: .received, message: message, json: json, time: now())
+            for (id, sink) in sinks { sink.report(.traffic(record), causedBy: causes[id]) }
         }
+        if !causes.isEmpty { resumeSettled() }
         // The delegate hears of a message before GBGBridge routes it, so nothing it changes is
         // visible yet: compare once the routing (a slot taking the request, a handler answering)
         // has happened, once for a whole burst of messages.

@@ -113,6 +113,7 @@ final class CommandExecutor {
 
     /// Hands the host a message as the journey would; the result names its correlation id.
     private func inject(_ args: InspectorCommand.Inject, into host: any InspectableHost) -> Result<JSONValue, InspectorError> {
+        if let reason = host.refusalToInject() { return .failure(InspectorError(.unsupported, reason)) }
         switch (args.message, args.raw) {
         case (let message?, nil):
             guard let json = try? BridgeMessageCodec().encode(message) else {

@@ -59,8 +59,11 @@ public protocol InspectableHost: AnyObject {
     /// Drops a held message.
     func dropHeld(_ id: String, reason: HeldResolution.Reason) throws(BridgeHostError)
     /// Hands the host input as if the journey had posted it (only called when
-    /// `HostFeature.inject` is supported).
+    /// `HostFeature.inject` is supported, and ``refusalToInject()`` is `nil`).
     func inject(_ bytes: Data)
+    /// Why the host cannot inject now although it can in general (the GBGBridge adapter's page
+    /// is not loaded), or `nil`. The agent refuses `inject` with this reason.
+    func refusalToInject() -> String?
 
     /// Returns once the host has reported the messages the command `cause` made it send, or
     /// after a short bound. A host that reports them while the command runs (the native one)
@@ -91,6 +94,7 @@ extension InspectableHost {
         throw .notHeld(holdId: id)
     }
     public func inject(_ bytes: Data) {}
+    public func refusalToInject() -> String? { nil }
 }
 
 /// How a host is presented to inspectors.

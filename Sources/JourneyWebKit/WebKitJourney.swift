@@ -137,6 +137,18 @@ public final class WebKitJourney {
         }
     }
 
+    /// Evaluates `script` in the page without waiting for it (the inspector's `inject`: a post as
+    /// the journey would); an error is told as a ``WebKitJourneyNotice/runnerProblem(_:)``.
+    public func evaluate(_ script: String) {
+        Task { @MainActor [weak self] in
+            do {
+                _ = try await self?.query(script)
+            } catch {
+                self?.notify(.runnerProblem("a script evaluated for the inspector failed: \(error)"))
+            }
+        }
+    }
+
     /// Detaches the host (if it is still this journey's) and ends the runner and its display.
     public func stop() async {
         stopping = true

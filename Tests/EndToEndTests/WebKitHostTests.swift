@@ -1,4 +1,7 @@
+import BridgeCore
 import Foundation
+import InspectorClient
+import InspectorProtocol
 import TestSupport
 import Testing
 #if canImport(Glibc)
@@ -71,6 +74,44 @@ struct WebKitHostTests {
         let gone = await waitUntil(timeout: .seconds(60)) { started.allSatisfy { kill($0, 0) != 0 } }
         #expect(gone, "the runner (\(started)) outlived the host")
         #expect(!FileManager.default.fileExists(atPath: socket))
+    }
+
+    @Test("inject and replay on a host seen through the public API post in the page: GBGBridge takes them from its own handler")
+    func injectAndReplayThroughThePage() async throws {
+        let directory = try TemporaryDirectory()
+        let socket = directory.file("h.sock")
+        let host = try BinaryProcess(
+            ["host", "--webkit", examplePath("web-journey"), "--headless", "--socket", socket, "--inspect-via", "public-api"], binary: binary,
+            environment: ["BRIDGE_INSPECTOR_WEBKIT_RUNNER": runner], stdin: .closed)
+        defer { host.kill() }
+        #expect(await host.waitForLine(prefix: "socket: ") == socket, "\(host.standardError)")
+        func cli(_ arguments: [String]) async throws -> CLIResult { try await runCLI(arguments + ["--socket", socket], binary: binary) }
+        func state() throws -> WireState {
+            let session = try InspectorSession(socketPath: socket, subscribe: false, clientName: "webkit-tests", timeout: 120)
+            defer { session.close() }
+            _ = try session.run(.snapshot)
+            while let frame = try session.nextFrame(timeout: 120) {
+                if case .snapshot(_, let state) = frame { return state }
+            }
+            throw HostStartFailure(description: "no snapshot")
+        }
+        #expect(try await cli(["wait-for", "--filter", "action:camera.document.capture", "--timeout", "120"]).status == 0, "\(host.standardError)")
+        #expect(try state().host.unsupported?[HostFeature.inject.rawValue] == nil, "the handshake offers inject")
+
+        // device.info has a handler in the example's profile: the answer comes back through the page script.
+        let injected = try await cli(["inject", "request", "device.info", "--id", "inspector-webkit-1", "--timeout", "120"])
+        #expect(injected.status == 0, "\(injected)\nhost: \(host.standardError)")
+        #expect(injected.lines.count == 2, "the message and its answer: \(injected)")
+        #expect(injected.lines.last?.contains("Desktop browser") == true, "\(injected)")
+        let received = try state().messages.filter { $0.direction == .received && $0.message.correlationId == "inspector-webkit-1" }
+        #expect(received.count == 1)
+        #expect(received.first?.origin == .inspector)
+
+        let query = try #require(try state().messages.first { $0.direction == .received && $0.message.payload.action == "capability.query" })
+        let replayed = try await cli(["replay", "\(query.seq)", "--timeout", "120"])
+        #expect(replayed.status == 0, "\(replayed)")
+        #expect(replayed.lines.count == 2, "the replayed request and its answer: \(replayed)")
+        #expect(try state().messages.filter { $0.direction == .received && $0.message.payload.action == "capability.query" }.count == 2)
     }
 
     @Test("a journey that is not there, or no runner, is a clear error before anything starts")

@@ -410,10 +410,12 @@ final class AppUnderTest {
 
     /// The adapter is made, served and started in the order `GBGBridgeInspector.start` uses.
     /// Without `pageScript`, the page reports nothing the host sends (no script installed).
-    init(answerUnhandled: Bool = true, reportLater: Bool = false, pageScript: Bool = true) throws {
+    /// With `journeyPage`, `inject` posts there (set before the agent starts, as `GBGBridgeInspector.start` does).
+    init(answerUnhandled: Bool = true, reportLater: Bool = false, pageScript: Bool = true, journeyPage: (any JourneyPage)? = nil) throws {
         logger = MessageLogger(host: host, answerUnhandled: answerUnhandled)
         host.delegate = logger
         let adapter = PublicAPIHost(api: host, hostVersion: "2.0.0", clock: clock)
+        adapter.journeyPage = journeyPage
         self.adapter = adapter
         agent = try EmbeddedAgent(serving: adapter, over: host, journey: journey, name: "app", clock: clock)
         adapter.start()

@@ -1,4 +1,5 @@
 import BridgeCore
+import GBGBridgeInspector
 import InspectorAgent
 
 /// The journey `bridge-inspector host` runs: a simulated one that a scenario drives
@@ -41,6 +42,10 @@ protocol HostJourney: AnyObject {
     /// Closes what the journey keeps open until the inspector has stopped (the journey log).
     func close()
 
+    /// The journey's page, where the GBGBridge adapter's `inject` and `replay` post as the journey
+    /// would (`--inspect-via public-api`); `nil` for a simulated journey, which the native path serves.
+    var journeyPage: (any JourneyPage)? { get }
+
     /// Why the journey could not run (a web view that could not be opened): the host then exits
     /// with status 1 once it has stopped. `nil` when nothing failed.
     var failure: String? { get }
@@ -49,6 +54,7 @@ protocol HostJourney: AnyObject {
 extension HostJourney {
     func close() {}
     var failure: String? { nil }
+    var journeyPage: (any JourneyPage)? { nil }
 }
 
 /// A reason the host cannot start that is not another module's error: a sentence saying what to do.

@@ -78,7 +78,7 @@ struct HostRunner {
         do {
             served = try ServedInspector(
                 host: host, path: options.inspectionPath, hostVersion: profile.hostVersion, name: name, socketPath: options.socketPath,
-                tcp: options.inspectorTCPOptions)
+                tcp: options.inspectorTCPOptions, journeyPage: journey.journeyPage)
         } catch {
             StandardStreams.printFailure("cannot serve the inspector: \(error)")
             await journey.stop()

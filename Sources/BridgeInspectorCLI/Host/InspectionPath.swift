@@ -21,13 +21,18 @@ struct ServedInspector {
     private var pageTap: PageTapTransport?
 
     /// Starts the agent for `host` by `path`.
-    init(host: BridgeHost, path: InspectionPath, hostVersion: String, name: String, socketPath: String?, tcp: InspectorTCPOptions?) throws {
+    /// `journeyPage` is where the adapter's `inject` posts as the journey would (public-API path only).
+    init(
+        host: BridgeHost, path: InspectionPath, hostVersion: String, name: String, socketPath: String?, tcp: InspectorTCPOptions?,
+        journeyPage: (any JourneyPage)? = nil
+    ) throws {
         switch path {
         case .native:
             agent = try host.startInspector(name: name, socketPath: socketPath, tcp: tcp)
             inspector = nil
         case .publicAPI:
-            let inspector = try GBGBridgeInspector.start(api: host, hostVersion: hostVersion, name: name, socketPath: socketPath, tcp: tcp)
+            let inspector = try GBGBridgeInspector.start(
+                api: host, hostVersion: hostVersion, name: name, socketPath: socketPath, tcp: tcp, journeyPage: journeyPage)
             agent = inspector.agent
             self.inspector = inspector
         }

@@ -20,6 +20,9 @@ final class WebKitHostJourney: HostJourney {
     private let pageReports = PageReportRelay()
     /// Why the web view could not be opened, when it could not.
     private(set) var failure: String?
+    /// Where `inject` posts as the journey would, once the web view is open.
+    private let page = WebKitJourneyPage()
+    var journeyPage: (any JourneyPage)? { page }
 
     /// Checks the journey's address and finds the runner: nothing is started yet.
     init(options: HostOptions) throws {
@@ -66,6 +69,7 @@ final class WebKitHostJourney: HostJourney {
                     self?.report(notice, host: host, finished: finished)
                 }
                 self.journey = journey
+                page.journey = journey
                 StandardStreams.printError("bridge-inspector host: WebKit \(journey.webkitVersion) opened its web view\(journey.display.isEmpty ? "" : " on display \(journey.display)").")
             } catch {
                 failure = "\(error)"
@@ -108,5 +112,23 @@ final class WebKitHostJourney: HostJourney {
             failure = "the WebKit runner ended (\(how))" + (said.isEmpty ? "" : "; it said:\n  \(said)")
             finished()
         }
+    }
+}
+
+/// The page in the WebKit runner's web view, for the GBGBridge adapter's `inject` and `replay`:
+/// the post is evaluated in the page, so it goes through the real `gbgBridge` handler.
+@MainActor
+final class WebKitJourneyPage: JourneyPage {
+    weak var journey: WebKitJourney?
+
+    var unavailableReason: String? {
+        guard let journey else { return "the WebKit web view is not open yet" }
+        if journey.isViewDestroyed { return "the WebKit web view was destroyed" }
+        if journey.hasEnded { return "the WebKit runner has ended" }
+        return journey.page == nil ? "no page has loaded in the WebKit web view yet" : nil
+    }
+
+    func post(asJourney post: JourneyPost) {
+        journey?.evaluate(post.script)
     }
 }

@@ -22,11 +22,16 @@ struct InjectCommand: ParsableCommand {
             pendingRequests (no handler) or its answer is held at a breakpoint. --no-wait returns \
             at once. The injected message itself is never held at a breakpoint.
 
+            On a host seen through GBGBridge's public API (an app, or host --inspect-via \
+            public-api with --serve or --webkit) the message is posted in the journey's page, \
+            through window.webkit.messageHandlers.gbgBridge.postMessage, so GBGBridge takes it \
+            from its own handler; this needs the page to be loaded.
+
             --raw TEXT hands the host TEXT exactly as it is, to see how it takes input that does \
             not decode (lastError, the malformed list); it prints nothing.
 
             Exit status: 0 done; 4 when no answer came within --timeout; 2 when the host refuses \
-            (a host seen through GBGBridge's public API cannot take injected messages); 64 for \
+            (a host seen through GBGBridge's public API whose journey page the inspector does not have); 64 for \
             bad options.
 
             Examples:

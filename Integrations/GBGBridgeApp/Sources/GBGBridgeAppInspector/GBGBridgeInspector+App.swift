@@ -47,14 +47,18 @@ extension GBGBridgeInspector where API == GBGBridgeHostMirror {
         _ host: GBGBridgeHost, hostVersion: String, name: String, socketPath: String?, tcp: InspectorTCPOptions?
     ) throws -> GBGBridgeInspector {
         let mirror = GBGBridgeHostMirror(host)
-        let inspector = try start(api: mirror, hostVersion: hostVersion, name: name, socketPath: socketPath, tcp: tcp)
+        let page = WebViewJourneyPage()
+        let inspector = try start(api: mirror, hostVersion: hostVersion, name: name, socketPath: socketPath, tcp: tcp, journeyPage: page)
         inspector.keepAlive(mirror)
+        inspector.keepAlive(page)
         return inspector
     }
 
-    /// Installs the page script in `webView`, reporting to the adapter.
+    /// Installs the page script in `webView`, reporting to the adapter, and makes it the page
+    /// `inject` and `replay` post in.
     func tap(_ webView: WKWebView) {
         let adapter = self.adapter
+        (adapter.journeyPage as? WebViewJourneyPage)?.webView = webView
         let tap = OutgoingTap(installingIn: webView) { [weak adapter] report in adapter?.handle(report) }
         keepAlive(tap)
         onStop { tap.remove() }
