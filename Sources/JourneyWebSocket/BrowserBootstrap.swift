@@ -18,7 +18,12 @@ import Foundation
 ///   call, exactly as the core's ``JavaScriptDelivery`` script does: the host sends that very
 ///   script, `window.GBGBridge.receive(<json>);`, and the page, without `eval`, checks its form,
 ///   parses the JSON argument and makes the call. An exception thrown by `receive` is reported to
-///   the host, which records `evaluateJavaScript failed: ...` in `lastError`, as on iOS.
+///   the host, which records `evaluateJavaScript failed: ...` in `lastError`, as on iOS;
+/// - on the host's control frame `{"kind":"post",...}`, posts the message through
+///   `window.webkit.messageHandlers.gbgBridge.postMessage`, looked up at the time of the call, as
+///   the journey's own code would (``WebJourneyServer/postAsJourney(_:asObject:)``). A control
+///   frame is not a delivery; one that is not JSON, or that fails, is a console error and
+///   posts nothing, and one of an unknown kind a console warning.
 ///
 /// With a ``PageReportChannel`` it also defines `window.webkit.messageHandlers.<handlerName>`,
 /// whose posts go over the same WebSocket as reports, and runs the channel's script after the
@@ -26,11 +31,14 @@ import Foundation
 ///
 /// The wire format, one JSON text frame per item:
 /// - page to host: `{"kind":"post","text":"<the message as posted, JSON text>"}` and
-///   `{"kind":"evaluateFailed","seq":<n>,"error":"<text>"}` (`seq` counts the host's frames from 1);
+///   `{"kind":"evaluateFailed","seq":<n>,"error":"<text>"}` (`seq` counts the host's deliveries
+///   from 1, control frames not included);
 ///   with a report channel also `{"kind":"report","text":"<the body as posted>"}`, or
 ///   `{"kind":"reportTooLarge","bytes":<n>}` in place of a report frame that would be larger than
 ///   the host accepts;
-/// - host to page: the delivery script itself.
+/// - host to page: the delivery script itself, which starts with `window.GBGBridge.receive(`, or
+///   a control frame, which starts with `{`: `{"kind":"post","text":"<the message>","object":<bool>}`
+///   makes the page post `text` (`JSON.parse(text)` when `object` is true) with `gbgBridge.postMessage`.
 public enum BrowserBootstrap {
     /// The whole script served at ``WebJourneyPaths/bootstrapScript``, with `bootstrapScript`
     /// (default: GBGBridge's documented bootstrap) run after the shim in the top-level frame, and
@@ -177,6 +185,44 @@ public enum BrowserBootstrap {
               report(seq, error);
             }
           }
+          function describe(error) {
+            try { return String(error); } catch (ignored) { return "an exception that cannot be shown"; }
+          }
+          // A control frame of the host: JSON, never a delivery. `post` makes the page post its
+          // text through the handler the journey's own code uses, looked up now.
+          function control(text) {
+            var command;
+            try {
+              command = JSON.parse(text);
+            } catch (error) {
+              console.error("[GBGBridge] the host sent a control frame that is not JSON; it was ignored: " + describe(error));
+              return;
+            }
+            if (command === null || typeof command !== "object") {
+              console.error("[GBGBridge] the host sent a control frame that is not a JSON object; it was ignored");
+              return;
+            }
+            if (command.kind !== "post") {
+              console.warn("[GBGBridge] the host sent a control frame of an unknown kind (" + describe(command.kind) + "); it was ignored");
+              return;
+            }
+            if (typeof command.text !== "string") {
+              console.error("[GBGBridge] the host's post as the journey has no text; nothing was posted");
+              return;
+            }
+            var message;
+            try {
+              message = command.object === true ? JSON.parse(command.text) : command.text;
+            } catch (error) {
+              console.error("[GBGBridge] the host's post as the journey is not JSON, so it cannot be posted as an object; nothing was posted: " + describe(error));
+              return;
+            }
+            try {
+              window.webkit.messageHandlers.gbgBridge.postMessage(message);
+            } catch (error) {
+              console.error("[GBGBridge] the host's post as the journey failed in window.webkit.messageHandlers.gbgBridge.postMessage: " + describe(error));
+            }
+          }
           function connect() {
             try {
               socket = new WebSocket(url.href);
@@ -187,6 +233,10 @@ public enum BrowserBootstrap {
             }
             socket.onopen = opened;
             socket.onmessage = function (event) {
+              if (typeof event.data === "string" && event.data.charAt(0) === "{") {
+                control(event.data);
+                return;
+              }
               received += 1;
               deliver(event.data, received);
             };

@@ -133,6 +133,9 @@ public enum WebJourneyError: Error, Sendable, Equatable, CustomStringConvertible
     case pageClosed(page: Int)
     /// The page has not read what was already sent to it (its tab is frozen or gone).
     case pageNotReading(page: Int, pendingBytes: Int)
+    /// No page is attached, so none can post as the journey (see
+    /// ``WebJourneyServer/postAsJourney(_:asObject:)``).
+    case noPageAttached
 
     /// A sentence that says what went wrong and, where it helps, what to do.
     public var description: String {
@@ -151,6 +154,8 @@ public enum WebJourneyError: Error, Sendable, Equatable, CustomStringConvertible
             return "the WebSocket of page \(page) is closed (it reloaded, navigated away or was closed)"
         case .pageNotReading(let page, let bytes):
             return "page \(page) has not read the last \(bytes) bytes sent to it; is its tab frozen?"
+        case .noPageAttached:
+            return "no page of the journey is attached: open the journey's page (the URL the host printed) in the browser, and try again once it has attached"
         }
     }
 }

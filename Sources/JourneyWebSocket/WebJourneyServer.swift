@@ -158,6 +158,28 @@ public final class WebJourneyServer: Sendable {
         try? await group.shutdownGracefully()
     }
 
+    /// Makes the attached page post `text` as the journey would, for an inspector's `inject` and
+    /// `replay` on a host seen through GBGBridge's public API.
+    ///
+    /// The page's bootstrap calls the page's own `window.webkit.messageHandlers.gbgBridge.postMessage`
+    /// (looked up at the time of the call) with `text`, or with `JSON.parse(text)` when `asObject`
+    /// (as a journey that posts an object), so the message takes exactly the path of the
+    /// journey's own posts and reaches the host as a post of the page, in order with them. It is
+    /// not a delivery: nothing is counted for `evaluateFailed` reports. A failure in the page (the
+    /// text is not JSON, the handler throws) is a console error there and posts nothing.
+    ///
+    /// ```swift
+    /// try server.postAsJourney(#"{"version":"1.0",...}"#, asObject: true)
+    /// ```
+    ///
+    /// Throws ``WebJourneyError/noPageAttached`` when no page is attached (open the journey's
+    /// page first), and ``WebJourneyError/pageClosed(page:)`` or
+    /// ``WebJourneyError/pageNotReading(page:pendingBytes:)`` as a delivery would.
+    @MainActor
+    public func postAsJourney(_ text: String, asObject: Bool) throws(WebJourneyError) {
+        try pages.postAsJourney(text, asObject: asObject)
+    }
+
     /// The pages connected now, oldest first (for tests and diagnostics).
     @MainActor
     public var connectedPages: [WebPage] { pages.connectedPages }
@@ -286,6 +308,12 @@ final class PageCoordinator {
     }
 
     var connectedPages: [WebPage] { open.values.map(\.page).sorted { $0.id < $1.id } }
+
+    /// Hands a post as the journey to the page attached now.
+    func postAsJourney(_ text: String, asObject: Bool) throws(WebJourneyError) {
+        guard let current else { throw .noPageAttached }
+        try current.post(asJourney: text, asObject: asObject)
+    }
 
     func notify(_ notice: WebJourneyNotice) {
         onNotice(notice)

@@ -107,6 +107,64 @@ public final class WebSocketJourneyTransport: JourneyTransport {
         }
     }
 
+    /// Makes the page post `text` as the journey would: sends the control frame of
+    /// ``postControlFrame(text:asObject:)``, and the page's bootstrap calls its own
+    /// `window.webkit.messageHandlers.gbgBridge.postMessage` with `text` (parsed first when
+    /// `asObject`), so the message comes back as a post of the page, by the path the journey's
+    /// own posts take. It is not a delivery: ``deliveryCount`` and the page's numbering of
+    /// deliveries stay as they are.
+    ///
+    /// Throws when the page's connection is closed or the page has stopped reading (the same
+    /// bound as ``deliver(_:)``). A write that fails later is not reported: the page went, and
+    /// the server tells that on its own.
+    public func post(asJourney text: String, asObject: Bool) throws(WebJourneyError) {
+        guard isOpen else { throw .pageClosed(page: page.id) }
+        let frameText = Self.postControlFrame(text: text, asObject: asObject)
+        let size = frameText.utf8.count
+        let waiting = pendingBytes.withLock { $0 }
+        guard waiting + size <= maximumPendingBytes else {
+            throw .pageNotReading(page: page.id, pendingBytes: waiting)
+        }
+        pendingBytes.withLock { $0 += size }
+        let frame = WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: frameText))
+        channel.writeAndFlush(frame).whenComplete { [pendingBytes] _ in
+            pendingBytes.withLock { $0 -= size }
+        }
+    }
+
+    /// The host-to-page control frame that makes the page post `text` through its own
+    /// `gbgBridge.postMessage`: `{"kind":"post","text":"<text>","object":true|false}`, in that
+    /// order. A control frame starts with `{`, a delivery with `window.GBGBridge.receive(`, which
+    /// is how the bootstrap tells them apart (see ``BrowserBootstrap``).
+    nonisolated static func postControlFrame(text: String, asObject: Bool) -> String {
+        #"{"kind":"post","text":"# + jsonStringLiteral(text) + #","object":"# + (asObject ? "true" : "false") + "}"
+    }
+
+    /// `text` as a JSON string literal: `"` and `\` escaped, and every control character as
+    /// `\n`, `\t` and the like or `\u00XX`; everything else as it is (a Swift string holds no
+    /// lone surrogate, so the result is always valid JSON).
+    nonisolated static func jsonStringLiteral(_ text: String) -> String {
+        var result = "\""
+        result.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\u{08}": result += "\\b"
+            case "\u{0C}": result += "\\f"
+            case let control where control.value < 0x20:
+                let hex = String(control.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
     /// Hands a message the page posted to the host.
     func received(_ data: Data) {
         guard let host else { return }
