@@ -150,6 +150,42 @@ struct ServedPublicAPITests {
         #expect(!host.standardError.contains("ignored page-script reports"), "stderr: \(host.standardError)")
     }
 
+    @Test("inject and replay post in the page as the journey would: the host takes them from the page's own handler", .requires(.chromium))
+    func injectThroughThePage() async throws {
+        let executable = try ExternalTool.chromium.require()
+        let directory = try TemporaryDirectory()
+        let (host, socket, served) = try await servedHost(in: directory, serving: examplePath("web-journey"))
+        defer { host.kill() }
+        // Before a page is open, inject is refused with what to do.
+        let early = try await runCLI(["inject", "event", "journey.early", "--socket", socket], binary: binary)
+        #expect(early.status == 2, "\(early)")
+        #expect(early.stderr.contains("open the \"serving:\" URL"), "\(early)")
+
+        let browser = try HeadlessChromium(executable: executable, directory: directory)
+        defer { browser.close() }
+        let tab = try await browser.openPage()
+        try await browser.navigate(tab, to: served)
+        let session = try InspectorSession(socketPath: socket, subscribe: false, clientName: "served-public-api-tests")
+        defer { session.close() }
+        _ = try await webSnapshot(session, timeout: .seconds(120)) { $0.pending.contains { $0.action == "camera.document.capture" } }
+
+        let injected = try await runCLI(["inject", "request", "device.info", "--id", "inspector-served-1", "--timeout", "120", "--socket", socket], binary: binary)
+        #expect(injected.status == 0, "\(injected)\nhost: \(host.standardError)")
+        #expect(injected.lines.count == 2, "the message and its answer: \(injected)")
+        var state = try await webSnapshot(session, timeout: .seconds(120)) { state in
+            state.messages.contains { $0.direction == .received && $0.message.correlationId == "inspector-served-1" }
+        }
+        #expect(state.messages.first { $0.direction == .received && $0.message.correlationId == "inspector-served-1" }?.origin == .inspector)
+        let query = try #require(state.messages.first { $0.direction == .received && $0.message.payload.action == "capability.query" })
+        let replayed = try await runCLI(["replay", "\(query.seq)", "--timeout", "120", "--socket", socket], binary: binary)
+        #expect(replayed.status == 0, "\(replayed)")
+        state = try await webSnapshot(session, timeout: .seconds(120)) { state in
+            state.messages.filter { $0.direction == .received && $0.message.payload.action == "capability.query" }.count == 2
+        }
+        // The page's own script saw the replayed query's answer arrive: it lists it as a response nobody waited for.
+        _ = try await pageState(browser, tab, timeout: .seconds(120)) { ($0["ignored"] as? [Any])?.isEmpty == false }
+    }
+
     /// A journey page that has not set `window.GBGBridge.receive` when the host starts sending.
     static let pageWithoutReceive = """
         <!doctype html><html><head><title>no receive yet</title></head><body>no receive yet</body></html>

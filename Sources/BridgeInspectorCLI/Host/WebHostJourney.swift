@@ -15,6 +15,9 @@ final class WebHostJourney: HostJourney {
     /// and its reports are all the inspector sees of what the host sends (no stand-in here).
     private let pageReports = PageReportRelay()
     private var connected = false
+    /// Where `inject` posts as the journey would, through the attached page's own handler.
+    private let page = ServedJourneyPage()
+    var journeyPage: (any JourneyPage)? { page }
 
     init(options: HostOptions) {
         self.options = options
@@ -41,6 +44,7 @@ final class WebHostJourney: HostJourney {
         server = try await WebJourneyServer.start(host: host, configuration: configuration) { notice in
             Self.report(notice, host: host)
         }
+        page.server = server
     }
 
     func connect(host: BridgeHost, to served: inout ServedInspector) throws {
@@ -110,5 +114,26 @@ final class WebHostJourney: HostJourney {
             line += " \(stillPending.count) request(s) it sent are still pending: \(list). They stay in pendingRequests; an answer now reaches the next page, which never sent them."
         }
         return line
+    }
+}
+
+/// The page attached to `host --serve` now, for the GBGBridge adapter's `inject` and `replay`:
+/// a control frame makes the page post the message through its own
+/// `window.webkit.messageHandlers.gbgBridge.postMessage`, as the journey's code does.
+@MainActor
+final class ServedJourneyPage: JourneyPage {
+    var server: WebJourneyServer?
+
+    var unavailableReason: String? {
+        guard let server else { return "the web journey is not served yet" }
+        return server.connectedPages.isEmpty ? "no page of the journey is open: open the \"serving:\" URL in a browser, then try again" : nil
+    }
+
+    func post(asJourney post: JourneyPost) {
+        do {
+            try server?.postAsJourney(post.text, asObject: post.isObject)
+        } catch {
+            StandardStreams.printError(Sanitizer.sanitize("bridge-inspector host: could not post the inspector's message in the page: \(error)"))
+        }
     }
 }
