@@ -188,8 +188,8 @@ let package = Package(
         .executableTarget(
             name: "BridgeInspectorBenchmarks",
             dependencies: [
-                "BridgeCore", "InspectorAgent", "GBGBridgeInspector", "InspectorClient", "InspectorProtocol", "InspectorTUI", "SocketSupport",
-                "TerminalUI", "ThreadSupport", .product(name: "Histogram", package: "hdrhistogram-swift"),
+                "BridgeCore", "InspectorAgent", "GBGBridgeInspector", "InspectorClient", "InspectorProtocol", "InspectorTUI", "JourneyWebKit",
+                "SocketSupport", "TerminalUI", "ThreadSupport", .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strict),
         .testTarget(

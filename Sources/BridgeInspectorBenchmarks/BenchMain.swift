@@ -53,21 +53,32 @@ struct BridgeInspectorBench {
         limits.stalledClientSeconds = 3600
         let bench = HostBench(scratch: scratch, limits: limits)
         let adapterBench = AdapterBench(scratch: scratch, limits: limits)
+        /// One section alone (`--adapter-only`, `--webkit-only`): its figures, the machine and the load.
+        func only(_ flag: String, details: String = "", _ add: (inout Report, inout Table) -> Void) -> (Report, Table) {
+            let loadAtEnd = loadAverage()
+            let cpuShares = ticksAtStart.percentages(until: CPUTicks.now())
+            var report = Report()
+            var table = Table()
+            table.text("bridge-inspector-bench \(flag) (\(options.mode.rawValue)\(options.mode == .smoke ? ": figures mean nothing" : "")\(details))")
+            table.text("machine: \(machine.summary)")
+            table.text(loadLine(loadAtStart: loadAtStart, loadAtEnd: loadAtEnd, cpuShares: cpuShares))
+            add(&report, &table)
+            report.set("machine", machineReport(machine, loadAtStart: loadAtStart, loadAtEnd: loadAtEnd, cpuShares: cpuShares))
+            return (report, table)
+        }
         if options.adapterOnly {
             progress("machine: \(machine.summary)")
             let adapter = try await AdapterFigures.measure(
                 adapterBench, messages: options.adapterMessages, runs: options.adapterRuns, pollCalls: options.pollCalls)
-            let loadAtEnd = loadAverage()
-            let cpuShares = ticksAtStart.percentages(until: CPUTicks.now())
-            var report = Report()
-            adapter.add(to: &report)
-            report.set("machine", machineReport(machine, loadAtStart: loadAtStart, loadAtEnd: loadAtEnd, cpuShares: cpuShares))
-            var table = Table()
-            table.text("bridge-inspector-bench --adapter-only (\(options.mode.rawValue)\(options.mode == .smoke ? ": figures mean nothing" : ""))")
-            table.text("machine: \(machine.summary)")
-            table.text(loadLine(loadAtStart: loadAtStart, loadAtEnd: loadAtEnd, cpuShares: cpuShares))
-            adapter.add(to: &table)
-            return (report, table)
+            return only("--adapter-only") { adapter.add(to: &$0); adapter.add(to: &$1) }
+        }
+        if options.webKitOnly {
+            progress("machine: \(machine.summary)")
+            let webkit = try await WebKitBench.measure(scratch: scratch, messages: options.webKitMessages, runs: options.webKitRuns)
+            return only("--webkit-only", details: ", \(options.webKitMessages) messages each way, \(options.webKitRuns) runs") {
+                webkit.add(to: &$0)
+                webkit.add(to: &$1)
+            }
         }
         if options.tuiOnly {
             progress("machine: \(machine.summary)")

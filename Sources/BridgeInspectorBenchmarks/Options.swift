@@ -38,6 +38,11 @@ struct Options {
     var adapterOnly = false
     /// `--tui-only`: only the TUI's and the client's decoding figures (seconds to a minute).
     var tuiOnly = false
+    /// `--webkit-only`: only the figures in real WebKit (needs the WebKit runner built).
+    var webKitOnly = false
+    /// Messages each way per WebKit run, and runs per setup.
+    var webKitMessages = 2_000
+    var webKitRuns = 5
 
     static let usage = """
         usage: bridge-inspector-bench [--json] [--quick | --smoke] [overrides]
@@ -55,6 +60,9 @@ struct Options {
           --adapter-messages N   messages of each kind per native/public-API run (default 20000)
           --adapter-only         only the native vs GBGBridge public-API figures
           --tui-only             only the TUI's figures and the client's frame decoding
+          --webkit-only          only the figures in real WebKit, with and without the page script
+                                 (needs the runner: swift build -c release --package-path Integrations/WebKitRunner)
+          --webkit-messages N    messages each way per WebKit run (default 2000)
           --help                 this text
         """
 
@@ -84,6 +92,8 @@ struct Options {
             case "--adapter-messages": options.adapterMessages = Int(try value("--adapter-messages"))
             case "--adapter-only": options.adapterOnly = true
             case "--tui-only": options.tuiOnly = true
+            case "--webkit-only": options.webKitOnly = true
+            case "--webkit-messages": options.webKitMessages = Int(try value("--webkit-messages"))
             case "--help", "-h": throw BenchError(usage)
             default: throw BenchError("unknown option \(arguments[index])\n\n\(usage)")
             }
@@ -111,6 +121,8 @@ struct Options {
             adapterMessages = 5_000
             adapterRuns = 3
             pollCalls = 20_000
+            webKitMessages = 500
+            webKitRuns = 3
         case .smoke:
             messages = 400
             runs = 1
@@ -127,6 +139,8 @@ struct Options {
             adapterMessages = 200
             adapterRuns = 1
             pollCalls = 1_000
+            webKitMessages = 50
+            webKitRuns = 1
         }
     }
 }

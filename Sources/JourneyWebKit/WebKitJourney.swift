@@ -70,8 +70,8 @@ public final class WebKitJourney {
         transport = WebKitJourneyTransport(process: process, maximumPendingBytes: configuration.maximumPendingBytes)
     }
 
-    /// Starts the runner, waits until its web view exists, attaches it to `host` and loads the
-    /// journey. `notices` hears what happens to pages, on the main actor. Throws
+    /// Starts the runner and loads the journey; returns once its web view exists and is
+    /// attached to `host`. `notices` hears what happens to pages, on the main actor. Throws
     /// ``WebKitJourneyError`` (each says what to do) when the runner cannot be found or started.
     public static func start(
         host: BridgeHost, configuration: WebKitJourneyConfiguration,
@@ -96,7 +96,6 @@ public final class WebKitJourney {
             await process.stop()
             throw error
         }
-        host.attach(journey.transport)
         return journey
     }
 
@@ -199,6 +198,9 @@ public final class WebKitJourney {
             webkitVersion = version
             self.display = display
             started = true
+            // Attached here, before any later event is handled: the page's first post may be
+            // handled before `start` resumes, and the host's answer to it must find the view.
+            host?.attach(transport)
             waitingToStart?.resume()
             waitingToStart = nil
         case .post(let handler, let text):
