@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import GBGBridgeInspector
+import InspectorAgent
 import JourneyWebKit
 
 /// `--webkit-only`: the bridge in a real WebKit web view (the runner, `bridge-inspector-webkit`),
@@ -18,11 +19,14 @@ enum WebKitBench {
         /// Median µs per delivery, host to the journey's `receive`, without and with the page script.
         var deliveryMicros: Double
         var deliveryWithScriptMicros: Double
-        /// Median µs per post, the journey to the host.
+        /// Median µs per post, the journey to the host; and with a breakpoint set through the
+        /// GBGBridge adapter (matching none of them), so each post waits in the page for its verdict.
         var postMicros: Double
+        var postWithBreakpointMicros: Double
         var webkitVersion: String
 
         var scriptRatio: Double { deliveryWithScriptMicros / deliveryMicros }
+        var breakpointRatio: Double { postWithBreakpointMicros / postMicros }
 
         func add(to report: inout Report) {
             var webkit = Report()
@@ -31,6 +35,8 @@ enum WebKitBench {
             webkit.set("delivery_with_page_script_us", deliveryWithScriptMicros)
             webkit.set("page_script_ratio", scriptRatio)
             webkit.set("post_us", postMicros)
+            webkit.set("post_with_breakpoint_us", postWithBreakpointMicros)
+            webkit.set("breakpoint_ratio", breakpointRatio)
             report.set("webkit", webkit)
         }
 
@@ -40,6 +46,8 @@ enum WebKitBench {
             table.row("delivery with the adapter's page script", Format.fixed(deliveryWithScriptMicros, 1) + " µs", "report back to the host included")
             table.row("page script's cost, as a ratio", Format.fixed(scriptRatio, 2) + "x")
             table.row("post, journey -> host", Format.fixed(postMicros, 1) + " µs", "per message, script message handler")
+            table.row("post with a breakpoint set (the page asks)", Format.fixed(postWithBreakpointMicros, 1) + " µs", "GBGBridge adapter, matching none")
+            table.row("a breakpoint's cost per post, as a ratio", Format.fixed(breakpointRatio, 2) + "x")
         }
     }
 
@@ -64,34 +72,82 @@ enum WebKitBench {
         var plain: [Double] = []
         var tapped: [Double] = []
         var posts: [Double] = []
+        var heldPosts: [Double] = []
         var version = ""
         for run in 0..<runs {
-            for withScript in [run % 2 == 1, run % 2 == 0] {
-                BridgeInspectorBench.progress("WebKit run \(run + 1)/\(runs), \(withScript ? "with" : "without") the page script")
-                let result = try await once(runner: runner, directory: directory, messages: messages, withScript: withScript)
+            let order: [Setup] = run % 2 == 0 ? [.plain, .pageScript, .breakpoint] : [.breakpoint, .pageScript, .plain]
+            for setup in order {
+                BridgeInspectorBench.progress("WebKit run \(run + 1)/\(runs): \(setup.rawValue)")
+                let result = try await once(runner: runner, directory: directory, messages: messages, setup: setup, scratch: scratch)
                 version = result.version
-                if withScript { tapped.append(result.delivery) } else { plain.append(result.delivery) }
-                posts.append(result.post)
+                switch setup {
+                case .plain:
+                    plain.append(result.delivery)
+                    posts.append(result.post)
+                case .pageScript: tapped.append(result.delivery)
+                case .breakpoint: heldPosts.append(result.post)
+                }
             }
         }
-        return Figures(deliveryMicros: median(plain), deliveryWithScriptMicros: median(tapped), postMicros: median(posts), webkitVersion: version)
+        return Figures(
+            deliveryMicros: median(plain), deliveryWithScriptMicros: median(tapped), postMicros: median(posts),
+            postWithBreakpointMicros: median(heldPosts), webkitVersion: version)
     }
 
-    private static func once(runner: String, directory: String, messages: Int, withScript: Bool) async throws -> (delivery: Double, post: Double, version: String) {
+    /// What runs in the page besides the bootstrap.
+    enum Setup: String {
+        case plain = "the bootstrap only"
+        case pageScript = "with the adapter's page script"
+        case breakpoint = "with the page scripts and a breakpoint through the GBGBridge adapter"
+    }
+
+    /// An interceptor with a breakpoint that matches nothing: every post is asked about.
+    final class NothingHeld: BridgeInterceptor {
+        func hold(_ message: BridgeMessage, direction: TrafficRecord.Direction, json: Data) -> HoldRequest? { nil }
+    }
+
+    /// The runner's page, for the adapter's verdicts.
+    final class BenchPage: JourneyPage {
+        weak var journey: WebKitJourney?
+        var unavailableReason: String? { journey == nil ? "no page" : nil }
+        var canHold: Bool { true }
+        func post(asJourney post: JourneyPost) { journey?.evaluate(post.script) }
+        func run(_ script: String) { journey?.evaluate(script) }
+    }
+
+    private static func once(
+        runner: String, directory: String, messages: Int, setup: Setup, scratch: ScratchDirectory
+    ) async throws -> (delivery: Double, post: Double, version: String) {
+        let withScript = setup != .plain
         let host = BridgeHost(hostVersion: "1.0.0")
         var configuration = WebKitJourneyConfiguration(uri: URL(fileURLWithPath: directory + "/index.html").absoluteString)
         configuration.headless = true
         configuration.runnerPath = runner
         let reports = Counter()
+        let page = BenchPage()
+        var inspector: GBGBridgeInspector<BridgeHost>?
+        if setup == .breakpoint {
+            inspector = try GBGBridgeInspector.start(
+                api: host, hostVersion: "1.0.0", name: "webkit-bench", socketPath: scratch.path + "/webkit-bench.sock", journeyPage: page)
+        }
+        defer { inspector?.stop() }
+        let adapter = inspector?.adapter
         if withScript {
-            configuration.userScripts = [OutgoingTapScript.source]
-            configuration.reportHandlers = [OutgoingTapScript.handlerName: { _ in reports.value += 1 }]
+            configuration.userScripts = [OutgoingTapScript.source] + (setup == .breakpoint ? [PageInterceptScript.source] : [])
+            configuration.reportHandlers = [
+                OutgoingTapScript.handlerName: { body in
+                    reports.value += 1
+                    adapter?.handle(OutgoingTapReport(body: body))
+                }
+            ]
         }
         let loaded = Counter()
         let journey = try await WebKitJourney.start(host: host, configuration: configuration) { notice in
             if case .loaded = notice { loaded.value += 1 }
         }
         defer { Task { await journey.stop() } }
+        page.journey = journey
+        adapter?.setInterceptor(setup == .breakpoint ? NothingHeld() : nil)
         try await until("the page to load") { loaded.value > 0 }
         // One delivery first, so the probe for GBGBridge's no-op receive is done with.
         host.send(event: "bench.warmup")

@@ -25,6 +25,16 @@ public protocol JourneyPage: AnyObject {
     var unavailableReason: String? { get }
     /// Posts `post` in the page as the journey would.
     func post(asJourney post: JourneyPost)
+    /// Whether the page runs ``PageInterceptScript`` (in WebKit), so breakpoints can hold what the
+    /// journey posts; `false` by default.
+    var canHold: Bool { get }
+    /// Evaluates one of ``PageInterceptScript``'s command scripts in the page, without waiting.
+    func run(_ script: String)
+}
+
+extension JourneyPage {
+    public var canHold: Bool { false }
+    public func run(_ script: String) {}
 }
 
 /// One message to post in the journey's page as the journey would (see ``JourneyPage``).

@@ -12,6 +12,7 @@ import BridgeCore
 /// | `{"kind":"page","url":"<location.href>"}` | ``page(url:)`` |
 /// | `{"kind":"unreportable","reason":"..."}` | ``unreportable(reason:)`` |
 /// | `{"kind":"blind","reason":"..."}` | ``blind(reason:)`` |
+/// | `{"kind":"intercept","page":"...","id":"<n>","json":"..."}` | ``intercept(page:id:json:)`` (``PageInterceptScript``) |
 ///
 /// A dictionary body with the same keys (`[String: Any]`, as WebKit hands over a posted object)
 /// is accepted too. Anything else is ``invalid(_:)``: any script in the web view can post to the
@@ -40,12 +41,15 @@ public enum OutgoingTapReport: Sendable, Equatable {
     case unreportable(reason: String)
     /// The script cannot see deliveries to the object now in `window.GBGBridge` (see the reason).
     case blind(reason: String)
+    /// The journey posted `json` to `gbgBridge` while breakpoints may hold it: message `id` of
+    /// the page whose token is `page` waits for the adapter's verdict (``PageInterceptScript``).
+    case intercept(page: String, id: Int, json: String)
     /// The body is not a report; the text says why (for a counter or a log, never shown raw).
     case invalid(String)
 
     /// The envelope's `kind` values.
     public enum Kind: String, Sendable, CaseIterable {
-        case sent, page, unreportable, blind
+        case sent, page, unreportable, blind, intercept
     }
 
     /// The envelope's keys.
@@ -58,6 +62,9 @@ public enum OutgoingTapReport: Sendable, Equatable {
         public static let url = "url"
         /// The explanation of an `unreportable` or `blind` report.
         public static let reason = "reason"
+        /// In an `intercept` report: the page's token, and the message's number in that page.
+        public static let page = "page"
+        public static let id = "id"
         /// In a `sent` report: why the journey did not get the message (it reached the no-op
         /// bootstrap `receive`).
         public static let lost = "lost"
@@ -110,7 +117,7 @@ public enum OutgoingTapReport: Sendable, Equatable {
         }
         let key: String
         switch kind {
-        case .sent: key = Key.json
+        case .sent, .intercept: key = Key.json
         case .page: key = Key.url
         case .unreportable, .blind: key = Key.reason
         }
@@ -123,6 +130,12 @@ public enum OutgoingTapReport: Sendable, Equatable {
         case .page: self = .page(url: value)
         case .unreportable: self = .unreportable(reason: value)
         case .blind: self = .blind(reason: value)
+        case .intercept:
+            guard let page = fields[Key.page], let id = fields[Key.id].flatMap({ Int($0) }), id > 0 else {
+                self = .invalid("an intercept report without a \"page\" and a positive \"id\"")
+                return
+            }
+            self = .intercept(page: page, id: id, json: value)
         }
     }
 }

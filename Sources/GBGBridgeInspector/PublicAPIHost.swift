@@ -49,9 +49,9 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     private let hostVersion: String
     private let environment: String
     private let codec = BridgeMessageCodec()
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
     private let clock: any Clock<Duration>
-    private let timeline: ClockTimeline
+    let timeline: ClockTimeline
 
     private var sinks: [ObjectIdentifier: InspectionSink] = [:]
     private var proxy: AnyObject?
@@ -75,7 +75,14 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     private var awaitedResponses: [String: [ObjectIdentifier: InspectionCause]] = [:]
     private var awaitedEvents: [(name: String, causes: [ObjectIdentifier: InspectionCause])] = []
     /// Inspector commands whose injected message GBGBridge has not received yet, by correlation id.
-    private var awaitedInjections: [String: [ObjectIdentifier: InspectionCause]] = [:]
+    var awaitedInjections: [String: [ObjectIdentifier: InspectionCause]] = [:]
+    /// Breakpoints through the page (``PageInterceptScript``): the agent's interceptor, what the
+    /// page holds now, the ids handed out, how holds ended, and the page now holding.
+    var interceptor: (any BridgeInterceptor)?
+    var pageHolds: [PageHold] = []
+    var holdCount = 0
+    var resolvedHolds: [String: HeldResolution.Outcome] = [:]
+    var interceptPage: String?
     /// Replies waiting in ``settle(after:)`` for the page's reports, until those come or the
     /// timer each has (on the clock) runs out.
     private var settling: [Settling] = []
@@ -139,6 +146,8 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
 
     /// Gives the delegate slot back to the app's delegate and stops polling.
     public func stop() {
+        // The page must not wait for verdicts that will never come.
+        if interceptor != nil || !pageHolds.isEmpty { setInterceptor(nil) }
         pollTask?.cancel()
         pollTask = nil
         // No report comes any more: replies waiting for one go now.
@@ -157,7 +166,13 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     public var inspectionProfile: InspectionProfile {
         InspectionProfile(
             hostVersion: hostVersion, environment: environment, path: HostFeature.publicAPIPath,
-            unsupported: journeyPage == nil ? Self.unsupported : Self.unsupported.filter { $0.key != .inject })
+            unsupported: Self.unsupported.filter { feature, _ in
+                switch feature {
+                case .inject: return journeyPage == nil
+                case .intercept: return journeyPage?.canHold != true
+                default: return true
+                }
+            })
     }
 
     /// What GBGBridge's documented iOS API gives no way to do, and what a person is told.
@@ -433,13 +448,17 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         switch report {
         case .sent(let json): reportSent(json: json)
         case .lost(let json, let reason): reportSent(json: json, lost: reason)
-        case .page: reportPageLoaded()
+        case .page:
+            reportPageLoaded()
+            pageChanged()
         case .unreportable(let reason):
             unread(raw: Data(), reason: "the page script could not copy what receive got: " + reason)
         case .blind(let reason):
             unread(raw: Data(), reason: "the page script cannot see deliveries to this window.GBGBridge: " + reason)
         case .invalid(let reason):
             unread(raw: Data(), reason: "a post to the page script's handler that is not a report: " + reason)
+        case .intercept(let page, let id, let json):
+            intercepted(page: page, id: id, json: json)
         }
     }
 
@@ -510,19 +529,19 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         }
     }
 
-    private func journeyAttached(_ attached: Bool) {
+    func journeyAttached(_ attached: Bool) {
         guard attached != journeyAttached else { return }
         journeyAttached = attached
         report(.journeyAttachment(attached))
     }
 
-    private func report(_ change: BridgeChange) {
+    func report(_ change: BridgeChange) {
         for sink in sinks.values { sink.report(change) }
     }
 
     /// Remembers which command (if any) is answering `correlationId`, until the page reports the
     /// response. Bounded: a page that never reports (no script installed) cannot grow it.
-    private func expectResponse(to correlationId: String) {
+    func expectResponse(to correlationId: String) {
         if awaitedResponses.count >= Self.awaitedLimit, let any = awaitedResponses.keys.first {
             awaitedResponses.removeValue(forKey: any)
             resumeSettled()

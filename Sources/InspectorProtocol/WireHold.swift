@@ -49,8 +49,9 @@ public struct WireHeldResolution: Codable, Sendable, Hashable {
     /// `released`, `edited`, `answered` or `dropped`.
     public var outcome: HeldResolution.Outcome
     /// `command` (someone acted), `timeLimit`, `ownerGone` (the inspector that set the
-    /// breakpoint went away, or removed it), `interceptorRemoved` (the agent stopped) or
-    /// `answeredByHost` (the app answered the request itself).
+    /// breakpoint went away, or removed it), `interceptorRemoved` (the agent stopped),
+    /// `answeredByHost` (the app answered the request itself) or `journeyGone` (the page that
+    /// held it went: GBGBridge public-API path only).
     public var reason: HeldResolution.Reason
     /// The name of the inspector whose command resolved it, when one did.
     public var by: String?

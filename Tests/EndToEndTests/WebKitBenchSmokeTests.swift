@@ -11,7 +11,7 @@ struct WebKitBenchSmokeTests {
     func webKitOnlySmokeRun() async throws {
         let run = try await benchJSONRun(["--smoke", "--webkit-only", "--json"])
         let webkit = try #require(run.object["webkit"] as? [String: Any], "no webkit figures: \(run.errors)")
-        for key in ["delivery_us", "delivery_with_page_script_us", "page_script_ratio", "post_us"] {
+        for key in ["delivery_us", "delivery_with_page_script_us", "page_script_ratio", "post_us", "post_with_breakpoint_us", "breakpoint_ratio"] {
             let value = (webkit[key] as? NSNumber)?.doubleValue
             #expect(value.map { $0.isFinite && $0 > 0 } == true, "\(key) is \(String(describing: webkit[key]))")
         }

@@ -78,23 +78,11 @@ struct WebKitHostTests {
 
     @Test("inject and replay on a host seen through the public API post in the page: GBGBridge takes them from its own handler")
     func injectAndReplayThroughThePage() async throws {
-        let directory = try TemporaryDirectory()
-        let socket = directory.file("h.sock")
-        let host = try BinaryProcess(
-            ["host", "--webkit", examplePath("web-journey"), "--headless", "--socket", socket, "--inspect-via", "public-api"], binary: binary,
-            environment: ["BRIDGE_INSPECTOR_WEBKIT_RUNNER": runner], stdin: .closed)
+        let webkit = try await WebKitHost.start(journey: examplePath("web-journey"), options: ["--inspect-via", "public-api"], binary: binary, runner: runner)
+        let host = webkit.process
         defer { host.kill() }
-        #expect(await host.waitForLine(prefix: "socket: ") == socket, "\(host.standardError)")
-        func cli(_ arguments: [String]) async throws -> CLIResult { try await runCLI(arguments + ["--socket", socket], binary: binary) }
-        func state() throws -> WireState {
-            let session = try InspectorSession(socketPath: socket, subscribe: false, clientName: "webkit-tests", timeout: 120)
-            defer { session.close() }
-            _ = try session.run(.snapshot)
-            while let frame = try session.nextFrame(timeout: 120) {
-                if case .snapshot(_, let state) = frame { return state }
-            }
-            throw HostStartFailure(description: "no snapshot")
-        }
+        func cli(_ arguments: [String]) async throws -> CLIResult { try await webkit.cli(arguments) }
+        func state() throws -> WireState { try webkit.state() }
         #expect(try await cli(["wait-for", "--filter", "action:camera.document.capture", "--timeout", "120"]).status == 0, "\(host.standardError)")
         #expect(try state().host.unsupported?[HostFeature.inject.rawValue] == nil, "the handshake offers inject")
 

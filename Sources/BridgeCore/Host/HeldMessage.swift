@@ -106,6 +106,9 @@ public struct HeldResolution: Sendable, Hashable {
         case interceptorRemoved
         /// The app answered the request itself with ``BridgeHost/respond(to:status:data:error:)``.
         case answeredByHost
+        /// The page that held it went (a reload or a navigation) before anyone acted: on a host
+        /// seen through GBGBridge's public API, where the page holds what the journey posts.
+        case journeyGone
     }
 
     /// The hold's id.

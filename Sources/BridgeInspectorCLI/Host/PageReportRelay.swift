@@ -30,7 +30,7 @@ final class PageReportRelay {
             tellOnce("blind", "the page script cannot see what the host sends to this page (\(reason)); the inspector shows only what the page sends.")
         case .lost:
             tellOnce("lost", "a message the host sent reached GBGBridge's no-op receive: the journey had not set window.GBGBridge.receive yet, so it never got it.")
-        case .sent, .page, .invalid, nil:
+        case .sent, .page, .invalid, .intercept, nil:
             // A post that is not a report is shown in the inspector as an unread row, with why.
             break
         }

@@ -59,7 +59,7 @@ final class WebKitHostJourney: HostJourney {
         configuration.headless = headless
         configuration.runnerPath = runnerPath
         if options.inspectionPath == .publicAPI {
-            configuration.userScripts = [OutgoingTapScript.source]
+            configuration.userScripts = [OutgoingTapScript.source, PageInterceptScript.source]
             let pageReports = pageReports
             configuration.reportHandlers = [OutgoingTapScript.handlerName: { body in pageReports.received(body) }]
         }
@@ -130,5 +130,12 @@ final class WebKitJourneyPage: JourneyPage {
 
     func post(asJourney post: JourneyPost) {
         journey?.evaluate(post.script)
+    }
+
+    /// The web view runs ``PageInterceptScript`` on the public-API path.
+    var canHold: Bool { true }
+
+    func run(_ script: String) {
+        journey?.evaluate(script)
     }
 }

@@ -41,8 +41,14 @@ struct BreakCommand: ParsableCommand {
             {"kind":"resolved",...} (the HeldResolution record) and {"kind":"skipped",...} (the \
             HoldSkipped record).
 
+            On a host seen through GBGBridge's public API (an app, or host --webkit --inspect-via \
+            public-api) the journey's page holds what it posts, before GBGBridge gets it: only \
+            requests from the journey are held there; answer hands the response to the journey \
+            in the page (docs/inspector-protocol.md, section 13.7).
+
             Exit status: 0 after Ctrl-C or SIGTERM; 64 for a bad filter; 2 when the host cannot \
-            hold messages (an app seen through GBGBridge's public API); 3 when the host goes away.
+            hold messages (seen through GBGBridge's public API without its web view, or a page in \
+            a desktop browser); 3 when the host goes away.
 
             Examples:
               bridge-inspector break 'action:camera.document.capture'

@@ -54,6 +54,7 @@ enum HeldOutput {
         case .breakpointRemoved: return "its breakpoint was removed"
         case .interceptorRemoved: return "the agent stopped"
         case .answeredByHost: return "the app answered it"
+        case .journeyGone: return "the page that held it went"
         }
     }
 

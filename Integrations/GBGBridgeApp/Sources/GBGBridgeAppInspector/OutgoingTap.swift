@@ -4,7 +4,8 @@ import WebKit
 /// The page script (``OutgoingTapScript``) installed in one web view: a user script at document
 /// start in the main frame, for every later page load, a run of the same script in the page
 /// already loaded, and a script message handler named ``OutgoingTapScript/handlerName`` whose
-/// reports go to a closure.
+/// reports go to a closure. The breakpoint script (``PageInterceptScript``) is installed the same
+/// way, after it.
 ///
 /// Reports from frames other than the main frame are passed on as
 /// ``OutgoingTapReport/invalid(_:)``. One tap per web view: a second one takes the handler name
@@ -20,6 +21,7 @@ import WebKit
 public final class OutgoingTap {
     private let controller: WKUserContentController
     private let script: WKUserScript
+    private let interceptScript: WKUserScript
     private let onReport: @MainActor (OutgoingTapReport) -> Void
     private var installed = true
 
@@ -29,7 +31,9 @@ public final class OutgoingTap {
         controller = webView.configuration.userContentController
         self.onReport = onReport
         script = WKUserScript(source: OutgoingTapScript.source, injectionTime: .atDocumentStart, forMainFrameOnly: true)
+        interceptScript = WKUserScript(source: PageInterceptScript.source, injectionTime: .atDocumentStart, forMainFrameOnly: true)
         controller.addUserScript(script)
+        controller.addUserScript(interceptScript)
         // WebKit raises an Objective-C exception (a crash) when a handler name is added twice:
         // a later tap in the same controller takes the name over instead.
         controller.removeScriptMessageHandler(forName: OutgoingTapScript.handlerName)
@@ -40,6 +44,7 @@ public final class OutgoingTap {
         // that has set its receive already) gets the same script now. A message handler added
         // now is reachable from that page at once.
         webView.evaluateJavaScript(OutgoingTapScript.source, completionHandler: nil)
+        webView.evaluateJavaScript(PageInterceptScript.source, completionHandler: nil)
     }
 
     /// Removes the handler and the script (other user scripts stay, in their order). Pages
@@ -48,7 +53,7 @@ public final class OutgoingTap {
         guard installed else { return }
         installed = false
         controller.removeScriptMessageHandler(forName: OutgoingTapScript.handlerName)
-        let others = controller.userScripts.filter { $0 !== script }
+        let others = controller.userScripts.filter { $0 !== script && $0 !== interceptScript }
         controller.removeAllUserScripts()
         others.forEach { controller.addUserScript($0) }
     }

@@ -1,7 +1,7 @@
 import GBGBridgeInspector
 import WebKit
 
-/// The journey's page in the app's `WKWebView`, for `inject` and `replay`: the message is posted
+/// The journey's page in the app's `WKWebView`, for `inject`, `replay` and breakpoints: a message is posted
 /// by evaluating `window.webkit.messageHandlers.gbgBridge.postMessage(...)` in the page, so
 /// GBGBridge receives it through its own script message handler, as every journey message.
 ///
@@ -19,5 +19,12 @@ final class WebViewJourneyPage: JourneyPage {
 
     func post(asJourney post: JourneyPost) {
         webView?.evaluateJavaScript(post.script, completionHandler: nil)
+    }
+
+    /// The page runs ``PageInterceptScript`` (installed with the page script by ``OutgoingTap``).
+    var canHold: Bool { true }
+
+    func run(_ script: String) {
+        webView?.evaluateJavaScript(script, completionHandler: nil)
     }
 }

@@ -1,0 +1,156 @@
+import BridgeCore
+import Foundation
+
+/// The user script that lets breakpoints hold what the journey posts, on a host seen through
+/// GBGBridge's public API (an app embedding GBGBridge), where GBGBridge itself has no point where
+/// a message could wait.
+///
+/// It runs at document start in the main frame, after the page script (``OutgoingTapScript``),
+/// whose `gbgBridgeInspector` handler it reports to, and wraps WebKit's
+/// `UserMessageHandler.prototype.postMessage`. While the inspector has breakpoints, each
+/// message the journey posts to `gbgBridge` waits in the page for the adapter's verdict:
+///
+/// | report (page to adapter) | meaning |
+/// | --- | --- |
+/// | `{"kind":"intercept","page":"<token>","id":"<n>","json":"<the message>"}` | the journey posted message `n`; it waits |
+///
+/// and the adapter answers by evaluating ``decision(page:id:verdict:json:seconds:)`` in the page:
+/// `pass` (GBGBridge gets it now), `hold` (it stays, for `seconds` at most plus a grace), then
+/// `release` (as it was, or the edited `json`), `drop` (GBGBridge never gets it) or `answer`
+/// (the journey's `receive` gets the response `json`; GBGBridge never sees the request).
+/// Messages that are not held go on in the order the journey posted them.
+///
+/// Nothing can stall a journey: a message whose verdict does not come within
+/// ``askMilliseconds`` goes on, a held one goes on when its time limit and a grace have passed,
+/// and ``switchScript(on:)`` with `false` (breakpoints gone, or the inspector stopping) lets
+/// everything go at once, in order. A new page starts by asking (its first posts wait for the
+/// adapter's ``switchScript(on:)``, sent when the page script reports the page).
+///
+/// Where `UserMessageHandler` does not exist (a desktop browser behind `host --serve`'s shim) the
+/// script does nothing; such a page cannot hold.
+public enum PageInterceptScript {
+    /// How long a message waits for the adapter's verdict before it goes on by itself.
+    public static let askMilliseconds = 5_000
+    /// How long past its time limit a held message waits before the page lets it go by itself
+    /// (the adapter releases it at the limit; this is for an adapter that is gone).
+    public static let graceMilliseconds = 2_000
+    /// The page's property the adapter's scripts call (non-enumerable, read-only).
+    public static let entryPoint = "__gbgBridgeInspectorIntercept"
+
+    /// What the adapter tells a held or waiting message.
+    public enum Verdict: String, Sendable {
+        case pass, hold, release, drop, answer
+    }
+
+    /// The script that switches holding on (breakpoints exist) or off (everything goes on).
+    public static func switchScript(on: Bool) -> String {
+        "window.\(entryPoint) && window.\(entryPoint).set(\(on)); void 0;"
+    }
+
+    /// The script that gives message `id` of page `page` its verdict. `json` is the edited
+    /// message (`release`) or the response (`answer`); `seconds` the time limit (`hold`).
+    public static func decision(page: String, id: Int, verdict: Verdict, json: Data? = nil, seconds: Double? = nil) -> String {
+        let pageLiteral = JavaScriptDelivery.escapedExpression((try? JSONEncoding.encode(page)) ?? Data("\"\"".utf8))
+        let jsonLiteral = json.map { JavaScriptDelivery.escapedExpression((try? JSONEncoding.encode(String(decoding: $0, as: UTF8.self))) ?? Data("null".utf8)) } ?? "undefined"
+        let limit = seconds.map { $0.isFinite ? String(max(0, $0)) : "0" } ?? "0"
+        return "window.\(entryPoint) && window.\(entryPoint).decide(\(pageLiteral), \(id), \"\(verdict.rawValue)\", \(jsonLiteral), \(limit)); void 0;"
+    }
+
+    /// The JavaScript source of the user script (strict mode, one function expression).
+    public static let source: String = #"""
+        /* bridge-inspector: lets breakpoints hold what the journey posts to gbgBridge. See docs/real-apps.md. */
+        (function () {
+          "use strict";
+          if (window.top !== window) { return; }
+          var MARK = "\#(entryPoint)", ASK = \#(askMilliseconds), GRACE = \#(graceMilliseconds);
+          var define = Object.defineProperty, has = Object.prototype.hasOwnProperty, freeze = Object.freeze;
+          var apply = Reflect.apply, stringify = JSON.stringify, parse = JSON.parse;
+          var later = setTimeout, cancel = clearTimeout;
+          var handlers, reportTo, Handler, original;
+          try {
+            handlers = window.webkit.messageHandlers;
+            reportTo = handlers["\#(OutgoingTapScript.handlerName)"];
+            Handler = window.UserMessageHandler;
+            original = Handler && Handler.prototype.postMessage;
+            if (has.call(window, MARK) || !reportTo || typeof original !== "function") { return; }
+          } catch (error) { return; }
+          var page = Math.random().toString(36).slice(2) + "-" + Date.now().toString(36);
+          var on = true, next = 0, queue = [], items = {};
+          function report(envelope) {
+            try { apply(original, reportTo, [stringify(envelope)]); } catch (error) { /* nothing can carry it */ }
+          }
+          function bridge() {
+            try { return handlers.gbgBridge; } catch (error) { return undefined; }
+          }
+          function forward(value) {
+            try { apply(original, bridge(), [value]); } catch (error) { /* as the journey's own post would have failed */ }
+          }
+          function flush() {
+            while (queue.length > 0 && items[queue[0]] && items[queue[0]].state !== "asking") {
+              var id = queue.shift(), item = items[id];
+              if (item.state === "pass") { delete items[id]; forward(item.value); }
+              else if (item.state === "drop") { delete items[id]; }
+              /* held: stays in items until released, dropped or answered */
+            }
+          }
+          function decide(id, verdict, json, seconds) {
+            var item = items[id];
+            if (!item) { return false; }
+            cancel(item.timer);
+            item.timer = null;
+            if (item.state === "asking") {
+              if (verdict === "hold") {
+                item.state = "held";
+                item.timer = later(function () { decide(id, "release"); }, Math.max(0, Number(seconds) || 0) * 1000 + GRACE);
+              } else {
+                item.state = verdict === "drop" ? "drop" : "pass";
+              }
+              flush();
+              return true;
+            }
+            if (item.state !== "held") { return false; }
+            delete items[id];
+            if (verdict === "release") {
+              var value = item.value;
+              if (typeof json === "string") { try { value = parse(json); } catch (error) { value = item.value; } }
+              forward(value);
+            } else if (verdict === "answer" && typeof json === "string") {
+              try { window.GBGBridge.receive(parse(json)); } catch (error) { /* the journey's receive threw: as a delivery would */ }
+            }
+            return true;
+          }
+          function setOn(flag) {
+            on = flag === true;
+            if (on) { return; }
+            var ids = Object.keys(items).map(Number).sort(function (a, b) { return a - b; });
+            for (var i = 0; i < ids.length; i++) {
+              var item = items[ids[i]];
+              if (!item) { continue; }
+              cancel(item.timer);
+              if (item.state === "held") { delete items[ids[i]]; forward(item.value); } else { item.state = "pass"; }
+            }
+            flush();
+          }
+          try {
+            Handler.prototype.postMessage = function postMessage(message) {
+              var target = bridge();
+              if (!on || this !== target) { return apply(original, this, arguments); }
+              var json;
+              try { json = typeof message === "string" ? message : stringify(message); } catch (error) { json = undefined; }
+              if (typeof json !== "string") { return apply(original, this, arguments); }
+              next += 1;
+              var id = next, item = { value: message, state: "asking", timer: null };
+              items[id] = item;
+              queue[queue.length] = id;
+              item.timer = later(function () { decide(id, "pass"); }, ASK);
+              report({ kind: "intercept", page: page, id: String(id), json: json });
+            };
+            define(window, MARK, { value: freeze({
+              page: page,
+              set: setOn,
+              decide: function (forPage, id, verdict, json, seconds) { return forPage === page && decide(id, verdict, json, seconds); }
+            }) });
+          } catch (error) { /* the page cannot be wrapped: nothing is held */ }
+        })();
+        """#
+}

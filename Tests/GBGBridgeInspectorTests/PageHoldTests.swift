@@ -1,0 +1,139 @@
+import AgentTesting
+import BridgeCore
+import Foundation
+import GBGBridgeInspector
+import InspectorAgent
+import InspectorProtocol
+import TestSupport
+import Testing
+
+/// Breakpoints on a host seen through GBGBridge's public API: the page holds what the journey
+/// posts (`PageInterceptScript`) and the adapter gives each message its verdict, through the
+/// agent's interceptor, with the native path's rules (owners, time limits on the host's clock).
+/// The page here records the scripts the adapter runs in it; what the script does with them is
+/// PageInterceptScriptNodeTests' and, in real WebKit, WebKitBreakpointTests'.
+@MainActor
+@Suite("GBGBridge adapter: breakpoints through the page")
+struct PageHoldTests {
+    final class RecordingPage: JourneyPage {
+        var unavailableReason: String? { nil }
+        var canHold: Bool { true }
+        private(set) var scripts: [String] = []
+        private(set) var posts: [JourneyPost] = []
+        func post(asJourney post: JourneyPost) { posts.append(post) }
+        func run(_ script: String) { scripts.append(script) }
+        /// The verdicts given so far, as `id verdict`.
+        var verdicts: [String] {
+            scripts.compactMap { script in
+                guard let range = script.range(of: #"decide\("[^"]*", (\d+), "(\w+)""#, options: .regularExpression) else { return nil }
+                let parts = script[range].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                return "\(parts[1]) \(parts[2].replacingOccurrences(of: "\"", with: ""))"
+            }
+        }
+        var switches: [String] { scripts.filter { $0.contains(".set(") } }
+    }
+
+    private static func request(_ id: String, action: String = "device.info") -> String {
+        #"{"version":"1.0","correlationId":"\#(id)","type":"request","timestamp":0,"payload":{"action":"\#(action)","data":{}}}"#
+    }
+
+    private static func report(page: String, id: Int, json: String) -> OutgoingTapReport {
+        .intercept(page: page, id: id, json: json)
+    }
+
+    @Test("the handshake offers breakpoints with a page that can hold; a matching request is held, others pass; release, drop and answer give the page its verdict")
+    func holdsAndVerdicts() async throws {
+        let page = RecordingPage()
+        let app = try AppUnderTest(journeyPage: page)
+        defer { app.stop() }
+        let session = try await app.subscribedSession()
+        defer { session.close() }
+        #expect(session.hello.host.unsupportedReason(.intercept) == nil)
+        guard case .success = try await session.run(.addBreakpoint(.init(filter: "type:request action:device.info"))).result else {
+            Issue.record("the breakpoint was refused")
+            return
+        }
+        #expect(page.switches.last?.contains("set(true)") == true, "the page is told to hold")
+
+        app.adapter.handle(Self.report(page: "p1", id: 1, json: Self.request("r1")))
+        app.adapter.handle(Self.report(page: "p1", id: 2, json: Self.request("e1", action: "nfc.read")))
+        app.adapter.handle(Self.report(page: "p1", id: 3, json: #"{"version":"1.0","correlationId":"ev","type":"event","timestamp":0,"payload":{"action":"device.info"}}"#))
+        #expect(page.verdicts == ["1 hold", "2 pass", "3 pass"], "only requests are held, as on the native path")
+        #expect(app.adapter.heldMessages.map(\.message.correlationId) == ["r1"])
+        let held = try #require(app.adapter.heldMessages.first)
+
+        guard case .success = try await session.run(.release(.init(id: held.id))).result else { Issue.record("release failed"); return }
+        #expect(page.verdicts.last == "1 release")
+        #expect(app.adapter.heldMessages.isEmpty)
+        guard case .failure(let again) = try await session.run(.release(.init(id: held.id))).result else { Issue.record("a second release succeeded"); return }
+        #expect(again.knownCode == .alreadyResolved)
+
+        app.adapter.handle(Self.report(page: "p1", id: 4, json: Self.request("r2")))
+        app.adapter.handle(Self.report(page: "p1", id: 5, json: Self.request("r3")))
+        let (second, third) = (app.adapter.heldMessages[0].id, app.adapter.heldMessages[1].id)
+        guard case .success = try await session.run(.drop(.init(id: second))).result else { Issue.record("drop failed"); return }
+        // An answer's reply waits until the page script reports that the journey got it, as any
+        // command that makes the host's side send something.
+        let answering = try session.send(.answer(.init(id: third, status: .error, error: .init(code: "BUSY", message: "busy", recoverable: true))))
+        #expect(await eventually { app.agent.run(); return page.verdicts.last == "5 answer" })
+        let answer = try #require(page.scripts.last)
+        #expect(answer.contains(#"\"correlationId\":\"r3\""#) && answer.contains("BUSY"), "the page gets the response to hand to the journey: \(answer)")
+        app.adapter.reportSent(json: #"{"version":"1.0","correlationId":"r3","type":"response","timestamp":0,"payload":{"action":"device.info","status":"error","error":{"code":"BUSY","message":"busy","recoverable":true}}}"#)
+        let answered = try await session.reply(to: answering)
+        guard case .success = answered.result else { Issue.record("answer failed: \(answered.result)"); return }
+        #expect(answered.sent.map(\.correlationId) == ["r3"], "the reply lists the answer the journey got")
+        #expect(Array(page.verdicts.suffix(2)) == ["4 drop", "5 answer"])
+
+        // An inspector's own injected request is never held, as on the native path.
+        let injecting = try session.send(.inject(.init(message: BridgeMessage(correlationId: "inj-1", type: .request, payload: .init(action: "device.info")))))
+        #expect(await eventually { app.agent.run(); return page.posts.count == 1 })
+        app.adapter.handle(Self.report(page: "p1", id: 6, json: Self.request("inj-1")))
+        #expect(page.verdicts.last == "6 pass")
+        app.receive(Self.request("inj-1"))
+        guard case .success = try await session.reply(to: injecting).result else { Issue.record("inject failed"); return }
+
+        guard case .success = try await session.run(.removeBreakpoint(.init(id: "b1"))).result else { Issue.record("remove failed"); return }
+        #expect(page.switches.last?.contains("set(false)") == true, "no breakpoints: the page lets everything go")
+    }
+
+    @Test("a hold ends at its time limit on the host's clock, when its inspector goes, and when its page goes")
+    func holdsEnd() async throws {
+        let page = RecordingPage()
+        let app = try AppUnderTest(journeyPage: page)
+        defer { app.stop() }
+        let session = try await app.subscribedSession()
+        guard case .success = try await session.run(.addBreakpoint(.init(filter: "type:request", holdSeconds: 30))).result else {
+            Issue.record("the breakpoint was refused")
+            return
+        }
+        let sleepersBefore = app.clock.sleeperCount
+        app.adapter.handle(Self.report(page: "p1", id: 1, json: Self.request("t1")))
+        #expect(await app.clock.waitForSleepers(count: sleepersBefore + 1))
+        app.clock.advance(by: .seconds(31))
+        #expect(await eventually { app.adapter.heldMessages.isEmpty }, "released at its time limit")
+        #expect(page.verdicts.last == "1 release")
+
+        // A new page: what the old one held went with it.
+        app.adapter.handle(Self.report(page: "p1", id: 2, json: Self.request("t2")))
+        #expect(app.adapter.heldMessages.count == 1)
+        app.adapter.handle(.page(url: "file:///journey/index.html"))
+        #expect(app.adapter.heldMessages.isEmpty)
+        #expect(page.switches.last?.contains("set(true)") == true, "the new page is told there are breakpoints")
+
+        // The inspector that owns the breakpoint goes: what it held goes on.
+        app.adapter.handle(Self.report(page: "p2", id: 1, json: Self.request("t3")))
+        #expect(app.adapter.heldMessages.count == 1)
+        session.close()
+        #expect(await eventually { app.agent.run(); return app.adapter.heldMessages.isEmpty }, "released when its owner went")
+        #expect(page.verdicts.last == "1 release")
+    }
+
+    @Test("without a page that can hold, the handshake says breakpoints are not offered")
+    func notOffered() async throws {
+        let app = try AppUnderTest()
+        defer { app.stop() }
+        let session = try await app.session(subscribe: false)
+        defer { session.close() }
+        #expect(session.hello.host.unsupportedReason(.intercept) != nil)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import GBGBridgeInspector
+import TestSupport
+import Testing
+
+/// `PageInterceptScript` run in node with a stand-in for WebKit's page surface: a
+/// `UserMessageHandler` class whose `postMessage` records what reaches each handler, and timers
+/// the test fires by hand (time is an input). What the script must do, whatever the adapter does:
+/// keep the journey's order, never stall it, and touch nothing but the journey's own posts.
+@Suite("Page intercept script (node)", .enabled(if: nodePath != nil, "node is not installed (apt-get install nodejs): this test cannot run here"))
+struct PageInterceptScriptNodeTests {
+    /// Runs the script, then `steps` (JavaScript using `journeyPost(value)`, `reports()`,
+    /// `verdict(...)`, `fire(ms)`, `page()`), and returns what it prints as JSON.
+    private func run(_ steps: String, userMessageHandler: Bool = true) throws -> [String: Any] {
+        let node = try #require(nodePath)
+        let program = """
+            var posted = { gbgBridge: [], gbgBridgeInspector: [], other: [] };
+            var timers = [], now = 0;
+            function setTimeout(f, ms) { timers.push({ f: f, at: now + ms, live: true }); return timers.length; }
+            function clearTimeout(id) { if (id && timers[id - 1]) { timers[id - 1].live = false; } }
+            function fire(ms) { now += ms; timers.forEach(function (t) { if (t.live && t.at <= now) { t.live = false; t.f(); } }); }
+            function UserMessageHandler(name) { this.name = name; }
+            UserMessageHandler.prototype.postMessage = function (m) { posted[this.name].push(m); };
+            var handlers = { gbgBridge: new UserMessageHandler("gbgBridge"), gbgBridgeInspector: new UserMessageHandler("gbgBridgeInspector"),
+              other: new UserMessageHandler("other") };
+            var received = [];
+            var window = { webkit: { messageHandlers: handlers }, GBGBridge: { receive: function (m) { received.push(m); } } };
+            window.top = window;
+            \(userMessageHandler ? "window.UserMessageHandler = UserMessageHandler;" : "")
+            (function (window, setTimeout, clearTimeout) { eval(\(String(decoding: try JSONEncoder().encode(PageInterceptScript.source), as: UTF8.self))); })(window, setTimeout, clearTimeout);
+            function journeyPost(value) { window.webkit.messageHandlers.gbgBridge.postMessage(value); }
+            function reports() { return posted.gbgBridgeInspector.map(function (r) { return JSON.parse(r); }); }
+            function page() { return window.\(PageInterceptScript.entryPoint).page; }
+            function run(script) { (function (window) { eval(script); })(window); }
+            function verdict(id, what, json, seconds) {
+              run(\(String(decoding: try JSONEncoder().encode(PageInterceptScript.decision(page: "PAGE", id: 0, verdict: .pass)), as: UTF8.self))
+                .replace('"PAGE"', JSON.stringify(page())).replace(", 0, ", ", " + id + ", ").replace('"pass"', JSON.stringify(what))
+                .replace("undefined", json === undefined ? "undefined" : JSON.stringify(json)).replace(/, 0\\); void 0;$/, ", " + (seconds || 0) + "); void 0;"));
+            }
+            function switchTo(on) { run(on ? \(String(decoding: try JSONEncoder().encode(PageInterceptScript.switchScript(on: true)), as: UTF8.self)) : \(String(decoding: try JSONEncoder().encode(PageInterceptScript.switchScript(on: false)), as: UTF8.self))); }
+            var out = {};
+            \(steps)
+            out.bridge = posted.gbgBridge;
+            out.other = posted.other;
+            out.received = received;
+            process.stdout.write(JSON.stringify(out));
+            """
+        let result = try SpawnedProcess.run([node, "-e", program], timeout: 120)
+        #expect(result.status == 0, "\(result.errors)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result.output) \(result.errors)")
+    }
+
+    @Test("a new page asks first; switched off, what waited goes on in order and later posts go straight through")
+    func asksUntilSwitched() throws {
+        let out = try run("""
+            journeyPost({ n: 1 }); journeyPost("two");
+            out.reported = reports().map(function (r) { return [r.kind, r.id, r.json]; });
+            out.before = posted.gbgBridge.length;
+            switchTo(false);
+            journeyPost({ n: 3 });
+            """)
+        #expect(out["reported"] as? [[String]] == [["intercept", "1", #"{"n":1}"#], ["intercept", "2", "two"]])
+        #expect(out["before"] as? Int == 0, "nothing reached gbgBridge while asking")
+        #expect((out["bridge"] as? [Any])?.count == 3)
+        #expect(((out["bridge"] as? [Any])?[1] as? String) == "two")
+    }
+
+    @Test("verdicts keep the journey's order: a held message lets later ones pass; release, edit, drop and answer do what they say")
+    func verdicts() throws {
+        let out = try run("""
+            journeyPost({ id: "a" }); journeyPost({ id: "b" }); journeyPost({ id: "c" }); journeyPost({ id: "d" }); journeyPost({ id: "e" });
+            verdict(2, "pass");
+            out.afterPassOfSecond = posted.gbgBridge.length;
+            verdict(1, "hold", undefined, 60);
+            out.afterHoldOfFirst = posted.gbgBridge.map(function (m) { return m.id; });
+            verdict(3, "hold", undefined, 60); verdict(4, "hold", undefined, 60); verdict(5, "drop");
+            verdict(1, "release");
+            verdict(3, "release", JSON.stringify({ id: "c", edited: true }));
+            verdict(4, "answer", JSON.stringify({ type: "response", correlationId: "d" }));
+            out.again = verdict(1, "release");
+            """)
+        #expect(out["afterPassOfSecond"] as? Int == 0, "b waits behind a, which is still asked about")
+        #expect(out["afterHoldOfFirst"] as? [String] == ["b"], "a held lets b go on")
+        let bridge = try #require(out["bridge"] as? [[String: Any]])
+        #expect(bridge.map { $0["id"] as? String } == ["b", "a", "c"])
+        #expect(bridge.last?["edited"] as? Bool == true)
+        #expect((out["received"] as? [[String: Any]])?.first?["correlationId"] as? String == "d", "the answer went to the journey's receive")
+    }
+
+    @Test("nothing stalls the journey: an unanswered ask goes on, a held message goes on after its limit and a grace")
+    func neverStalls() throws {
+        let out = try run("""
+            journeyPost({ id: "asked" });
+            fire(\(PageInterceptScript.askMilliseconds - 1)); out.early = posted.gbgBridge.length;
+            fire(1); out.asked = posted.gbgBridge.length;
+            journeyPost({ id: "held" });
+            verdict(2, "hold", undefined, 10);
+            fire(10000 + \(PageInterceptScript.graceMilliseconds) - 1); out.beforeGrace = posted.gbgBridge.length;
+            fire(1);
+            """)
+        #expect(out["early"] as? Int == 0)
+        #expect(out["asked"] as? Int == 1)
+        #expect(out["beforeGrace"] as? Int == 1)
+        #expect((out["bridge"] as? [Any])?.count == 2)
+    }
+
+    @Test("switching off lets held messages go at once; other handlers and other pages' verdicts are left alone")
+    func switchOffAndBoundaries() throws {
+        let out = try run("""
+            window.webkit.messageHandlers.other.postMessage("not the bridge");
+            journeyPost({ id: "x" }); verdict(1, "hold", undefined, 600);
+            out.wrongPage = window.\(PageInterceptScript.entryPoint).decide("another-page", 1, "drop", undefined, 0);
+            switchTo(false);
+            """)
+        #expect(out["other"] as? [String] == ["not the bridge"])
+        #expect(out["wrongPage"] as? Bool == false)
+        #expect((out["bridge"] as? [[String: Any]])?.first?["id"] as? String == "x")
+    }
+
+    @Test("without WebKit's UserMessageHandler (a desktop browser's shim) the script does nothing")
+    func noUserMessageHandler() throws {
+        let out = try run("""
+            journeyPost({ id: "straight" });
+            out.entry = typeof window.\(PageInterceptScript.entryPoint);
+            """, userMessageHandler: false)
+        #expect(out["entry"] as? String == "undefined")
+        #expect((out["bridge"] as? [Any])?.count == 1)
+    }
+}
