@@ -12,7 +12,7 @@ import BridgeCore
 /// | `{"kind":"page","url":"<location.href>"}` | ``page(url:)`` |
 /// | `{"kind":"unreportable","reason":"..."}` | ``unreportable(reason:)`` |
 /// | `{"kind":"blind","reason":"..."}` | ``blind(reason:)`` |
-/// | `{"kind":"intercept","page":"...","id":"<n>","json":"..."}` | ``intercept(page:id:json:)`` (``PageInterceptScript``) |
+/// | `{"kind":"intercept","page":"...","id":"<n>","direction":"received\|sent","json":"..."}` | ``intercept(page:id:direction:json:)`` (``PageInterceptScript``) |
 ///
 /// A dictionary body with the same keys (`[String: Any]`, as WebKit hands over a posted object)
 /// is accepted too. Anything else is ``invalid(_:)``: any script in the web view can post to the
@@ -41,9 +41,10 @@ public enum OutgoingTapReport: Sendable, Equatable {
     case unreportable(reason: String)
     /// The script cannot see deliveries to the object now in `window.GBGBridge` (see the reason).
     case blind(reason: String)
-    /// The journey posted `json` to `gbgBridge` while breakpoints may hold it: message `id` of
-    /// the page whose token is `page` waits for the adapter's verdict (``PageInterceptScript``).
-    case intercept(page: String, id: Int, json: String)
+    /// A message waits in the page for the adapter's verdict while breakpoints may hold it
+    /// (``PageInterceptScript``): message `id` of the page whose token is `page`, which the journey
+    /// posted to `gbgBridge` (`received`) or GBGBridge delivered to the journey (`sent`).
+    case intercept(page: String, id: Int, direction: TrafficRecord.Direction, json: String)
     /// The body is not a report; the text says why (for a counter or a log, never shown raw).
     case invalid(String)
 
@@ -65,6 +66,8 @@ public enum OutgoingTapReport: Sendable, Equatable {
         /// In an `intercept` report: the page's token, and the message's number in that page.
         public static let page = "page"
         public static let id = "id"
+        /// In an `intercept` report: `received` (the journey posted it) or `sent` (GBGBridge delivered it).
+        public static let direction = "direction"
         /// In a `sent` report: why the journey did not get the message (it reached the no-op
         /// bootstrap `receive`).
         public static let lost = "lost"
@@ -135,7 +138,8 @@ public enum OutgoingTapReport: Sendable, Equatable {
                 self = .invalid("an intercept report without a \"page\" and a positive \"id\"")
                 return
             }
-            self = .intercept(page: page, id: id, json: value)
+            let direction: TrafficRecord.Direction = fields[Key.direction] == "sent" ? .sent : .received
+            self = .intercept(page: page, id: id, direction: direction, json: value)
         }
     }
 }

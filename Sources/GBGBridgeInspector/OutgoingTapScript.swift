@@ -124,7 +124,14 @@ public enum OutgoingTapScript {
                   for (var i = 0; i < active.length; i++) {
                     if (active[i] === message) { return apply(target, self, args); }
                   }
-                  report(message, isNoOp(target));
+                  var lost = isNoOp(target);
+                  report(message, lost);
+                  /* While breakpoints are set, PageInterceptScript may hold the delivery here. */
+                  var holder = lost ? undefined : reflectGet(window, "\#(PageInterceptScript.entryPoint)");
+                  if (holder && typeof holder.askSent === "function" && holder.askSent(message, function (value) {
+                    active[active.length] = value;
+                    try { apply(target, self, [value]); } finally { active.length -= 1; }
+                  })) { return undefined; }
                   active[active.length] = message;
                   try { return apply(target, self, args); } finally { active.length -= 1; }
                 },

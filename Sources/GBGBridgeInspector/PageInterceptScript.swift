@@ -12,13 +12,16 @@ import Foundation
 ///
 /// | report (page to adapter) | meaning |
 /// | --- | --- |
-/// | `{"kind":"intercept","page":"<token>","id":"<n>","json":"<the message>"}` | the journey posted message `n`; it waits |
+/// | `{"kind":"intercept","page":"<token>","id":"<n>","direction":"received","json":"<the message>"}` | the journey posted message `n`; it waits |
+/// | `{"kind":"intercept","page":"<token>","id":"<n>","direction":"sent","json":"<the message>"}` | GBGBridge delivered message `n`; it waits before the journey's `receive` (the page script asks, through `askSent`) |
 ///
 /// and the adapter answers by evaluating ``decision(page:id:verdict:json:seconds:)`` in the page:
 /// `pass` (GBGBridge gets it now), `hold` (it stays, for `seconds` at most plus a grace), then
-/// `release` (as it was, or the edited `json`), `drop` (GBGBridge never gets it) or `answer`
+/// `release` (as it was, or the edited `json`), `drop` (it never goes on) or, for a request, `answer`
 /// (the journey's `receive` gets the response `json`; GBGBridge never sees the request).
-/// Messages that are not held go on in the order the journey posted them.
+/// Deliveries from GBGBridge wait the same way before the journey's `receive` (the page script
+/// hands each one over). Messages that are not held go on in the order they came, each
+/// direction on its own.
 ///
 /// Nothing can stall a journey: a message whose verdict does not come within
 /// ``askMilliseconds`` goes on, a held one goes on when its time limit and a grace have passed,
@@ -75,7 +78,7 @@ public enum PageInterceptScript {
             if (has.call(window, MARK) || !reportTo || typeof original !== "function") { return; }
           } catch (error) { return; }
           var page = Math.random().toString(36).slice(2) + "-" + Date.now().toString(36);
-          var on = true, next = 0, queue = [], items = {};
+          var on = true, answering = false, next = 0, queues = { received: [], sent: [] }, items = {};
           function report(envelope) {
             try { apply(original, reportTo, [stringify(envelope)]); } catch (error) { /* nothing can carry it */ }
           }
@@ -85,12 +88,20 @@ public enum PageInterceptScript {
           function forward(value) {
             try { apply(original, bridge(), [value]); } catch (error) { /* as the journey's own post would have failed */ }
           }
-          function flush() {
+          function ask(direction, value, json, go) {
+            next += 1;
+            var id = next, item = { value: value, state: "asking", timer: null, go: go, direction: direction };
+            items[id] = item;
+            queues[direction][queues[direction].length] = id;
+            item.timer = later(function () { decide(id, "pass"); }, ASK);
+            report({ kind: "intercept", page: page, id: String(id), direction: direction, json: json });
+          }
+          function flush(queue) {
             while (queue.length > 0 && items[queue[0]] && items[queue[0]].state !== "asking") {
               var id = queue.shift(), item = items[id];
-              if (item.state === "pass") { delete items[id]; forward(item.value); }
+              if (item.state === "pass") { delete items[id]; item.go(item.value); }
               else if (item.state === "drop") { delete items[id]; }
-              /* held: stays in items until released, dropped or answered */
+              /* held: stays in items until released or dropped (or answered, a request) */
             }
           }
           function decide(id, verdict, json, seconds) {
@@ -105,7 +116,7 @@ public enum PageInterceptScript {
               } else {
                 item.state = verdict === "drop" ? "drop" : "pass";
               }
-              flush();
+              flush(queues[item.direction]);
               return true;
             }
             if (item.state !== "held") { return false; }
@@ -113,9 +124,11 @@ public enum PageInterceptScript {
             if (verdict === "release") {
               var value = item.value;
               if (typeof json === "string") { try { value = parse(json); } catch (error) { value = item.value; } }
-              forward(value);
-            } else if (verdict === "answer" && typeof json === "string") {
+              item.go(value);
+            } else if (verdict === "answer" && item.direction === "received" && typeof json === "string") {
+              answering = true;
               try { window.GBGBridge.receive(parse(json)); } catch (error) { /* the journey's receive threw: as a delivery would */ }
+              finally { answering = false; }
             }
             return true;
           }
@@ -127,9 +140,20 @@ public enum PageInterceptScript {
               var item = items[ids[i]];
               if (!item) { continue; }
               cancel(item.timer);
-              if (item.state === "held") { delete items[ids[i]]; forward(item.value); } else { item.state = "pass"; }
+              if (item.state === "held") { delete items[ids[i]]; item.go(item.value); } else { item.state = "pass"; }
             }
-            flush();
+            flush(queues.received);
+            flush(queues.sent);
+          }
+          /* Called by the page script (OutgoingTapScript) for each delivery it sees: true when the
+             delivery now waits here, and `deliver` hands it to the journey's receive later. */
+          function askSent(message, deliver) {
+            if (!on || answering) { return false; }
+            var json;
+            try { json = stringify(message); } catch (error) { return false; }
+            if (typeof json !== "string") { return false; }
+            ask("sent", message, json, deliver);
+            return true;
           }
           try {
             Handler.prototype.postMessage = function postMessage(message) {
@@ -138,16 +162,12 @@ public enum PageInterceptScript {
               var json;
               try { json = typeof message === "string" ? message : stringify(message); } catch (error) { json = undefined; }
               if (typeof json !== "string") { return apply(original, this, arguments); }
-              next += 1;
-              var id = next, item = { value: message, state: "asking", timer: null };
-              items[id] = item;
-              queue[queue.length] = id;
-              item.timer = later(function () { decide(id, "pass"); }, ASK);
-              report({ kind: "intercept", page: page, id: String(id), json: json });
+              ask("received", message, json, forward);
             };
             define(window, MARK, { value: freeze({
               page: page,
               set: setOn,
+              askSent: askSent,
               decide: function (forPage, id, verdict, json, seconds) { return forPage === page && decide(id, verdict, json, seconds); }
             }) });
           } catch (error) { /* the page cannot be wrapped: nothing is held */ }

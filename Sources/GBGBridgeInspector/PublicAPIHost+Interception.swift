@@ -12,11 +12,12 @@ struct PageHold {
 
 /// Breakpoints on a host seen through GBGBridge's public API: GBGBridge has no point where a
 /// message could wait, but the journey's page is one. ``PageInterceptScript`` holds each message
-/// the journey posts while there are breakpoints and asks the adapter, which asks the agent's
-/// interceptor, as the native host does for each request before routing it.
+/// the journey posts, and each one GBGBridge delivers, while there are breakpoints, and asks the
+/// adapter, which asks the agent's interceptor, as the native host does before routing or
+/// delivering.
 ///
-/// What differs from the native host (docs/real-apps.md): only what the journey sends can be
-/// held (what GBGBridge sends has already left it); a held request has not reached GBGBridge,
+/// What differs from the native host (docs/real-apps.md): what GBGBridge sends is held before the
+/// journey's `receive`, after GBGBridge let it go (the log shows it sent); a held request has not reached GBGBridge,
 /// so GBGBridge knows nothing of it (a second capture request is not answered `BUSY` because of
 /// it, and its id is not outstanding); answering it hands the response to the journey's
 /// `receive` in the page, and GBGBridge never sees the request. Time limits, owners and
@@ -57,6 +58,9 @@ extension PublicAPIHost {
 
     public func answerHeld(_ id: String, status: BridgeResponseStatus, data: [String: JSONValue]?, error: BridgeErrorPayload?) throws(BridgeHostError) {
         let hold = try lookUpHold(id)
+        guard hold.held.direction == .received else {
+            throw .invalidEdit(holdId: id, reason: "only a held request can be answered; release or drop a held \(hold.held.message.type.rawValue)")
+        }
         let request = hold.held.message
         let response = BridgeMessage(
             correlationId: request.correlationId, type: .response,
@@ -79,23 +83,36 @@ extension PublicAPIHost {
 
     // MARK: What the page reports
 
-    /// The journey posted `json` while the page holds posts: hold it for a breakpoint, or let it go.
-    func intercepted(page: String, id: Int, json: String) {
+    /// A message waits in the page (the journey posted it, or GBGBridge delivered it): hold it for
+    /// a breakpoint, or let it go.
+    func intercepted(page: String, id: Int, direction: TrafficRecord.Direction, json: String) {
         if interceptPage != page { pageChanged(to: page) }
         let bytes = Data(json.utf8)
-        guard let interceptor, case .success(let message) = BridgeMessageCodec().decode(bytes), message.type == .request,
-            awaitedInjections[message.correlationId] == nil,
-            let request = interceptor.hold(message, direction: .received, json: bytes)
-        else {
-            // Not a request, not readable (GBGBridge will say why), injected by an inspector
-            // (never held, as on the native path), or no breakpoint for it.
+        let message: BridgeMessage?
+        switch direction {
+        case .received:
+            // Requests only, as on the native path (events and responses are never routed), and
+            // never what an inspector injected.
+            if case .success(let read) = BridgeMessageCodec().decode(bytes), read.type == .request, awaitedInjections[read.correlationId] == nil {
+                message = read
+            } else {
+                message = nil
+            }
+        case .sent:
+            // GBGBridge's own encoding, read as the page script's reports are; never an answer
+            // an inspector's command made (answerHeld, respond), as on the native path.
+            let read = try? SentDeliveryDecoder.decode(bytes, maxDepth: BridgeMessageCodec().maxDepth, actionOfRequest: { _ in nil }).get().message
+            message = read.flatMap { sentByInspector.contains($0.correlationId) ? nil : $0 }
+        }
+        guard let interceptor, let message, let request = interceptor.hold(message, direction: direction, json: bytes) else {
+            // Unreadable (GBGBridge or the journey will say why), not for holding, or no breakpoint for it.
             journeyPage?.run(PageInterceptScript.decision(page: page, id: id, verdict: .pass))
             return
         }
         holdCount += 1
         let limit = max(0.01, request.timeLimit.isFinite ? request.timeLimit : 0.01)
         let held = HeldMessage(
-            id: "h\(holdCount)", direction: .received, message: message, json: bytes, since: now(), breakpoint: request.breakpoint,
+            id: "h\(holdCount)", direction: direction, message: message, json: bytes, since: now(), breakpoint: request.breakpoint,
             timeLimit: limit)
         pageHolds.append(PageHold(held: held, page: page, item: id))
         journeyAttached(true)
@@ -135,7 +152,7 @@ extension PublicAPIHost {
     private func resolve(_ hold: PageHold, outcome: HeldResolution.Outcome, reason: HeldResolution.Reason, message: BridgeMessage? = nil) {
         resolvedHolds[hold.held.id] = outcome
         report(.heldResolved(HeldResolution(
-            id: hold.held.id, correlationId: hold.held.message.correlationId, direction: .received, outcome: outcome, reason: reason,
+            id: hold.held.id, correlationId: hold.held.message.correlationId, direction: hold.held.direction, outcome: outcome, reason: reason,
             message: message, time: now())))
     }
 }

@@ -76,6 +76,9 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     private var awaitedEvents: [(name: String, causes: [ObjectIdentifier: InspectionCause])] = []
     /// Inspector commands whose injected message GBGBridge has not received yet, by correlation id.
     var awaitedInjections: [String: [ObjectIdentifier: InspectionCause]] = [:]
+    /// The correlation ids of the last messages the page reported sent because of an inspector's
+    /// command (an answer, an event): a breakpoint never holds those, as on the native path.
+    var sentByInspector: [String] = []
     /// Breakpoints through the page (``PageInterceptScript``): the agent's interceptor, what the
     /// page holds now, the ids handed out, how holds ended, and the page now holding.
     var interceptor: (any BridgeInterceptor)?
@@ -428,6 +431,10 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         } else if message.type == .event, let index = awaitedEvents.firstIndex(where: { $0.name == message.payload.action }) {
             causes = awaitedEvents.remove(at: index).causes
         }
+        if !causes.isEmpty {
+            sentByInspector.append(message.correlationId)
+            if sentByInspector.count > Self.awaitedLimit { sentByInspector.removeFirst(sentByInspector.count - Self.awaitedLimit) }
+        }
         let record = TrafficRecord(
             direction: .sent, message: message, json: delivery.json, time: now(), reported: delivery.reported,
             lost: lost.map { String($0.prefix(Self.problemTextLimit)) })
@@ -457,8 +464,8 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
             unread(raw: Data(), reason: "the page script cannot see deliveries to this window.GBGBridge: " + reason)
         case .invalid(let reason):
             unread(raw: Data(), reason: "a post to the page script's handler that is not a report: " + reason)
-        case .intercept(let page, let id, let json):
-            intercepted(page: page, id: id, json: json)
+        case .intercept(let page, let id, let direction, let json):
+            intercepted(page: page, id: id, direction: direction, json: json)
         }
     }
 

@@ -6,8 +6,8 @@ import Testing
 
 /// Breakpoints on a host seen through GBGBridge's public API, in real WebKit: the page holds what
 /// the journey posts (`PageInterceptScript`), since GBGBridge has no point where a message could
-/// wait (docs/real-apps.md, "Breakpoints through the page"). The journey here asks `device.info`
-/// each time it gets `host.ping`, and lists every answer it receives.
+/// wait (docs/inspector-protocol.md, section 13.7). The journey here asks `device.info` each
+/// time it gets `host.ping`, and tells the host of every answer it receives (`journey.got`).
 @Suite("Breakpoints through the page, in real WebKit", .enabled(if: WebKitRunnerBuild.runs, Comment(rawValue: WebKitRunnerBuild.skipNote)), .timeLimit(.minutes(10)))
 struct WebKitBreakpointTests {
     let binary: String
@@ -32,20 +32,23 @@ struct WebKitBreakpointTests {
           }
           if (message.type === "response") {
             window.answers.push({ id: message.correlationId, status: message.payload.status, data: message.payload.data || null });
+            window.webkit.messageHandlers.gbgBridge.postMessage({ version: "1.0", correlationId: "got-" + message.correlationId, type: "event",
+              timestamp: Date.now(), payload: { action: "journey.got", data: { id: message.correlationId, data: message.payload.data || null } } });
           }
         };
         </script></head><body>breakpoints</body></html>
         """
 
+    /// The host with this journey (the web journey's profile answers device.info), by the public-API path.
+    private func startHost() async throws -> WebKitHost {
+        try await WebKitHost.start(
+            page: Self.journey, options: ["--inspect-via", "public-api", "--profile", examplePath("web-journey/host-profile.json")],
+            binary: binary, runner: runner)
+    }
+
     @Test("break holds the journey's request in the page; release, edited release, answer and drop; the breakpoint's end lets all go")
     func holdsInThePage() async throws {
-        let directory = try TemporaryDirectory()
-        let journeyDirectory = directory.file("journey")
-        try FileManager.default.createDirectory(atPath: journeyDirectory, withIntermediateDirectories: true)
-        try Self.journey.write(toFile: journeyDirectory + "/index.html", atomically: true, encoding: .utf8)
-        let webkit = try await WebKitHost.start(
-            journey: journeyDirectory, options: ["--inspect-via", "public-api", "--profile", examplePath("web-journey/host-profile.json")],
-            binary: binary, runner: runner)
+        let webkit = try await startHost()
         let host = webkit.process
         defer { host.kill() }
         let socket = webkit.socket
@@ -106,5 +109,49 @@ struct WebKitBreakpointTests {
         // Without breakpoints, posts go straight on.
         #expect(try await cli(["event", "host.ping", "--quiet"]).status == 0)
         #expect(await waitUntil(timeout: .seconds(120)) { received("dev-6") })
+    }
+
+    @Test("break holds what the host sends before the journey's receive; an edited release and a drop reach the journey as such")
+    func holdsDeliveries() async throws {
+        let webkit = try await startHost()
+        defer { webkit.process.kill() }
+        #expect(await waitUntil(timeout: .seconds(120)) { (try? webkit.state())?.journeyAttached == true }, "\(webkit.process.standardError)")
+        let breaker = try BinaryProcess(
+            ["break", "type:response action:device.info", "--hold", "600", "--socket", webkit.socket], binary: binary, stdin: .closed)
+        defer { breaker.kill() }
+        #expect(await waitUntil(timeout: .seconds(120)) { ((try? webkit.state())?.breakpoints?.count ?? 0) == 1 })
+        func held() -> WireHeld? { (try? webkit.state())?.held?.first }
+        /// What the journey's receive got, as the journey tells the host: the answered id and its data.
+        func got() -> [(id: String, data: JSONValue?)] {
+            ((try? webkit.state())?.messages ?? []).filter { $0.direction == .received && $0.message.payload.action == "journey.got" }
+                .map { ($0.message.payload.data?["id"]?.stringValue ?? "", $0.message.payload.data?["data"]) }
+        }
+
+        // 1. The host answers device.info; the answer waits in the page, then goes on edited.
+        #expect(try await webkit.cli(["event", "host.ping", "--quiet"]).status == 0)
+        #expect(await waitUntil(timeout: .seconds(120)) { held() != nil }, "\(breaker.standardOutput) \(webkit.process.standardError)")
+        let first = try #require(held())
+        #expect(first.direction == .sent)
+        #expect(first.message.correlationId == "dev-1")
+        let refused = try await webkit.cli(["answer", first.id, "--status", "success"])
+        #expect(refused.status == 2, "a held response cannot be answered: \(refused)")
+        #expect(try await webkit.cli(["release", first.id, "--data", #"{"model":"edited in the page"}"#]).status == 0)
+        #expect(await waitUntil(timeout: .seconds(120)) {
+            got().contains { $0.id == "dev-1" && $0.data?["model"] == "edited in the page" }
+        }, "the journey got the edited answer")
+
+        // 2. Dropped: the journey never gets the answer.
+        #expect(try await webkit.cli(["event", "host.ping", "--quiet"]).status == 0)
+        #expect(await waitUntil(timeout: .seconds(120)) { held()?.message.correlationId == "dev-2" })
+        let second = try #require(held())
+        #expect(try await webkit.cli(["drop", second.id]).status == 0)
+        #expect(await waitUntil(timeout: .seconds(120)) { (try? webkit.state())?.held?.isEmpty != false })
+        // The next answer goes through, so the dropped one would have arrived by now.
+        #expect(try await webkit.cli(["event", "host.ping", "--quiet"]).status == 0)
+        #expect(await waitUntil(timeout: .seconds(120)) { held()?.message.correlationId == "dev-3" })
+        let third = try #require(held())
+        #expect(try await webkit.cli(["release", third.id]).status == 0)
+        #expect(await waitUntil(timeout: .seconds(120)) { got().contains { $0.id == "dev-3" } })
+        #expect(!got().contains { $0.id == "dev-2" }, "the dropped answer never reached the journey")
     }
 }

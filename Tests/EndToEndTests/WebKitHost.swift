@@ -12,9 +12,20 @@ struct WebKitHost {
     let directory: TemporaryDirectory
     let binary: String
 
-    /// Starts the host on `journey` with `options` (say `--inspect-via public-api`).
-    static func start(journey: String, options: [String] = [], binary: String, runner: String) async throws -> WebKitHost {
+    /// Starts the host on a journey of one page, `html`, kept in the host's own directory.
+    static func start(page html: String, options: [String] = [], binary: String, runner: String) async throws -> WebKitHost {
         let directory = try TemporaryDirectory()
+        let journey = directory.file("journey")
+        try FileManager.default.createDirectory(atPath: journey, withIntermediateDirectories: true)
+        try html.write(toFile: journey + "/index.html", atomically: true, encoding: .utf8)
+        return try await start(journey: journey, options: options, binary: binary, runner: runner, directory: directory)
+    }
+
+    /// Starts the host on `journey` with `options` (say `--inspect-via public-api`).
+    static func start(
+        journey: String, options: [String] = [], binary: String, runner: String, directory: TemporaryDirectory? = nil
+    ) async throws -> WebKitHost {
+        let directory = try directory ?? TemporaryDirectory()
         let socket = directory.file("h.sock")
         let process = try BinaryProcess(
             ["host", "--webkit", journey, "--headless", "--socket", socket] + options, binary: binary,

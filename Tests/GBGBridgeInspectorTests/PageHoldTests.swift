@@ -37,8 +37,8 @@ struct PageHoldTests {
         #"{"version":"1.0","correlationId":"\#(id)","type":"request","timestamp":0,"payload":{"action":"\#(action)","data":{}}}"#
     }
 
-    private static func report(page: String, id: Int, json: String) -> OutgoingTapReport {
-        .intercept(page: page, id: id, json: json)
+    private static func report(page: String, id: Int, json: String, direction: TrafficRecord.Direction = .received) -> OutgoingTapReport {
+        .intercept(page: page, id: id, direction: direction, json: json)
     }
 
     @Test("the handshake offers breakpoints with a page that can hold; a matching request is held, others pass; release, drop and answer give the page its verdict")
@@ -135,5 +135,49 @@ struct PageHoldTests {
         let session = try await app.session(subscribe: false)
         defer { session.close() }
         #expect(session.hello.host.unsupportedReason(.intercept) != nil)
+    }
+
+    @Test("what GBGBridge delivers waits before the journey's receive: held, released edited, dropped; it cannot be answered; an inspector's own answer is never held")
+    func sentDirection() async throws {
+        let page = RecordingPage()
+        let app = try AppUnderTest(journeyPage: page)
+        defer { app.stop() }
+        let session = try await app.subscribedSession()
+        defer { session.close() }
+        guard case .success = try await session.run(.addBreakpoint(.init(filter: "dir:out action:device.info"))).result else {
+            Issue.record("the breakpoint was refused")
+            return
+        }
+        let response = #"{"version":"1.0","correlationId":"s1","type":"response","timestamp":0,"payload":{"action":"device.info","status":"success","data":{"model":"x"}}}"#
+        app.adapter.handle(Self.report(page: "p1", id: 1, json: response, direction: .sent))
+        let held = try #require(app.adapter.heldMessages.first)
+        #expect(held.direction == .sent)
+        #expect(page.verdicts == ["1 hold"])
+        guard case .failure(let refused) = try await session.run(.answer(.init(id: held.id, status: .success))).result else {
+            Issue.record("a held response was answered")
+            return
+        }
+        #expect(refused.message.contains("only a held request can be answered"))
+        var edited = held.message
+        edited.payload.data = ["model": "edited"]
+        guard case .success = try await session.run(.release(.init(id: held.id, message: edited))).result else { Issue.record("release failed"); return }
+        let release = try #require(page.scripts.last)
+        #expect(page.verdicts.last == "1 release")
+        #expect(release.contains("edited"), "the page gets the edited message: \(release)")
+
+        app.adapter.handle(Self.report(page: "p1", id: 2, json: response.replacingOccurrences(of: "s1", with: "s2"), direction: .sent))
+        let second = try #require(app.adapter.heldMessages.first)
+        guard case .success = try await session.run(.drop(.init(id: second.id))).result else { Issue.record("drop failed"); return }
+        #expect(page.verdicts.last == "2 drop")
+
+        // An event the inspector sent, reported by the page script, is not held after it.
+        let ping = try session.send(.sendEvent(.init(name: "device.info")))
+        #expect(await eventually { app.agent.run(); return app.journey.deliveries.contains { $0.message.payload.action == "device.info" } })
+        let sent = try #require(app.journey.deliveries.last { $0.message.payload.action == "device.info" })
+        // The page script (here PageTapTransport) reported it sent already, as the page does first.
+        let json = String(decoding: sent.json, as: UTF8.self)
+        app.adapter.handle(Self.report(page: "p1", id: 3, json: json, direction: .sent))
+        #expect(page.verdicts.last == "3 pass")
+        _ = try await session.reply(to: ping)
     }
 }

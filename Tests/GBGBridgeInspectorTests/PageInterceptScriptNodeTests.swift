@@ -29,6 +29,8 @@ struct PageInterceptScriptNodeTests {
             \(userMessageHandler ? "window.UserMessageHandler = UserMessageHandler;" : "")
             (function (window, setTimeout, clearTimeout) { eval(\(String(decoding: try JSONEncoder().encode(PageInterceptScript.source), as: UTF8.self))); })(window, setTimeout, clearTimeout);
             function journeyPost(value) { window.webkit.messageHandlers.gbgBridge.postMessage(value); }
+            var delivered = [];
+            function deliverySeen(message) { return window.\(PageInterceptScript.entryPoint).askSent(message, function (m) { delivered.push(m); }); }
             function reports() { return posted.gbgBridgeInspector.map(function (r) { return JSON.parse(r); }); }
             function page() { return window.\(PageInterceptScript.entryPoint).page; }
             function run(script) { (function (window) { eval(script); })(window); }
@@ -43,6 +45,7 @@ struct PageInterceptScriptNodeTests {
             out.bridge = posted.gbgBridge;
             out.other = posted.other;
             out.received = received;
+            out.delivered = delivered;
             process.stdout.write(JSON.stringify(out));
             """
         let result = try SpawnedProcess.run([node, "-e", program], timeout: 120)
@@ -125,5 +128,32 @@ struct PageInterceptScriptNodeTests {
             """, userMessageHandler: false)
         #expect(out["entry"] as? String == "undefined")
         #expect((out["bridge"] as? [Any])?.count == 1)
+    }
+
+    @Test("deliveries wait before the journey's receive in a queue of their own; release (edited), drop; an answer is never held again")
+    func sentDirection() throws {
+        let out = try run("""
+            switchTo(true);
+            journeyPost({ id: "request" });
+            out.asked = deliverySeen({ id: "one" });
+            deliverySeen({ id: "two" }); deliverySeen({ id: "three" });
+            out.kinds = reports().map(function (r) { return r.direction + " " + r.id; });
+            verdict(2, "pass");
+            out.afterFirst = delivered.map(function (m) { return m.id; });
+            verdict(3, "hold", undefined, 60); verdict(4, "drop");
+            verdict(3, "release", JSON.stringify({ id: "two", edited: true }));
+            verdict(1, "hold", undefined, 60);
+            verdict(1, "answer", JSON.stringify({ type: "response", correlationId: "request" }));
+            switchTo(false);
+            out.off = deliverySeen({ id: "after" });
+            """)
+        #expect(out["asked"] as? Bool == true)
+        #expect(out["kinds"] as? [String] == ["received 1", "sent 2", "sent 3", "sent 4"])
+        #expect(out["afterFirst"] as? [String] == ["one"], "the sent queue does not wait for the journey's post")
+        let delivered = try #require(out["delivered"] as? [[String: Any]])
+        #expect(delivered.map { $0["id"] as? String } == ["one", "two"])
+        #expect(delivered.last?["edited"] as? Bool == true)
+        #expect((out["received"] as? [[String: Any]])?.count == 1, "the answer reached the journey's receive once, not held again")
+        #expect(out["off"] as? Bool == false, "switched off, deliveries are not asked about")
     }
 }
