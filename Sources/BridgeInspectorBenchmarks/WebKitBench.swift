@@ -112,7 +112,7 @@ enum WebKitBench {
         var unavailableReason: String? { journey == nil ? "no page" : nil }
         var canHold: Bool { true }
         func post(asJourney post: JourneyPost) { journey?.evaluate(post.script) }
-        func run(_ script: String) { journey?.evaluate(script) }
+        func send(_ command: PageInterceptCommand) { journey?.evaluate(command.script) }
     }
 
     private static func once(

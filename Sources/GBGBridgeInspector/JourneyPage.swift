@@ -16,6 +16,8 @@ import Foundation
 ///     weak var webView: WKWebView?
 ///     var unavailableReason: String? { webView == nil ? "the journey's web view is gone" : nil }
 ///     func post(asJourney post: JourneyPost) { webView?.evaluateJavaScript(post.script) }
+///     var canHold: Bool { true }
+///     func send(_ command: PageInterceptCommand) { webView?.evaluateJavaScript(command.script) }
 /// }
 /// ```
 @MainActor
@@ -25,16 +27,16 @@ public protocol JourneyPage: AnyObject {
     var unavailableReason: String? { get }
     /// Posts `post` in the page as the journey would.
     func post(asJourney post: JourneyPost)
-    /// Whether the page runs ``PageInterceptScript`` (in WebKit), so breakpoints can hold what the
-    /// journey posts; `false` by default.
+    /// Whether the page runs ``PageInterceptScript``, so breakpoints can hold messages there;
+    /// `false` by default.
     var canHold: Bool { get }
-    /// Evaluates one of ``PageInterceptScript``'s command scripts in the page, without waiting.
-    func run(_ script: String)
+    /// Hands ``PageInterceptScript`` a command, without waiting (a web view evaluates its
+    /// ``PageInterceptCommand/script``).
+    func send(_ command: PageInterceptCommand)
 }
 
 extension JourneyPage {
     public var canHold: Bool { false }
-    public func run(_ script: String) {}
 }
 
 /// One message to post in the journey's page as the journey would (see ``JourneyPage``).

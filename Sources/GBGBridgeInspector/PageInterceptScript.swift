@@ -15,7 +15,8 @@ import Foundation
 /// | `{"kind":"intercept","page":"<token>","id":"<n>","direction":"received","json":"<the message>"}` | the journey posted message `n`; it waits |
 /// | `{"kind":"intercept","page":"<token>","id":"<n>","direction":"sent","json":"<the message>"}` | GBGBridge delivered message `n`; it waits before the journey's `receive` (the page script asks, through `askSent`) |
 ///
-/// and the adapter answers by evaluating ``decision(page:id:verdict:json:seconds:)`` in the page:
+/// and the adapter answers with a ``PageInterceptCommand`` (evaluated as its ``PageInterceptCommand/script``,
+/// or, where the page takes no scripts, handed over as data and called the same way):
 /// `pass` (GBGBridge gets it now), `hold` (it stays, for `seconds` at most plus a grace), then
 /// `release` (as it was, or the edited `json`), `drop` (it never goes on) or, for a request, `answer`
 /// (the journey's `receive` gets the response `json`; GBGBridge never sees the request).
@@ -25,12 +26,12 @@ import Foundation
 ///
 /// Nothing can stall a journey: a message whose verdict does not come within
 /// ``askMilliseconds`` goes on, a held one goes on when its time limit and a grace have passed,
-/// and ``switchScript(on:)`` with `false` (breakpoints gone, or the inspector stopping) lets
+/// and ``PageInterceptCommand/setHolding(_:)`` with `false` (breakpoints gone, or the inspector stopping) lets
 /// everything go at once, in order. A new page starts by asking (its first posts wait for the
-/// adapter's ``switchScript(on:)``, sent when the page script reports the page).
+/// adapter's ``PageInterceptCommand/setHolding(_:)``, sent when the page script reports the page).
 ///
 /// Where `UserMessageHandler` does not exist (a desktop browser behind `host --serve`'s shim) the
-/// script does nothing; such a page cannot hold.
+/// script wraps nothing: the shim's own `postMessage` hands each post over (`askReceived`).
 public enum PageInterceptScript {
     /// How long a message waits for the adapter's verdict before it goes on by itself.
     public static let askMilliseconds = 5_000
@@ -45,20 +46,6 @@ public enum PageInterceptScript {
         case pass, hold, release, drop, answer
     }
 
-    /// The script that switches holding on (breakpoints exist) or off (everything goes on).
-    public static func switchScript(on: Bool) -> String {
-        "window.\(entryPoint) && window.\(entryPoint).set(\(on)); void 0;"
-    }
-
-    /// The script that gives message `id` of page `page` its verdict. `json` is the edited
-    /// message (`release`) or the response (`answer`); `seconds` the time limit (`hold`).
-    public static func decision(page: String, id: Int, verdict: Verdict, json: Data? = nil, seconds: Double? = nil) -> String {
-        let pageLiteral = JavaScriptDelivery.escapedExpression((try? JSONEncoding.encode(page)) ?? Data("\"\"".utf8))
-        let jsonLiteral = json.map { JavaScriptDelivery.escapedExpression((try? JSONEncoding.encode(String(decoding: $0, as: UTF8.self))) ?? Data("null".utf8)) } ?? "undefined"
-        let limit = seconds.map { $0.isFinite ? String(max(0, $0)) : "0" } ?? "0"
-        return "window.\(entryPoint) && window.\(entryPoint).decide(\(pageLiteral), \(id), \"\(verdict.rawValue)\", \(jsonLiteral), \(limit)); void 0;"
-    }
-
     /// The JavaScript source of the user script (strict mode, one function expression).
     public static let source: String = #"""
         /* bridge-inspector: lets breakpoints hold what the journey posts to gbgBridge. See docs/real-apps.md. */
@@ -69,18 +56,22 @@ public enum PageInterceptScript {
           var define = Object.defineProperty, has = Object.prototype.hasOwnProperty, freeze = Object.freeze;
           var apply = Reflect.apply, stringify = JSON.stringify, parse = JSON.parse;
           var later = setTimeout, cancel = clearTimeout;
-          var handlers, reportTo, Handler, original;
+          var handlers, reportTo, Handler, original, reportPost;
           try {
             handlers = window.webkit.messageHandlers;
             reportTo = handlers["\#(OutgoingTapScript.handlerName)"];
             Handler = window.UserMessageHandler;
-            original = Handler && Handler.prototype.postMessage;
-            if (has.call(window, MARK) || !reportTo || typeof original !== "function") { return; }
+            original = Handler && Handler.prototype && Handler.prototype.postMessage;
+            if (typeof original !== "function") { original = undefined; }
+            /* In WebKit every handler shares UserMessageHandler's postMessage; a page without it
+               (host --serve's shim) has its own, and the shim hands posts over itself. */
+            reportPost = original || (reportTo && reportTo.postMessage);
+            if (has.call(window, MARK) || !reportTo || typeof reportPost !== "function") { return; }
           } catch (error) { return; }
           var page = Math.random().toString(36).slice(2) + "-" + Date.now().toString(36);
           var on = true, answering = false, next = 0, queues = { received: [], sent: [] }, items = {};
           function report(envelope) {
-            try { apply(original, reportTo, [stringify(envelope)]); } catch (error) { /* nothing can carry it */ }
+            try { apply(reportPost, reportTo, [stringify(envelope)]); } catch (error) { /* nothing can carry it */ }
           }
           function bridge() {
             try { return handlers.gbgBridge; } catch (error) { return undefined; }
@@ -155,22 +146,71 @@ public enum PageInterceptScript {
             ask("sent", message, json, deliver);
             return true;
           }
+          /* A post the journey made: true when it now waits here, and `go` hands it on later. */
+          function askReceived(message, go) {
+            if (!on) { return false; }
+            var json;
+            try { json = typeof message === "string" ? message : stringify(message); } catch (error) { return false; }
+            if (typeof json !== "string") { return false; }
+            ask("received", message, json, go);
+            return true;
+          }
           try {
-            Handler.prototype.postMessage = function postMessage(message) {
-              var target = bridge();
-              if (!on || this !== target) { return apply(original, this, arguments); }
-              var json;
-              try { json = typeof message === "string" ? message : stringify(message); } catch (error) { json = undefined; }
-              if (typeof json !== "string") { return apply(original, this, arguments); }
-              ask("received", message, json, forward);
-            };
+            if (original) {
+              Handler.prototype.postMessage = function postMessage(message) {
+                if (this !== bridge() || !askReceived(message, forward)) { return apply(original, this, arguments); }
+              };
+            }
             define(window, MARK, { value: freeze({
               page: page,
               set: setOn,
               askSent: askSent,
+              askReceived: askReceived,
               decide: function (forPage, id, verdict, json, seconds) { return forPage === page && decide(id, verdict, json, seconds); }
             }) });
           } catch (error) { /* the page cannot be wrapped: nothing is held */ }
         })();
         """#
+}
+
+/// What the adapter tells ``PageInterceptScript`` in the page: whether to hold at all, and each
+/// waiting message's verdict. A web view evaluates ``script``; a page that takes no scripts
+/// (`host --serve`'s shim, under a strict Content-Security-Policy) gets ``function`` and
+/// ``arguments`` as data and makes the same call.
+public enum PageInterceptCommand: Sendable, Equatable {
+    /// Hold (breakpoints exist) or let everything go on, in order.
+    case setHolding(Bool)
+    /// Message `id` of page `page` gets `verdict`; `json` is the edited message (`release`) or the
+    /// response (`answer`), `seconds` the time limit (`hold`).
+    case decide(page: String, id: Int, verdict: PageInterceptScript.Verdict, json: Data? = nil, seconds: Double? = nil)
+
+    /// The entry point's function this command calls (`set` or `decide`).
+    public var function: String {
+        switch self {
+        case .setHolding: return "set"
+        case .decide: return "decide"
+        }
+    }
+
+    /// The call's arguments, as the text of a JSON array.
+    public var arguments: String {
+        switch self {
+        case .setHolding(let on):
+            return "[\(on)]"
+        case .decide(let page, let id, let verdict, let json, let seconds):
+            let values: [JSONValue] = [
+                .string(page), .number(Double(id)), .string(verdict.rawValue),
+                json.map { .string(String(decoding: $0, as: UTF8.self)) } ?? .null,
+                .number(seconds.map { $0.isFinite ? max(0, $0) : 0 } ?? 0),
+            ]
+            return (try? JSONEncoding.encode(JSONValue.array(values))).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        }
+    }
+
+    /// The script a web view evaluates: the call, with the arguments as a JSON expression
+    /// (escaped as the bridge's own deliveries are), ending in `void 0`.
+    public var script: String {
+        let entry = "window." + PageInterceptScript.entryPoint
+        return "\(entry) && \(entry).\(function).apply(null, \(JavaScriptDelivery.escapedExpression(Data(arguments.utf8)))); void 0;"
+    }
 }

@@ -27,7 +27,7 @@ extension PublicAPIHost {
 
     public func setInterceptor(_ interceptor: (any BridgeInterceptor)?) {
         self.interceptor = interceptor
-        journeyPage?.run(PageInterceptScript.switchScript(on: interceptor != nil))
+        journeyPage?.send(.setHolding(interceptor != nil))
         guard interceptor == nil else { return }
         // The page lets everything go when switched off; say so for each hold.
         for hold in pageHolds {
@@ -52,7 +52,7 @@ extension PublicAPIHost {
             json = encoded
         }
         take(hold)
-        journeyPage?.run(PageInterceptScript.decision(page: hold.page, id: hold.item, verdict: .release, json: json))
+        journeyPage?.send(.decide(page: hold.page, id: hold.item, verdict: .release, json: json))
         resolve(hold, outcome: edited == nil ? .released : .edited, reason: reason, message: edited)
     }
 
@@ -70,14 +70,14 @@ extension PublicAPIHost {
         }
         take(hold)
         expectResponse(to: request.correlationId)
-        journeyPage?.run(PageInterceptScript.decision(page: hold.page, id: hold.item, verdict: .answer, json: json))
+        journeyPage?.send(.decide(page: hold.page, id: hold.item, verdict: .answer, json: json))
         resolve(hold, outcome: .answered, reason: .command, message: response)
     }
 
     public func dropHeld(_ id: String, reason: HeldResolution.Reason) throws(BridgeHostError) {
         let hold = try lookUpHold(id)
         take(hold)
-        journeyPage?.run(PageInterceptScript.decision(page: hold.page, id: hold.item, verdict: .drop))
+        journeyPage?.send(.decide(page: hold.page, id: hold.item, verdict: .drop))
         resolve(hold, outcome: .dropped, reason: reason)
     }
 
@@ -106,7 +106,7 @@ extension PublicAPIHost {
         }
         guard let interceptor, let message, let request = interceptor.hold(message, direction: direction, json: bytes) else {
             // Unreadable (GBGBridge or the journey will say why), not for holding, or no breakpoint for it.
-            journeyPage?.run(PageInterceptScript.decision(page: page, id: id, verdict: .pass))
+            journeyPage?.send(.decide(page: page, id: id, verdict: .pass))
             return
         }
         holdCount += 1
@@ -117,7 +117,7 @@ extension PublicAPIHost {
         pageHolds.append(PageHold(held: held, page: page, item: id))
         journeyAttached(true)
         report(.held(held))
-        journeyPage?.run(PageInterceptScript.decision(page: page, id: id, verdict: .hold, seconds: limit))
+        journeyPage?.send(.decide(page: page, id: id, verdict: .hold, seconds: limit))
         let holdId = held.id
         let timeline = self.timeline
         let deadline = timeline.elapsed + .seconds(min(limit, 100 * 365 * 86_400))
@@ -134,7 +134,7 @@ extension PublicAPIHost {
         let gone = pageHolds.filter { $0.page != interceptPage || page == nil }
         pageHolds.removeAll { hold in gone.contains { $0.held.id == hold.held.id } }
         for hold in gone { resolve(hold, outcome: .dropped, reason: .journeyGone) }
-        if page == nil { journeyPage?.run(PageInterceptScript.switchScript(on: interceptor != nil)) }
+        if page == nil { journeyPage?.send(.setHolding(interceptor != nil)) }
     }
 
     // MARK: Inside

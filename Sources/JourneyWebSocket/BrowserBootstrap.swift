@@ -48,7 +48,7 @@ public enum BrowserBootstrap {
         bootstrapScript: String = BridgeConfiguration.defaultBootstrapScript, pageReports: PageReportChannel? = nil,
         maximumFrameBytes: Int = 16 * 1024 * 1024
     ) -> String {
-        var parts: [String] = [shimHead]
+        var parts: [String] = [shimHead, holderDeclaration(pageReports?.holdingEntryPoint)]
         if let pageReports { parts.append(reportHandler(name: pageReports.handlerName, maximumFrameBytes: maximumFrameBytes)) }
         parts += [shimTail, bootstrapScript]
         if let pageReports { parts.append(pageReports.script) }
@@ -83,6 +83,13 @@ public enum BrowserBootstrap {
                 console.error("[GBGBridge] cannot define window.webkit.messageHandlers." + REPORT_HANDLER + ": " + error);
               }
             """#
+    }
+
+    /// `var HOLDER = "<name>";` (a JSON string literal: no text of it can be code), or `null`:
+    /// the page property of the script that may hold posts for breakpoints.
+    static func holderDeclaration(_ name: String?) -> String {
+        let literal = name.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        return "  var HOLDER = \(literal);"
     }
 
     /// The most messages a page keeps while its connection is opening.
@@ -125,13 +132,20 @@ public enum BrowserBootstrap {
               queue = [];
             }
           }
+          function postNow(message) {
+            var text = typeof message === "string" ? message : JSON.stringify(message);
+            if (typeof text !== "string") {
+              throw new TypeError("gbgBridge.postMessage: the message cannot be serialised");
+            }
+            send(JSON.stringify({ kind: "post", text: text }));
+          }
           var gbgBridge = Object.freeze({
             postMessage: function (message) {
-              var text = typeof message === "string" ? message : JSON.stringify(message);
-              if (typeof text !== "string") {
-                throw new TypeError("gbgBridge.postMessage: the message cannot be serialised");
-              }
-              send(JSON.stringify({ kind: "post", text: text }));
+              // While the inspector has breakpoints, its page script may hold the post (host
+              // --serve --inspect-via public-api); it posts it later, or never (dropped).
+              var holder = HOLDER ? window[HOLDER] : null;
+              if (holder && typeof holder.askReceived === "function" && holder.askReceived(message, postNow)) { return; }
+              postNow(message);
             }
           });
           // Sends a frame now, or once the connection is open (in order with every other frame).
@@ -202,6 +216,10 @@ public enum BrowserBootstrap {
               console.error("[GBGBridge] the host sent a control frame that is not a JSON object; it was ignored");
               return;
             }
+            if (command.kind === "intercept") {
+              hold(command);
+              return;
+            }
             if (command.kind !== "post") {
               console.warn("[GBGBridge] the host sent a control frame of an unknown kind (" + describe(command.kind) + "); it was ignored");
               return;
@@ -221,6 +239,23 @@ public enum BrowserBootstrap {
               window.webkit.messageHandlers.gbgBridge.postMessage(message);
             } catch (error) {
               console.error("[GBGBridge] the host's post as the journey failed in window.webkit.messageHandlers.gbgBridge.postMessage: " + describe(error));
+            }
+          }
+          // The host's `intercept` frame: a call of the holding script's `set` or `decide`.
+          function hold(command) {
+            var holder = HOLDER ? window[HOLDER] : null;
+            if (!holder) {
+              console.warn("[GBGBridge] the host sent a breakpoint command, but no script here holds messages; it was ignored");
+              return;
+            }
+            if ((command.call !== "set" && command.call !== "decide") || !Array.isArray(command.args) || typeof holder[command.call] !== "function") {
+              console.error("[GBGBridge] the host sent a breakpoint command this page cannot carry out; it was ignored");
+              return;
+            }
+            try {
+              holder[command.call].apply(null, command.args);
+            } catch (error) {
+              console.error("[GBGBridge] a breakpoint command failed: " + describe(error));
             }
           }
           function connect() {

@@ -29,6 +29,12 @@ public struct PageReportChannel: Sendable {
     public var maximumReportBytes: Int
     /// Called on the main actor with the body of each report of the attached journey page.
     public var receive: @MainActor @Sendable (String) -> Void
+    /// The page property of a script among ``script`` that can hold messages for breakpoints
+    /// (GBGBridgeInspector's `PageInterceptScript`), or `nil`. With it, the bridge's
+    /// `postMessage` hands each post to that object's `askReceived(message, post)` first, and the
+    /// host's `intercept` control frames (``WebJourneyServer/callHolder(_:arguments:)``) call its
+    /// `set` and `decide`.
+    public var holdingEntryPoint: String?
 
     /// Creates a channel.
     public init(

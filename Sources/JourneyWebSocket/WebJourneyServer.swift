@@ -180,6 +180,14 @@ public final class WebJourneyServer: Sendable {
         try pages.postAsJourney(text, asObject: asObject)
     }
 
+    /// Calls the attached page's holding script (``PageReportChannel/holdingEntryPoint``) by a
+    /// control frame: `function` (`set` or `decide`) with `arguments`, the text of a JSON array.
+    /// Throws ``WebJourneyError/noPageAttached`` when no page is attached.
+    @MainActor
+    public func callHolder(_ function: String, arguments: String) throws(WebJourneyError) {
+        try pages.callHolder(function, arguments: arguments)
+    }
+
     /// The pages connected now, oldest first (for tests and diagnostics).
     @MainActor
     public var connectedPages: [WebPage] { pages.connectedPages }
@@ -308,6 +316,12 @@ final class PageCoordinator {
     }
 
     var connectedPages: [WebPage] { open.values.map(\.page).sorted { $0.id < $1.id } }
+
+    /// Calls the holding script of the page attached now.
+    func callHolder(_ function: String, arguments: String) throws(WebJourneyError) {
+        guard let current else { throw .noPageAttached }
+        try current.callHolder(function, arguments: arguments)
+    }
 
     /// Hands a post as the journey to the page attached now.
     func postAsJourney(_ text: String, asObject: Bool) throws(WebJourneyError) {

@@ -118,8 +118,18 @@ public final class WebSocketJourneyTransport: JourneyTransport {
     /// bound as ``deliver(_:)``). A write that fails later is not reported: the page went, and
     /// the server tells that on its own.
     public func post(asJourney text: String, asObject: Bool) throws(WebJourneyError) {
+        try writeControlFrame(Self.postControlFrame(text: text, asObject: asObject))
+    }
+
+    /// Calls the page's holding script (``PageReportChannel/holdingEntryPoint``): `function` is
+    /// `set` or `decide`, `arguments` the text of a JSON array (the caller's, made by an encoder).
+    public func callHolder(_ function: String, arguments: String) throws(WebJourneyError) {
+        try writeControlFrame(#"{"kind":"intercept","call":"# + Self.jsonStringLiteral(function) + #","args":"# + arguments + "}")
+    }
+
+    /// Writes a control frame, bounded like deliveries; it is no delivery (their count stays).
+    private func writeControlFrame(_ frameText: String) throws(WebJourneyError) {
         guard isOpen else { throw .pageClosed(page: page.id) }
-        let frameText = Self.postControlFrame(text: text, asObject: asObject)
         let size = frameText.utf8.count
         let waiting = pendingBytes.withLock { $0 }
         guard waiting + size <= maximumPendingBytes else {

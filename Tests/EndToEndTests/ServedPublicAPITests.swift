@@ -39,13 +39,16 @@ struct ServedPublicAPITests {
         })();
         """
 
-    /// Each message the page received: the host's JSON in the delivery script, and the JSON of
+    /// Each message the page received (the host's control frames, which are not deliveries, left
+    /// out): the host's JSON in the delivery script, and the JSON of
     /// the value `receive` got (`JSON.stringify(JSON.parse(...))`; the host escapes `<` and
     /// U+2028 for the script, which the value does not keep).
     private func received(_ browser: HeadlessChromium, _ tab: String) async throws -> [(host: String, value: String)] {
         let prefix = JavaScriptDelivery.receiveFunction + "(", suffix = ");"
         let text = try #require(try await browser.evaluate(tab, """
-            JSON.stringify((window.__hostFrames || []).map(function (frame) {
+            JSON.stringify((window.__hostFrames || []).filter(function (frame) {
+              return frame.slice(0, \(prefix.utf16.count)) === \(String(decoding: try JSONEncoder().encode(prefix), as: UTF8.self));
+            }).map(function (frame) {
               var json = frame.slice(\(prefix.utf16.count), frame.length - \(suffix.utf16.count));
               return [json, JSON.stringify(JSON.parse(json))];
             }))
@@ -184,6 +187,63 @@ struct ServedPublicAPITests {
         }
         // The page's own script saw the replayed query's answer arrive: it lists it as a response nobody waited for.
         _ = try await pageState(browser, tab, timeout: .seconds(120)) { ($0["ignored"] as? [Any])?.isEmpty == false }
+    }
+
+    @Test("breakpoints hold in the browser's page too: the journey's request (released, answered) and the host's answer (edited)", .requires(.chromium))
+    func breakpointsInThePage() async throws {
+        let executable = try ExternalTool.chromium.require()
+        let directory = try TemporaryDirectory()
+        let journey = directory.file("journey")
+        try FileManager.default.createDirectory(atPath: journey, withIntermediateDirectories: true)
+        try WebKitBreakpointTests.journey.write(toFile: journey + "/index.html", atomically: true, encoding: .utf8)
+        let (host, socket, served) = try await servedHost(
+            in: directory, serving: journey, options: ["--profile", examplePath("web-journey/host-profile.json")])
+        defer { host.kill() }
+        let browser = try HeadlessChromium(executable: executable, directory: directory)
+        defer { browser.close() }
+        let tab = try await browser.openPage()
+        try await browser.navigate(tab, to: served)
+        let session = try InspectorSession(socketPath: socket, subscribe: false, clientName: "served-public-api-tests")
+        defer { session.close() }
+        var state = try await webSnapshot(session, timeout: .seconds(120)) { $0.journeyAttached }
+        #expect(state.host.unsupported?[HostFeature.intercept.rawValue] == nil, "the handshake offers breakpoints")
+        func cli(_ arguments: [String]) async throws -> CLIResult { try await runCLI(arguments + ["--socket", socket], binary: binary) }
+        func got(_ id: String) -> (WireState) -> Bool {
+            { $0.messages.contains { $0.direction == .received && $0.message.payload.action == "journey.got" && $0.message.payload.data?["id"] == .string(id) } }
+        }
+
+        let breaker = try BinaryProcess(["break", "action:device.info", "--hold", "600", "--socket", socket], binary: binary, stdin: .closed)
+        defer { breaker.kill() }
+        _ = try await webSnapshot(session, timeout: .seconds(120)) { ($0.breakpoints?.count ?? 0) == 1 }
+
+        // The journey's request waits in the page; released, the host answers, and that answer
+        // waits in the page too, before the journey's receive; released edited.
+        #expect(try await cli(["event", "host.ping", "--quiet"]).status == 0)
+        state = try await webSnapshot(session, timeout: .seconds(120)) { ($0.held?.count ?? 0) == 1 }
+        let request = try #require(state.held?.first)
+        #expect(request.direction == .received && request.message.correlationId == "dev-1")
+        #expect(!state.messages.contains { $0.direction == .received && $0.message.correlationId == "dev-1" }, "the host has not got it")
+        #expect(try await cli(["release", request.id]).status == 0)
+        state = try await webSnapshot(session, timeout: .seconds(120)) { $0.held?.first?.direction == .sent }
+        let answer = try #require(state.held?.first)
+        #expect(try await cli(["release", answer.id, "--data", #"{"model":"edited in Chromium"}"#]).status == 0)
+        state = try await webSnapshot(session, timeout: .seconds(120), until: got("dev-1"))
+        let journeyGot = state.messages.first { $0.message.payload.action == "journey.got" && $0.message.payload.data?["id"] == "dev-1" }
+        #expect(journeyGot?.message.payload.data?["data"]?["model"] == "edited in Chromium")
+
+        // Answered by hand in the page: the host never gets the request.
+        #expect(try await cli(["event", "host.ping", "--quiet"]).status == 0)
+        state = try await webSnapshot(session, timeout: .seconds(120)) { $0.held?.first?.message.correlationId == "dev-2" }
+        let second = try #require(state.held?.first)
+        #expect(try await cli(["answer", second.id, "--status", "error", "--error-code", "BUSY"]).status == 0)
+        state = try await webSnapshot(session, timeout: .seconds(120), until: got("dev-2"))
+        #expect(!state.messages.contains { $0.direction == .received && $0.message.correlationId == "dev-2" })
+
+        // The breakpoint's process ends: nothing is held any more, and posts go straight on.
+        breaker.kill()
+        _ = try await webSnapshot(session, timeout: .seconds(120)) { ($0.breakpoints?.count ?? 0) == 0 }
+        #expect(try await cli(["event", "host.ping", "--quiet"]).status == 0)
+        _ = try await webSnapshot(session, timeout: .seconds(120), until: got("dev-3"))
     }
 
     /// A journey page that has not set `window.GBGBridge.receive` when the host starts sending.

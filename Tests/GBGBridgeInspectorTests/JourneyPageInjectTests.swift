@@ -24,6 +24,8 @@ struct JourneyPageInjectTests {
             let host = host
             Task { @MainActor in host?.receive(text: post.text) }
         }
+
+        func send(_ command: PageInterceptCommand) {}
     }
 
     @Test("with a page, inject is offered; the message reaches GBGBridge through the page and is the command's in the log")

@@ -18,19 +18,22 @@ struct PageHoldTests {
     final class RecordingPage: JourneyPage {
         var unavailableReason: String? { nil }
         var canHold: Bool { true }
-        private(set) var scripts: [String] = []
+        private(set) var commands: [PageInterceptCommand] = []
         private(set) var posts: [JourneyPost] = []
         func post(asJourney post: JourneyPost) { posts.append(post) }
-        func run(_ script: String) { scripts.append(script) }
+        func send(_ command: PageInterceptCommand) { commands.append(command) }
         /// The verdicts given so far, as `id verdict`.
         var verdicts: [String] {
-            scripts.compactMap { script in
-                guard let range = script.range(of: #"decide\("[^"]*", (\d+), "(\w+)""#, options: .regularExpression) else { return nil }
-                let parts = script[range].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                return "\(parts[1]) \(parts[2].replacingOccurrences(of: "\"", with: ""))"
-            }
+            commands.compactMap { if case .decide(_, let id, let verdict, _, _) = $0 { return "\(id) \(verdict.rawValue)" } else { return nil } }
         }
-        var switches: [String] { scripts.filter { $0.contains(".set(") } }
+        /// The last verdict's message or response, as text.
+        var lastJSON: String? {
+            for command in commands.reversed() {
+                if case .decide(_, _, _, let json, _) = command { return json.map { String(decoding: $0, as: UTF8.self) } }
+            }
+            return nil
+        }
+        var switches: [Bool] { commands.compactMap { if case .setHolding(let on) = $0 { return on } else { return nil } } }
     }
 
     private static func request(_ id: String, action: String = "device.info") -> String {
@@ -53,7 +56,7 @@ struct PageHoldTests {
             Issue.record("the breakpoint was refused")
             return
         }
-        #expect(page.switches.last?.contains("set(true)") == true, "the page is told to hold")
+        #expect(page.switches.last == true, "the page is told to hold")
 
         app.adapter.handle(Self.report(page: "p1", id: 1, json: Self.request("r1")))
         app.adapter.handle(Self.report(page: "p1", id: 2, json: Self.request("e1", action: "nfc.read")))
@@ -76,8 +79,8 @@ struct PageHoldTests {
         // command that makes the host's side send something.
         let answering = try session.send(.answer(.init(id: third, status: .error, error: .init(code: "BUSY", message: "busy", recoverable: true))))
         #expect(await eventually { app.agent.run(); return page.verdicts.last == "5 answer" })
-        let answer = try #require(page.scripts.last)
-        #expect(answer.contains(#"\"correlationId\":\"r3\""#) && answer.contains("BUSY"), "the page gets the response to hand to the journey: \(answer)")
+        let answer = try #require(page.lastJSON)
+        #expect(answer.contains(#""correlationId":"r3""#) && answer.contains("BUSY"), "the page gets the response to hand to the journey: \(answer)")
         app.adapter.reportSent(json: #"{"version":"1.0","correlationId":"r3","type":"response","timestamp":0,"payload":{"action":"device.info","status":"error","error":{"code":"BUSY","message":"busy","recoverable":true}}}"#)
         let answered = try await session.reply(to: answering)
         guard case .success = answered.result else { Issue.record("answer failed: \(answered.result)"); return }
@@ -93,7 +96,7 @@ struct PageHoldTests {
         guard case .success = try await session.reply(to: injecting).result else { Issue.record("inject failed"); return }
 
         guard case .success = try await session.run(.removeBreakpoint(.init(id: "b1"))).result else { Issue.record("remove failed"); return }
-        #expect(page.switches.last?.contains("set(false)") == true, "no breakpoints: the page lets everything go")
+        #expect(page.switches.last == false, "no breakpoints: the page lets everything go")
     }
 
     @Test("a hold ends at its time limit on the host's clock, when its inspector goes, and when its page goes")
@@ -118,7 +121,7 @@ struct PageHoldTests {
         #expect(app.adapter.heldMessages.count == 1)
         app.adapter.handle(.page(url: "file:///journey/index.html"))
         #expect(app.adapter.heldMessages.isEmpty)
-        #expect(page.switches.last?.contains("set(true)") == true, "the new page is told there are breakpoints")
+        #expect(page.switches.last == true, "the new page is told there are breakpoints")
 
         // The inspector that owns the breakpoint goes: what it held goes on.
         app.adapter.handle(Self.report(page: "p2", id: 1, json: Self.request("t3")))
@@ -161,7 +164,7 @@ struct PageHoldTests {
         var edited = held.message
         edited.payload.data = ["model": "edited"]
         guard case .success = try await session.run(.release(.init(id: held.id, message: edited))).result else { Issue.record("release failed"); return }
-        let release = try #require(page.scripts.last)
+        let release = try #require(page.lastJSON)
         #expect(page.verdicts.last == "1 release")
         #expect(release.contains("edited"), "the page gets the edited message: \(release)")
 

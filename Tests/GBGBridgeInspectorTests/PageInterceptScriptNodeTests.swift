@@ -35,11 +35,9 @@ struct PageInterceptScriptNodeTests {
             function page() { return window.\(PageInterceptScript.entryPoint).page; }
             function run(script) { (function (window) { eval(script); })(window); }
             function verdict(id, what, json, seconds) {
-              run(\(String(decoding: try JSONEncoder().encode(PageInterceptScript.decision(page: "PAGE", id: 0, verdict: .pass)), as: UTF8.self))
-                .replace('"PAGE"', JSON.stringify(page())).replace(", 0, ", ", " + id + ", ").replace('"pass"', JSON.stringify(what))
-                .replace("undefined", json === undefined ? "undefined" : JSON.stringify(json)).replace(/, 0\\); void 0;$/, ", " + (seconds || 0) + "); void 0;"));
+              return window.\(PageInterceptScript.entryPoint).decide(page(), id, what, json === undefined ? null : json, seconds || 0);
             }
-            function switchTo(on) { run(on ? \(String(decoding: try JSONEncoder().encode(PageInterceptScript.switchScript(on: true)), as: UTF8.self)) : \(String(decoding: try JSONEncoder().encode(PageInterceptScript.switchScript(on: false)), as: UTF8.self))); }
+            function switchTo(on) { window.\(PageInterceptScript.entryPoint).set(on); }
             var out = {};
             \(steps)
             out.bridge = posted.gbgBridge;
@@ -120,14 +118,47 @@ struct PageInterceptScriptNodeTests {
         #expect((out["bridge"] as? [[String: Any]])?.first?["id"] as? String == "x")
     }
 
-    @Test("without WebKit's UserMessageHandler (a desktop browser's shim) the script does nothing")
+    @Test("without WebKit's UserMessageHandler (host --serve's shim) nothing is wrapped: the shim hands posts over with askReceived")
     func noUserMessageHandler() throws {
         let out = try run("""
             journeyPost({ id: "straight" });
-            out.entry = typeof window.\(PageInterceptScript.entryPoint);
+            var shimPosted = [];
+            out.held = window.\(PageInterceptScript.entryPoint).askReceived({ id: "asked" }, function (m) { shimPosted.push(m.id); });
+            out.reported = reports().map(function (r) { return r.direction + " " + r.json; });
+            verdict(1, "pass");
+            out.shim = shimPosted;
             """, userMessageHandler: false)
-        #expect(out["entry"] as? String == "undefined")
-        #expect((out["bridge"] as? [Any])?.count == 1)
+        #expect((out["bridge"] as? [Any])?.count == 1, "the journey's own post was not wrapped")
+        #expect(out["held"] as? Bool == true)
+        #expect(out["reported"] as? [String] == [#"received {"id":"asked"}"#], "reports go through the report handler's own postMessage")
+        #expect(out["shim"] as? [String] == ["asked"])
+    }
+
+    @Test("the adapter's commands, evaluated as scripts, call the entry point with their arguments")
+    func commandScripts() throws {
+        let node = try #require(nodePath)
+        let commands: [PageInterceptCommand] = [
+            .setHolding(true), .decide(page: "p-1", id: 7, verdict: .release, json: Data(#"{"a":"</script>\u2028"}"#.utf8), seconds: nil),
+            .decide(page: "p-1", id: 8, verdict: .hold, seconds: 60),
+        ]
+        let scripts = String(decoding: try JSONEncoder().encode(commands.map(\.script)), as: UTF8.self)
+        let program = """
+            var calls = [];
+            var window = { \(PageInterceptScript.entryPoint): { set: function () { calls.push(["set"].concat([].slice.call(arguments))); },
+              decide: function () { calls.push(["decide"].concat([].slice.call(arguments))); } } };
+            \(scripts).forEach(function (script) { (function (window) { eval(script); })(window); });
+            process.stdout.write(JSON.stringify(calls));
+            """
+        let result = try SpawnedProcess.run([node, "-e", program], timeout: 120)
+        #expect(result.status == 0, "\(result.errors)")
+        let calls = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[Any]])
+        #expect(calls.count == 3)
+        #expect(calls[0].first as? String == "set" && calls[0].last as? Bool == true)
+        #expect(calls[1].count == 6)
+        #expect(calls[1][1] as? String == "p-1" && calls[1][2] as? Int == 7 && calls[1][3] as? String == "release")
+        #expect(calls[1][4] as? String == #"{"a":"</script>\u2028"}"#, "the edited message arrives as its text")
+        #expect(calls[2][3] as? String == "hold" && calls[2][5] as? Int == 60)
+        #expect(commands.allSatisfy { !$0.script.contains("</script>") })
     }
 
     @Test("deliveries wait before the journey's receive in a queue of their own; release (edited), drop; an answer is never held again")

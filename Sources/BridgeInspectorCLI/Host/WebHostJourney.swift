@@ -37,9 +37,13 @@ final class WebHostJourney: HostJourney {
             bootstrapScript: host.configuration?.bootstrapScript ?? BridgeConfiguration.defaultBootstrapScript)
         if options.inspectionPath == .publicAPI {
             let pageReports = pageReports
-            configuration.pageReports = PageReportChannel(script: OutgoingTapScript.source, handlerName: OutgoingTapScript.handlerName) { body in
+            var channel = PageReportChannel(
+                script: OutgoingTapScript.source + "\n" + PageInterceptScript.source, handlerName: OutgoingTapScript.handlerName
+            ) { body in
                 pageReports.received(body)
             }
+            channel.holdingEntryPoint = PageInterceptScript.entryPoint
+            configuration.pageReports = channel
         }
         server = try await WebJourneyServer.start(host: host, configuration: configuration) { notice in
             Self.report(notice, host: host)
@@ -117,7 +121,7 @@ final class WebHostJourney: HostJourney {
     }
 }
 
-/// The page attached to `host --serve` now, for the GBGBridge adapter's `inject` and `replay`:
+/// The page attached to `host --serve` now, for the GBGBridge adapter's `inject`, `replay` and breakpoints:
 /// a control frame makes the page post the message through its own
 /// `window.webkit.messageHandlers.gbgBridge.postMessage`, as the journey's code does.
 @MainActor
@@ -135,5 +139,13 @@ final class ServedJourneyPage: JourneyPage {
         } catch {
             StandardStreams.printError(Sanitizer.sanitize("bridge-inspector host: could not post the inspector's message in the page: \(error)"))
         }
+    }
+
+    /// The page runs the holding script after the page script; its posts are handed over by the shim.
+    var canHold: Bool { true }
+
+    func send(_ command: PageInterceptCommand) {
+        // No page attached: nothing waits for a verdict there.
+        try? server?.callHolder(command.function, arguments: command.arguments)
     }
 }

@@ -135,7 +135,7 @@ final class WebKitJourneyPage: JourneyPage {
     /// The web view runs ``PageInterceptScript`` on the public-API path.
     var canHold: Bool { true }
 
-    func run(_ script: String) {
-        journey?.evaluate(script)
+    func send(_ command: PageInterceptCommand) {
+        journey?.evaluate(command.script)
     }
 }

@@ -41,14 +41,14 @@ struct BreakCommand: ParsableCommand {
             {"kind":"resolved",...} (the HeldResolution record) and {"kind":"skipped",...} (the \
             HoldSkipped record).
 
-            On a host seen through GBGBridge's public API (an app, or host --webkit --inspect-via \
-            public-api) the journey's page holds the messages: a request before GBGBridge gets it, \
+            On a host seen through GBGBridge's public API (an app, or host --webkit or --serve \
+            with --inspect-via public-api) the journey's page holds the messages: a request before GBGBridge gets it, \
             a response or event before the journey's receive does; answer hands the response to \
             the journey in the page (docs/inspector-protocol.md, section 13.7).
 
             Exit status: 0 after Ctrl-C or SIGTERM; 64 for a bad filter; 2 when the host cannot \
-            hold messages (seen through GBGBridge's public API without its web view, or a page in \
-            a desktop browser); 3 when the host goes away.
+            hold messages (seen through GBGBridge's public API without its web view); 3 when the \
+            host goes away.
 
             Examples:
               bridge-inspector break 'action:camera.document.capture'

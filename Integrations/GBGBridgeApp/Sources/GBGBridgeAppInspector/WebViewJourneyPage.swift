@@ -24,7 +24,7 @@ final class WebViewJourneyPage: JourneyPage {
     /// The page runs ``PageInterceptScript`` (installed with the page script by ``OutgoingTap``).
     var canHold: Bool { true }
 
-    func run(_ script: String) {
-        webView?.evaluateJavaScript(script, completionHandler: nil)
+    func send(_ command: PageInterceptCommand) {
+        webView?.evaluateJavaScript(command.script, completionHandler: nil)
     }
 }
