@@ -218,7 +218,9 @@ final class WebViewRunner {
         var bytes = Array(script.utf8)
         bytes.append(0)
         bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { source in
+            // Never empty: it holds at least the terminating zero.
+            guard let base = buffer.baseAddress else { return }
+            base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { source in
                 webkit_web_view_evaluate_javascript(
                     view, source, gssize(buffer.count - 1), nil, Self.evaluationSourceURI, nil,
                     { object, result, userData in

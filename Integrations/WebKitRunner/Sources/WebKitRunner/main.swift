@@ -48,9 +48,10 @@ func runMain() -> Int32 {
     if options.headless {
         switch HeadlessDisplay.start(width: options.width, height: options.height) {
         case let .failure(problem): return fatal(problem.text)
-        case let .success(started): headless = started
+        case let .success(started):
+            headless = started
+            display = started.display
         }
-        display = headless!.display
         HeadlessEnvironment.apply(display: display)
     } else if let given = getenv("DISPLAY").map({ String(cString: $0) }), !given.isEmpty {
         display = given
