@@ -58,7 +58,7 @@ public struct JourneyPost: Sendable, Equatable {
 
     /// The script that posts it, for a web view's `evaluateJavaScript`: the message as an
     /// object-literal expression (or a string literal), never spliced into quotes, escaped as the
-    /// bridge's own deliveries are (``JavaScriptDelivery/escapedExpression(_:)``). It ends in
+    /// bridge's own deliveries are (BridgeCore's `JavaScriptDelivery.escapedExpression(_:)`). It ends in
     /// `void 0`: WebKit's `postMessage` returns a promise, which `evaluateJavaScript` cannot
     /// hand back and would report as an error.
     public var script: String {
