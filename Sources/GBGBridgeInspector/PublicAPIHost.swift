@@ -150,7 +150,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// Gives the delegate slot back to the app's delegate and stops polling.
     public func stop() {
         // The page must not wait for verdicts that will never come.
-        if interceptor != nil || !pageHolds.isEmpty { setInterceptor(nil) }
+        if journeyPage?.canHold == true { setInterceptor(nil) }
         pollTask?.cancel()
         pollTask = nil
         // No report comes any more: replies waiting for one go now.
