@@ -17,7 +17,7 @@ struct RememberedResponsesTerminalTests {
         binary = try requireBridgeInspectorBinary()
     }
 
-    @Test("a damaged file is reported and left alone; a typed answer is saved and offered by Ctrl-T in the next run")
+    @Test("a damaged file is left alone (RememberedResponsesTests check it is reported); a typed answer is saved and offered by Ctrl-T in the next run")
     func keptBetweenRuns() async throws {
         let host = try await ScriptedHost(binary: binary, scenario: scriptingChainedNFCScenario)
         defer { host.stop() }
@@ -28,12 +28,12 @@ struct RememberedResponsesTerminalTests {
         try Data(damaged.utf8).write(to: URL(fileURLWithPath: file))
         let environment = ["XDG_STATE_HOME": state.path]
 
-        // Run 1: the damaged file is named on screen; an answer typed by hand does not overwrite it.
+        // Run 1: an answer typed by hand does not overwrite the damaged file.
         let first = try TmuxSession([binary, "--socket", host.socket], environment: environment)
         defer { first.kill() }
-        // The notice is a flash of eight seconds from start-up: looked for on its own first, not
-        // together with the request, which can come much later on a loaded machine.
-        await first.waitFor("were not loaded")
+        // The notice that the file was not loaded is RememberedResponsesTests' to check: it is a
+        // flash of eight seconds of real time from start-up, which a loaded machine can let pass
+        // before the first look through tmux. Here: the file is left alone.
         await first.waitFor("connected", "nfc-1")
         try first.press("r")
         await first.waitFor("Respond to nfc.read", "type replaces it")
