@@ -76,16 +76,14 @@ final class WebKitJourneyFixture {
 
     /// Waits (bounded) until `script`'s JSON result in the page satisfies `accept`; returns it.
     func waitForPage(_ what: String, _ script: String, timeout: Duration = .seconds(120), accept: (String) -> Bool) async throws -> String {
-        let deadline = ContinuousClock.now + timeout
         var last = "nothing"
-        while ContinuousClock.now < deadline {
-            if let result = try? await journey.query(script) {
-                if accept(result) { return result }
-                last = result
-            }
-            try await Task.sleep(for: .milliseconds(20))
+        let found = await waitUntil(timeout: timeout, every: .milliseconds(20)) { () async -> String? in
+            guard let result = try? await journey.query(script) else { return nil }
+            last = result
+            return accept(result) ? result : nil
         }
-        throw TestSetupError(description: "timed out waiting for \(what): the page last said \(last)")
+        guard let found else { throw TestSetupError(description: "timed out waiting for \(what): the page last said \(last)") }
+        return found
     }
 
     /// The events the journey posted with `action`, as the host received them.
