@@ -258,7 +258,7 @@ struct BrowserJourneyTests {
         #expect(port.standardError.contains("--port is for --serve or --allow-origin"))
         let missing = try BinaryProcess(["host", "--serve", "/nonexistent/journey"], binary: binary)
         defer { missing.kill() }
-        #expect(await missing.waitForExit() == 1)
+        #expect(await missing.waitForExit() == 64, "a journey directory that is not there is a usage error")
         #expect(missing.standardError.contains("cannot serve /nonexistent/journey: it does not exist"))
         #expect(missing.standardOutput.isEmpty, "nothing is announced when the journey cannot be served")
     }

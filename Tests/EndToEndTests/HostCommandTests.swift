@@ -134,7 +134,7 @@ struct HostCommandTests {
         #expect(state.log.last { $0.direction == .received }?.summary == "journey.cancel")
     }
 
-    @Test("a bad profile: a clear error on stderr, a non-zero exit, and nothing started")
+    @Test("a bad profile: a clear error on stderr, exit 64 (usage), and nothing started")
     func badProfile() async throws {
         let directory = try TemporaryDirectory()
         let profile = directory.file("bad-profile.json")
@@ -144,7 +144,7 @@ struct HostCommandTests {
         let host = try BinaryProcess(["host", "--profile", profile, "--socket", socket], binary: binary)
         defer { host.kill() }
         let status = await host.waitForExit()
-        #expect(status == 1)
+        #expect(status == 64, "a bad input file is a usage error, as a bad --rules file is (docs/cli.md, Exit status)")
         #expect(host.standardError ==
             "Error: \(profile): slots.document.delayMs: expected a whole number of milliseconds from 0 to 3600000, found the number -5\n")
         #expect(host.standardOutput.isEmpty)
@@ -161,7 +161,7 @@ struct HostCommandTests {
         let logPath = directory.file("journey.jsonl")
         let host = try BinaryProcess(["host", "--scenario", scenario, "--socket", socket, "--journey-log", logPath], binary: binary)
         defer { host.kill() }
-        #expect(await host.waitForExit() == 1)
+        #expect(await host.waitForExit() == 64)
         #expect(host.standardError ==
             "Error: \(scenario): line 5, column 5: invalid JSON: expected ',' or ']' in an array, found '{'\n")
         #expect(!FileManager.default.fileExists(atPath: socket))
@@ -174,11 +174,11 @@ struct HostCommandTests {
         let missing = directory.file("nope.json")
         let first = try BinaryProcess(["host", "--profile", missing, "--socket", directory.file("a.sock")], binary: binary)
         defer { first.kill() }
-        #expect(await first.waitForExit() == 1)
+        #expect(await first.waitForExit() == 64)
         #expect(first.standardError == "Error: \(missing): cannot read the file: no such file\n")
         let second = try BinaryProcess(["host", "--exit-when-done", "--socket", directory.file("b.sock")], binary: binary)
         defer { second.kill() }
-        #expect(await second.waitForExit() == 1)
+        #expect(await second.waitForExit() == 64)
         #expect(second.standardError.hasPrefix("Error: --exit-when-done needs a scenario that ends, but \"demo\" loops"))
         #expect(!FileManager.default.fileExists(atPath: directory.file("b.sock")))
     }

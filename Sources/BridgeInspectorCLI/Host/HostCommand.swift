@@ -25,7 +25,7 @@ struct HostCommand: AsyncParsableCommand {
             Without options this runs the built-in demo (examples/profiles/demo.json and the \
             looping examples/scenarios/demo.json). Ctrl-C or SIGTERM stops it and removes the \
             socket. Bad profile or scenario files are reported with the file, the place in it and \
-            what was expected, and nothing is started. Both formats are described in \
+            what was expected, and nothing is started (exit 64). Both formats are described in \
             docs/scenarios.md.
 
             With --serve DIR the journey is real instead: the host serves DIR on 127.0.0.1 \

@@ -2,6 +2,8 @@ import BridgeCore
 import Foundation
 import InspectorAgent
 import JourneySimulation
+import JourneyWebKit
+import JourneyWebSocket
 import SocketSupport
 import TerminalUI
 #if canImport(Glibc)
@@ -22,6 +24,20 @@ struct HostRunner {
         case signal(Int32)
         case scenarioFinished
         case standardInputClosed
+    }
+
+    /// The exit status for an error found while validating the command line, before anything
+    /// starts: a bad or missing profile or scenario file, a journey directory or address that is
+    /// not one, an origin or port that is not one, or options that contradict each other are
+    /// the command line's fault (64, as a bad `--rules` file is); anything else (the WebKit
+    /// runner not built, a port already taken) is a failure (1).
+    static func exitStatus(forStartError error: any Error) -> Int32 {
+        switch error {
+        case is SimulationInputError, is HostStartError: ExitCodes.usage
+        case WebKitJourneyError.invalidJourney: ExitCodes.usage
+        case WebJourneyError.servedDirectory, WebJourneyError.invalidOrigin, WebJourneyError.invalidPort: ExitCodes.usage
+        default: ExitCodes.failure
+        }
     }
 
     /// How long a finished scenario's last responses get to arrive before `--exit-when-done` exits.
@@ -48,12 +64,12 @@ struct HostRunner {
             }
         } catch {
             StandardStreams.printFailure("\(error)")
-            return 1
+            return Self.exitStatus(forStartError: error)
         }
         let name = options.name ?? profile.name
         if name.isEmpty {
             StandardStreams.printFailure("--name must not be empty")
-            return 1
+            return ExitCodes.usage
         }
 
         // 2. Build the host (nothing is visible yet).
@@ -72,7 +88,7 @@ struct HostRunner {
             try await journey.prepare(host: host)
         } catch {
             StandardStreams.printFailure("\(error)")
-            return 1
+            return Self.exitStatus(forStartError: error)
         }
         var served: ServedInspector
         do {
