@@ -98,6 +98,36 @@ struct ScriptingBreakpointTests {
         return payload?["data"] as? [String: Any] ?? [:]
     }
 
+    @Test("wait-for --held prints the id of the oldest matching hold, or of the next one; --new skips those already held; --held with --slot is a usage error")
+    func waitForHeld() async throws {
+        let host = try await ScriptedHost(binary: binary, scenario: breakpointGatedScenario)
+        defer { host.stop() }
+        let misuse = try await host.run(["wait-for", "--held", "--slot", "document"], binary: binary)
+        #expect(misuse.status == 64, "\(misuse)")
+        let breaker = try host.start(["break", "action:device.info", "--hold", "600", "--json"], binary: binary)
+        defer { breaker.kill() }
+        _ = try await waitForLine(breaker, kind: "breakpoint", count: 1)
+
+        // Waiting before anything is held: the next hold's id.
+        let waiting = try host.start(["wait-for", "--held", "--filter", "type:request", "--timeout", "300"], binary: binary)
+        defer { waiting.kill() }
+        let first = try await openGate(host)
+        #expect(await waiting.waitForExit() == 0, "\(waiting.standardError)")
+        let held = try await waitForLine(breaker, kind: "held", count: 1)
+        let hold = try #require(held["id"] as? String)
+        #expect((held["message"] as? [String: Any])?["correlationId"] as? String == first)
+        #expect(waiting.standardOutput == hold + "\n")
+
+        // Already held: printed at once, as --json with the whole record; not with --new.
+        let again = try await host.run(["wait-for", "--held", "--json", "--timeout", "300"], binary: binary)
+        #expect(again.status == 0, "\(again)")
+        #expect(scriptingJSON(again.stdout)?["id"] as? String == hold, "\(again)")
+        let newOnly = try await host.run(["wait-for", "--held", "--new", "--timeout", "0.5"], binary: binary)
+        #expect(newOnly.status == 4, "nothing new is held while the gate is shut: \(newOnly)")
+        let responses = try await host.run(["wait-for", "--held", "--filter", "type:response", "--timeout", "0.5"], binary: binary)
+        #expect(responses.status == 4, "only a request is held: \(responses)")
+    }
+
     @Test("break holds requests and responses; held and breakpoints list them; answer, release (as is and with --data) and drop reach the journey; refusals exit 2")
     func breakAndActOnHolds() async throws {
         let host = try await ScriptedHost(binary: binary, scenario: breakpointGatedScenario)

@@ -8,13 +8,16 @@ import InspectorProtocol
 struct WaitForCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wait-for",
-        abstract: "Wait for a matching pending request (or a busy slot); print its id.",
+        abstract: "Wait for a matching pending request (or a busy slot, or a held message); print its id.",
         discussion: """
             Blocks until a request that matches --filter waits in the host's pendingRequests, then \
             prints its correlation id, so a script can answer it with `bridge-inspector respond`. \
             A request already pending counts (the oldest matching one is printed) unless --new is \
             given. With --slot it waits instead until that capture slot is busy and prints the id \
-            of the request holding it (answer it with `bridge-inspector slot ... complete`).
+            of the request holding it (answer it with `bridge-inspector slot ... complete`). \
+            With --held it waits instead for a message held at a breakpoint (any inspector's) \
+            that matches --filter, and prints its hold id for `release`, `answer` or `drop`; one \
+            already held counts (the oldest) unless --new is given.
 
             A request the journey has abandoned is skipped, with a note on standard error: one \
             pending longer than the journey's timeout (the web SDK's 30 s, 5 s for \
@@ -32,6 +35,9 @@ struct WaitForCommand: ParsableCommand {
               bridge-inspector respond "$id" --data '{"uid":"04A2"}'
 
               bridge-inspector wait-for --slot document && bridge-inspector slot document complete
+
+              hold=$(bridge-inspector wait-for --held --filter type:response)
+              bridge-inspector release "$hold" --status error --error-code TIMEOUT
             """)
 
     @OptionGroup var selection: HostSelection
@@ -42,13 +48,16 @@ struct WaitForCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Wait until this capture slot is busy instead.", valueName: "slot"))
     var slot: SlotArgument?
 
-    @Flag(help: "Ignore requests already pending (or a slot already busy) when starting.")
+    @Flag(help: "Wait for a message held at a breakpoint instead, and print its hold id.")
+    var held = false
+
+    @Flag(help: "Ignore requests already pending (or a slot already busy, or messages already held) when starting.")
     var new = false
 
     @Option(help: ArgumentHelp("Give up after this many seconds (exit 4). Default: wait as long as it takes.", valueName: "seconds"))
     var timeout: Double?
 
-    @Flag(help: "Print the pending request (or the slot) as one JSON object instead of its id.")
+    @Flag(help: "Print the pending request (or the slot, or the held message) as one JSON object instead of its id.")
     var json = false
 
     @OptionGroup var abandoned: AbandonedOptions
@@ -57,7 +66,12 @@ struct WaitForCommand: ParsableCommand {
         try Script.run {
             let filter = try FilterArgument.parse(self.filter, option: "--filter")
             if filter != nil, slot != nil { throw ScriptError.usage("--filter and --slot cannot be used together", hint: "busy slots hold capture requests, which are never pending") }
+            if held, slot != nil { throw ScriptError.usage("--held and --slot cannot be used together", hint: "wait for one of them") }
             try Seconds.check(timeout, option: "--timeout")
+            if held {
+                try HeldWait(selection: selection, filter: filter, new: new, timeout: timeout, json: json).run()
+                return
+            }
             let timeouts = try abandoned.timeouts()
 
             let session = try selection.session(subscribe: true, client: "bridge-inspector wait-for")
