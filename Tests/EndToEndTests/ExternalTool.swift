@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// A program some end-to-end tests need that this package does not build: tmux, to drive the
-/// inspector in a real terminal, and Chromium, to run a real web journey.
+/// inspector in a real terminal, Chromium, to run a real web journey, and jq and man, which the
+/// README's commands use.
 ///
 /// Under CI a missing tool is a failure (`.ci/run` installs both); on a developer's machine the
 /// tests that need it are skipped, with a note that says how to install it. A test names what it
@@ -50,6 +51,12 @@ struct ExternalTool: Sendable {
 
     /// tmux, for the inspector in a real terminal (`TmuxSession`).
     static let tmux = ExternalTool(name: "tmux", programs: ["tmux"], package: "tmux")
+
+    /// jq, which the README's commands pipe JSON through (`ReadmeWalkthroughTests`).
+    static let jq = ExternalTool(name: "jq", programs: ["jq"], package: "jq")
+
+    /// man, which the README reads the man page with (`ReadmeWalkthroughTests`).
+    static let man = ExternalTool(name: "man", programs: ["man"], package: "man-db")
 
     /// Chromium, for real web journeys (`HeadlessChromium`); `.ci/run` sets
     /// `BRIDGE_INSPECTOR_NO_CHROMIUM` where no Chromium can be installed.

@@ -39,7 +39,7 @@ struct DoctorCommand: ParsableCommand {
               bridge-inspector doctor --host demo
               bridge-inspector doctor --watch
               bridge-inspector doctor --json | jq '.checks[] | select(.status == "failure")'
-              bridge-inspector tail --until action:journey.done && bridge-inspector doctor --fail-on warning
+              bridge-inspector tail --until action:journey.cancel --timeout 120 && bridge-inspector doctor --fail-on warning
             """)
 
     @OptionGroup var selection: HostSelection

@@ -20,8 +20,10 @@ struct HostsCommand: ParsableCommand {
 
             --socket PATH (or $BRIDGE_INSPECTOR_SOCKET) checks that one socket instead: exit 0 \
             when a host answers there, 3 when none does or it cannot be probed. Without it, the exit status is 0 even \
-            when nothing runs (the list is then empty), so a script can wait for a host with \
-            `until bridge-inspector hosts --socket PATH; do sleep 0.1; done`.
+            when nothing runs (the list is then empty), so a script can wait for a host, for at \
+            most ten seconds, with `for i in $(seq 100); do bridge-inspector hosts --socket PATH \
+            && break; sleep 0.1; done` (docs/cli.md, Recipes, also gives up when the host's \
+            process has ended).
 
             Examples:
               bridge-inspector hosts

@@ -1,0 +1,129 @@
+import Foundation
+import TestSupport
+
+/// One bash process that runs commands one after another, as a person's shell does: variables
+/// (`id=$(…)`), `export`s and background jobs (`&`, `kill %1`) carry over from one command to the
+/// next. Job control is on (`set -m`), so a background job is a process group of its own and
+/// `kill -INT %%` is what Ctrl-C would be for it.
+///
+/// Each command's output goes to files in `directory`, and its exit status to a file the test
+/// waits for (bounded), so nothing here depends on how fast the machine is.
+final class ShellSession: @unchecked Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// What one command printed, and how it ended.
+    struct Result: CustomStringConvertible {
+        var status: Int32?
+        var standardOutput: String
+        var standardError: String
+        var description: String {
+            "status \(status.map(String.init) ?? "none (still running)")\nstdout: \(standardOutput.prefix(2000))\nstderr: \(standardError.prefix(2000))"
+        }
+    }
+
+    private let process = Process()
+    private let input = Pipe()
+    private let directory: String
+    private var counter = 0
+    /// Process group ids of every background job ever started, to end them in ``stop()``.
+    private var jobGroups: Set<Int32> = []
+
+    /// Starts bash in `workingDirectory` with exactly `environment`.
+    init(workingDirectory: String, environment: [String: String], directory: String) throws {
+        self.directory = directory
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["--norc", "--noprofile"]
+        process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory)
+        process.environment = environment
+        process.standardInput = input
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        try write("set -m")
+    }
+
+    deinit { stop() }
+
+    /// Runs `command` in the foreground and waits (bounded) for it to end.
+    func run(_ command: String, timeout: Duration = .seconds(300)) async throws -> Result {
+        let files = nextFiles()
+        try write("{ \(command)\n} > \(files.out) 2> \(files.err) < /dev/null; echo $? > \(files.status); \(Self.listJobs(into: files.jobs))")
+        return await finish(files, timeout: timeout)
+    }
+
+    /// Starts `command` as a background job, waits (bounded) until its output satisfies `ready`,
+    /// then sends it SIGINT, as Ctrl-C would, and waits for it to end.
+    func runUntilInterrupted(
+        _ command: String, timeout: Duration = .seconds(300), ready: @escaping (Result) -> Bool
+    ) async throws -> (result: Result, becameReady: Bool) {
+        let files = nextFiles()
+        try write("{ \(command)\n} > \(files.out) 2> \(files.err) < /dev/null &\n\(Self.listJobs(into: files.jobs))")
+        let becameReady = await waitUntil(timeout: timeout, every: .milliseconds(50)) { ready(self.partial(files)) }
+        try write("kill -INT %%; wait %%; echo $? > \(files.status)")
+        return (await finish(files, timeout: timeout), becameReady)
+    }
+
+    /// Ends every background job still running (SIGTERM, then SIGKILL) and the shell.
+    func stop() {
+        for group in jobGroups {
+            kill(-group, SIGTERM)
+        }
+        if process.isRunning {
+            try? write("exit")
+            try? input.fileHandleForWriting.close()
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while process.isRunning, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        for group in jobGroups { kill(-group, SIGKILL) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        jobGroups = []
+    }
+
+    private struct Files {
+        var out: String
+        var err: String
+        var status: String
+        var jobs: String
+    }
+
+    private func nextFiles() -> Files {
+        counter += 1
+        let base = "\(directory)/cmd\(counter)"
+        return Files(out: base + ".out", err: base + ".err", status: base + ".status", jobs: base + ".jobs")
+    }
+
+    /// Lists the jobs' process groups into `path` whole (written aside, then moved), so a reader
+    /// never sees half a list.
+    private static func listJobs(into path: String) -> String {
+        "jobs -p > \(path).part; mv \(path).part \(path)"
+    }
+
+    private func write(_ line: String) throws {
+        guard process.isRunning else { throw Failure(description: "the shell has ended") }
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    private func partial(_ files: Files) -> Result {
+        Result(status: nil, standardOutput: Self.read(files.out), standardError: Self.read(files.err))
+    }
+
+    private func finish(_ files: Files, timeout: Duration) async -> Result {
+        let status = await waitUntil(timeout: timeout, every: .milliseconds(20)) { () -> Int32? in
+            let text = Self.read(files.status)
+            guard text.hasSuffix("\n") else { return nil }
+            return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        // The job list is written right after the status: wait for it too (bounded).
+        _ = await waitUntil(timeout: .seconds(10), every: .milliseconds(20)) { FileManager.default.fileExists(atPath: files.jobs) }
+        for line in Self.read(files.jobs).split(separator: "\n") {
+            if let group = Int32(line) { jobGroups.insert(group) }
+        }
+        return Result(status: status, standardOutput: Self.read(files.out), standardError: Self.read(files.err))
+    }
+
+    private static func read(_ path: String) -> String {
+        (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    }
+}
