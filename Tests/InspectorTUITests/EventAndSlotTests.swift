@@ -79,7 +79,7 @@ struct EventDialogTests {
         #expect(dialog.name.text == "host.orientation")
     }
 
-    @Test("Sent events are remembered: the dialog starts on the last one, ↑ goes back through the others")
+    @Test("Sent events are remembered: the dialog starts on the last one sent to this host, ↑ goes back through the others")
     func history() throws {
         var model = journeyModel()
         model.press(.char("e"), .ctrl("u"))
@@ -104,6 +104,34 @@ struct EventDialogTests {
         #expect(effects == [.send(.sendEvent(.init(name: "journey.custom", data: ["n": 1])), label: "send event journey.custom")])
         // Sending it again moves it to the end, without a duplicate.
         #expect(model.eventHistory.map(\.name) == ["host.background", "journey.custom"])
+    }
+
+    @Test("Events from an earlier run, or sent to another host, are recalled but never prefilled: the dialog opens on host.ping (issue 27)")
+    func prefillBelongsToThisRunAndHost() throws {
+        var model = journeyModel()
+        model.loadEventHistory([EventDraft(name: "journey.old", dataText: #"{"from":"yesterday"}"#)])
+        model.press(.char("e"))
+        var dialog = try #require(eventDialog(model))
+        #expect(dialog.name.text == "host.ping", "the last run's event is not what this host gets by default")
+        #expect(dialog.data.text == "{}")
+        #expect(model.screen.contains { $0.contains("1 earlier events") })
+        model.press(.up)
+        dialog = try #require(eventDialog(model))
+        #expect(dialog.name.text == "journey.old", "↑ still recalls it")
+        model.press(.escape)
+
+        model.press(.char("e"), .ctrl("u"))
+        model.type("host.background")
+        model.press(.enter)
+        model.press(.char("e"))
+        #expect(eventDialog(model)?.name.text == "host.background", "sent in this run to this host: it opens with it")
+        model.press(.escape)
+
+        // The host restarts (another pid): its dialog opens on host.ping again.
+        model.handle(.disconnected)
+        model.handle(.frame(Fixture.journeySnapshot(host: Fixture.restartedHost)))
+        model.press(.char("e"))
+        #expect(eventDialog(model)?.name.text == "host.ping")
     }
 
     @Test("Esc closes the dialog without sending")

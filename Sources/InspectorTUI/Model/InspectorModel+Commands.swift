@@ -82,6 +82,7 @@ extension InspectorModel {
             let draft = EventDraft(name: args.name, dataText: text)
             eventHistory.removeAll { $0 == draft }
             eventHistory.append(draft)
+            lastEventSent = (draft, hostKey)
             if eventHistory.count > Self.eventHistoryLimit { eventHistory.removeFirst(eventHistory.count - Self.eventHistoryLimit) }
         }
         return [.send(command, label: label)]
@@ -114,6 +115,19 @@ extension InspectorModel {
     }
 
     public static let eventHistoryLimit = 50
+
+    /// The host this inspector follows now, as `name.pid` (empty before its hello): what the
+    /// event dialog's prefill belongs to.
+    var hostKey: String {
+        live.host.map { "\($0.name).\($0.pid)" } ?? ""
+    }
+
+    /// What the event dialog opens with: the last event fired in this run to this host, else
+    /// nothing (the dialog then offers `host.ping`; ↑/↓ still recall every earlier event).
+    var eventPrefill: EventDraft? {
+        guard let last = lastEventSent, last.host == hostKey else { return nil }
+        return last.draft
+    }
 
     /// Takes the event history kept from an earlier run (the newest ``eventHistoryLimit``).
     public mutating func loadEventHistory(_ drafts: [EventDraft]) {

@@ -89,7 +89,7 @@ extension InspectorModel {
         KeyBinding("event", [.char("e")], .answering, .line(keys: "e", text: "fire a host event (↑ ↓ recall earlier ones)"), sends: true,
                    hint: .init(order: 55, key: "e") { _ in "event" }) { model, _ in
             guard model.supports(.sendEvent) else { return [] }
-            return model.open(EventDialog(history: model.eventHistory))
+            return model.open(EventDialog(history: model.eventHistory, prefill: model.eventPrefill))
         },
         // Breakpoints, held messages, inject and replay
         KeyBinding("breakpoints", [.char("b")], .interception,

@@ -78,6 +78,9 @@ public struct InspectorModel: Sendable {
     var inFlight: [String: Int] = [:]
     /// Events fired from this inspector, newest last, for recall in the event dialog.
     public internal(set) var eventHistory: [EventDraft] = []
+    /// The last event fired in this run, and the host (`name.pid`) it went to: the event dialog
+    /// opens with it for that host only (an event from another run or host is only recalled).
+    var lastEventSent: (draft: EventDraft, host: String)?
     /// Arrival times of recent messages, for the rate in the status line.
     var recentArrivals: [Double] = []
     /// Set when the person asked to quit.

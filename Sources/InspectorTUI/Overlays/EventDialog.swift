@@ -6,9 +6,11 @@ import TerminalUI
 /// Fires a host event: a name and data as JSON, with a history of earlier events to recall
 /// (↑/↓ in the name field) and the exact wire message shown before it is sent.
 ///
-/// Both fields open prefilled (the last event sent, or `host.ping` and `{}`), and a recalled
-/// event fills them the same way: the first character typed in a field replaces its prefilled
-/// value, as the respond dialog's fields do; once edited (or after Ctrl-E), typing edits it.
+/// Both fields open prefilled (the last event sent in this run to this host, else `host.ping`
+/// and `{}`: an event sent in another run, or to another host, is only offered by ↑/↓), and a
+/// recalled event fills them the same way: the first character typed in a field replaces its
+/// prefilled value, as the respond dialog's fields do; once edited (or after Ctrl-E), typing
+/// edits it.
 public struct EventDialog: OverlayView {
     var name: PrefilledText
     var data = PrefilledText("{}")
@@ -24,10 +26,11 @@ public struct EventDialog: OverlayView {
         EventDraft(name: "host.orientation", dataText: "{\"orientation\": \"landscape\"}"),
     ]
 
-    init(history: [EventDraft]) {
+    /// A dialog that offers `history` for recall and opens with `prefill` (else `host.ping`, `{}`).
+    init(history: [EventDraft], prefill: EventDraft? = nil) {
         self.history = history
-        self.name = PrefilledText(history.last?.name ?? "host.ping")
-        if let last = history.last { data = PrefilledText(last.dataText) }
+        self.name = PrefilledText(prefill?.name ?? "host.ping")
+        if let prefill { data = PrefilledText(prefill.dataText) }
     }
 
     /// Sets the data to text the person wrote in `$EDITOR`: typing then edits it.
