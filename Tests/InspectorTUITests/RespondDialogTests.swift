@@ -48,6 +48,20 @@ struct RespondDialogTests {
         #expect(model.overlays.isEmpty)
     }
 
+    @Test("A request the journey gave up on: the dialog says so instead of promising the journey receives the answer (issue 27)")
+    func abandonedRequest() throws {
+        var model = journeyModel()
+        model.press(.tab, .char("j"), .enter)  // cap-2, a capability.query pending 3 s (its timeout: 5 s)
+        #expect(model.screenText.contains("✓ ready: Enter sends"))
+        #expect(model.screenText.contains("the journey will receive"))
+        model.handle(.tick(Fixture.t0 + 3_000))
+        let screen = model.screenText
+        #expect(screen.contains("! the journey gave up on this request 1.0s ago (its timeout: 5.0s); Enter still sends"), "\(screen)")
+        #expect(screen.contains("the host will send (the journey no longer waits for it)"))
+        #expect(!screen.contains("the journey will receive"))
+        #expect(!screen.contains("✓ ready"))
+    }
+
     @Test("r on a pending request's row opens the dialog on that request")
     func openFromRow() throws {
         var model = journeyModel()

@@ -29,6 +29,16 @@ struct OverlayContext: Sendable {
     var rememberedResponses: RememberedResponses
     /// The host's clock pending ages are measured by (``InspectorModel/pendingClock``).
     var pendingClock: Double
+    /// The journey's timeouts: a request pending longer is one the journey gave up on.
+    var journeyTimeouts = JourneyTimeouts()
+
+    /// How long ago the journey gave up on `request` (it has waited past its timeout), or `nil`
+    /// while the journey still waits for it (or it is no longer pending).
+    func abandonedFor(_ request: WirePending) -> Double? {
+        guard let age = pendingAge(of: request) else { return nil }
+        let timeout = journeyTimeouts.timeoutMs(forAction: request.action)
+        return age > timeout ? age - timeout : nil
+    }
 
     /// How long `request` has waited (stopped while the host is gone), or `nil` when it is no
     /// longer pending.
@@ -43,6 +53,6 @@ extension InspectorModel {
     var overlayContext: OverlayContext {
         OverlayContext(
             size: size, live: live, now: now, timeFormat: timeFormat, clientId: clientId, readOnly: readOnly, rules: rules, actions: actions,
-            rememberedResponses: rememberedResponses, pendingClock: pendingClock)
+            rememberedResponses: rememberedResponses, pendingClock: pendingClock, journeyTimeouts: journeyTimeouts)
     }
 }

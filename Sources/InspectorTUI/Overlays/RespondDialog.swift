@@ -208,12 +208,29 @@ public struct RespondDialog: OverlayView {
         if heldId == nil {
             y = FormDrawing.choice("remember", remember.rawValue, focused: field == .remember, hint: "←/→: make a reply rule (R lists rules)", into: &buffer, at: y, in: inner)
         }
+        // A request the journey gave up on can still be answered (the host keeps it pending),
+        // but no page waits for the answer: say so rather than promise the journey gets it.
+        let abandoned = heldId == nil && stale == nil ? abandonedNote(in: context) : nil
         switch (stale ?? sendError, command) {
         case (let problem?, _): y = FormDrawing.note("✗ " + problem, style: Theme.danger, into: &buffer, at: y, in: inner)
         case (nil, .failure(let error)): y = FormDrawing.note("✗ " + error.message, style: Theme.danger, into: &buffer, at: y, in: inner)
-        case (nil, .success): y = FormDrawing.note("✓ ready: Enter sends", style: Theme.success, into: &buffer, at: y, in: inner)
+        case (nil, .success):
+            if let abandoned {
+                y = FormDrawing.note("! " + abandoned + "; Enter still sends", style: Theme.warning, into: &buffer, at: y, in: inner)
+            } else {
+                y = FormDrawing.note("✓ ready: Enter sends", style: Theme.success, into: &buffer, at: y, in: inner)
+            }
         }
-        FormDrawing.preview(wireMessage(now: context.now), title: "the journey will receive", into: &buffer, from: y + 1, in: inner)
+        let previewTitle = abandoned == nil ? "the journey will receive" : "the host will send (the journey no longer waits for it)"
+        FormDrawing.preview(wireMessage(now: context.now), title: previewTitle, into: &buffer, from: y + 1, in: inner)
+    }
+
+    /// "the journey gave up on this request 4.0s ago (its timeout: 30.0s)" when it has waited
+    /// past the journey's timeout, else `nil`.
+    func abandonedNote(in context: OverlayContext) -> String? {
+        guard let after = context.abandonedFor(request) else { return nil }
+        let timeout = context.journeyTimeouts.timeoutMs(forAction: request.action)
+        return "the journey gave up on this request \(TimeFormat.duration(ms: after)) ago (its timeout: \(TimeFormat.duration(ms: timeout)))"
     }
 
     /// The request's own data on one line (`its data: {"side":"front"}`), or that it carries none.
