@@ -187,6 +187,26 @@ struct CursesScreenTests {
         ])
     }
 
+    @Test("An escape sequence terminfo does not name is read as its key, or ignored whole; never as Esc and text")
+    func unknownEscapeSequences() throws {
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let screen = try CursesScreen(headlessSize: Self.size, inputDescriptor: fds[0])
+        defer { screen.end() }
+        // xterm-256color names Home ESC O H; tmux sends ESC [ 1 ~. Ctrl-Home and an unknown F-key are ignored.
+        let typed = "\u{1B}[1~x\u{1B}[4~\u{1B}[7~\u{1B}[8~\u{1B}[3~\u{1B}[1;5H\u{1B}[99~y"
+        let expected: [KeyEvent] = [.key(.home), .key(.char("x")), .key(.end), .key(.home), .key(.end), .key(.delete), .key(.char("y"))]
+        let bytes = Array(typed.utf8)
+        #expect(write(fds[1], bytes, bytes.count) == bytes.count)
+        var events: [KeyEvent] = []
+        for _ in 0..<100 where !events.contains(.key(.char("y"))) {
+            events += screen.readKeys()
+            if !events.contains(.key(.char("y"))) { usleep(10_000) }
+        }
+        #expect(events == expected)
+    }
+
     @Test("EventLoop on a screen returns the keys that woke it")
     func eventLoopWithScreen() throws {
         var fds: [Int32] = [-1, -1]
