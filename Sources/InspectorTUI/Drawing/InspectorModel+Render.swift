@@ -220,7 +220,7 @@ extension InspectorModel {
 
     /// The clock pending ages are measured by: the host's clock (``HostClock``; `since` is
     /// stamped by the host) now, or when the host went away (a gone host's requests stop
-    /// ageing, since nobody can answer them).
+    /// ageing, since nobody can answer them); in a recording, its end (``recordingEnd``).
     var pendingClock: Double {
         if let recordingEnd { return recordingEnd }
         if case .disconnected(let since) = live.connection { return hostClock.hostNow(localNow: since) }
@@ -305,7 +305,7 @@ extension InspectorModel {
     }
 
     /// The most rows a notice takes (the footer's and the ones above it) on a screen `height`
-    /// rows high: enough for the longest notices at 80x24, never more than a third of the screen.
+    /// rows high: enough for the longest notices at 80x24, never more than a quarter of the screen.
     static func noticeRowLimit(height: Int) -> Int { max(1, min(6, height / 4)) }
 
     /// The notice that ends an action (``Flash``), whole: word-wrapped over as many rows as it
