@@ -46,4 +46,14 @@ struct BridgeInspector: AsyncParsableCommand {
         ],
         defaultSubcommand: InspectCommand.self
     )
+
+    /// Runs the command line; a completion script is generated here first, so that bash's
+    /// completes the main command's options too (``Completions/completionScript(arguments:generate:)``).
+    static func main() async {
+        if let script = Completions.completionScript(arguments: Array(CommandLine.arguments.dropFirst()), generate: completionScript(for:)) {
+            print(script)
+            return
+        }
+        await main(nil)
+    }
 }

@@ -338,12 +338,20 @@ public final class CursesScreen {
         var events: [KeyEvent] = []
         checkSize(into: &events)
         let window = cn_stdscr()
+        // Read the whole burst first: an escape sequence terminfo does not name arrives as Esc
+        // and its characters, which are read together (``EscapeSequence``).
+        var inputs: [CursesInput] = []
         for _ in 0..<4096 {
             var value: wint_t = 0
             let result = wget_wch(window, &value)
             if result == ERR { break }
-            if result == cn_KEY_CODE_YES() {
-                let code = Int32(truncatingIfNeeded: value)
+            inputs.append(result == cn_KEY_CODE_YES() ? .code(Int32(truncatingIfNeeded: value)) : .character(UInt32(truncatingIfNeeded: value)))
+        }
+        for input in CursesInput.decodingEscapeSequences(inputs) {
+            switch input {
+            case .key(let key):
+                events.append(.key(key))
+            case .code(let code):
                 if code == cn_KEY_RESIZE() {
                     needsClear = true
                     previous = nil
@@ -357,8 +365,8 @@ public final class CursesScreen {
                 } else if let key = CursesKeys.key(forKeyCode: code) {
                     events.append(.key(key))
                 }
-            } else if let key = CursesKeys.key(forCharacter: UInt32(truncatingIfNeeded: value)) {
-                events.append(.key(key))
+            case .character(let value):
+                if let key = CursesKeys.key(forCharacter: value) { events.append(.key(key)) }
             }
         }
         return events

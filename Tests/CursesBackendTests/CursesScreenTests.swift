@@ -165,26 +165,41 @@ struct CursesScreenTests {
         again.end()
     }
 
-    @Test("Keys typed into the input are decoded into KeyEvents")
-    func readKeys() throws {
+    /// What a headless screen reads while `typed` is written to its input: read until `done`
+    /// holds of what was read, or ten seconds have passed (a loaded machine).
+    private func events(typing typed: String, until done: ([KeyEvent]) -> Bool) throws -> [KeyEvent] {
         var fds: [Int32] = [-1, -1]
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]); close(fds[1]) }
         let screen = try CursesScreen(headlessSize: Self.size, inputDescriptor: fds[0])
         defer { screen.end() }
-        let typed = "aé\u{01}\r\t\u{7F}\u{1B}OA\u{1B}OB\u{1B}[Z\u{1B}OP\u{1B}[15~\u{1B}[3~\u{1B}[5~\u{1B}[6~\u{1B}OH\u{1B}OF\u{1B}"
         let bytes = Array(typed.utf8)
         #expect(write(fds[1], bytes, bytes.count) == bytes.count)
         var events: [KeyEvent] = []
-        for _ in 0..<50 where events.count < 17 {
+        for _ in 0..<1000 where !done(events) {
             events += screen.readKeys()
-            if events.count < 17 { usleep(10_000) }
+            if !done(events) { usleep(10_000) }
         }
+        return events
+    }
+
+    @Test("Keys typed into the input are decoded into KeyEvents")
+    func readKeys() throws {
+        let typed = "aé\u{01}\r\t\u{7F}\u{1B}OA\u{1B}OB\u{1B}[Z\u{1B}OP\u{1B}[15~\u{1B}[3~\u{1B}[5~\u{1B}[6~\u{1B}OH\u{1B}OF\u{1B}"
+        let events = try events(typing: typed) { $0.count >= 17 }
         #expect(events == [
             .key(.char("a")), .key(.char("é")), .key(.ctrl("a")), .key(.enter), .key(.tab), .key(.backspace),
             .key(.up), .key(.down), .key(.backTab), .key(.function(1)), .key(.function(5)), .key(.delete),
             .key(.pageUp), .key(.pageDown), .key(.home), .key(.end), .key(.escape),
         ])
+    }
+
+    @Test("An escape sequence terminfo does not name is read as its key, or ignored whole; never as Esc and text")
+    func unknownEscapeSequences() throws {
+        // xterm-256color names Home ESC O H; tmux sends ESC [ 1 ~. Ctrl-Home and an unknown F-key are ignored.
+        let typed = "\u{1B}[1~x\u{1B}[4~\u{1B}[7~\u{1B}[8~\u{1B}[3~\u{1B}[1;5H\u{1B}[99~y"
+        let events = try events(typing: typed) { $0.contains(.key(.char("y"))) }
+        #expect(events == [.key(.home), .key(.char("x")), .key(.end), .key(.home), .key(.end), .key(.delete), .key(.char("y"))])
     }
 
     @Test("EventLoop on a screen returns the keys that woke it")

@@ -77,9 +77,9 @@ struct GoldenScreenTests {
                 model.handle(.disconnected)
                 model.handle(.tick(Fixture.t0 + 3_000))
             case .mainRecording:
-                model = makeModel(width: width, height: height)
-                model.readOnly = true
-                model.handle(.frame(Fixture.journeySnapshot()))
+                // As `bridge-inspector open` builds it: read-only, as of the recording's end.
+                model = InspectorModel(recording: [Fixture.journeySnapshot()], size: Size(width: width, height: height), path: Fixture.socketPath)
+                model.timeFormat = TimeFormat(utcOffsetSeconds: 0)
                 model.press(.char("k"), .char("k"))
             case .filterPrompt:
                 model.press(.char("f"))

@@ -67,8 +67,11 @@ struct HelpTests {
                 bound[key] = binding.name
             }
         }
-        let sending = Set(table.filter(\.sends).flatMap(\.keys))
+        func isMain(_ binding: KeyBinding) -> Bool { if case .main = binding.handler { true } else { false } }
+        let sending = Set(table.filter { $0.sends && isMain($0) }.flatMap(\.keys))
         #expect(sending == Set("rcxetPCLiI".map { Key.char($0) }))
+        // The help's lines for keys of views that send (a recording's help leaves them out).
+        #expect(Set(table.filter { $0.sends && !isMain($0) }.map(\.name)) == ["new-rule", "release-held", "edit-held", "answer-held", "drop-held"])
         #expect(InspectorModel.binding(named: "respond")?.keys == [.char("r")])
         // Every line the help shows for a binding comes from the table.
         let lines = table.filter { if case .line = $0.help { return true } else { return false } }.count
@@ -97,6 +100,8 @@ struct HelpTests {
                 var model = base
                 let before = Self.fingerprint(model)
                 let effects = model.press(key)
+                // A key that only says it does nothing (and points to ?) is not a working key.
+                if model.flash?.text.hasSuffix("does nothing here: ? lists the keys") == true { continue }
                 if Self.fingerprint(model) != before || !effects.isEmpty {
                     #expect(documented.contains(Self.name(key)), "\(Self.name(key)) works in pane \(pane) but the help does not name it")
                 }

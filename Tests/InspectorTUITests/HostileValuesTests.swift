@@ -88,11 +88,9 @@ struct HostileValuesTests {
         #expect(contents.problem?.reason.contains("must not be before") == true, "\(String(describing: contents.problem))")
         #expect(TimeFormat(utcOffsetSeconds: 0).clock(contents.header?.startedAt ?? 0) == "--:--:--.---")
 
-        // As `bridge-inspector open` shows it: the clock at the last message's time.
-        var model = makeModel(now: 0)
-        model.readOnly = true
-        for frame in contents.frames { model.handle(.frame(frame)) }
-        model.handle(.tick(model.live.log.last?.time ?? 0))
+        // As `bridge-inspector open` shows it: read-only, as of the recording's last record.
+        var model = InspectorModel(recording: contents.frames, size: Size(width: 120, height: 40), path: "x.jsonl")
+        model.timeFormat = TimeFormat(utcOffsetSeconds: 0)
         #expect(model.live.log.last?.latencyMs == .infinity)
         let rows = model.messageLines
         #expect(rows[0].hasPrefix("--:--:--.--- IN  req  nfc.read"), "\(rows)")

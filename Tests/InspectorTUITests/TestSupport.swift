@@ -208,4 +208,18 @@ extension InspectorModel {
     var messagesTitle: String { screen[layout.messages.y] }
     /// The footer row.
     var footer: String { screen[size.height - 1] }
+    /// The notice shown above the footer, whole: the rows it was wrapped over (those drawn in
+    /// the footer row's colours, from the bottom up), trimmed and joined with spaces; empty
+    /// while no notice shows.
+    var notice: String {
+        guard flash != nil else { return "" }
+        let buffer = render()
+        let style = buffer.cell(at: Point(x: 0, y: size.height - 1))?.style
+        var rows: [String] = []
+        for y in stride(from: size.height - 1, to: 0, by: -1) where buffer.cell(at: Point(x: 0, y: y))?.style == style {
+            rows.insert(buffer.lines[y].trimmingCharacters(in: .whitespaces), at: 0)
+            if buffer.cell(at: Point(x: 0, y: y - 1))?.style != style { break }
+        }
+        return rows.joined(separator: " ")
+    }
 }

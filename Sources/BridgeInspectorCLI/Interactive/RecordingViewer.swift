@@ -6,7 +6,7 @@ import InspectorTUI
 
 /// Shows a recorded session offline with the same panes, filters and detail view as a live
 /// one, read-only: nothing can be sent, and the clock stands at the end of the recording so
-/// ages read as they were when it ended.
+/// ages read as they were when it ended (``InspectorModel/init(recording:restarts:size:path:)``).
 struct RecordingViewer {
     let path: String
     let frames: [AgentFrame]
@@ -19,18 +19,15 @@ struct RecordingViewer {
         let screen = try CursesScreen()
         defer { screen.end() }
         let loop = EventLoop(screen: screen)
-        var model = InspectorModel(size: screen.size, socketPath: path, now: 0)
-        model.readOnly = true
-        for (index, frame) in frames.enumerated() {
-            if let restart = restarts.first(where: { $0.beforeFrame == index }) { model.handle(.tick(restart.time)) }
-            model.handle(.frame(frame))
-        }
-        let end = model.live.log.last?.time ?? Date().timeIntervalSince1970 * 1000
-        model.handle(.tick(end))
+        // Read-only, and as of the recording's end: its ages never run on the wall clock.
+        var model = InspectorModel(recording: frames, restarts: restarts, size: screen.size, path: path)
         if let problem { model.handle(.notice(problem, isError: true)) }
         while !model.quitting {
             screen.draw(model.render())
-            for event in loop.next(timeout: .milliseconds(250)).events {
+            let events = loop.next(timeout: .milliseconds(250)).events
+            // The wall clock only times notices here; the recording's ages stay at its end.
+            model.handle(.tick(Date().timeIntervalSince1970 * 1000))
+            for event in events {
                 switch event {
                 case .key(let key):
                     // Nothing can be sent from a recording; copying a message still works.

@@ -81,6 +81,57 @@ enum Completions {
         return nil
     }
 
+    // MARK: The main command's options
+
+    /// The completion script `--generate-completion-script SHELL` (or `=SHELL`) asks for, made
+    /// by `generate`, or `nil` when `arguments` (without the program's name) ask for something
+    /// else. Bash's script learns the main command's options (``bashScript(_:)``); the others are
+    /// swift-argument-parser's as they are.
+    static func completionScript(arguments: [String], generate: (CompletionShell) -> String) -> String? {
+        let option = "--generate-completion-script"
+        let name: String
+        switch arguments.count {
+        case 2 where arguments[0] == option: name = arguments[1]
+        case 1 where arguments[0].hasPrefix(option + "="): name = String(arguments[0].dropFirst(option.count + 1))
+        default: return nil
+        }
+        guard let shell = CompletionShell(rawValue: name) else { return nil }
+        let script = generate(shell)
+        return shell == .bash ? bashScript(script) : script
+    }
+
+    /// The start of bash's main completion function, after which it has read the words typed
+    /// (`unparsed_words`, one line of swift-argument-parser's generated script).
+    static let bashWordsLine = #"local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")"#
+
+    /// Bash's generated completion script, completing the options of the main (default)
+    /// command `inspect` on a command line that names no subcommand.
+    ///
+    /// swift-argument-parser's bash script knows only the subcommands at the top level, so
+    /// `bridge-inspector --host <Tab>` listed subcommands. Here, when the first word typed is an
+    /// option that is not the top level's own (`--help`, `--version`) and a word follows it,
+    /// the top-level function hands the line to the `inspect` function, as if `inspect` had been
+    /// typed: `--host` then completes running hosts' names as `inspect --host` does, `--socket`
+    /// files, `--rules` JSON files. A script of another shape is returned unchanged.
+    static func bashScript(_ script: String, rootFunction: String = "_bridge-inspector", defaultSubcommand: String = "inspect") -> String {
+        var lines = script.components(separatedBy: "\n")
+        guard let root = lines.firstIndex(of: rootFunction + "() {"),
+              let words = lines[root...].firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == bashWordsLine })
+        else { return script }
+        let function = rootFunction
+        let hook = [
+            "",
+            "    # No subcommand, an option first: the main command (\(defaultSubcommand)) completes it.",
+            #"    if [[ ${#unparsed_words[@]} -gt 1 && "${unparsed_words[0]}" == -* && ! "${unparsed_words[0]}" =~ ^(-h|--help|--version)$ ]]; then"#,
+            "        local -a repeating_flags non_repeating_flags repeating_options non_repeating_options",
+            "        \"\(function)_\(defaultSubcommand)\"",
+            "        return",
+            "    fi",
+        ]
+        lines.insert(contentsOf: hook, at: words + 1)
+        return lines.joined(separator: "\n")
+    }
+
     /// `values` that start with `prefix` and that no shell's completion script can expand or
     /// run (``ShellWord/isInert(_:)``); the others are left out.
     static func candidates(_ values: [String], prefix: String) -> [String] {

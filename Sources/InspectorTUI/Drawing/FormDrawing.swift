@@ -47,12 +47,17 @@ enum FormDrawing {
         return y + 1
     }
 
-    /// Draws a one-line note; returns the row below.
+    /// Draws a note (a dialog's subtitle, a problem, a readiness line) word-wrapped to the
+    /// dialog's width, never cut: what it says is often what a person acts on. Continuation
+    /// lines are indented two columns. Returns the row below its last line.
     @discardableResult
     static func note(_ text: String, style: Style, into buffer: inout Buffer, at y: Int, in rect: Rect) -> Int {
-        guard y < rect.maxY else { return y + 1 }
-        buffer.write(text, at: Point(x: rect.x, y: y), style: style, maxWidth: rect.width)
-        return y + 1
+        // Sanitised before it is measured: a host's control characters widen as visible escapes.
+        let lines = DialogFrame.wrap([Span(Sanitizer.sanitize(text), style)], width: rect.width, indent: 2)
+        for (row, line) in lines.enumerated() where y + row < rect.maxY {
+            DialogFrame.drawLines([line], first: 0, into: &buffer, rect: Rect(x: rect.x, y: y + row, width: rect.width, height: 1))
+        }
+        return y + lines.count
     }
 
     /// Draws `✗ problem` as an error, or `✓ ready` when there is none; returns the row below.

@@ -85,15 +85,19 @@ extension InspectorModel {
         if pausedAt != nil { parts.append("⏸ PAUSED") }
         if !filter.isEmpty { parts.append("filter: \(filter.source)") }
         if let search { parts.append("search: \(search.source)") }
-        let rate = String(format: "%.1f msg/s", messageRate)
+        // A file has no live rate: a recording says what it holds and when it ends instead,
+        // shortened to its end alone where the line is narrow.
+        let rates = recordingEnd == nil ? [String(format: "%.1f msg/s", messageRate)] : [recordingSummary, recordingEndText]
         // Rows the protocol linter marked: counted, with the filter that lists them while there
         // is room. The count gives way before anything else does (after the program's name), so
         // a narrow terminal keeps the connection, holds, pause and filter.
         let lintCount = live.lintCount
         let lint = lintCount > 0 ? ["⚑ \(lintCount) lint (f is:lint)", "⚑ \(lintCount) lint"] : []
-        let candidates = [lint.first, lint.first, lint.last, nil].enumerated().map { step, item -> String in
-            let shown = (step == 0 ? parts : Array(parts.dropFirst())) + (item.map { [$0] } ?? []) + [rate]
-            return (step == 0 ? "" : " ") + shown.joined(separator: " │ ")
+        let candidates = rates.flatMap { rate in
+            [lint.first, lint.first, lint.last, nil].enumerated().map { step, item -> String in
+                let shown = (step == 0 ? parts : Array(parts.dropFirst())) + (item.map { [$0] } ?? []) + [rate]
+                return (step == 0 ? "" : " ") + shown.joined(separator: " │ ")
+            }
         }
         let line = candidates.first { TextWidth.width(of: $0) <= area.width } ?? candidates[candidates.count - 1]
         buffer.write(line, at: area.origin, style: style, maxWidth: area.width)
@@ -111,7 +115,8 @@ extension InspectorModel {
         }
         buffer.fill(area, style: Theme.errorBanner)
         let jump = error.cause != nil ? " J:jump" : ""
-        let keys = " [E:history\(jump) C:clear]"
+        // A recording cannot clear anything: C is not offered there.
+        let keys = " [E:history\(jump)\(readOnly ? "" : " C:clear")]"
         let prefix = " ⚠ lastError (\(count)) \(timeFormat.clock(error.time)) "
         let available = max(0, area.width - TextWidth.width(of: prefix) - TextWidth.width(of: keys))
         let line = prefix + TextWidth.fit(text, to: available) + keys
@@ -215,11 +220,15 @@ extension InspectorModel {
 
     /// The clock pending ages are measured by: the host's clock (``HostClock``; `since` is
     /// stamped by the host) now, or when the host went away (a gone host's requests stop
-    /// ageing, since nobody can answer them).
+    /// ageing, since nobody can answer them); in a recording, its end (``recordingEnd``).
     var pendingClock: Double {
+        if let recordingEnd { return recordingEnd }
         if case .disconnected(let since) = live.connection { return hostClock.hostNow(localNow: since) }
-        return hostClock.hostNow(localNow: now)
+        return hostNow
     }
+
+    /// The host's clock now: a recording's end in a recording (its ages are as of its end).
+    var hostNow: Double { recordingEnd ?? hostClock.hostNow(localNow: now) }
 
     /// The journey's timeouts, which say when a pending request is abandoned: the reply rules'.
     var journeyTimeouts: JourneyTimeouts { replies.timeouts }
@@ -241,7 +250,7 @@ extension InspectorModel {
             x += buffer.write(TextWidth.pad(slot.kind.rawValue, to: 9), at: Point(x: x, y: y), style: base.bolded, maxWidth: inner.maxX - x)
             if let active = slot.activeRequest {
                 // `activeSince` is on the host's clock.
-                let age = slot.activeSince.map { TimeFormat.duration(ms: hostClock.hostNow(localNow: now) - $0) } ?? ""
+                let age = slot.activeSince.map { TimeFormat.duration(ms: max(0, hostNow - $0)) } ?? ""
                 x += buffer.write("BUSY \(age) ", at: Point(x: x, y: y), style: selected ? base : Theme.danger, maxWidth: inner.maxX - x)
                 let held = "held by "
                 let idRoom = inner.maxX - x - TextWidth.width(of: held)
@@ -282,8 +291,7 @@ extension InspectorModel {
             return
         }
         if let flash {
-            buffer.fill(area, style: flash.isError ? Theme.flashError : Theme.flashInfo)
-            buffer.write(" " + flash.text, at: area.origin, style: flash.isError ? Theme.flashError : Theme.flashInfo, maxWidth: area.width)
+            renderNotice(flash, into: &buffer, footer: area)
             return
         }
         buffer.fill(area, style: Theme.footer)
@@ -296,10 +304,41 @@ extension InspectorModel {
         }
     }
 
+    /// The most rows a notice takes (the footer's and the ones above it) on a screen `height`
+    /// rows high: enough for the longest notices at 80x24, never more than a quarter of the screen.
+    static func noticeRowLimit(height: Int) -> Int { max(1, min(6, height / 4)) }
+
+    /// The notice that ends an action (``Flash``), whole: word-wrapped over as many rows as it
+    /// needs, the last in the footer's row and the others over the rows just above it, up to
+    /// ``noticeRowLimit(height:)``. A notice longer still ends with where to read it all: the
+    /// action log (`A`) keeps every notice in full.
+    private func renderNotice(_ flash: Flash, into buffer: inout Buffer, footer area: Rect) {
+        let style = flash.isError ? Theme.flashError : Theme.flashInfo
+        let width = max(1, area.width - 2)
+        // Sanitised before it is measured, so the visible escapes of a host's text wrap too.
+        var lines = DialogFrame.wrap([Span(Sanitizer.sanitize(flash.text), style)], width: width).map { $0.map(\.text).joined() }
+        let limit = min(Self.noticeRowLimit(height: size.height), max(1, area.y - layout.status.maxY))
+        if lines.count > limit {
+            let more = "… (A: all of it)"
+            let kept = Array(lines.prefix(limit))
+            let last = kept[limit - 1]
+            lines = kept.dropLast() + [TextWidth.truncate(last, to: max(1, width - TextWidth.width(of: more)), ellipsis: "") + more]
+        }
+        for (row, line) in lines.enumerated() {
+            let y = area.y - (lines.count - 1) + row
+            buffer.fill(Rect(x: area.x, y: y, width: area.width, height: 1), style: style)
+            buffer.write(" " + line, at: Point(x: area.x, y: y), style: style, maxWidth: area.width)
+        }
+    }
+
     /// The keys that matter now: the top view's, else the key table's hints offered in this
-    /// state (``mainFooterKeys``).
+    /// state (``mainFooterKeys``); in a recording, none that send.
     var footerKeys: [(key: String, label: String)] {
-        if let overlay = overlays.last { return overlay.footerKeys }
+        if let overlay = overlays.last {
+            guard readOnly else { return overlay.footerKeys }
+            let sending = overlay.sendingFooterKeys
+            return overlay.footerKeys.filter { !sending.contains($0.key) }
+        }
         return mainFooterKeys
     }
 }

@@ -23,7 +23,7 @@ extension InspectorModel {
         if let index = actions.lastIndex(where: { $0.label == label && $0.commandId == nil }) {
             actions[index].outcome = .refused(error)
         }
-        showFlash("\(label): \(error)", isError: true)
+        showFlash("\(label): \(error)", isError: true, logged: false)
         reopenUnsentDialog(label: label, error: error)
         settleStayingDialog(label: label, result: .failure(InspectorError(code: "not_sent", message: "not sent (\(error)): Enter tries again")))
     }
@@ -45,10 +45,10 @@ extension InspectorModel {
         switch result {
         case .success:
             actions[index].outcome = .done
-            showFlash("✓ \(actions[index].label)", isError: false)
+            showFlash("✓ \(actions[index].label)", isError: false, logged: false)
         case .failure(let error):
             actions[index].outcome = .refused(error.message)
-            showFlash("✗ \(actions[index].label): \(error.message)", isError: true)
+            showFlash("✗ \(actions[index].label): \(error.message)", isError: true, logged: false)
         }
         settleStayingDialog(label: actions[index].label, result: result)
     }
@@ -61,9 +61,33 @@ extension InspectorModel {
         return false
     }
 
-    /// Shows `text` above the footer for a while (longer for an error).
-    mutating func showFlash(_ text: String, isError: Bool) {
-        flash = Flash(text: text, isError: isError, until: now + (isError ? 8000 : 4000))
+    /// Shows `text` above the footer for a while (longer for an error), and keeps it in the
+    /// action log's notices unless `logged` is false (the outcome of an action, which the log
+    /// shows on the action's own line).
+    mutating func showFlash(_ text: String, isError: Bool, logged: Bool = true) {
+        let shown = noticeClock ?? now
+        flash = Flash(text: text, isError: isError, until: shown + (isError ? 8000 : 4000))
+        guard logged else { return }
+        if let last = notices.last, last.text == text, last.isError == isError {
+            notices[notices.count - 1].repeats += 1
+            notices[notices.count - 1].time = shown
+        } else {
+            notices.append(NoticeRecord(time: shown, text: text, isError: isError))
+            if notices.count > NoticeRecord.limit { notices.removeFirst(notices.count - NoticeRecord.limit) }
+        }
+    }
+
+    /// The clock moved to `time` (a tick): notices time out on it. A recording's ages stay at
+    /// its end; only a live inspector's ``now`` follows.
+    mutating func tick(to time: Double) {
+        if noticeClock == nil, recordingEnd != nil, var shown = flash {
+            // Shown before the first tick, on the recording's clock: it starts now on the wall clock.
+            shown.until += time - now
+            flash = shown
+        }
+        noticeClock = time
+        if recordingEnd == nil { now = time }
+        if let flash, flash.until <= time { self.flash = nil }
     }
 
     /// Records an action and returns the effect that sends it.

@@ -52,7 +52,7 @@ extension InspectorModel {
         KeyBinding("clear-log", [.char("L")], .messages, .line(keys: "L", text: "clear the host's message log (asks first)"), sends: true) { model, _ in
             model.askToClearLog()
         },
-        KeyBinding("action-log", [.char("A")], .messages, .line(keys: "A", text: "the action log: everything this inspector did for you")) { model, _ in
+        KeyBinding("action-log", [.char("A")], .messages, .line(keys: "A", text: "the action log: everything this inspector did for you, and every notice it showed, in full")) { model, _ in
             model.open(ActionLogView())
         },
         KeyBinding("stats", [.char("S")], .messages,
@@ -85,7 +85,7 @@ extension InspectorModel {
         KeyBinding("rules", [.char("R")], .answering, .line(keys: "R", text: "reply rules: what answers requests automatically, with hit counts")) { model, _ in
             model.open(RulesView())
         },
-        KeyBinding("new-rule", [.char("n")], .answering, .line(keys: "n (in R)", text: "new rule: action pattern (camera.*), how many (N or every), delay, response"), handler: .view("R")),
+        KeyBinding("new-rule", [.char("n")], .answering, .line(keys: "n (in R)", text: "new rule: action pattern (camera.*), how many (N or every), delay, response"), sends: true, handler: .view("R")),
         KeyBinding("event", [.char("e")], .answering, .line(keys: "e", text: "fire a host event (↑ ↓ recall earlier ones)"), sends: true,
                    hint: .init(order: 55, key: "e") { _ in "event" }) { model, _ in
             guard model.supports(.sendEvent) else { return [] }
@@ -104,10 +104,10 @@ extension InspectorModel {
             guard model.supports(.intercept) else { return [] }
             return model.open(HeldView())
         },
-        KeyBinding("release-held", [.enter], .interception, .line(keys: "Enter (in H)", text: "release the selected message as it is"), handler: .view("H")),
-        KeyBinding("edit-held", [.char("e")], .interception, .line(keys: "e (in H)", text: "edit its JSON, then release it (Ctrl-E: $EDITOR)"), handler: .view("H")),
-        KeyBinding("answer-held", [.char("a")], .interception, .line(keys: "a (in H)", text: "answer a held request by hand: its handler never runs"), handler: .view("H")),
-        KeyBinding("drop-held", [.char("d")], .interception, .line(keys: "d (in H)", text: "drop it: never routed or delivered (asks first)"), handler: .view("H")),
+        KeyBinding("release-held", [.enter], .interception, .line(keys: "Enter (in H)", text: "release the selected message as it is"), sends: true, handler: .view("H")),
+        KeyBinding("edit-held", [.char("e")], .interception, .line(keys: "e (in H)", text: "edit its JSON, then release it (Ctrl-E: $EDITOR)"), sends: true, handler: .view("H")),
+        KeyBinding("answer-held", [.char("a")], .interception, .line(keys: "a (in H)", text: "answer a held request by hand: its handler never runs"), sends: true, handler: .view("H")),
+        KeyBinding("drop-held", [.char("d")], .interception, .line(keys: "d (in H)", text: "drop it: never routed or delivered (asks first)"), sends: true, handler: .view("H")),
         KeyBinding("inject", [.char("i")], .interception, .line(keys: "i", text: "inject a request, event or response as if the journey had posted it"), sends: true) { model, _ in
             guard model.supports(.inject) else { return [] }
             return model.open(InjectDialog())
@@ -163,8 +163,10 @@ extension InspectorModel {
     }
 
     /// The main screen's footer hints in this state: each binding's hint while it is offered.
+    /// A recording offers only what works on a file: nothing that sends.
     var mainFooterKeys: [(key: String, label: String)] {
         Self.hintedBindings.compactMap { binding in
+            guard !readOnly || binding.allowedReadOnly else { return nil }
             guard let hint = binding.hint, let label = hint.label(self) else { return nil }
             return (hint.key, label)
         }

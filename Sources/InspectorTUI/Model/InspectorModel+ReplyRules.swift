@@ -10,7 +10,7 @@ extension InspectorModel {
     /// was given back or an abandoned request was left alone.
     mutating func offerPendingToRules() {
         guard !rules.isEmpty, !readOnly else { return }
-        let update = replies.update(pending: live.pending, now: now, hostNow: hostClock.hostNow(localNow: now))
+        let update = replies.update(pending: live.pending, now: now, hostNow: hostNow)
         if let given = update.gaveBack.last {
             showFlash("rule \(given.rule.name): \(given.request.correlationId) was answered elsewhere during the delay; not counted", isError: false)
         }

@@ -28,8 +28,7 @@ extension InspectorModel {
             live.markDisconnected(at: now)
             refreshVisible()
         case .tick(let time):
-            now = time
-            if let flash, flash.until <= now { self.flash = nil }
+            tick(to: time)
             return dueReplies()
         case .commandSent(let id, let label):
             commandSent(id: id, label: label)
@@ -201,6 +200,9 @@ extension InspectorModel {
         case .flash(let text, let isError):
             showFlash(text, isError: isError)
             return []
+        case .unbound(let key):
+            showUnboundKeyNotice(key, inView: true)
+            return []
         case .sendAndRemember(let command, let label, let rule):
             closeSentDialog(label: label, command: command)
             // The request being answered now is not offered to the new rule again.
@@ -274,6 +276,13 @@ extension InspectorModel {
         }
     }
 
+    /// Says that `key` does nothing here and where the keys are listed, rather than nothing
+    /// at all: a person who pressed `:` or `Q` learns it was not taken, and of `?`.
+    mutating func showUnboundKeyNotice(_ key: Key, inView: Bool) {
+        let name = key == .char(" ") ? "space" : key.description
+        showFlash("\(name) does nothing \(inView ? "in this view" : "here"): ? lists the keys", isError: false)
+    }
+
     /// Moves to the next (or previous) row that matches the search.
     mutating func jumpToMatch(forward: Bool, includeCurrent: Bool = false) {
         guard let search else {
@@ -296,7 +305,10 @@ extension InspectorModel {
     /// A key on the main screen: what its binding in ``keyTable`` does, unless it sends
     /// something and this is a recording.
     private mutating func handleMainKey(_ key: Key) -> [InspectorEffect] {
-        guard let binding = Self.mainKeys[key], case .main(let action) = binding.handler else { return [] }
+        guard let binding = Self.mainKeys[key], case .main(let action) = binding.handler else {
+            showUnboundKeyNotice(key, inView: false)
+            return []
+        }
         guard !readOnly || binding.allowedReadOnly else {
             showFlash("this is a recording: nothing can be sent (it is read-only)", isError: true)
             return []

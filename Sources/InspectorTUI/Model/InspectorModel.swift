@@ -37,6 +37,9 @@ public struct InspectorModel: Sendable {
     public var timeFormat = TimeFormat()
     /// A recording opened offline: nothing can be sent.
     public var readOnly = false
+    /// For a recording opened from a file (``init(recording:restarts:size:path:)``), the time of
+    /// its last record: every age is measured to it, not to the wall clock. `nil` when live.
+    public internal(set) var recordingEnd: Double?
     /// The agent's number for this inspector's connection (from its hello): the breakpoints
     /// whose `ownerClient` it is are ours. `nil` before a hello or from an older agent.
     public internal(set) var clientId: Int?
@@ -74,6 +77,12 @@ public struct InspectorModel: Sendable {
     public internal(set) var flash: Flash?
     /// Everything the inspector did on the person's behalf, oldest first (an audit log).
     public internal(set) var actions: [ActionRecord] = []
+    /// Every notice shown, oldest first (the newest ``NoticeRecord/limit``): the action log
+    /// lists them with the actions, so a notice gone from the screen can be read in full.
+    public internal(set) var notices: [NoticeRecord] = []
+    /// The wall clock of the latest tick, which times notices; `nil` before the first tick.
+    /// It is ``now`` when live; a recording's ``now`` stays at its end while this runs on.
+    var noticeClock: Double?
     /// Commands sent and not yet answered, by id.
     var inFlight: [String: Int] = [:]
     /// Events fired from this inspector, newest last, for recall in the event dialog.

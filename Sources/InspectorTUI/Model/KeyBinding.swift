@@ -69,9 +69,10 @@ struct KeyBinding: Sendable {
         self.init(name: name, keys: keys, section: section, help: help, sends: sends, everywhere: everywhere, hint: hint, handler: .main(action))
     }
 
-    /// A binding listed in the help whose keys a view handles, or a note.
-    init(_ name: String, _ keys: [Key], _ section: HelpSection, _ help: Help, handler: Handler) {
-        self.init(name: name, keys: keys, section: section, help: help, sends: false, everywhere: false, hint: nil, handler: handler)
+    /// A binding listed in the help whose keys a view handles, or a note; `sends` when what
+    /// the view does with them sends something (a recording's help leaves it out).
+    init(_ name: String, _ keys: [Key], _ section: HelpSection, _ help: Help, sends: Bool = false, handler: Handler) {
+        self.init(name: name, keys: keys, section: section, help: help, sends: sends, everywhere: false, hint: nil, handler: handler)
     }
 
     private init(name: String, keys: [Key], section: HelpSection, help: Help, sends: Bool, everywhere: Bool, hint: Hint?, handler: Handler) {

@@ -32,7 +32,7 @@ public struct BreakpointsView: OverlayView {
                     isError: true)
             }
             return .sendAndStay(.removeBreakpoint(.init(id: breakpoint.id)), label: "remove breakpoint \(breakpoint.id) \(breakpoint.filter)")
-        default: break
+        default: return .unbound(key)
         }
         return .none
     }

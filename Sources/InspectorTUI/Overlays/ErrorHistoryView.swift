@@ -24,7 +24,7 @@ public struct ErrorHistoryView: OverlayView {
         case .enter:
             guard let cause = entries[safe: cursor]?.cause else { return .flash("no message is linked to this error", isError: true) }
             return .jumpToSeq(cause)
-        default: break
+        default: return .unbound(key)
         }
         return .none
     }

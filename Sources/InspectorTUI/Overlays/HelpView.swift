@@ -8,14 +8,22 @@ public struct HelpView: OverlayView {
     /// The help's sections: the key table's (``InspectorModel/keyTable``), each binding on its
     /// line in its section, then the reference that no key owns (the filter language and the
     /// markers in the log).
-    static let sections: [(title: String, keys: [(String, String)])] =
+    static let sections = sections(readOnly: false)
+
+    /// The help for a recording (``OverlayContext/readOnly``): only the keys that work on a
+    /// file, none of those that send something and would be refused.
+    static let readOnlySections = sections(readOnly: true)
+
+    /// The help's sections, leaving out the bindings that send when `readOnly`.
+    static func sections(readOnly: Bool) -> [(title: String, keys: [(String, String)])] {
         HelpSection.allCases.map { section in
-            let lines = InspectorModel.keyTable.filter { $0.section == section }.compactMap { binding -> (String, String)? in
+            let lines = InspectorModel.keyTable.filter { $0.section == section && (!readOnly || $0.allowedReadOnly) }.compactMap { binding -> (String, String)? in
                 guard case .line(let keys, let text) = binding.help else { return nil }
                 return (keys, text)
             }
             return (section.rawValue, lines)
-        } + reference
+        }.filter { !$0.keys.isEmpty } + reference
+    }
 
     /// What the help explains that is not a key.
     static let reference: [(title: String, keys: [(String, String)])] = [
@@ -38,7 +46,9 @@ public struct HelpView: OverlayView {
     ]
 
     /// The lines laid out for a frame `width` columns wide inside.
-    func lines(width: Int) -> [[Span]] { HelpLayout.lines(Self.sections, width: width) }
+    func lines(width: Int, readOnly: Bool = false) -> [[Span]] {
+        HelpLayout.lines(readOnly ? Self.readOnlySections : Self.sections, width: width)
+    }
 
     var footerKeys: [(key: String, label: String)] { [("Esc", "back"), ("j/k", "scroll")] }
 
@@ -47,14 +57,15 @@ public struct HelpView: OverlayView {
         case .escape, .char("q"): return .close
         case _ where InspectorModel.helpBinding?.keys.contains(key) == true: return .close
         default:
-            let count = lines(width: max(1, context.size.width - 2)).count
-            if let next = DialogFrame.scroll(offset, key: key, count: count, page: max(1, context.size.height - 6)) { offset = next }
+            let count = lines(width: max(1, context.size.width - 2), readOnly: context.readOnly).count
+            guard let next = DialogFrame.scroll(offset, key: key, count: count, page: max(1, context.size.height - 6)) else { return .unbound(key) }
+            offset = next
             return .none
         }
     }
 
     func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
-        let lines = lines(width: max(1, area.width - 2))
+        let lines = lines(width: max(1, area.width - 2), readOnly: context.readOnly)
         let more = offset + area.height - 2 < lines.count ? "  (j/k scroll, \(offset + 1)/\(lines.count))" : ""
         let inner = DialogFrame.full(&buffer, area: area, title: "Help: keys" + more)
         DialogFrame.drawLines(lines, first: offset, into: &buffer, rect: inner)

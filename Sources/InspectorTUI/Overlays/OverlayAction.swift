@@ -1,5 +1,6 @@
 import InspectorClient
 import InspectorProtocol
+import TerminalUI
 
 /// What an overlay wants after handling a key.
 enum OverlayAction: Sendable {
@@ -22,6 +23,9 @@ enum OverlayAction: Sendable {
     case jumpToSeq(Int)
     /// Show a brief message.
     case flash(String, isError: Bool)
+    /// The key does nothing in this list view: the model says so, pointing to `?` (a view
+    /// that takes text never answers this for a typed key).
+    case unbound(Key)
     /// Close this overlay, send a command, and keep answering like it with a new reply rule.
     case sendAndRemember(InspectorCommand, label: String, rule: ReplyRule)
     /// Remove the reply rule with this id.

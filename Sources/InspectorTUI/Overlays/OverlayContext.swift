@@ -25,6 +25,8 @@ struct OverlayContext: Sendable {
     var rules: ReplyRuleBook
     /// What the inspector did on the person's behalf, oldest first.
     var actions: [ActionRecord]
+    /// The notices it showed, oldest first (``InspectorModel/notices``).
+    var notices: [NoticeRecord] = []
     /// Responses sent by hand, per action, offered first by the respond dialog.
     var rememberedResponses: RememberedResponses
     /// The host's clock pending ages are measured by (``InspectorModel/pendingClock``).
@@ -53,6 +55,6 @@ extension InspectorModel {
     var overlayContext: OverlayContext {
         OverlayContext(
             size: size, live: live, now: now, timeFormat: timeFormat, clientId: clientId, readOnly: readOnly, rules: rules, actions: actions,
-            rememberedResponses: rememberedResponses, pendingClock: pendingClock, journeyTimeouts: journeyTimeouts)
+            notices: notices, rememberedResponses: rememberedResponses, pendingClock: pendingClock, journeyTimeouts: journeyTimeouts)
     }
 }

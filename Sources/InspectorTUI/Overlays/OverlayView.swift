@@ -42,6 +42,10 @@ protocol OverlayView: Sendable {
     /// the last ones).
     var footerKeys: [(key: String, label: String)] { get }
 
+    /// The keys among ``footerKeys`` that send something to the host: a recording leaves their
+    /// hints out. None unless a view says otherwise (OverlayView+Recording.swift).
+    var sendingFooterKeys: Set<String> { get }
+
     /// Whether a character typed is text here (a form, or a search being typed): `?` is then
     /// typed, and only F1 opens the help. `false` unless a view says otherwise.
     var takesText: Bool { get }

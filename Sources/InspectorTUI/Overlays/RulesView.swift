@@ -25,7 +25,7 @@ public struct RulesView: OverlayView {
         case .char("n"):
             guard !context.readOnly else { return .flash("this is a recording: no rule can answer in it (it is read-only)", isError: true) }
             return .push(RuleDialog())
-        default: break
+        default: return .unbound(key)
         }
         return .none
     }

@@ -37,7 +37,8 @@ public struct StatsView: OverlayView {
         case .escape, .char("q"), .char("S"): return .close
         default:
             let (top, rows) = Self.lines(context: context, width: max(1, context.size.width - 2))
-            if let next = DialogFrame.scroll(offset, key: key, count: rows.count, page: Self.page(context: context, top: top.count)) { offset = next }
+            guard let next = DialogFrame.scroll(offset, key: key, count: rows.count, page: Self.page(context: context, top: top.count)) else { return .unbound(key) }
+            offset = next
             return .none
         }
     }
