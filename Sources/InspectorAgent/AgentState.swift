@@ -28,9 +28,18 @@ struct AgentState {
     /// The last received message and its JSON, reused when that very message turns out to be a
     /// pending request (the usual case: it goes to `pendingRequests` as it arrives).
     private var lastReceived: (message: BridgeMessage, json: Data)?
+    /// The sequence number of ``lastReceived``'s traffic record.
+    private var lastReceivedSeq: Int?
     /// Messages held at breakpoints, oldest first, as their records.
     private var held: [(id: String, json: [UInt8])] = []
     private var heldRecordBytes = 0
+    /// For each held request, the seq of its traffic record: the record an edit marks
+    /// (`hold` and `delivered`) when the request is released edited.
+    private var heldRequestSeqs: [String: Int] = [:]
+    /// For each held response or event, its JSON as the host sent it: the `original` of its
+    /// traffic record when it is released edited. Kept within ``heldTotalLimit`` in all.
+    private var heldOriginals: [String: Data] = [:]
+    private var heldOriginalBytes = 0
     /// Every inspector's breakpoints, as clients see them, and the bytes of their JSON.
     private var breakpoints: [WireBreakpoint] = []
     private var breakpointBytes = 0
@@ -103,10 +112,16 @@ struct AgentState {
             if record.direction == .received { counts.received += 1 } else { counts.sent += 1 }
             if record.direction == .received {
                 lastReceived = (record.message, record.json)
+                lastReceivedSeq = seq
                 counts.countReceivedMessage(cap: host.receivedMessagesCap)
             }
+            var original: Data?
+            if let hold = record.hold, record.direction == .sent, let kept = forgetOriginal(of: hold.id), hold.outcome == .edited {
+                original = kept
+            }
             let json = encodeTraffic(
-                seq: seq, record: record, origin: origin, command: origin == .inspector ? tag?.command : nil, rule: tag?.rule)
+                seq: seq, record: record, origin: origin, command: origin == .inspector ? tag?.command : nil, rule: tag?.rule,
+                original: original)
             appendMessage(json)
             lastCauseSeq = seq
             if tag != nil, record.direction == .sent { sent = record.json }
@@ -168,6 +183,7 @@ struct AgentState {
             if let index = breakpoints.firstIndex(where: { $0.id == message.breakpoint }) { breakpoints[index].hits += 1 }
             let json = encodeHeld(message)
             keepHeld(message.id, json)
+            rememberOrigin(of: message)
             writer.key("type"); writer.string("held")
             writer.key("record"); writer.splice(json)
         case .heldResolved(let resolution):
@@ -175,12 +191,19 @@ struct AgentState {
                 heldRecordBytes -= held[index].json.count
                 held.remove(at: index)
             }
+            // A sent message's original is wanted by its traffic record, which follows; only an
+            // edit puts it there.
+            if resolution.outcome != .edited { _ = forgetOriginal(of: resolution.id) }
+            let requestSeq = heldRequestSeqs.removeValue(forKey: resolution.id)
+            if let requestSeq, resolution.outcome == .edited, let delivered = resolution.message {
+                markEdited(seq: requestSeq, holdId: resolution.id, delivered: delivered)
+            }
             writer.key("type"); writer.string("heldResolved")
             writer.key("record")
             writer.splice(Self.encode(WireHeldResolution(
                 id: resolution.id, correlationId: resolution.correlationId, direction: resolution.direction,
                 outcome: resolution.outcome, reason: resolution.reason, by: tag?.clientName, message: resolution.message,
-                time: Self.ms(resolution.time))))
+                record: requestSeq, time: Self.ms(resolution.time))))
         }
         writer.objectEnd()
         writer.objectEnd()
@@ -279,8 +302,10 @@ struct AgentState {
     /// records, the malformed inputs, the error history and the breakpoints, each record with an
     /// allowance for its bookkeeping (``recordOverhead``).
     var heldBytes: Int {
-        let records = messages.count + pending.count + malformed.count + errorHistory.count + held.count
-        return messageBytes + pending.bytes + heldRecordBytes + malformed.reduce(0) { $0 + $1.count } + (lastUnreadSentReport?.count ?? 0)
+        let records = messages.count + pending.count + malformed.count + errorHistory.count + held.count + heldOriginals.count
+            + heldRequestSeqs.count
+        return messageBytes + pending.bytes + heldRecordBytes + heldOriginalBytes + malformed.reduce(0) { $0 + $1.count }
+            + (lastUnreadSentReport?.count ?? 0)
             + errorHistory.reduce(0) { $0 + $1.count } + records * Self.recordOverhead + breakpointBytes
             + (counts.pendingOmittedActions ?? [:]).keys.reduce(0) { $0 + $1.utf8.count + Self.recordOverhead }
     }
@@ -317,6 +342,60 @@ struct AgentState {
         heldRecordBytes += json.count
     }
 
+    /// Notes what an edit of `message` will need: for a held request, its traffic record (the
+    /// last message received, when it is this one); for a held response or event, its JSON as
+    /// the host sent it (unless that would pass ``heldTotalLimit``).
+    private mutating func rememberOrigin(of message: HeldMessage) {
+        switch message.direction {
+        case .received:
+            guard let lastReceived, let lastReceivedSeq, lastReceived.message == message.message,
+                heldRequestSeqs.count < Self.maxHeldRecords
+            else { return }
+            heldRequestSeqs[message.id] = lastReceivedSeq
+        case .sent:
+            let size = message.json.count
+            guard size <= Self.pendingMessageLimit, heldOriginalBytes + size <= Self.heldTotalLimit, heldOriginals.count < Self.maxHeldRecords
+            else { return }
+            heldOriginals[message.id] = message.json
+            heldOriginalBytes += size
+        }
+    }
+
+    /// Takes the original JSON kept for held message `id`, if any.
+    private mutating func forgetOriginal(of id: String) -> Data? {
+        guard let json = heldOriginals.removeValue(forKey: id) else { return nil }
+        heldOriginalBytes -= json.count
+        return json
+    }
+
+    /// Marks the traffic record `seq` (a request the journey posted) as held at `holdId` and
+    /// released edited: `hold` and `delivered` (what the host routed) are added to the record
+    /// kept for snapshots, if it is still in the log. `delivered` is left out when the two
+    /// messages together would not fit in a frame.
+    private mutating func markEdited(seq: Int, holdId: String, delivered: BridgeMessage) {
+        let prefix = Array("{\"seq\":\(seq),".utf8)
+        guard let index = messages.lastIndex(where: { $0.starts(with: prefix) }), messages[index].last == UInt8(ascii: "}") else { return }
+        var record = messages[index]
+        var writer = JSONWriter(capacity: 256)
+        writer.objectStart()
+        writer.key("hold"); writer.objectStart()
+        writer.key("id"); writer.string(holdId)
+        writer.key("outcome"); writer.string(HeldResolution.Outcome.edited.rawValue)
+        writer.objectEnd()
+        if let json = try? BridgeMessageCodec().encode(delivered), record.count + json.count <= WireProtocol.maxAgentFrameBytes - 64 * 1024 {
+            writer.key("delivered"); Self.appendMessageJSON(json, to: &writer)
+        }
+        writer.objectEnd()
+        // The record's closing brace gives way to the new members (the writer's object, opened
+        // with `{`, is spliced in after a comma).
+        record.removeLast()
+        record.append(UInt8(ascii: ","))
+        record.append(contentsOf: writer.bytes.dropFirst())
+        messageBytes += record.count - messages[index].count
+        messages[index] = record
+        trimLog()
+    }
+
     private func encodeHeld(_ message: HeldMessage) -> [UInt8] {
         let breakpoint = breakpoints.first { $0.id == message.breakpoint }
         var json = message.json
@@ -351,14 +430,21 @@ struct AgentState {
         }
         messages.append(json)
         messageBytes += json.count
-        while messages.count > limits.maxLogMessages || messageBytes > limits.effectiveMaxLogBytes {
+        trimLog()
+    }
+
+    /// Drops the oldest records until the log is within its bounds.
+    private mutating func trimLog() {
+        while !messages.isEmpty, messages.count > limits.maxLogMessages || messageBytes > limits.effectiveMaxLogBytes {
             let dropped = messages.removeFirst()
             messageBytes -= dropped.count
             counts.evicted += 1
         }
     }
 
-    private func encodeTraffic(seq: Int, record: TrafficRecord, origin: MessageOrigin, command: String?, rule: String? = nil) -> [UInt8] {
+    private func encodeTraffic(
+        seq: Int, record: TrafficRecord, origin: MessageOrigin, command: String?, rule: String? = nil, original: Data? = nil
+    ) -> [UInt8] {
         var writer = JSONWriter(capacity: record.json.count + 160)
         writer.objectStart()
         writer.key("seq"); writer.number(seq)
@@ -374,6 +460,9 @@ struct AgentState {
             writer.key("id"); writer.string(hold.id)
             writer.key("outcome"); writer.string(hold.outcome.rawValue)
             writer.objectEnd()
+        }
+        if let original, record.json.count + original.count <= WireProtocol.maxAgentFrameBytes - 64 * 1024 {
+            writer.key("original"); Self.appendMessageJSON(original, to: &writer)
         }
         writer.key("bytes"); writer.number(record.json.count)
         if let reported = record.reported, record.json.count + 6 * reported.count <= WireProtocol.maxAgentFrameBytes - 64 * 1024 {

@@ -201,6 +201,7 @@ public struct LiveState: Sendable {
             holdSkippedCount += 1
         case .heldResolved(let resolution):
             held.removeAll { $0.id == resolution.id }
+            markEditedRequest(resolution)
         case .breakpoints(let list):
             breakpoints = list
         case .unknown:
@@ -243,6 +244,20 @@ public struct LiveState: Sendable {
         if let hold = traffic.hold { holdMarks[index] = hold }
         if entry.bytes >= Self.largeRowBytes { largeRows.append(index) }
         log.append(entry)
+    }
+
+    /// A request held at a breakpoint and released edited: its row (the record the agent names,
+    /// or the open request with its id) shows the message the host routed, marked edited, with
+    /// what the journey posted kept as its original. (A response or event released edited is
+    /// logged when it is delivered, as delivered, with its original: nothing to do here.)
+    private mutating func markEditedRequest(_ resolution: WireHeldResolution) {
+        guard resolution.outcome == .edited, resolution.direction == .received, let delivered = resolution.message,
+            let index = resolution.record.flatMap({ indexBySeq[$0] }) ?? openRequests[resolution.correlationId],
+            log.indices.contains(index), log[index].kind == .message, log[index].direction == .received,
+            log[index].correlationId == resolution.correlationId
+        else { return }
+        log[index].showDelivered(delivered)
+        holdMarks[index] = HoldMark(id: resolution.id, outcome: .edited)
     }
 
     private mutating func appendMalformed(_ malformed: WireMalformed) {

@@ -57,14 +57,19 @@ public struct WireHeldResolution: Codable, Sendable, Hashable {
     public var by: String?
     /// For `edited`, the message that went on; for `answered`, the response sent.
     public var message: BridgeMessage?
+    /// For a held request (`direction` `received`): the `seq` of its `traffic` record, the row a
+    /// client marks (with `edited`, it shows ``message`` there as what the host routed). Absent
+    /// for sent messages (their `traffic` record comes after this) and from older agents.
+    public var record: Int?
     /// When, in milliseconds since 1970.
     public var time: Double
 
     /// Creates a record.
     public init(
         id: String, correlationId: String, direction: TrafficRecord.Direction, outcome: HeldResolution.Outcome,
-        reason: HeldResolution.Reason, by: String? = nil, message: BridgeMessage? = nil, time: Double
+        reason: HeldResolution.Reason, by: String? = nil, message: BridgeMessage? = nil, record: Int? = nil, time: Double
     ) {
+        self.record = record
         self.id = id
         self.correlationId = correlationId
         self.direction = direction

@@ -77,8 +77,17 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     /// For sent messages that were not delivered: why.
     public var deliveryError: String?
     /// For sent messages held at a breakpoint: the hold, and whether the message went out as it
-    /// was, edited, as the answer to a held request, or was dropped (never delivered).
+    /// was, edited, as the answer to a held request, or was dropped (never delivered). For a
+    /// received request held and released edited: that hold, `edited` (see ``delivered``).
     public var hold: HoldMark?
+    /// For a received request an inspector edited at a breakpoint before releasing it: the
+    /// message the host routed instead of ``message`` (which stays what the journey posted).
+    /// Absent otherwise and from older agents. Untrusted.
+    public var delivered: BridgeMessage?
+    /// For a sent message an inspector edited at a breakpoint before releasing it: the message
+    /// as the host sent it, before the edit (``message`` is what the journey received). Absent
+    /// otherwise, from older agents, and when the original was too large to keep. Untrusted.
+    public var original: BridgeMessage?
     /// The size of the message's JSON in bytes.
     public var bytes: Int
     /// `true` when the message was too large to forward and `message` holds only its envelope.
@@ -103,7 +112,7 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     public var messageJSON: Data?
 
     private enum CodingKeys: String, CodingKey {
-        case seq, direction, time, origin, command, rule, deliveryError, hold, bytes, truncated, reported, lost, message
+        case seq, direction, time, origin, command, rule, deliveryError, hold, delivered, original, bytes, truncated, reported, lost, message
     }
 
     /// Records are equal when their fields are, whether or not they carry ``messageJSON``.
@@ -111,7 +120,7 @@ public struct WireTraffic: Codable, Sendable, Hashable {
         lhs.seq == rhs.seq && lhs.direction == rhs.direction && lhs.time == rhs.time && lhs.origin == rhs.origin
             && lhs.command == rhs.command && lhs.rule == rhs.rule && lhs.deliveryError == rhs.deliveryError
             && lhs.hold == rhs.hold && lhs.bytes == rhs.bytes && lhs.truncated == rhs.truncated && lhs.message == rhs.message
-            && lhs.reported == rhs.reported && lhs.lost == rhs.lost
+            && lhs.reported == rhs.reported && lhs.lost == rhs.lost && lhs.delivered == rhs.delivered && lhs.original == rhs.original
     }
 
     /// Hashes the fields ``==`` compares.
@@ -124,8 +133,10 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     public init(
         seq: Int, direction: TrafficRecord.Direction, time: Double, origin: MessageOrigin, command: String? = nil,
         rule: String? = nil, deliveryError: String? = nil, hold: HoldMark? = nil, bytes: Int, truncated: Bool? = nil,
-        reported: String? = nil, lost: String? = nil, message: BridgeMessage
+        reported: String? = nil, lost: String? = nil, delivered: BridgeMessage? = nil, original: BridgeMessage? = nil, message: BridgeMessage
     ) {
+        self.delivered = delivered
+        self.original = original
         self.reported = reported
         self.lost = lost
         self.hold = hold
