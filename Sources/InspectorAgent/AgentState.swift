@@ -28,18 +28,24 @@ struct AgentState {
     /// The last received message and its JSON, reused when that very message turns out to be a
     /// pending request (the usual case: it goes to `pendingRequests` as it arrives).
     private var lastReceived: (message: BridgeMessage, json: Data)?
-    /// The sequence number of ``lastReceived``'s traffic record.
-    private var lastReceivedSeq: Int?
+    /// The last message logged each way and the sequence number of its traffic record: a hold
+    /// of that very message was logged before it was held (a request the journey posted to a
+    /// native host; a message GBGBridge sent, seen through its public API).
+    private var lastLogged: [TrafficRecord.Direction: (message: BridgeMessage, seq: Int)] = [:]
     /// Messages held at breakpoints, oldest first, as their records.
     private var held: [(id: String, json: [UInt8])] = []
     private var heldRecordBytes = 0
-    /// For each held request, the seq of its traffic record: the record an edit marks
-    /// (`hold` and `delivered`) when the request is released edited.
-    private var heldRequestSeqs: [String: Int] = [:]
-    /// For each held response or event, its JSON as the host sent it: the `original` of its
-    /// traffic record when it is released edited. Kept within ``heldTotalLimit`` in all.
+    /// For each held message logged before it was held, the seq of its traffic record: the
+    /// record an edit marks (`hold` and `delivered`) when it is released edited.
+    private var heldRecordSeqs: [String: Int] = [:]
+    /// For each held message not logged yet, its JSON as it was held: the `original` of its
+    /// traffic record, logged once it is released edited. Kept within ``heldTotalLimit`` in all.
     private var heldOriginals: [String: Data] = [:]
     private var heldOriginalBytes = 0
+    /// Requests released edited that the host logs only when it receives them (GBGBridge, seen
+    /// through its public API, gets a request after the page lets it go): by correlation id, the
+    /// hold and the original, for that traffic record. At most ``maxHeldRecords``, oldest dropped.
+    private var editedUnlogged: [(correlationId: String, hold: String, original: Data)] = []
     /// Every inspector's breakpoints, as clients see them, and the bytes of their JSON.
     private var breakpoints: [WireBreakpoint] = []
     private var breakpointBytes = 0
@@ -112,15 +118,23 @@ struct AgentState {
             if record.direction == .received { counts.received += 1 } else { counts.sent += 1 }
             if record.direction == .received {
                 lastReceived = (record.message, record.json)
-                lastReceivedSeq = seq
                 counts.countReceivedMessage(cap: host.receivedMessagesCap)
             }
+            lastLogged[record.direction] = (record.message, seq)
+            var logged = record
             var original: Data?
-            if let hold = record.hold, record.direction == .sent, let kept = forgetOriginal(of: hold.id), hold.outcome == .edited {
-                original = kept
+            if let hold = record.hold {
+                let kept = forgetOriginal(of: hold.id)
+                if hold.outcome == .edited { original = kept }
+            } else if record.direction == .received,
+                let index = editedUnlogged.firstIndex(where: { $0.correlationId == record.message.correlationId })
+            {
+                let edit = editedUnlogged.remove(at: index)
+                logged.hold = HoldMark(id: edit.hold, outcome: .edited)
+                original = edit.original
             }
             let json = encodeTraffic(
-                seq: seq, record: record, origin: origin, command: origin == .inspector ? tag?.command : nil, rule: tag?.rule,
+                seq: seq, record: logged, origin: origin, command: origin == .inspector ? tag?.command : nil, rule: tag?.rule,
                 original: original)
             appendMessage(json)
             lastCauseSeq = seq
@@ -193,17 +207,22 @@ struct AgentState {
             }
             // A sent message's original is wanted by its traffic record, which follows; only an
             // edit puts it there.
-            if resolution.outcome != .edited { _ = forgetOriginal(of: resolution.id) }
-            let requestSeq = heldRequestSeqs.removeValue(forKey: resolution.id)
-            if let requestSeq, resolution.outcome == .edited, let delivered = resolution.message {
-                markEdited(seq: requestSeq, holdId: resolution.id, delivered: delivered)
+            let recordSeq = heldRecordSeqs.removeValue(forKey: resolution.id)
+            if resolution.outcome != .edited {
+                _ = forgetOriginal(of: resolution.id)
+            } else if let recordSeq, let delivered = resolution.message {
+                markEdited(seq: recordSeq, holdId: resolution.id, delivered: delivered)
+            } else if resolution.direction == .received, let original = forgetOriginal(of: resolution.id) {
+                // Logged when the host receives it, after this (the GBGBridge adapter).
+                editedUnlogged.append((resolution.correlationId, resolution.id, original))
+                if editedUnlogged.count > Self.maxHeldRecords { editedUnlogged.removeFirst() }
             }
             writer.key("type"); writer.string("heldResolved")
             writer.key("record")
             writer.splice(Self.encode(WireHeldResolution(
                 id: resolution.id, correlationId: resolution.correlationId, direction: resolution.direction,
                 outcome: resolution.outcome, reason: resolution.reason, by: tag?.clientName, message: resolution.message,
-                record: requestSeq, time: Self.ms(resolution.time))))
+                record: recordSeq, time: Self.ms(resolution.time))))
         }
         writer.objectEnd()
         writer.objectEnd()
@@ -303,8 +322,9 @@ struct AgentState {
     /// allowance for its bookkeeping (``recordOverhead``).
     var heldBytes: Int {
         let records = messages.count + pending.count + malformed.count + errorHistory.count + held.count + heldOriginals.count
-            + heldRequestSeqs.count
-        return messageBytes + pending.bytes + heldRecordBytes + heldOriginalBytes + malformed.reduce(0) { $0 + $1.count }
+            + heldRecordSeqs.count + editedUnlogged.count
+        return messageBytes + pending.bytes + heldRecordBytes + heldOriginalBytes + editedUnlogged.reduce(0) { $0 + $1.original.count }
+            + malformed.reduce(0) { $0 + $1.count }
             + (lastUnreadSentReport?.count ?? 0)
             + errorHistory.reduce(0) { $0 + $1.count } + records * Self.recordOverhead + breakpointBytes
             + (counts.pendingOmittedActions ?? [:]).keys.reduce(0) { $0 + $1.utf8.count + Self.recordOverhead }
@@ -342,23 +362,21 @@ struct AgentState {
         heldRecordBytes += json.count
     }
 
-    /// Notes what an edit of `message` will need: for a held request, its traffic record (the
-    /// last message received, when it is this one); for a held response or event, its JSON as
-    /// the host sent it (unless that would pass ``heldTotalLimit``).
+    /// Notes what an edit of `message` will need: the traffic record it was logged with, when it
+    /// was logged before it was held (then an edit marks that record); otherwise its JSON as
+    /// held, the `original` of the record logged once it goes on (unless that would pass
+    /// ``heldTotalLimit``).
     private mutating func rememberOrigin(of message: HeldMessage) {
-        switch message.direction {
-        case .received:
-            guard let lastReceived, let lastReceivedSeq, lastReceived.message == message.message,
-                heldRequestSeqs.count < Self.maxHeldRecords
-            else { return }
-            heldRequestSeqs[message.id] = lastReceivedSeq
-        case .sent:
-            let size = message.json.count
-            guard size <= Self.pendingMessageLimit, heldOriginalBytes + size <= Self.heldTotalLimit, heldOriginals.count < Self.maxHeldRecords
-            else { return }
-            heldOriginals[message.id] = message.json
-            heldOriginalBytes += size
+        if let logged = lastLogged[message.direction], logged.message == message.message {
+            guard heldRecordSeqs.count < Self.maxHeldRecords else { return }
+            heldRecordSeqs[message.id] = logged.seq
+            return
         }
+        let size = message.json.count
+        guard size <= Self.pendingMessageLimit, heldOriginalBytes + size <= Self.heldTotalLimit, heldOriginals.count < Self.maxHeldRecords
+        else { return }
+        heldOriginals[message.id] = message.json
+        heldOriginalBytes += size
     }
 
     /// Takes the original JSON kept for held message `id`, if any.
@@ -368,8 +386,8 @@ struct AgentState {
         return json
     }
 
-    /// Marks the traffic record `seq` (a request the journey posted) as held at `holdId` and
-    /// released edited: `hold` and `delivered` (what the host routed) are added to the record
+    /// Marks the traffic record `seq` (a message logged before it was held) as held at `holdId`
+    /// and released edited: `hold` and `delivered` (what went on instead) are added to the record
     /// kept for snapshots, if it is still in the log. `delivered` is left out when the two
     /// messages together would not fit in a frame.
     private mutating func markEdited(seq: Int, holdId: String, delivered: BridgeMessage) {

@@ -201,7 +201,7 @@ public struct LiveState: Sendable {
             holdSkippedCount += 1
         case .heldResolved(let resolution):
             held.removeAll { $0.id == resolution.id }
-            markEditedRequest(resolution)
+            markEdited(resolution)
         case .breakpoints(let list):
             breakpoints = list
         case .unknown:
@@ -246,14 +246,16 @@ public struct LiveState: Sendable {
         log.append(entry)
     }
 
-    /// A request held at a breakpoint and released edited: its row (the record the agent names,
-    /// or the open request with its id) shows the message the host routed, marked edited, with
-    /// what the journey posted kept as its original. (A response or event released edited is
-    /// logged when it is delivered, as delivered, with its original: nothing to do here.)
-    private mutating func markEditedRequest(_ resolution: WireHeldResolution) {
-        guard resolution.outcome == .edited, resolution.direction == .received, let delivered = resolution.message,
-            let index = resolution.record.flatMap({ indexBySeq[$0] }) ?? openRequests[resolution.correlationId],
-            log.indices.contains(index), log[index].kind == .message, log[index].direction == .received,
+    /// A message logged before it was held, then released edited (a request the journey posted
+    /// to a native host; what GBGBridge sent, seen through its public API): its row (the record
+    /// the agent names, or for a request from an older agent the open request with its id) shows
+    /// what went on instead, marked edited, keeping the message as logged as its original. (A
+    /// message logged after its release comes as delivered, with its original: nothing to do.)
+    private mutating func markEdited(_ resolution: WireHeldResolution) {
+        guard resolution.outcome == .edited, let delivered = resolution.message else { return }
+        let fallback = resolution.direction == .received ? openRequests[resolution.correlationId] : nil
+        guard let index = resolution.record.flatMap({ indexBySeq[$0] }) ?? fallback,
+            log.indices.contains(index), log[index].kind == .message, log[index].direction == resolution.direction,
             log[index].correlationId == resolution.correlationId
         else { return }
         log[index].showDelivered(delivered)

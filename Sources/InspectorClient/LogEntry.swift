@@ -66,12 +66,12 @@ public struct LogEntry: Sendable {
     /// The protocol rule the row breaks, if any (``LiveState/lintReasons`` has the reason).
     public var lint: LintRule?
     /// The message's JSON (or the malformed text), exactly as it crossed the bridge. For a
-    /// message an inspector edited at a breakpoint, what was delivered: the edited message (the
-    /// one the host routed, for a request the journey posted); ``original`` has it before the edit.
+    /// message an inspector edited at a breakpoint, what went on: the edited message (what the
+    /// host routed, or what the journey received); ``original`` has it before the edit.
     public var json: Data
     /// For a message an inspector edited at a breakpoint before it went on: the message before
     /// the edit (what the journey posted, or what the host sent); `nil` otherwise, and when the
-    /// agent could not keep it. Untrusted.
+    /// agent could not keep it (over 256 KiB). Untrusted.
     public var original: Data?
     /// The size of the message when it crossed the bridge, in bytes.
     public var bytes: Int
@@ -111,9 +111,9 @@ public struct LogEntry: Sendable {
         answeredByRule = traffic.rule != nil
         lost = traffic.lost
         reported = traffic.reported.map { Data($0.utf8) }
-        if let delivered = traffic.delivered, traffic.direction == .received {
+        if let delivered = traffic.delivered {
             showDelivered(delivered)
-        } else if let original = traffic.original, traffic.direction == .sent {
+        } else if let original = traffic.original {
             self.original = (try? LogEntry.encoder.encode(original)) ?? Data()
         }
     }

@@ -57,9 +57,10 @@ public struct WireHeldResolution: Codable, Sendable, Hashable {
     public var by: String?
     /// For `edited`, the message that went on; for `answered`, the response sent.
     public var message: BridgeMessage?
-    /// For a held request (`direction` `received`): the `seq` of its `traffic` record, the row a
-    /// client marks (with `edited`, it shows ``message`` there as what the host routed). Absent
-    /// for sent messages (their `traffic` record comes after this) and from older agents.
+    /// For a message logged before it was held (a request the journey posted to a native host;
+    /// what GBGBridge sent, seen through its public API): the `seq` of its `traffic` record, the
+    /// row a client marks (with `edited`, it shows ``message`` there as what went on). Absent
+    /// when the message is logged after its release, and from older agents.
     public var record: Int?
     /// When, in milliseconds since 1970.
     public var time: Double

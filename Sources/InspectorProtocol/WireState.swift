@@ -78,15 +78,18 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     public var deliveryError: String?
     /// For sent messages held at a breakpoint: the hold, and whether the message went out as it
     /// was, edited, as the answer to a held request, or was dropped (never delivered). For a
-    /// received request held and released edited: that hold, `edited` (see ``delivered``).
+    /// received request held and released edited: that hold, `edited` (see ``delivered`` and
+    /// ``original``).
     public var hold: HoldMark?
-    /// For a received request an inspector edited at a breakpoint before releasing it: the
-    /// message the host routed instead of ``message`` (which stays what the journey posted).
-    /// Absent otherwise and from older agents. Untrusted.
+    /// For a message logged before it was held (a request the journey posted to a native host;
+    /// what GBGBridge sent, seen through its public API) and then released edited: what went on
+    /// instead of ``message``, which stays as it was logged. Absent otherwise and from older
+    /// agents. Untrusted.
     public var delivered: BridgeMessage?
-    /// For a sent message an inspector edited at a breakpoint before releasing it: the message
-    /// as the host sent it, before the edit (``message`` is what the journey received). Absent
-    /// otherwise, from older agents, and when the original was too large to keep. Untrusted.
+    /// For a message logged once it was released edited (a response or event a native host
+    /// sent; a request GBGBridge received, seen through its public API): the message as it was
+    /// held, before the edit (``message`` is what went on). Absent otherwise, from older agents,
+    /// and when the original was too large to keep. Untrusted.
     public var original: BridgeMessage?
     /// The size of the message's JSON in bytes.
     public var bytes: Int
