@@ -44,8 +44,10 @@ struct AgentState {
     private var heldOriginalBytes = 0
     /// Requests released edited that the host logs only when it receives them (GBGBridge, seen
     /// through its public API, gets a request after the page lets it go): by correlation id, the
-    /// hold and the original, for that traffic record. At most ``maxHeldRecords``, oldest dropped.
+    /// hold and the original, for that traffic record. At most ``maxHeldRecords`` and
+    /// ``heldTotalLimit`` bytes, the oldest dropped (a page that went never posts its request).
     private var editedUnlogged: [(correlationId: String, hold: String, original: Data)] = []
+    private var editedUnloggedBytes = 0
     /// Every inspector's breakpoints, as clients see them, and the bytes of their JSON.
     private var breakpoints: [WireBreakpoint] = []
     private var breakpointBytes = 0
@@ -130,6 +132,7 @@ struct AgentState {
                 let index = editedUnlogged.firstIndex(where: { $0.correlationId == record.message.correlationId })
             {
                 let edit = editedUnlogged.remove(at: index)
+                editedUnloggedBytes -= edit.original.count
                 logged.hold = HoldMark(id: edit.hold, outcome: .edited)
                 original = edit.original
             }
@@ -205,8 +208,8 @@ struct AgentState {
                 heldRecordBytes -= held[index].json.count
                 held.remove(at: index)
             }
-            // A sent message's original is wanted by its traffic record, which follows; only an
-            // edit puts it there.
+            // An edit marks the record logged before the hold, or waits for the record logged
+            // after it (which, for a native host's delivery, carries the hold and comes next).
             let recordSeq = heldRecordSeqs.removeValue(forKey: resolution.id)
             if resolution.outcome != .edited {
                 _ = forgetOriginal(of: resolution.id)
@@ -215,7 +218,10 @@ struct AgentState {
             } else if resolution.direction == .received, let original = forgetOriginal(of: resolution.id) {
                 // Logged when the host receives it, after this (the GBGBridge adapter).
                 editedUnlogged.append((resolution.correlationId, resolution.id, original))
-                if editedUnlogged.count > Self.maxHeldRecords { editedUnlogged.removeFirst() }
+                editedUnloggedBytes += original.count
+                while editedUnlogged.count > Self.maxHeldRecords || editedUnloggedBytes > Self.heldTotalLimit {
+                    editedUnloggedBytes -= editedUnlogged.removeFirst().original.count
+                }
             }
             writer.key("type"); writer.string("heldResolved")
             writer.key("record")
@@ -323,7 +329,7 @@ struct AgentState {
     var heldBytes: Int {
         let records = messages.count + pending.count + malformed.count + errorHistory.count + held.count + heldOriginals.count
             + heldRecordSeqs.count + editedUnlogged.count
-        return messageBytes + pending.bytes + heldRecordBytes + heldOriginalBytes + editedUnlogged.reduce(0) { $0 + $1.original.count }
+        return messageBytes + pending.bytes + heldRecordBytes + heldOriginalBytes + editedUnloggedBytes
             + malformed.reduce(0) { $0 + $1.count }
             + (lastUnreadSentReport?.count ?? 0)
             + errorHistory.reduce(0) { $0 + $1.count } + records * Self.recordOverhead + breakpointBytes
