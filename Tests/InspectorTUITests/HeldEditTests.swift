@@ -96,6 +96,19 @@ struct HeldEditTests {
         #expect(args.message?.payload.data == ["side": "back"])
     }
 
+    @Test("a message held without its data (too large) cannot be edited: releasing the edit would lose the data")
+    func truncatedNotEditable() {
+        var model = InterceptionScreenTests.heldModel()
+        var large = InterceptionScreenTests.heldCapture
+        large.id = "h3"
+        large.truncated = true
+        large.message.payload.data = nil
+        model.feed(15, .held(large))
+        model.press(.char("H"), .char("G"), .char("e"))
+        #expect(model.topOverlay is HeldView)
+        #expect(model.footer.contains("h3 is too large to hold here in full"))
+    }
+
     @Test("A in the held view releases everything held after a confirmation that says how many")
     func releaseAll() throws {
         var model = InterceptionScreenTests.heldModel()

@@ -48,6 +48,10 @@ public struct HeldView: OverlayView {
         case .enter:
             return .sendAndStay(.release(.init(id: item.id)), label: "release \(what)")
         case .char("e"):
+            // Held without its data (too large): an edit would release it without that data.
+            guard item.truncated != true else {
+                return .flash("\(item.id) is too large to hold here in full (its data is left out), so it cannot be edited: Enter releases it as it is", isError: true)
+            }
             return .push(HeldEditDialog(held: item))
         case .char("a"):
             guard item.message.type == .request, item.direction == .received else {
