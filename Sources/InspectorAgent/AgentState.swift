@@ -28,9 +28,26 @@ struct AgentState {
     /// The last received message and its JSON, reused when that very message turns out to be a
     /// pending request (the usual case: it goes to `pendingRequests` as it arrives).
     private var lastReceived: (message: BridgeMessage, json: Data)?
+    /// The last message logged each way and the sequence number of its traffic record: a hold
+    /// of that very message was logged before it was held (a request the journey posted to a
+    /// native host; a message GBGBridge sent, seen through its public API).
+    private var lastLogged: [TrafficRecord.Direction: (message: BridgeMessage, seq: Int)] = [:]
     /// Messages held at breakpoints, oldest first, as their records.
     private var held: [(id: String, json: [UInt8])] = []
     private var heldRecordBytes = 0
+    /// For each held message logged before it was held, the seq of its traffic record: the
+    /// record an edit marks (`hold` and `delivered`) when it is released edited.
+    private var heldRecordSeqs: [String: Int] = [:]
+    /// For each held message not logged yet, its JSON as it was held: the `original` of its
+    /// traffic record, logged once it is released edited. Kept within ``heldTotalLimit`` in all.
+    private var heldOriginals: [String: Data] = [:]
+    private var heldOriginalBytes = 0
+    /// Requests released edited that the host logs only when it receives them (GBGBridge, seen
+    /// through its public API, gets a request after the page lets it go): by correlation id, the
+    /// hold and the original, for that traffic record. At most ``maxHeldRecords`` and
+    /// ``heldTotalLimit`` bytes, the oldest dropped (a page that went never posts its request).
+    private var editedUnlogged: [(correlationId: String, hold: String, original: Data)] = []
+    private var editedUnloggedBytes = 0
     /// Every inspector's breakpoints, as clients see them, and the bytes of their JSON.
     private var breakpoints: [WireBreakpoint] = []
     private var breakpointBytes = 0
@@ -105,8 +122,23 @@ struct AgentState {
                 lastReceived = (record.message, record.json)
                 counts.countReceivedMessage(cap: host.receivedMessagesCap)
             }
+            lastLogged[record.direction] = (record.message, seq)
+            var logged = record
+            var original: Data?
+            if let hold = record.hold {
+                let kept = forgetOriginal(of: hold.id)
+                if hold.outcome == .edited { original = kept }
+            } else if record.direction == .received,
+                let index = editedUnlogged.firstIndex(where: { $0.correlationId == record.message.correlationId })
+            {
+                let edit = editedUnlogged.remove(at: index)
+                editedUnloggedBytes -= edit.original.count
+                logged.hold = HoldMark(id: edit.hold, outcome: .edited)
+                original = edit.original
+            }
             let json = encodeTraffic(
-                seq: seq, record: record, origin: origin, command: origin == .inspector ? tag?.command : nil, rule: tag?.rule)
+                seq: seq, record: logged, origin: origin, command: origin == .inspector ? tag?.command : nil, rule: tag?.rule,
+                original: original)
             appendMessage(json)
             lastCauseSeq = seq
             if tag != nil, record.direction == .sent { sent = record.json }
@@ -168,6 +200,7 @@ struct AgentState {
             if let index = breakpoints.firstIndex(where: { $0.id == message.breakpoint }) { breakpoints[index].hits += 1 }
             let json = encodeHeld(message)
             keepHeld(message.id, json)
+            rememberOrigin(of: message)
             writer.key("type"); writer.string("held")
             writer.key("record"); writer.splice(json)
         case .heldResolved(let resolution):
@@ -175,12 +208,27 @@ struct AgentState {
                 heldRecordBytes -= held[index].json.count
                 held.remove(at: index)
             }
+            // An edit marks the record logged before the hold, or waits for the record logged
+            // after it (which, for a native host's delivery, carries the hold and comes next).
+            let recordSeq = heldRecordSeqs.removeValue(forKey: resolution.id)
+            if resolution.outcome != .edited {
+                _ = forgetOriginal(of: resolution.id)
+            } else if let recordSeq, let delivered = resolution.message {
+                markEdited(seq: recordSeq, holdId: resolution.id, delivered: delivered)
+            } else if resolution.direction == .received, let original = forgetOriginal(of: resolution.id) {
+                // Logged when the host receives it, after this (the GBGBridge adapter).
+                editedUnlogged.append((resolution.correlationId, resolution.id, original))
+                editedUnloggedBytes += original.count
+                while editedUnlogged.count > Self.maxHeldRecords || editedUnloggedBytes > Self.heldTotalLimit {
+                    editedUnloggedBytes -= editedUnlogged.removeFirst().original.count
+                }
+            }
             writer.key("type"); writer.string("heldResolved")
             writer.key("record")
             writer.splice(Self.encode(WireHeldResolution(
                 id: resolution.id, correlationId: resolution.correlationId, direction: resolution.direction,
                 outcome: resolution.outcome, reason: resolution.reason, by: tag?.clientName, message: resolution.message,
-                time: Self.ms(resolution.time))))
+                record: recordSeq, time: Self.ms(resolution.time))))
         }
         writer.objectEnd()
         writer.objectEnd()
@@ -279,8 +327,11 @@ struct AgentState {
     /// records, the malformed inputs, the error history and the breakpoints, each record with an
     /// allowance for its bookkeeping (``recordOverhead``).
     var heldBytes: Int {
-        let records = messages.count + pending.count + malformed.count + errorHistory.count + held.count
-        return messageBytes + pending.bytes + heldRecordBytes + malformed.reduce(0) { $0 + $1.count } + (lastUnreadSentReport?.count ?? 0)
+        let records = messages.count + pending.count + malformed.count + errorHistory.count + held.count + heldOriginals.count
+            + heldRecordSeqs.count + editedUnlogged.count
+        return messageBytes + pending.bytes + heldRecordBytes + heldOriginalBytes + editedUnloggedBytes
+            + malformed.reduce(0) { $0 + $1.count }
+            + (lastUnreadSentReport?.count ?? 0)
             + errorHistory.reduce(0) { $0 + $1.count } + records * Self.recordOverhead + breakpointBytes
             + (counts.pendingOmittedActions ?? [:]).keys.reduce(0) { $0 + $1.utf8.count + Self.recordOverhead }
     }
@@ -317,6 +368,58 @@ struct AgentState {
         heldRecordBytes += json.count
     }
 
+    /// Notes what an edit of `message` will need: the traffic record it was logged with, when it
+    /// was logged before it was held (then an edit marks that record); otherwise its JSON as
+    /// held, the `original` of the record logged once it goes on (unless that would pass
+    /// ``heldTotalLimit``).
+    private mutating func rememberOrigin(of message: HeldMessage) {
+        if let logged = lastLogged[message.direction], logged.message == message.message {
+            guard heldRecordSeqs.count < Self.maxHeldRecords else { return }
+            heldRecordSeqs[message.id] = logged.seq
+            return
+        }
+        let size = message.json.count
+        guard size <= Self.pendingMessageLimit, heldOriginalBytes + size <= Self.heldTotalLimit, heldOriginals.count < Self.maxHeldRecords
+        else { return }
+        heldOriginals[message.id] = message.json
+        heldOriginalBytes += size
+    }
+
+    /// Takes the original JSON kept for held message `id`, if any.
+    private mutating func forgetOriginal(of id: String) -> Data? {
+        guard let json = heldOriginals.removeValue(forKey: id) else { return nil }
+        heldOriginalBytes -= json.count
+        return json
+    }
+
+    /// Marks the traffic record `seq` (a message logged before it was held) as held at `holdId`
+    /// and released edited: `hold` and `delivered` (what went on instead) are added to the record
+    /// kept for snapshots, if it is still in the log. `delivered` is left out when the two
+    /// messages together would not fit in a frame.
+    private mutating func markEdited(seq: Int, holdId: String, delivered: BridgeMessage) {
+        let prefix = Array("{\"seq\":\(seq),".utf8)
+        guard let index = messages.lastIndex(where: { $0.starts(with: prefix) }), messages[index].last == UInt8(ascii: "}") else { return }
+        var record = messages[index]
+        var writer = JSONWriter(capacity: 256)
+        writer.objectStart()
+        writer.key("hold"); writer.objectStart()
+        writer.key("id"); writer.string(holdId)
+        writer.key("outcome"); writer.string(HeldResolution.Outcome.edited.rawValue)
+        writer.objectEnd()
+        if let json = try? BridgeMessageCodec().encode(delivered), record.count + json.count <= WireProtocol.maxAgentFrameBytes - 64 * 1024 {
+            writer.key("delivered"); Self.appendMessageJSON(json, to: &writer)
+        }
+        writer.objectEnd()
+        // The record's closing brace gives way to the new members (the writer's object, opened
+        // with `{`, is spliced in after a comma).
+        record.removeLast()
+        record.append(UInt8(ascii: ","))
+        record.append(contentsOf: writer.bytes.dropFirst())
+        messageBytes += record.count - messages[index].count
+        messages[index] = record
+        trimLog()
+    }
+
     private func encodeHeld(_ message: HeldMessage) -> [UInt8] {
         let breakpoint = breakpoints.first { $0.id == message.breakpoint }
         var json = message.json
@@ -351,14 +454,21 @@ struct AgentState {
         }
         messages.append(json)
         messageBytes += json.count
-        while messages.count > limits.maxLogMessages || messageBytes > limits.effectiveMaxLogBytes {
+        trimLog()
+    }
+
+    /// Drops the oldest records until the log is within its bounds.
+    private mutating func trimLog() {
+        while !messages.isEmpty, messages.count > limits.maxLogMessages || messageBytes > limits.effectiveMaxLogBytes {
             let dropped = messages.removeFirst()
             messageBytes -= dropped.count
             counts.evicted += 1
         }
     }
 
-    private func encodeTraffic(seq: Int, record: TrafficRecord, origin: MessageOrigin, command: String?, rule: String? = nil) -> [UInt8] {
+    private func encodeTraffic(
+        seq: Int, record: TrafficRecord, origin: MessageOrigin, command: String?, rule: String? = nil, original: Data? = nil
+    ) -> [UInt8] {
         var writer = JSONWriter(capacity: record.json.count + 160)
         writer.objectStart()
         writer.key("seq"); writer.number(seq)
@@ -374,6 +484,9 @@ struct AgentState {
             writer.key("id"); writer.string(hold.id)
             writer.key("outcome"); writer.string(hold.outcome.rawValue)
             writer.objectEnd()
+        }
+        if let original, record.json.count + original.count <= WireProtocol.maxAgentFrameBytes - 64 * 1024 {
+            writer.key("original"); Self.appendMessageJSON(original, to: &writer)
         }
         writer.key("bytes"); writer.number(record.json.count)
         if let reported = record.reported, record.json.count + 6 * reported.count <= WireProtocol.maxAgentFrameBytes - 64 * 1024 {

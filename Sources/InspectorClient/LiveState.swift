@@ -201,6 +201,7 @@ public struct LiveState: Sendable {
             holdSkippedCount += 1
         case .heldResolved(let resolution):
             held.removeAll { $0.id == resolution.id }
+            markEdited(resolution)
         case .breakpoints(let list):
             breakpoints = list
         case .unknown:
@@ -243,6 +244,22 @@ public struct LiveState: Sendable {
         if let hold = traffic.hold { holdMarks[index] = hold }
         if entry.bytes >= Self.largeRowBytes { largeRows.append(index) }
         log.append(entry)
+    }
+
+    /// A message logged before it was held, then released edited (a request the journey posted
+    /// to a native host; what GBGBridge sent, seen through its public API): its row (the record
+    /// the agent names, or for a request from an older agent the open request with its id) shows
+    /// what went on instead, marked edited, keeping the message as logged as its original. (A
+    /// message logged after its release comes as delivered, with its original: nothing to do.)
+    private mutating func markEdited(_ resolution: WireHeldResolution) {
+        guard resolution.outcome == .edited, let delivered = resolution.message else { return }
+        let fallback = resolution.direction == .received ? openRequests[resolution.correlationId] : nil
+        guard let index = resolution.record.flatMap({ indexBySeq[$0] }) ?? fallback,
+            log.indices.contains(index), log[index].kind == .message, log[index].direction == resolution.direction,
+            log[index].correlationId == resolution.correlationId
+        else { return }
+        log[index].showDelivered(delivered)
+        holdMarks[index] = HoldMark(id: resolution.id, outcome: .edited)
     }
 
     private mutating func appendMalformed(_ malformed: WireMalformed) {

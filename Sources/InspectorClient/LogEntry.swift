@@ -65,8 +65,14 @@ public struct LogEntry: Sendable {
     public var answeredByRule: Bool = false
     /// The protocol rule the row breaks, if any (``LiveState/lintReasons`` has the reason).
     public var lint: LintRule?
-    /// The message's JSON (or the malformed text), exactly as it crossed the bridge.
+    /// The message's JSON (or the malformed text), exactly as it crossed the bridge. For a
+    /// message an inspector edited at a breakpoint, what went on: the edited message (what the
+    /// host routed, or what the journey received); ``original`` has it before the edit.
     public var json: Data
+    /// For a message an inspector edited at a breakpoint before it went on: the message before
+    /// the edit (what the journey posted, or what the host sent); `nil` otherwise, and when the
+    /// agent could not keep it (over 256 KiB). Untrusted.
+    public var original: Data?
     /// The size of the message when it crossed the bridge, in bytes.
     public var bytes: Int
     /// The `correlationId` malformed input names, when it is a JSON object (of at most
@@ -105,6 +111,23 @@ public struct LogEntry: Sendable {
         answeredByRule = traffic.rule != nil
         lost = traffic.lost
         reported = traffic.reported.map { Data($0.utf8) }
+        if let delivered = traffic.delivered {
+            showDelivered(delivered)
+        } else if let original = traffic.original {
+            self.original = (try? LogEntry.encoder.encode(original)) ?? Data()
+        }
+    }
+
+    /// Shows `delivered`, what an inspector's edit made of this row's message, keeping the
+    /// message as it was in ``original``: the row, its detail and what is copied or replayed
+    /// from it are then the message the host routed.
+    public mutating func showDelivered(_ delivered: BridgeMessage) {
+        guard kind == .message, original == nil, let json = try? LogEntry.encoder.encode(delivered) else { return }
+        original = self.json
+        self.json = json
+        bytes = json.count
+        status = delivered.payload.status
+        errorCode = delivered.payload.error?.code
     }
 
     /// The row for malformed input: from the journey, or (``WireMalformed/direction`` `sent`) a

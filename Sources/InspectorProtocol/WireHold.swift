@@ -57,14 +57,20 @@ public struct WireHeldResolution: Codable, Sendable, Hashable {
     public var by: String?
     /// For `edited`, the message that went on; for `answered`, the response sent.
     public var message: BridgeMessage?
+    /// For a message logged before it was held (a request the journey posted to a native host;
+    /// what GBGBridge sent, seen through its public API): the `seq` of its `traffic` record, the
+    /// row a client marks (with `edited`, it shows ``message`` there as what went on). Absent
+    /// when the message is logged after its release, and from older agents.
+    public var record: Int?
     /// When, in milliseconds since 1970.
     public var time: Double
 
     /// Creates a record.
     public init(
         id: String, correlationId: String, direction: TrafficRecord.Direction, outcome: HeldResolution.Outcome,
-        reason: HeldResolution.Reason, by: String? = nil, message: BridgeMessage? = nil, time: Double
+        reason: HeldResolution.Reason, by: String? = nil, message: BridgeMessage? = nil, record: Int? = nil, time: Double
     ) {
+        self.record = record
         self.id = id
         self.correlationId = correlationId
         self.direction = direction

@@ -77,8 +77,20 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     /// For sent messages that were not delivered: why.
     public var deliveryError: String?
     /// For sent messages held at a breakpoint: the hold, and whether the message went out as it
-    /// was, edited, as the answer to a held request, or was dropped (never delivered).
+    /// was, edited, as the answer to a held request, or was dropped (never delivered). For a
+    /// received request held and released edited: that hold, `edited` (see ``delivered`` and
+    /// ``original``).
     public var hold: HoldMark?
+    /// For a message logged before it was held (a request the journey posted to a native host;
+    /// what GBGBridge sent, seen through its public API) and then released edited: what went on
+    /// instead of ``message``, which stays as it was logged. Absent otherwise and from older
+    /// agents. Untrusted.
+    public var delivered: BridgeMessage?
+    /// For a message logged once it was released edited (a response or event a native host
+    /// sent; a request GBGBridge received, seen through its public API): the message as it was
+    /// held, before the edit (``message`` is what went on). Absent otherwise, from older agents,
+    /// and when the original was too large to keep. Untrusted.
+    public var original: BridgeMessage?
     /// The size of the message's JSON in bytes.
     public var bytes: Int
     /// `true` when the message was too large to forward and `message` holds only its envelope.
@@ -103,7 +115,7 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     public var messageJSON: Data?
 
     private enum CodingKeys: String, CodingKey {
-        case seq, direction, time, origin, command, rule, deliveryError, hold, bytes, truncated, reported, lost, message
+        case seq, direction, time, origin, command, rule, deliveryError, hold, delivered, original, bytes, truncated, reported, lost, message
     }
 
     /// Records are equal when their fields are, whether or not they carry ``messageJSON``.
@@ -111,7 +123,7 @@ public struct WireTraffic: Codable, Sendable, Hashable {
         lhs.seq == rhs.seq && lhs.direction == rhs.direction && lhs.time == rhs.time && lhs.origin == rhs.origin
             && lhs.command == rhs.command && lhs.rule == rhs.rule && lhs.deliveryError == rhs.deliveryError
             && lhs.hold == rhs.hold && lhs.bytes == rhs.bytes && lhs.truncated == rhs.truncated && lhs.message == rhs.message
-            && lhs.reported == rhs.reported && lhs.lost == rhs.lost
+            && lhs.reported == rhs.reported && lhs.lost == rhs.lost && lhs.delivered == rhs.delivered && lhs.original == rhs.original
     }
 
     /// Hashes the fields ``==`` compares.
@@ -124,8 +136,10 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     public init(
         seq: Int, direction: TrafficRecord.Direction, time: Double, origin: MessageOrigin, command: String? = nil,
         rule: String? = nil, deliveryError: String? = nil, hold: HoldMark? = nil, bytes: Int, truncated: Bool? = nil,
-        reported: String? = nil, lost: String? = nil, message: BridgeMessage
+        reported: String? = nil, lost: String? = nil, delivered: BridgeMessage? = nil, original: BridgeMessage? = nil, message: BridgeMessage
     ) {
+        self.delivered = delivered
+        self.original = original
         self.reported = reported
         self.lost = lost
         self.hold = hold

@@ -33,10 +33,19 @@ extension WireTraffic {
             hold = HoldMark(id: id, outcome: outcome)
         default: return nil
         }
+        guard let delivered = Self.optionalMessage(fields["delivered"]), let original = Self.optionalMessage(fields["original"]) else { return nil }
         self.init(
             seq: seq, direction: direction, time: time, origin: origin, command: command, rule: rule,
             deliveryError: deliveryError, hold: hold, bytes: bytes, truncated: truncated, reported: reported, lost: lost,
-            message: message)
+            delivered: delivered, original: original, message: message)
+    }
+
+    /// `.some(nil)` for a missing or `null` field, `.some(message)` for a bridge message, `nil` for anything else.
+    private static func optionalMessage(_ value: JSONValue?) -> BridgeMessage?? {
+        switch value {
+        case nil, .null?: return .some(nil)
+        case let value?: return BridgeMessage(validating: value).map { .some($0) }
+        }
     }
 
     /// An integral number that fits an `Int` exactly, as `JSONDecoder` decodes `Int`.

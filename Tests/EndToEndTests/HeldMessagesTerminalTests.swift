@@ -46,7 +46,10 @@ struct HeldMessagesTerminalTests {
         try session.type(#"{"uid":"77"}"#)
         try session.press("Enter")
         #expect(await waitUntil(timeout: .seconds(15)) { host.receivedResponse("nfc-2") != nil })
+        // Quitting removes this inspector's breakpoint: it asks first, and says so.
         try session.press("Escape", "q")
+        await session.waitFor("Quit? Your 1 breakpoint will be removed")
+        try session.press("y")
         #expect(await session.exitStatus() == 0)
     }
 }

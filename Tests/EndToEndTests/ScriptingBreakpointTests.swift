@@ -219,6 +219,31 @@ struct ScriptingBreakpointTests {
         #expect(try host.state().breakpoints?.isEmpty == true)
     }
 
+    @Test("release --all lets everything held go on as it is and says how many; nothing held is no failure; it takes no hold id or edit")
+    func releaseAll() async throws {
+        let host = try await ScriptedHost(binary: binary, scenario: breakpointGatedScenario)
+        defer { host.stop() }
+        for arguments in [["release", "h1", "--all"], ["release", "--all", "--data", "{}"], ["release"]] {
+            let refused = try await host.run(arguments, binary: binary)
+            #expect(refused.status == 64, "\(arguments): \(refused)")
+        }
+        let nothing = try await host.run(["release", "--all"], binary: binary)
+        #expect(nothing.status == 0 && nothing.stderr.contains("nothing is held"), "\(nothing)")
+
+        let breaker = try host.start(["break", "action:device.info dir:in", "--hold", "600", "--json"], binary: binary)
+        defer { breaker.kill() }
+        _ = try await waitForLine(breaker, kind: "breakpoint", count: 1)
+        let request = try await openGate(host)
+        let hold = try #require(try await waitForLine(breaker, kind: "held", count: 1)["id"] as? String)
+        let released = try await host.run(["release", "--all"], binary: binary)
+        #expect(released.status == 0, "\(released)")
+        #expect(released.stderr.contains("released 1 of 1 held: \(hold)"), "\(released)")
+        #expect(try await waitForLine(breaker, kind: "resolved", count: 1)["outcome"] as? String == "released")
+        // Released as it was: its handler answers the journey.
+        _ = try await journeyData(host, request)
+        #expect(try host.state().held?.isEmpty == true)
+    }
+
     @Test("a break process killed (SIGKILL) while it holds a request: the host releases it and the journey gets its answer")
     func killedBreakReleasesHolds() async throws {
         let host = try await ScriptedHost(binary: binary, scenario: breakpointGatedScenario)

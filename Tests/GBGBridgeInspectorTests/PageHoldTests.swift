@@ -183,4 +183,60 @@ struct PageHoldTests {
         #expect(page.verdicts.last == "3 pass")
         _ = try await session.reply(to: ping)
     }
+
+    @Test("through the page, a message released edited is logged as what went on, marked, with the message before the edit (issue 27)")
+    func editedThroughThePage() async throws {
+        let page = RecordingPage()
+        let app = try AppUnderTest(journeyPage: page)
+        defer { app.stop() }
+        let session = try await app.subscribedSession()
+        defer { session.close() }
+        guard case .success = try await session.run(.addBreakpoint(.init(filter: "action:device.info"))).result else {
+            Issue.record("the breakpoint was refused")
+            return
+        }
+        // A request waits in the page before GBGBridge gets it; released edited, GBGBridge
+        // receives the edited request, and only then is it logged: with the journey's original.
+        app.adapter.handle(Self.report(page: "p1", id: 1, json: Self.request("r1")))
+        let held = try #require(app.adapter.heldMessages.first)
+        var edited = held.message
+        edited.payload.data = ["model": "edited"]
+        guard case .success = try await session.run(.release(.init(id: held.id, message: edited))).result else { Issue.record("release failed"); return }
+        app.receive(try #require(page.lastJSON))
+        let logged = try await session.next { frame in
+            if case .event(_, .traffic(let record)) = frame { return record.message.correlationId == "r1" && record.direction == .received }
+            return false
+        }
+        guard case .event(_, .traffic(let request)) = logged else { Issue.record("no traffic"); return }
+        #expect(request.message.payload.data == ["model": "edited"])
+        #expect(request.hold == HoldMark(id: held.id, outcome: .edited))
+        #expect(request.original?.payload.data == [:], "what the journey posted")
+
+        // What GBGBridge sends is logged first, then held in the page before the journey's
+        // receive: released edited, the logged record is marked, and says what the journey got.
+        let response = #"{"version":"1.0","correlationId":"s1","type":"response","timestamp":0,"payload":{"action":"device.info","status":"success","data":{"model":"x"}}}"#
+        app.adapter.reportSent(json: response)
+        app.adapter.handle(Self.report(page: "p1", id: 2, json: response, direction: .sent))
+        let heldResponse = try #require(app.adapter.heldMessages.first)
+        var editedResponse = heldResponse.message
+        editedResponse.payload.data = ["model": "edited"]
+        guard case .success = try await session.run(.release(.init(id: heldResponse.id, message: editedResponse))).result else {
+            Issue.record("release failed")
+            return
+        }
+        let resolved = try await session.next { frame in
+            if case .event(_, .heldResolved(let resolution)) = frame { return resolution.id == heldResponse.id }
+            return false
+        }
+        guard case .event(_, .heldResolved(let resolution)) = resolved else { Issue.record("no resolution"); return }
+        #expect(resolution.record != nil, "it names the record logged when GBGBridge sent it")
+        let late = try await app.session(subscribe: true)
+        defer { late.close() }
+        guard case .snapshot(_, let state) = try await late.next(where: { if case .snapshot = $0 { true } else { false } }) else { return }
+        let record = try #require(state.messages.first { $0.message.correlationId == "s1" })
+        #expect(record.seq == resolution.record)
+        #expect(record.hold == HoldMark(id: heldResponse.id, outcome: .edited))
+        #expect(record.delivered?.payload.data == ["model": "edited"])
+        #expect(record.message.payload.data == ["model": "x"], "as GBGBridge sent it")
+    }
 }

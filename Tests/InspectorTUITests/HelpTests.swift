@@ -71,7 +71,7 @@ struct HelpTests {
         let sending = Set(table.filter { $0.sends && isMain($0) }.flatMap(\.keys))
         #expect(sending == Set("rcxetPCLiI".map { Key.char($0) }))
         // The help's lines for keys of views that send (a recording's help leaves them out).
-        #expect(Set(table.filter { $0.sends && !isMain($0) }.map(\.name)) == ["new-rule", "release-held", "edit-held", "answer-held", "drop-held"])
+        #expect(Set(table.filter { $0.sends && !isMain($0) }.map(\.name)) == ["new-rule", "release-held", "edit-held", "answer-held", "drop-held", "release-all-held"])
         #expect(InspectorModel.binding(named: "respond")?.keys == [.char("r")])
         // Every line the help shows for a binding comes from the table.
         let lines = table.filter { if case .line = $0.help { return true } else { return false } }.count

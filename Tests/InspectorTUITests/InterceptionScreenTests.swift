@@ -104,39 +104,39 @@ struct InterceptionScreenTests {
         #expect(model.screen[0].contains("⏸ 1 held"))
     }
 
-    @Test("e edits the message's JSON, prefilled; the host's refusal keeps the dialog and the text; success closes it")
+    @Test("e edits the message's JSON, prefilled over several lines; the host's refusal keeps the dialog and the text; success closes it")
     func editAndRelease() throws {
         var model = Self.heldModel()
         model.press(.char("H"), .char("e"))
         guard let dialog = model.topOverlay as? HeldEditDialog else { Issue.record("no edit dialog"); return }
-        #expect(dialog.text.text.contains("\"correlationId\":\"doc-9\""))
+        #expect(dialog.text.contains("\"correlationId\" : \"doc-9\""))
+        #expect(dialog.editor.area.lineCount > 5, "pretty-printed, one member a line")
         #expect(model.screenText.contains("Edit and release h1"))
-        // Change the correlation id: the text is a message, the host refuses the change.
-        model.press(.ctrl("u"))
+        // Change the correlation id (written in $EDITOR): the text is a message, the host refuses the change.
         let edited = #"{"version":"1.0","correlationId":"doc-X","type":"request","timestamp":1,"payload":{"action":"camera.document.capture"}}"#
-        model.type(edited)
+        model.handle(.editorFinished(purpose: .heldMessage, text: edited))
         let (command, label) = try #require(Self.sent(model.press(.enter)))
         guard case .release(let args) = command else { Issue.record("not a release"); return }
         #expect(args.id == "h1" && args.message?.correlationId == "doc-X")
         let refusal = "an edit must keep correlationId, type and action (correlationId changed)"
         Self.reply(&model, label: label, id: "c-3", error: InspectorError(code: "invalid_arguments", message: refusal))
         guard let kept = model.topOverlay as? HeldEditDialog else { Issue.record("the dialog closed"); return }
-        #expect(kept.text.text == edited)
+        #expect(kept.text == edited)
         #expect(model.screenText.contains("✗ " + refusal))
         // Fixed: released, and the dialog closes.
-        model.press(.ctrl("u"))
-        model.type(edited.replacingOccurrences(of: "doc-X", with: "doc-9"))
+        model.handle(.editorFinished(purpose: .heldMessage, text: edited.replacingOccurrences(of: "doc-X", with: "doc-9")))
         let (_, label2) = try #require(Self.sent(model.press(.enter)))
         Self.reply(&model, label: label2, id: "c-4")
         guard model.topOverlay is HeldView else { Issue.record("not back in the list"); return }
     }
 
-    @Test("text that is no message is reported as typed, and Enter sends nothing")
+    @Test("text that is no message is reported as typed, with the line and column of a JSON mistake, and Enter sends nothing")
     func editInvalid() {
         var model = Self.heldModel()
-        model.press(.char("H"), .char("e"), .ctrl("u"))
-        model.type("{\"x\":")
-        #expect(model.screenText.contains("✗ not a message"))
+        model.press(.char("H"), .char("e"))
+        // The cursor starts before the opening brace: a letter there is no JSON.
+        model.type("x")
+        #expect(model.screenText.contains("✗ not a message: JSON line 1, column 1"))
         #expect(model.press(.enter).isEmpty)
     }
 

@@ -51,4 +51,6 @@ public enum EditorPurpose: String, Sendable, Equatable {
     case eventData
     /// A held message's whole JSON, edited before release.
     case heldMessage
+    /// A journey message's whole JSON, edited before it is replayed.
+    case replayMessage
 }

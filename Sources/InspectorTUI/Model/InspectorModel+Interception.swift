@@ -16,7 +16,8 @@ extension InspectorModel {
     }
 
     /// Asks before replaying the selected log row, a message the journey sent: with a new
-    /// correlation id (`y`), or the same one (`s`).
+    /// correlation id (`y`), or the same one (`s`); `e` edits the message first
+    /// (``ReplayEditDialog``, prefilled with the replay under its new id).
     mutating func openReplay(suffix: String = BridgeMessage.randomReplaySuffix()) {
         guard supports(.inject) else { return }
         guard let entry = selectedEntry, entry.kind == .message else {
@@ -36,9 +37,10 @@ extension InspectorModel {
         let same = logged.replayed(keepingId: true, now: time)
         let what = "\(entry.type?.rawValue ?? "message") \(entry.summary)"
         var dialog = ConfirmDialog(
-            question: "Replay \(what) \(entry.correlationId) as \(fresh.correlationId)? y: new id, s: same id",
+            question: "Replay \(what) \(entry.correlationId) as \(fresh.correlationId)? y: new id, s: same id, e: edit the message first",
             command: .inject(.init(message: fresh)), label: "replay \(what) as \(fresh.correlationId)")
         dialog.alternative = .init(key: "s", hint: "same id", command: .inject(.init(message: same)), label: "replay \(what) as \(entry.correlationId)")
+        dialog.editFirst = ReplayEditDialog(replaying: fresh, original: entry.correlationId)
         overlays.append(dialog)
     }
 }

@@ -9,7 +9,7 @@ extension InspectorModel {
         // Everywhere
         KeyBinding("help", [.char("?"), .function(1)], .everywhere, .line(keys: "?  F1", text: "this help"),
                    hint: .init(order: 0, key: "?") { _ in "help" }) { model, _ in model.open(HelpView()) },
-        KeyBinding("quit", [.char("q")], .everywhere, .line(keys: "q", text: "quit; asks first while reply rules are active (in a view: back)"),
+        KeyBinding("quit", [.char("q")], .everywhere, .line(keys: "q", text: "quit; asks first while reply rules are active or you have breakpoints set (in a view: back)"),
                    hint: .init(order: 90, key: "q") { _ in "quit" }) { model, _ in model.quitAsking() },
         KeyBinding("back", [.escape], .everywhere, .line(keys: "Esc", text: "back out of a view, a prompt, the search or the filter")) { model, _ in
             model.clearSearchOrFilter()
@@ -105,14 +105,15 @@ extension InspectorModel {
             return model.open(HeldView())
         },
         KeyBinding("release-held", [.enter], .interception, .line(keys: "Enter (in H)", text: "release the selected message as it is"), sends: true, handler: .view("H")),
-        KeyBinding("edit-held", [.char("e")], .interception, .line(keys: "e (in H)", text: "edit its JSON, then release it (Ctrl-E: $EDITOR)"), sends: true, handler: .view("H")),
+        KeyBinding("edit-held", [.char("e")], .interception, .line(keys: "e (in H)", text: "edit its JSON over several lines, then release it (Ctrl-O: new line; Ctrl-E: $EDITOR)"), sends: true, handler: .view("H")),
         KeyBinding("answer-held", [.char("a")], .interception, .line(keys: "a (in H)", text: "answer a held request by hand: its handler never runs"), sends: true, handler: .view("H")),
         KeyBinding("drop-held", [.char("d")], .interception, .line(keys: "d (in H)", text: "drop it: never routed or delivered (asks first)"), sends: true, handler: .view("H")),
+        KeyBinding("release-all-held", [.char("A")], .interception, .line(keys: "A (in H)", text: "release all: every held message goes on as it is (asks first, with the count)"), sends: true, handler: .view("H")),
         KeyBinding("inject", [.char("i")], .interception, .line(keys: "i", text: "inject a request, event or response as if the journey had posted it"), sends: true) { model, _ in
             guard model.supports(.inject) else { return [] }
             return model.open(InjectDialog())
         },
-        KeyBinding("replay", [.char("I")], .interception, .line(keys: "I", text: "replay the selected IN row with a new correlation id (s: the same id; asks first)"), sends: true) { model, _ in
+        KeyBinding("replay", [.char("I")], .interception, .line(keys: "I", text: "replay the selected IN row with a new correlation id (s: the same id; e: edit its JSON first; asks first)"), sends: true) { model, _ in
             model.openReplay()
             return []
         },

@@ -13,16 +13,44 @@ extension InspectorModel {
         return []
     }
 
-    /// Quits, first asking while reply rules are active (they stop answering).
+    /// Quits, first asking when quitting undoes something: active reply rules stop answering,
+    /// and this inspector's breakpoints go with its connection, releasing what they hold
+    /// (docs/inspector-protocol.md 13.2). The question says each of these.
     mutating func quitAsking() -> [InspectorEffect] {
+        guard let question = quitQuestion else {
+            quitting = true
+            return [.quit]
+        }
+        return open(ConfirmDialog(quitQuestion: question))
+    }
+
+    /// What quitting now would undo, as a question, or `nil` when it undoes nothing.
+    var quitQuestion: String? {
+        var consequences: [String] = []
         let active = rules.rules.filter(\.isActive).count
         if active > 0, !readOnly {
-            return open(
-                ConfirmDialog(
-                    quitQuestion: "Quit? \(active) active reply rule\(active == 1 ? "" : "s") will stop answering (they are saved, and come back paused next time)."))
+            consequences.append(
+                "\(active) active reply rule\(active == 1 ? "" : "s") will stop answering (they are saved, and come back paused next time).")
         }
-        quitting = true
-        return [.quit]
+        let own = ownBreakpointIds
+        if !own.isEmpty {
+            let holding = live.held.filter { own.contains($0.breakpoint) }.count
+            let plural = own.count == 1 ? "" : "s"
+            var sentence = "Your \(own.count) breakpoint\(plural) will be removed"
+            if holding > 0 {
+                sentence += " and the \(holding) message\(holding == 1 ? "" : "s") \(own.count == 1 ? "it holds" : "they hold") released as \(holding == 1 ? "it is" : "they are")"
+            }
+            consequences.append(sentence + ".")
+        }
+        guard !consequences.isEmpty else { return nil }
+        return "Quit? " + consequences.joined(separator: " ")
+    }
+
+    /// The ids of the breakpoints this inspector set (they go when it disconnects); none before
+    /// the agent's hello names this connection, or in a recording.
+    var ownBreakpointIds: Set<String> {
+        guard let clientId, !readOnly else { return [] }
+        return Set(live.breakpoints.filter { $0.ownerClient == clientId }.map(\.id))
     }
 
     /// Esc on the main screen: clears the search, else the filter.

@@ -183,6 +183,11 @@ extension InspectorModel {
             guard !effects.isEmpty else { return [] }
             closeSentDialog(label: label, command: command)
             return effects
+        case .sendAll(let commands):
+            // Not sent (disconnected, a recording): the dialog stays, and the flash says why.
+            let effects = commands.flatMap { send($0.command, label: $0.label) }
+            if !effects.isEmpty { overlays.removeLast() }
+            return effects
         case .sendAndStay(let command, let label):
             return send(command, label: label)
         case .push(let overlay):

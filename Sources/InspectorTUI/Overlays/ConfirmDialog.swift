@@ -20,6 +20,12 @@ public struct ConfirmDialog: OverlayView {
     var heldRequest: String?
     /// A second way to say yes (replay with the same id), on its own key.
     var alternative: Alternative?
+    /// A view that changes what is sent before sending it (replay: the message in an editor),
+    /// opened in this dialog's place by `e`.
+    var editFirst: (any OverlayView)?
+    /// Commands sent together on yes, in order, instead of ``command`` (release all): each is
+    /// its own action in the action log.
+    var batch: [(command: InspectorCommand, label: String)] = []
 
     /// A second yes: its key, and what it sends.
     struct Alternative: Sendable {
@@ -61,7 +67,8 @@ public struct ConfirmDialog: OverlayView {
     var footerKeys: [(key: String, label: String)] {
         guard let reason else {
             let other = alternative.map { [(key: String($0.key), label: $0.hint)] } ?? []
-            return [("y", "yes")] + other + [("n/Esc", "no")]
+            let edit = editFirst == nil ? [] : [(key: "e", label: "edit first")]
+            return [("y", "yes")] + other + edit + [("n/Esc", "no")]
         }
         return [("Enter", "cancel the capture"), ("Esc", "back")] + reason.footerKeys
     }
@@ -71,6 +78,14 @@ public struct ConfirmDialog: OverlayView {
         self.question = question
         self.command = command
         self.label = label
+    }
+
+    /// Asks before sending each of `commands` (with its action-log label), in order.
+    init(question: String, batch commands: [(command: InspectorCommand, label: String)], label: String) {
+        self.question = question
+        self.command = commands.first?.command
+        self.label = label
+        self.batch = commands
     }
 
     /// Asks before quitting: `y`, or `q` again, quits.
@@ -83,7 +98,11 @@ public struct ConfirmDialog: OverlayView {
     mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         guard reason != nil else {
             switch key {
-            case .char("y"), .char("Y"): return command.map { .send($0, label: label) } ?? .quit
+            case .char("y"), .char("Y"):
+                if !batch.isEmpty { return .sendAll(batch) }
+                return command.map { .send($0, label: label) } ?? .quit
+            case .char("e"):
+                return editFirst.map { .switchTo($0) } ?? .close
             case .char(let character) where character == alternative?.key:
                 return alternative.map { .send($0.command, label: $0.label) } ?? .close
             case .char("q") where command == nil: return .quit
@@ -111,7 +130,7 @@ public struct ConfirmDialog: OverlayView {
             buffer.write(line, at: Point(x: inner.x + 1, y: inner.y + row), maxWidth: inner.width - 1)
         }
         guard let reason else {
-            let other = alternative.map { "   \($0.key): \($0.hint)" } ?? ""
+            let other = (alternative.map { "   \($0.key): \($0.hint)" } ?? "") + (editFirst == nil ? "" : "   e: edit first")
             buffer.write("y: yes\(other)   n / Esc: no", at: Point(x: inner.x + 1, y: inner.maxY - 1), style: Theme.paneTitle, maxWidth: inner.width - 1)
             return
         }

@@ -4,7 +4,8 @@ import InspectorClient
 import TerminalUI
 
 /// One message in full: a header, its JSON pretty-printed and coloured, and, for a request or a
-/// response, its partner threaded below or above it with the latency.
+/// response, its partner threaded below or above it with the latency. A message an inspector
+/// edited at a breakpoint shows as delivered, with the original below it.
 ///
 /// Large payloads are shown in part first (the first lines, the start of long strings, with
 /// their size); `m` shows more, and the title says while anything is left out. Long lines wrap;
@@ -61,9 +62,17 @@ public struct DetailView: OverlayView {
             } else {
                 if let error = row.deliveryError { result.append([Span("not delivered: " + error, Theme.danger)]) }
                 if let lost = row.lost { result.append([Span("lost: " + lost, Theme.danger)]) }
+                if row.original != nil { result.append([Span("as delivered (edited by an inspector):", Theme.handMade)]) }
                 let pretty = PrettyJSON.format(row.json, maxLines: maxLines, maxStringLength: maxString)
                 cut = cut || pretty.truncated
                 result.append(contentsOf: pretty.lines)
+                if let original = row.original {
+                    let before = row.direction == .received ? "as the journey posted it" : "as the host sent it"
+                    result.append([Span("original, before the edit (\(before)):", Theme.dim)])
+                    let pretty = PrettyJSON.format(original, maxLines: maxLines, maxStringLength: maxString)
+                    cut = cut || pretty.truncated
+                    result.append(contentsOf: pretty.lines)
+                }
                 if let reported = row.reported {
                     // The page reported another shape (a JSON string, status at the top level, …):
                     // the message above is as read; this is the text exactly as reported.

@@ -4,17 +4,19 @@ import InspectorClient
 import InspectorProtocol
 import TerminalUI
 
-/// Edits a held message and releases the edited message: the message's JSON, prefilled, checked
-/// as it is typed; Ctrl-E edits it in `$EDITOR`; Enter releases; Esc backs out.
+/// Edits a held message and releases the edited message: the message's JSON, pretty-printed in
+/// a multi-line editor (``MessageEditor``) and checked as it is typed, a JSON mistake with its
+/// line and column; Ctrl-E edits it in `$EDITOR`; Enter releases; Esc backs out.
 ///
 /// The host refuses an edit that changes the correlationId, type or action: the refusal shows
 /// here and the dialog keeps the text, so nothing typed is lost. The dialog closes when the host
-/// has released the message.
+/// has released the message; the log then shows the message as delivered, marked edited, with
+/// the original in its detail view.
 public struct HeldEditDialog: AwaitingDialog {
     /// The held message being edited.
     public let held: WireHeld
     /// The message's JSON as edited.
-    var text: PrefilledText
+    var editor: MessageEditor
     /// The label of the release sent and not yet answered.
     var awaiting: String?
     /// Why the last release was refused (the host's words), shown until the next try.
@@ -22,13 +24,14 @@ public struct HeldEditDialog: AwaitingDialog {
 
     init(held: WireHeld) {
         self.held = held
-        let json = (try? BridgeMessageCodec().encode(held.message)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        // The person edits this text rather than replacing it: typing inserts at the cursor.
-        text = PrefilledText(json, untouched: false)
+        editor = MessageEditor(message: held.message)
     }
 
+    /// The text as edited.
+    var text: String { editor.text }
+
     /// The edited message, or what is wrong with the text.
-    var edited: Result<BridgeMessage, HeldMessageEditError> { BridgeMessage.edited(fromJSON: text.text) }
+    var edited: Result<BridgeMessage, MessageEditor.Problem> { editor.checked }
 
     /// Why nothing can be released now, or `nil`.
     func staleness(in context: OverlayContext) -> String? {
@@ -41,38 +44,26 @@ public struct HeldEditDialog: AwaitingDialog {
 
     /// Sets the message to the JSON the person wrote in `$EDITOR`.
     mutating func editorFinished(_ purpose: EditorPurpose, text newText: String) -> Bool {
-        guard purpose == .heldMessage else { return false }
-        text = PrefilledText(newText.trimmingCharacters(in: .whitespacesAndNewlines), untouched: false)
-        return true
+        editor.take(newText, for: purpose, expecting: .heldMessage)
     }
 
     /// A form: a character typed is text.
     var takesText: Bool { true }
 
     var footerKeys: [(key: String, label: String)] {
-        [("Enter", "release edited"), ("Esc", "cancel")] + PrefilledText.editingKeys + [("Ctrl-E", "$EDITOR")]
+        [("Enter", "release edited"), ("Esc", "cancel")] + MessageEditor.footerKeys
     }
 
     mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
-        switch key {
-        case .escape:
-            return .close
-        case .ctrl("e"):
-            return .openEditor(text: text.text, purpose: .heldMessage)
-        case .enter:
-            if let stale = staleness(in: context) { return .flash(stale, isError: true) }
-            switch edited {
-            case .failure(let error): return .flash("not a message: \(error.message)", isError: true)
-            case .success(let message):
-                sendError = nil
-                let label = "release edited \(HeldView.describe(held))"
-                awaiting = label
-                return .sendAndStay(.release(.init(id: held.id, message: message)), label: label)
-            }
-        default:
-            text.handle(key)
+        switch editor.handle(key, size: context.size, purpose: .heldMessage, stale: staleness(in: context)) {
+        case .action(let action):
+            return action
+        case .send(let message):
+            sendError = nil
+            let label = "release edited \(HeldView.describe(held))"
+            awaiting = label
+            return .sendAndStay(.release(.init(id: held.id, message: message)), label: label)
         }
-        return .none
     }
 
     func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
@@ -81,13 +72,8 @@ public struct HeldEditDialog: AwaitingDialog {
         y = FormDrawing.note(
             "\(HeldView.describe(held)) · keep its correlationId, type and action (the host refuses other changes)", style: Theme.dim,
             into: &buffer, at: y, in: inner)
-        y += 1
-        y = FormDrawing.textField("message (JSON)", text, focused: true, into: &buffer, at: y, in: inner)
-        let parsed = edited
-        var parseError: String?
-        if case .failure(let error) = parsed { parseError = "not a message: " + error.message }
-        y = FormDrawing.readiness(staleness(in: context) ?? sendError ?? parseError, ready: "ready: Enter releases this", into: &buffer, at: y, in: inner)
-        let json = (try? parsed.get()).flatMap { try? BridgeMessageCodec().encode($0) }
-        FormDrawing.preview(json, title: held.direction == .received ? "the host will route" : "the journey will receive", into: &buffer, from: y + 1, in: inner)
+        editor.draw(
+            into: &buffer, from: y, in: inner, size: context.size, problem: staleness(in: context) ?? sendError, ready: "ready: Enter releases this",
+            previewTitle: held.direction == .received ? "the host will route" : "the journey will receive")
     }
 }

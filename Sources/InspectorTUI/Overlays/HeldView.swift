@@ -9,8 +9,8 @@ import TerminalUI
 /// owner; below the list, the selected message in full. `H` opens it.
 ///
 /// Enter releases the selected message as it is, `e` edits it first (``HeldEditDialog``), `a`
-/// answers a held request by hand (the respond dialog), `d` drops it (asks first), `b` shows
-/// the breakpoints. With several inspectors attached the first action wins: a later one's
+/// answers a held request by hand (the respond dialog), `d` drops it (asks first), `A` releases
+/// every held message as it is (asks first, with the count), `b` shows the breakpoints. With several inspectors attached the first action wins: a later one's
 /// refusal shows in the status line, and a message leaves the list for everyone when the host
 /// says it was resolved.
 public struct HeldView: OverlayView {
@@ -32,6 +32,7 @@ public struct HeldView: OverlayView {
         case .char("g"), .home: selectedId = held.first?.id
         case .char("G"), .end: selectedId = held.last?.id
         case .char("b"): return .switchTo(BreakpointsView())
+        case .char("A"): return releaseAll(held, context: context)
         case .enter, .char("e"), .char("a"), .char("d"):
             guard let item = selected(in: context) else { return .flash("nothing is held", isError: true) }
             return action(key, on: item)
@@ -47,6 +48,10 @@ public struct HeldView: OverlayView {
         case .enter:
             return .sendAndStay(.release(.init(id: item.id)), label: "release \(what)")
         case .char("e"):
+            // Held without its data (too large): an edit would release it without that data.
+            guard item.truncated != true else {
+                return .flash("\(item.id) is too large to hold here in full (its data is left out), so it cannot be edited: Enter releases it as it is", isError: true)
+            }
             return .push(HeldEditDialog(held: item))
         case .char("a"):
             guard item.message.type == .request, item.direction == .received else {
@@ -61,13 +66,30 @@ public struct HeldView: OverlayView {
         }
     }
 
+    /// Asks before releasing every message in `held` as it is. Any inspector may release any held
+    /// message (docs/inspector-protocol.md 13.5), so all of them are released; the question says
+    /// how many, and how many are held at other inspectors' breakpoints.
+    private func releaseAll(_ held: [WireHeld], context: OverlayContext) -> OverlayAction {
+        guard !held.isEmpty else { return .flash("nothing is held", isError: true) }
+        let others = held.filter { item in
+            guard let clientId = context.clientId else { return false }
+            return context.live.breakpoints.first { $0.id == item.breakpoint }.map { $0.ownerClient != clientId } ?? false
+        }.count
+        let count = held.count == 1 ? "the 1 held message" : "all \(held.count) held messages"
+        var question = "Release \(count) as \(held.count == 1 ? "it is" : "they are")? Requests go on to their handlers, responses and events to the journey."
+        if others > 0 { question += " \(others) of them \(others == 1 ? "is" : "are") held at another inspector's breakpoint." }
+        let batch = held.map { (command: InspectorCommand.release(.init(id: $0.id)), label: "release \(Self.describe($0))") }
+        return .push(ConfirmDialog(question: question, batch: batch, label: "release all \(held.count) held"))
+    }
+
     /// "held request camera.document.capture doc-7 (h1)".
     static func describe(_ item: WireHeld) -> String {
         "held \(item.message.type.rawValue) \(item.message.payload.action) \(item.message.correlationId) (\(item.id))"
     }
 
     var footerKeys: [(key: String, label: String)] {
-        [("Esc", "back"), ("Enter", "release"), ("e", "edit+release"), ("a", "answer"), ("d", "drop"), ("b", "breakpoints"), ("j/k", "move")]
+        [("Esc", "back"), ("Enter", "release"), ("e", "edit+release"), ("a", "answer"), ("d", "drop"), ("A", "release all"), ("b", "breakpoints"),
+         ("j/k", "move")]
     }
 
     func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
@@ -80,7 +102,7 @@ public struct HeldView: OverlayView {
             let lines = [
                 "Nothing is held.",
                 "A breakpoint (b, then n) holds the messages its filter matches, before the host routes or delivers them.",
-                "They appear here with their age; Enter releases, e edits, a answers a request, d drops.",
+                "They appear here with their age; Enter releases, e edits, a answers a request, d drops, A releases them all.",
             ]
             DialogFrame.emptyListNote(lines, into: &buffer, rect: inner)
             return

@@ -10,6 +10,8 @@ enum OverlayAction: Sendable {
     case close
     /// Close this overlay and send a command (recorded in the action log).
     case send(InspectorCommand, label: String)
+    /// Close this overlay and send each command, in order (each recorded in the action log).
+    case sendAll([(command: InspectorCommand, label: String)])
     /// Keep this overlay open and send a command.
     case sendAndStay(InspectorCommand, label: String)
     /// Open another overlay on top.

@@ -21,5 +21,5 @@ extension BreakpointsView {
 }
 
 extension HeldView {
-    var sendingFooterKeys: Set<String> { ["Enter", "e", "a", "d"] }
+    var sendingFooterKeys: Set<String> { ["Enter", "e", "a", "d", "A"] }
 }
