@@ -19,8 +19,9 @@ struct ReleaseCommand: ParsableCommand {
             some). The correlation id, type and action never change. A message held without \
             its data (too large to keep) can be released as it is, answered or dropped, not edited.
 
-            The messages the host sent because of the release are printed as JSON lines (a \
-            released response or event; nothing for a request, whose handler answers later). \
+            The messages the host sent because of the release are printed (a released response \
+            or event; nothing for a request, whose handler answers later): on a terminal one line \
+            each, piped or with --json as JSON lines. \
             Exit status: 0 done; 2 when the host refuses (not held, already released, answered or \
             dropped, or a host that cannot hold messages); 64 for bad options.
 
@@ -46,6 +47,8 @@ struct ReleaseCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing on success.")
     var quiet = false
 
+    @OptionGroup var output: SentOutput
+
     func run() throws {
         try Script.run {
             guard !hold.isEmpty else { throw ScriptError.usage("the hold id must not be empty", hint: HeldOutput.refusalHint) }
@@ -58,7 +61,7 @@ struct ReleaseCommand: ParsableCommand {
                 edited = try Self.edited(hold, with: edit, held: session.firstSnapshot().state.held ?? [])
             }
             let (_, sent) = try session.perform(.release(.init(id: hold, message: edited)), hint: HeldOutput.refusalHint)
-            if !quiet { try ScriptOutput.printSent(sent) }
+            if !quiet { try output.print(sent) { "released \(hold): \(SentMessageSummary.lead($0))" } }
         }
     }
 
