@@ -18,10 +18,7 @@ struct ScriptingTerminalOutputTests {
     }
 
     func heldHost() async throws -> ScriptedHost {
-        let host = try await ScriptedHost(binary: binary, scenario: scriptingHeldScenario)
-        let ready = await host.waitForPending { $0.contains("nfc-1") && $0.contains("nfc-2") }
-        try #require(ready, "the scenario's requests never became pending")
-        return host
+        try await ScriptedHost.held(binary: binary)
     }
 
     @Test("slot complete on a terminal prints one summary line with the image's type, size and weight; respond too; --json the JSON")
@@ -80,6 +77,15 @@ struct ScriptingTerminalOutputTests {
         let done = await session.waitFor("[exited 0]")
         #expect(done?.contains("recorded ") == true, "\(done ?? "")")
         #expect(done?.contains("(Ctrl-C stops)") == false, "the progress line is cleared before the summary: \(done ?? "")")
+
+        // A narrow terminal: the line is cut to fit, so rewriting it never leaves wrapped rows behind.
+        let narrow = try TmuxSession([binary, "record", directory.file("narrow.jsonl"), "--count", "1", "--socket", host.socket], width: 40)
+        defer { narrow.kill() }
+        let cut = await narrow.waitFor("recording ")
+        let rows = (cut ?? "").split(separator: "\n").filter { !$0.isEmpty }
+        #expect(rows.count == 1 && rows.first?.hasSuffix("…") == true, "\(cut ?? "")")
+        #expect(try await host.run(["event", "host.ping"], binary: binary).status == 0)
+        #expect(await narrow.exitStatus() == 0, "\(narrow.screen())")
 
         // Not a terminal: only the summary, no carriage returns or escapes.
         let file = directory.file("piped.jsonl")

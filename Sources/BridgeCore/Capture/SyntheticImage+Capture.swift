@@ -24,7 +24,7 @@ extension SyntheticImage {
     }
 
     /// A colour PNG of `width`×`height` pixels (each clamped to 1...``maxSide``) drawing a
-    /// capture of `kind`, compressed: about 40 kB at the default document size.
+    /// capture of `kind`, compressed: about 36 KB at the default document size.
     public static func capturePNG(_ kind: CaptureCapability.Kind, width: Int, height: Int) -> Data {
         let width = min(max(width, 1), maxSide)
         let height = min(max(height, 1), maxSide)

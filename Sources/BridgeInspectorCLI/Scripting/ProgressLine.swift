@@ -1,4 +1,5 @@
 import Foundation
+import TerminalUI
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,6 +9,9 @@ import Darwin
 /// A line on standard error that a long-running command rewrites in place to say how far it
 /// got (`record`: messages and bytes so far), only when standard error is a terminal: in a file
 /// or a pipe each version would stay, so there nothing is written at all.
+///
+/// The line is cut to the terminal's width: a line that wrapped could not be rewritten in place
+/// (the carriage return goes back to the start of its last row only).
 ///
 /// Lines printed meanwhile go through ``note(_:)``, which clears the progress line first, so a
 /// note never ends up glued to it and the progress line comes back below the note at the next
@@ -33,8 +37,21 @@ struct ProgressLine {
         guard enabled else { return }
         if !force, let lastUpdate, now - lastUpdate < Self.interval { return }
         lastUpdate = now
-        StandardStreams.printErrorInPlace(text)
+        let safe = Sanitizer.sanitize(text)
+        StandardStreams.printErrorInPlace(TextWidth.truncate(safe, to: max(1, (Self.terminalColumns() ?? 80) - 1)))
         shown = true
+    }
+
+    /// The width of the terminal standard error is on, in columns, if it says.
+    static func terminalColumns() -> Int? {
+        var size = winsize()
+        #if canImport(Glibc)
+        let request = UInt(TIOCGWINSZ)
+        #else
+        let request: UInt = 0x4008_7468  // TIOCGWINSZ: _IOR('t', 104, struct winsize), a macro Swift cannot import
+        #endif
+        guard ioctl(STDERR_FILENO, request, &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 
     /// Clears the line, if one is shown.

@@ -14,7 +14,7 @@ struct SlotCommand: ParsableCommand {
               complete     answer the request holding the slot (the slot is BUSY):
                            --result success (default): an image: by default
                              a synthetic PNG the host draws (an ID card,
-                             1280x808, or a face, 720x960; about 40 kB; any
+                             1280x808, or a face, 720x960; tens of KB; any
                              size with --width and --height), or the bytes
                              of --image FILE (a PNG or JPEG: its size and
                              type are read from the file and sent);
