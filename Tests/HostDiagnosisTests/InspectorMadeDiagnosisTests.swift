@@ -70,6 +70,20 @@ struct InspectorMadeDiagnosisTests {
         #expect(report.check(.pendingRequests)?.summary.contains("Not counted") == true)
     }
 
+    @Test("an injected request whose action is a near miss, left pending: marked, not counted")
+    func injectedNearMissIsNotCounted() {
+        let injected = TrafficFixture.traffic(
+            seq: 1, .received, TrafficFixture.message("inspector-2", .request, "device.infoo", at: Self.t0), at: Self.t0, origin: .inspector)
+        var state = Self.state(
+            DiagnosisFixture.state(capabilities: [WireCapability(id: "device.info", version: "1.0", hasHandler: true, shadowedBySlot: false)]),
+            events: [.traffic(injected)])
+        state.apply(.event(seq: 102, event: .pendingAdded(DiagnosisFixture.pending("inspector-2", "device.infoo", since: Self.t0))), at: Self.t0)
+        #expect(state.log.last?.lint == .unhandledNearMiss)
+        #expect(state.lintCount == 0)
+        #expect(state.inspectorMadeLintRows == [state.log.count - 1])
+        #expect(Doctor().examine(state, hostNow: Self.t0 + 10).check(.actionMismatch)?.status == .ok)
+    }
+
     @Test("a capability.query answered by an inspector does not teach the linter what the host reports")
     func inspectorAnswerToCapabilityQueryIsNotTheHosts() {
         let messages = [
