@@ -25,7 +25,7 @@ public enum FilterPredicate: Sendable, Equatable {
     /// `is:rule`: a response a reply rule made.
     case rule
     /// `is:lint`: a row the protocol linter marked (it breaks a rule of GBGBridge's
-    /// troubleshooting page).
+    /// troubleshooting page) that counts against the app: not one an inspector made.
     case lint
     /// `body:`: the bytes of the text anywhere in the message's JSON.
     case body(String)

@@ -18,7 +18,7 @@ import BridgeCore
 /// | `is:pending` | requests still waiting in pendingRequests |
 /// | `is:error` | error responses, malformed input, failed deliveries |
 /// | `is:malformed`, `is:manual` (made by an inspector), `is:rule` (answered by a rule) | |
-/// | `is:lint` | rows the protocol linter marked (a BUSY answer, an action typo, a lost message, …) |
+/// | `is:lint` | rows the protocol linter marked (a BUSY answer, an action typo, a lost message, …), but those an inspector made |
 /// | `body:text` | text anywhere in the message's JSON |
 /// | anything else | text in the action, correlation id or reason (case-insensitive) |
 ///

@@ -167,7 +167,8 @@ final class CommandExecutor {
                 }
                 data = decoded
             } else {
-                data = SyntheticImage.png(width: width, height: height)
+                // A plausible capture, compressed (tens of kilobytes), not a payload as heavy as its pixels.
+                data = SyntheticImage.capturePNG(kind, width: width, height: height)
             }
             let type = mimeType ?? (imageBase64 == nil ? "image/png" : "image/jpeg")
             switch kind {

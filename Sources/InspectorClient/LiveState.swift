@@ -75,8 +75,14 @@ public struct LiveState: Sendable {
     /// Why each row marked with a ``LogEntry/lint`` rule breaks it, by log index (untrusted text:
     /// it can quote what the journey sent).
     public private(set) var lintReasons: [Int: String] = [:]
-    /// The log indexes of the rows with a lint mark, oldest first.
+    /// The log indexes of the rows with a lint mark that count (``LogEntry/countsAsLint``: not
+    /// made by an inspector), oldest first: what the status line's `⚑ N` counts, `is:lint` finds
+    /// and the doctor judges by.
     public private(set) var lintedRows: [Int] = []
+    /// The log indexes of the rows an inspector made (a response, an event, a slot completion,
+    /// an injection: ✎) that break a rule, oldest first. Their marks are shown, with a reason
+    /// that says they do not count, but they never count: the app did not make them.
+    public private(set) var inspectorMadeLintRows: [Int] = []
     /// The log indexes of the messages of at least ``largeRowBytes``, oldest first: what a check
     /// for large payloads reads instead of the whole log.
     public private(set) var largeRows: [Int] = []
@@ -93,6 +99,9 @@ public struct LiveState: Sendable {
 
     /// Unanswered requests in the log, by correlation id, to thread responses to them.
     private var openRequests: [String: Int] = [:]
+    /// For unanswered requests: how long they (or their answers) were held at breakpoints so
+    /// far, in milliseconds, by correlation id; left out of the answer's latency.
+    private var heldMsByRequest: [String: Double] = [:]
 
     /// The log index of the unanswered request with `correlationId`, or `nil` when its row is
     /// not in the log (a snapshot's log is bounded) or it was answered.
@@ -200,6 +209,9 @@ public struct LiveState: Sendable {
             lastHoldSkipped = skipped
             holdSkippedCount += 1
         case .heldResolved(let resolution):
+            if let record = held.first(where: { $0.id == resolution.id }), openRequests[resolution.correlationId] != nil {
+                heldMsByRequest[resolution.correlationId, default: 0] += max(0, resolution.time - record.since)
+            }
             held.removeAll { $0.id == resolution.id }
             markEdited(resolution)
         case .breakpoints(let list):
@@ -223,8 +235,13 @@ public struct LiveState: Sendable {
         let reusesOpenId = isRequest && openRequests[traffic.message.correlationId] != nil
         if let mark = linter.mark(traffic, slots: slots, reusesOpenId: reusesOpenId) {
             entry.lint = mark.rule
-            lintReasons[index] = mark.reason
-            lintedRows.append(index)
+            if traffic.origin == .inspector {
+                lintReasons[index] = mark.reason + Self.notCountedNote
+                inspectorMadeLintRows.append(index)
+            } else {
+                lintReasons[index] = mark.reason
+                lintedRows.append(index)
+            }
         }
         switch traffic.message.type {
         case .request where traffic.direction == .received:
@@ -233,8 +250,11 @@ public struct LiveState: Sendable {
             if !reusesOpenId { openRequests[traffic.message.correlationId] = index }
         case .response:
             if let requestIndex = openRequests.removeValue(forKey: traffic.message.correlationId) {
+                // The time held at breakpoints is the inspector's, not the host's: shown apart.
+                let heldMs = heldMsByRequest.removeValue(forKey: traffic.message.correlationId)
                 entry.partner = requestIndex
-                entry.latencyMs = max(0, traffic.time - log[requestIndex].time)
+                entry.latencyMs = max(0, traffic.time - log[requestIndex].time - (heldMs ?? 0))
+                entry.heldMs = heldMs
                 log[requestIndex].partner = index
             }
         default:
@@ -274,6 +294,9 @@ public struct LiveState: Sendable {
         log.append(entry)
     }
 
+    /// Said after the lint reason of a row an inspector made.
+    public static let notCountedNote = " (made by an inspector: not counted)"
+
     /// Marks the row of a request that went to `pendingRequests` when its action is a near miss
     /// of a known one, unless the row already breaks another rule. A typo of a known action is
     /// also not reported by `capability.query`: the near miss says why, so it replaces that mark.
@@ -284,12 +307,22 @@ public struct LiveState: Sendable {
         else { return }
         let wasMarked = log[index].lint != nil
         log[index].lint = mark.rule
-        lintReasons[index] = mark.reason
+        let inspectorMade = log[index].origin == .inspector
+        lintReasons[index] = inspectorMade ? mark.reason + Self.notCountedNote : mark.reason
         if wasMarked { return }
-        if let last = lintedRows.last, last > index {
-            lintedRows.insert(index, at: lintedRows.firstIndex { $0 > index } ?? lintedRows.endIndex)
+        if inspectorMade {
+            Self.insertInOrder(index, into: &inspectorMadeLintRows)
         } else {
-            lintedRows.append(index)
+            Self.insertInOrder(index, into: &lintedRows)
+        }
+    }
+
+    /// Adds `index` to a list of log indexes kept in ascending order.
+    private static func insertInOrder(_ index: Int, into rows: inout [Int]) {
+        if let last = rows.last, last > index {
+            rows.insert(index, at: rows.firstIndex { $0 > index } ?? rows.endIndex)
+        } else {
+            rows.append(index)
         }
     }
 
@@ -305,6 +338,7 @@ public struct LiveState: Sendable {
         }
         if !sameAgent {
             openRequests.removeAll()
+            heldMsByRequest.removeAll()
             indexBySeq.removeAll()
             linter = ProtocolLinter()
         }

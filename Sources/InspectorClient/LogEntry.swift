@@ -57,13 +57,19 @@ public struct LogEntry: Sendable {
     /// For a sent message a page script reported in another shape than the protocol's message
     /// JSON: the exact text reported (``json`` is the message as read). Untrusted text.
     public var reported: Data?
-    /// For a response: milliseconds since its request arrived.
+    /// For a response: how long the host took to answer its request, in milliseconds: from the
+    /// request's arrival to the response, less the time either was held at a breakpoint
+    /// (``heldMs``), which is the inspector's doing, not the host's.
     public var latencyMs: Double?
+    /// For a response: how long its request, or it, was held at breakpoints on the way, in
+    /// milliseconds; `nil` when neither was held. Not part of ``latencyMs``.
+    public var heldMs: Double?
     /// For a request or response: the index of its partner row in the log.
     public var partner: Int?
     /// Whether a reply rule answered it.
     public var answeredByRule: Bool = false
     /// The protocol rule the row breaks, if any (``LiveState/lintReasons`` has the reason).
+    /// A row an inspector made keeps its mark but does not count: see ``countsAsLint``.
     public var lint: LintRule?
     /// The message's JSON (or the malformed text), exactly as it crossed the bridge. For a
     /// message an inspector edited at a breakpoint, what went on: the edited message (what the
@@ -80,6 +86,12 @@ public struct LogEntry: Sendable {
     /// row is made, so the request it was meant to answer can be found. Untrusted text: draw it
     /// through something that makes it safe.
     public var malformedCorrelationId: String?
+
+    /// Whether the row's lint mark counts against the app (the status line's `⚑ N`, `is:lint`,
+    /// the doctor's verdicts): it has one, and no inspector made the row. A response, event,
+    /// slot completion or injection made by an inspector (``origin`` `inspector`, ✎) shows its
+    /// mark but is not the app's doing.
+    public var countsAsLint: Bool { lint != nil && origin != .inspector }
 
     /// Larger malformed input is not parsed for its ``malformedCorrelationId``.
     public static let maxParsedMalformedBytes = 8 * 1024

@@ -108,6 +108,12 @@ struct FollowAcrossRunsTests {
         record.signal(SIGTERM)
         #expect(await record.waitForExit() == 0, "\(record.standardError)")
         #expect(record.standardError.contains("across 2 runs"), "\(record.standardError)")
+        // Issue 27, trap 7: after "waiting … to run again" it says it records again, so the last
+        // thing on the screen while it records is never a stale "waiting"; and it says it waits once.
+        let lines = record.standardError.split(separator: "\n").map(String.init)
+        let waiting = try #require(lines.lastIndex { $0.contains("to run again") }, "\(record.standardError)")
+        #expect(lines[waiting + 1].contains("my-app is running again (pid \(second.pid)); recording it"), "\(record.standardError)")
+        #expect(lines.filter { $0.contains("waiting for a host named my-app") }.count == 2, "once before the first run, once between: \(record.standardError)")
 
         let restart = try #require(try jsonLines(file).first { $0["kind"] as? String == "hostRestarted" })
         #expect(restart["endedPid"] as? Int == Int(first.pid))

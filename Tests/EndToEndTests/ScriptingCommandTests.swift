@@ -65,10 +65,7 @@ struct ScriptingCommandTests {
 
     /// Starts a host running `scriptingHeldScenario` and waits until its first requests are pending.
     func heldHost() async throws -> ScriptedHost {
-        let host = try await ScriptedHost(binary: binary, scenario: scriptingHeldScenario)
-        let ready = await host.waitForPending { $0.contains("nfc-1") && $0.contains("nfc-2") }
-        try #require(ready, "the scenario's requests never became pending")
-        return host
+        try await ScriptedHost.held(binary: binary)
     }
 
     @Test("hosts lists live hosts and stale sockets; selection by --host; exit 3 without a host, 64 with several")

@@ -87,6 +87,15 @@ final class ScriptedHost {
         throw HostStartFailure(description: "no snapshot")
     }
 
+    /// A host running `scriptingHeldScenario` (cap-1 holding the document slot, nfc-1 and nfc-2
+    /// pending), once its requests are pending.
+    static func held(binary: String) async throws -> ScriptedHost {
+        let host = try await ScriptedHost(binary: binary, scenario: scriptingHeldScenario)
+        let ready = await host.waitForPending { $0.contains("nfc-1") && $0.contains("nfc-2") }
+        try #require(ready, "the scenario's requests never became pending")
+        return host
+    }
+
     /// Waits until the ids pending on the host satisfy `condition`.
     func waitForPending(timeout: Duration = .seconds(120), _ condition: @escaping ([String]) -> Bool) async -> Bool {
         await waitUntil(timeout: timeout) { ((try? self.state())?.pending.map(\.correlationId)).map(condition) ?? false }

@@ -165,11 +165,11 @@ struct ActionStatisticsTests {
         let json = String(decoding: try encoder.encode(ActionStatistics(log: Self.log(events))), as: UTF8.self)
         #expect(json == """
             {"actions":[\
-            {"action":"device.info","answered":1,"errorRate":0,"events":0,"latencyMs":{"max":120,"p50":120,"p95":120},"requests":1,\
+            {"action":"device.info","answered":1,"errorRate":0,"events":0,"held":0,"heldMs":0,"latencyMs":{"max":120,"p50":120,"p95":120},"requests":1,\
             "statuses":{"cancelled":0,"error":0,"success":1,"unsupported":0},"unanswered":0},\
-            {"action":"nfc.read","answered":0,"errorRate":null,"events":0,"latencyMs":null,"requests":1,\
+            {"action":"nfc.read","answered":0,"errorRate":null,"events":0,"held":0,"heldMs":0,"latencyMs":null,"requests":1,\
             "statuses":{"cancelled":0,"error":0,"success":0,"unsupported":0},"unanswered":1}],\
-            "total":{"answered":1,"errorRate":0,"events":0,"latencyMs":{"max":120,"p50":120,"p95":120},"requests":2,\
+            "total":{"answered":1,"errorRate":0,"events":0,"held":0,"heldMs":0,"latencyMs":{"max":120,"p50":120,"p95":120},"requests":2,\
             "statuses":{"cancelled":0,"error":0,"success":1,"unsupported":0},"unanswered":1}}
             """)
     }

@@ -187,6 +187,28 @@ struct CommandTests {
         #expect(reply.json["sent"]?[0]?["payload"]?["data"]?["imageBase64"] == data["imageBase64"])
     }
 
+    @Test("completeSlot at the default size sends a plausible, compressed capture: tens of kilobytes, not 1.2 MB of Base64")
+    func completeSlotDefaultImageIsSmall() async throws {
+        let fixture = try Fixture()
+        defer { fixture.stop() }
+        fixture.makeSlotWaitForCompletion(.document)
+        let (client, _, _) = try await fixture.client()
+        fixture.receive(messageText(action: "camera.document.capture", id: "cap-1"))
+        _ = try await client.next { $0.eventType == "slot" }
+        let size = SyntheticImage.defaultSize(for: .document)
+        let args = #"{"slot":"document","result":{"type":"success","width":\#(size.width),"height":\#(size.height)}}"#
+        let (before, reply) = try await client.command("c1", "completeSlot", args: args)
+        #expect(reply.ok == true)
+        let traffic = try #require(before.first { $0.eventType == "traffic" })
+        let bytes = try #require(traffic.record?["bytes"]?.numberValue)
+        #expect(bytes < 100_000, "the response is \(bytes) bytes; the large-payload lint starts at 1 MiB")
+        let data = try #require(fixture.delivered.last?.payload.data)
+        let png = try #require(data["imageBase64"]?.stringValue.flatMap { Data(base64Encoded: $0) })
+        #expect(png.count > 1_000, "a picture, not a stub")
+        // The header says the size reported.
+        #expect(Array(png[16..<24]) == [0, 0, 0x05, 0x00, 0, 0, 0x03, 0x28], "1280×808 in IHDR")
+    }
+
     @Test("completeSlot with a given base64 image, an error result and a cancellation")
     func completeSlotVariants() async throws {
         let fixture = try Fixture()

@@ -92,18 +92,21 @@ struct DoctorViewTests {
         var model = journeyModel(width: 120, height: 40)
         model.press(.char("D"))
         model.press(.char("G"))
-        #expect(model.screenText.contains("guide: Messages Not Being Received by the Web Journey"), "the last check (lost messages) is open")
+        // Failures first, as `doctor` prints them: the last line is the check that cannot run.
+        #expect(model.screenText.contains("guide: Memory Warnings or Crashes"), "the last check (receivedMessages, not run) is open")
         #expect(!model.screenText.contains("guide: Message Decoding Failures"))
         model.press(.enter)
         #expect(model.overlays.count == 1)
         #expect(model.footer.contains("this check has no message to jump to"))
         model.press(.char("g"))
         #expect(model.screenText.contains("→ 22:13:19.000  Failed to decode message"), "the first check (lastError) is open")
-        model.press(.down, .down)
-        #expect(model.screenText.contains("→ 22:13:19.000  malformed input: missing required field 'payload.action'"), "the third check (messages decode) is open")
+        model.press(.down)
+        #expect(model.screenText.contains("→ 22:13:19.000  malformed input: missing required field 'payload.action'"), "the second failure (messages decode) is open")
         #expect(!model.screenText.contains("→ 22:13:19.000  Failed to decode message"))
+        model.press(.down)
+        #expect(model.screenText.contains("guide: Pending Request Inspection"), "then the first warning, pending requests")
         model.press(.up)
-        #expect(model.screenText.contains("guide: Messages Not Being Received by the Host"), "the journey check is open")
+        #expect(model.screenText.contains("guide: Message Decoding Failures"), "back on messages decode")
         for close: Key in [.escape, .char("q"), .char("D")] {
             var closing = model
             closing.press(close)
@@ -126,6 +129,38 @@ struct DoctorViewTests {
         // Time passes (ticks): the slot has now been busy too long, a failure.
         model.handle(.tick(Self.t0 + 10_000))
         #expect(Self.checkLine("Typed slots are not stuck busy", in: model.screen)?.contains("✗ Typed slots are not stuck busy  1 slot busy for longer") == true, "\(model.screen)")
+    }
+
+    // Issue 27, trap 7: the view listed the checks in the checklist's order, not failures first
+    // as `bridge-inspector doctor` documents and prints them.
+    @Test("the checks are listed failures first, then warnings, ok and not run; the cursor stays on its check when it moves")
+    func failuresFirst() throws {
+        var model = journeyModel(width: 120, height: 40)
+        model.press(.char("D"))
+        let glyphs = model.screen.compactMap { line -> Character? in
+            guard let first = line.dropFirst().first, line.hasPrefix("│"), "✗!✓–".contains(first) else { return nil }
+            return first
+        }
+        #expect(glyphs.count == DoctorCheckID.allCases.count, "\(model.screen)")
+        let rank: [Character: Int] = ["✗": 0, "!": 1, "✓": 2, "–": 3]
+        #expect(glyphs.map { rank[$0] ?? 9 } == glyphs.map { rank[$0] ?? 9 }.sorted(), "\(glyphs)")
+        #expect(String(glyphs) == "✗✗!!✓✓✓✓✓✓✓✓✓✓✓–", "\(glyphs)")
+
+        // The cursor on an ok check that turns into a warning: the check moves up, the cursor with it.
+        var live = makeModel(width: 120, height: 40)
+        live.handle(.frame(Fixture.emptySnapshot(slots: [Fixture.slot(.document, active: "doc-1", since: Self.t0 - 1_000), Fixture.slot(.selfie)])))
+        live.press(.char("D"))
+        for _ in 0..<DoctorCheckID.allCases.count where (live.overlays.last as? DoctorView)?.selected != .slotBusy { live.press(.char("j")) }
+        #expect((live.overlays.last as? DoctorView)?.selected == .slotBusy)
+        live.feed(1, .traffic(Fixture.request(seq: 1, id: "doc-2", action: "camera.document.capture", at: Self.t0)))
+        live.feed(
+            2,
+            .traffic(Fixture.response(seq: 2, id: "doc-2", action: "camera.document.capture", at: Self.t0 + 1, status: .error, error: BridgeErrorCode.busy.payload())))
+        #expect((live.overlays.last as? DoctorView)?.selected == .slotBusy, "the cursor follows its check")
+        let screen = live.screen
+        let busy = try #require(screen.firstIndex { $0.contains("! Typed slots are not stuck busy") }, "\(screen)")
+        #expect(!screen[..<busy].contains { $0.hasPrefix("│✓") }, "the warning is above every ok check: \(screen)")
+        #expect(live.screenText.contains("fix: Call host.documentCapture.complete(...)"), "and stays open: \(live.screenText)")
     }
 
     @Test("hostile text in an action, a correlation id, lastError and the host's name never reaches the buffer raw, on any check")
@@ -186,16 +221,22 @@ struct DoctorViewTests {
         #expect(buffer.lines[2...21].allSatisfy { $0.hasPrefix("│") && $0.hasSuffix("│") }, "\(buffer.lines)")
         #expect(buffer.rendered().contains("3 failures, 2 warnings"), "\(buffer.rendered())")
         #expect(buffer.rendered().contains("guide: Message Decoding Failures"), "opens on the first failure")
-        // The last check, opened, is taller than what is left under the other lines: the list
-        // scrolls so all of it shows, the first checks going out of view.
         #expect(buffer.lines[1].contains("(1/16, j/k)"), "\(buffer.lines[1])")
-        model.press(.char("G"))
+        // Failures first: the lost message is the third line, right under the other two failures.
+        model.press(.char("j"), .char("j"))
         buffer = model.render()
-        let text = buffer.rendered()
-        #expect(buffer.lines[1].contains("(16/16, j/k)"), "\(buffer.lines[1])")
+        var text = buffer.rendered()
+        #expect(buffer.lines[1].contains("(3/16, j/k)"), "\(buffer.lines[1])")
         #expect(text.contains("✗ Messages reach the journey  1 message the host sent not delivered."), "\(text)")
         #expect(text.contains("→ 22:13:20.000  id ios-event-lost-1  event host.ping: sent while no"), "\(text)")
         #expect(text.contains("guide: Messages Not Being Received by the Web Journey"), "\(text)")
+        // The last check, opened, is below what fits: the list scrolls so all of it shows, the
+        // first checks going out of view.
+        model.press(.char("G"))
+        buffer = model.render()
+        text = buffer.rendered()
+        #expect(buffer.lines[1].contains("(16/16, j/k)"), "\(buffer.lines[1])")
+        #expect(text.contains("guide: Memory Warnings or Crashes"), "\(text)")
         #expect(!text.contains("lastError  lastError"), "scrolled past the first check: \(text)")
         #expect(text.contains("2 failures") == false && text.contains("3 failures, 2 warnings"), "the summary stays put")
         #expect(forbiddenCells(buffer).isEmpty)

@@ -3,8 +3,11 @@ import Foundation
 /// Makes real, valid PNG images of any size without an image library: for simulated captures
 /// and for answering a capture slot by hand from the inspector.
 ///
-/// The pixels are a grey gradient; the image data is stored uncompressed (deflate "stored"
-/// blocks), so a 1920×1080 image is about 2 MB, close to what a real capture weighs.
+/// ``png(width:height:)`` is a grey gradient stored uncompressed (deflate "stored" blocks), so
+/// a 1920×1080 image is about 2 MB: a payload as heavy as its pixel count, for tests of large
+/// messages. ``capturePNG(_:width:height:)`` draws a plausible capture (an identity card on a
+/// desk, a face) and compresses it: tens of kilobytes, what the inspector sends when a person
+/// completes a capture slot without choosing an image file.
 ///
 /// ```swift
 /// let png = SyntheticImage.png(width: 640, height: 480)
@@ -56,7 +59,7 @@ public enum SyntheticImage {
         return out
     }
 
-    private static func appendChunk(_ type: String, _ body: [UInt8], to png: inout Data) {
+    static func appendChunk(_ type: String, _ body: [UInt8], to png: inout Data) {
         let typeBytes = Array(type.utf8)
         png.append(contentsOf: bigEndian(UInt32(body.count)))
         png.append(contentsOf: typeBytes)
@@ -64,7 +67,7 @@ public enum SyntheticImage {
         png.append(contentsOf: bigEndian(crc32(typeBytes + body)))
     }
 
-    private static func bigEndian(_ value: UInt32) -> [UInt8] {
+    static func bigEndian(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import InspectorClient
 import InspectorProtocol
 
 /// `bridge-inspector answer <hold>`: answers a held request itself; its handler never runs.
@@ -12,7 +13,8 @@ struct AnswerCommand: ParsableCommand {
             handler. Only a held request can be answered: a held response or event is released \
             or dropped.
 
-            The response the host sent is printed on standard output as one line of JSON. \
+            The response the host sent is printed on standard output: on a terminal as one \
+            line, piped or with --json as one line of JSON. \
             Exit status: 0 done; 2 when the host refuses (not held, already resolved, not a \
             request, or a host that cannot hold messages); 64 for bad options.
 
@@ -31,6 +33,8 @@ struct AnswerCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing on success.")
     var quiet = false
 
+    @OptionGroup var output: SentOutput
+
     func run() throws {
         try Script.run {
             guard !hold.isEmpty else { throw ScriptError.usage("the hold id must not be empty", hint: HeldOutput.refusalHint) }
@@ -39,7 +43,7 @@ struct AnswerCommand: ParsableCommand {
             defer { session.close() }
             try session.require(.intercept, doing: "hold messages at breakpoints")
             let (_, sent) = try session.perform(.answer(.init(id: hold, status: answer.status, data: answer.data, error: answer.error)), hint: HeldOutput.refusalHint)
-            if !quiet { try ScriptOutput.printSent(sent) }
+            if !quiet { try output.print(sent) { "answered held \(hold): \(SentMessageSummary.lead($0))" } }
         }
     }
 }

@@ -62,8 +62,7 @@ struct DoctorOutput {
             lines.append("doctor: \(ScriptOutput.safe(host.name)) (pid \(host.pid)\(via)) at \(timeFormat.clock(report.time))")
         }
         lines.append(report.tally)
-        let order: [DoctorStatus] = [.failure, .warning, .ok, .notRun]
-        for status in order {
+        for status in DoctorReport.readingOrder {
             let checks = report.checks.filter { $0.status == status }
             guard !checks.isEmpty else { continue }
             lines.append("")

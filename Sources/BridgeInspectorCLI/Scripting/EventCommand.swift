@@ -8,7 +8,9 @@ struct EventCommand: ParsableCommand {
         abstract: "Send a host event to the web journey.",
         discussion: """
             Sends an event from the host to the journey, as the app would with send(event:data:). \
-            The message the host sent is printed on standard output as one line of JSON.
+            What the host sent is printed on standard output: on a terminal as one line (`sent \
+            event host.ping: no data → journey`); piped, or with --json, as the message in one \
+            line of JSON.
 
             Examples:
               bridge-inspector event host.ping
@@ -26,6 +28,8 @@ struct EventCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing on success.")
     var quiet = false
 
+    @OptionGroup var output: SentOutput
+
     func run() throws {
         try Script.run {
             guard !name.isEmpty else { throw ScriptError.usage("the event name must not be empty", hint: "for example host.ping") }
@@ -33,7 +37,7 @@ struct EventCommand: ParsableCommand {
             let session = try selection.session(subscribe: false, client: "bridge-inspector event")
             defer { session.close() }
             let (_, sent) = try session.perform(.sendEvent(arguments), hint: nil)
-            if !quiet { try ScriptOutput.printSent(sent) }
+            if !quiet { try output.print(sent) { "sent event \($0.payload.action)" } }
         }
     }
 }

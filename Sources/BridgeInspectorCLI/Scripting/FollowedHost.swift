@@ -13,10 +13,11 @@ struct FollowedHost {
     /// Waits for a host of the name (saying so once on stderr when there is none yet, and when
     /// several run which one was taken) and hands its socket to `attach`. A host that goes away
     /// while being attached is waited for again. `nil` when `deadline` passed or `stopped()`.
+    /// `announced`: the caller already said it waits, so nothing more is printed about it.
     func attach<Attached>(
-        deadline: Date?, stopped: () -> Bool, _ attach: (String) throws -> Attached
+        deadline: Date?, stopped: () -> Bool, announced alreadyAnnounced: Bool = false, _ attach: (String) throws -> Attached
     ) throws -> Attached? {
-        var announced = false
+        var announced = alreadyAnnounced
         while !stopped() {
             let found: HostFollower.Found?
             do {

@@ -16,7 +16,9 @@ struct InjectCommand: ParsableCommand {
             had posted it: the host routes it exactly as it would the journey's. The log shows it \
             as made by an inspector (✎ in `tail`).
 
-            The message is printed as one line of JSON. For a request, inject then waits (at \
+            The message is printed: piped, or with --json, as one line of JSON; on a terminal as \
+            one line such as `injected request device.info (id inspector-…): no data → host`. \
+            For a request, inject then waits (at \
             most --timeout seconds) for the host's answer, threaded by the correlation id, and \
             prints it as a second line; a note on standard error says when the request waits in \
             pendingRequests (no handler) or its answer is held at a breakpoint. --no-wait returns \

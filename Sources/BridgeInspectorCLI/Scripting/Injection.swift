@@ -15,10 +15,13 @@ struct AnswerWaitOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print nothing on success.")
     var quiet = false
 
+    @OptionGroup var output: SentOutput
+
     /// The injection these options describe; a usage failure (64) for a bad `--timeout`.
     func injection(selection: HostSelection, client: String) throws -> Injection {
         try Seconds.check(timeout, option: "--timeout")
-        return Injection(selection: selection, client: client, wait: !noWait, timeout: timeout ?? Injection.defaultTimeout, quiet: quiet)
+        return Injection(
+            selection: selection, client: client, wait: !noWait, timeout: timeout ?? Injection.defaultTimeout, quiet: quiet, output: output)
     }
 }
 
@@ -32,6 +35,8 @@ struct Injection {
     /// How long to wait for it, in seconds.
     let timeout: Double
     let quiet: Bool
+    /// JSON lines or, on a terminal, one line per message.
+    let output: SentOutput
 
     /// How long `inject` and `replay` wait for the answer by default: the web SDK's own limit
     /// for a request.
@@ -76,7 +81,7 @@ struct Injection {
                 throw Self.duplicate(id, holder: nil, instead: instead)
             }
         }
-        if !quiet { StandardStreams.printJSON(try ScriptOutput.json(message)) }
+        if !quiet { try output.print([message], direction: .received) { "injected " + SentMessageSummary.lead($0) } }
         guard waits else { return }
 
         var told: Set<String> = []
@@ -109,7 +114,9 @@ struct Injection {
                 throw Self.duplicate(id, holder: nil, instead: instead)
             }
             guard let answer, !quiet else { return }
-            if let bytes = answer.messageJSON, !bytes.contains(UInt8(ascii: "\n")) {
+            if !output.printsJSON {
+                try output.print([answer.message]) { "the host answered \($0.correlationId)" }
+            } else if let bytes = answer.messageJSON, !bytes.contains(UInt8(ascii: "\n")) {
                 StandardStreams.printJSON(String(decoding: bytes, as: UTF8.self))
             } else {
                 StandardStreams.printJSON(try ScriptOutput.json(answer.message))

@@ -16,6 +16,10 @@ struct RecordCommand: ParsableCommand {
             last line. `bridge-inspector open FILE` views it offline; `open --check` checks it. \
             The format is described in docs/cli.md.
 
+            On a terminal, a line on standard error shows what has been recorded so far \
+            (messages and bytes), updated in place; nothing of it is written when standard error \
+            is not a terminal, nor with --quiet.
+
             Recording stops on Ctrl-C or SIGTERM, after --count events or --duration seconds, or \
             when the host stops. With --host NAME (not NAME.PID) it follows the host across \
             runs instead: it waits for a host of that name to start, and when the host is run \
@@ -43,6 +47,13 @@ struct RecordCommand: ParsableCommand {
 
     @Flag(name: .shortAndLong, help: "Print no summary at the end.")
     var quiet = false
+
+    /// `text` made safe and cut to 32 characters, for the progress line (which must fit on one
+    /// line of the terminal to be rewritten in place).
+    static func cut(_ text: String) -> String {
+        let safe = ScriptOutput.safe(text)
+        return safe.count > 32 ? String(safe.prefix(31)) + "…" : safe
+    }
 
     func run() throws {
         try Script.run {
@@ -80,8 +91,20 @@ struct RecordCommand: ParsableCommand {
 
             var frames = 0
             var events = 0
+            var messages = 0
+            var bytes = 0
             var restarts = 0
             var hostGone = false
+            var progress = ProgressLine(quiet: quiet)
+            defer { progress.clear() }
+            let destination = file == "-" ? "standard output" : file
+            func showProgress(force: Bool = false) {
+                let host = stream.hello.host
+                progress.show(
+                    "recording \(Self.cut(host.name)) (pid \(host.pid)) to \(Self.cut(destination)): \(messages) message\(messages == 1 ? "" : "s"), \(TimeFormat.bytes(bytes)) (Ctrl-C stops)",
+                    now: ProcessInfo.processInfo.systemUptime, force: force)
+            }
+            showProgress(force: true)
             while !stop.isSet {
                 var wait = 0.25
                 if let deadline {
@@ -100,27 +123,49 @@ struct RecordCommand: ParsableCommand {
                     // Follow the name: wait for the next run and go on recording it, after a marker.
                     let ended = stream.hello.host.pid
                     stream.close()
-                    if !quiet { StandardStreams.printError("the host (pid \(ended)) went away; waiting for a host named \(ScriptOutput.safe(followed.name)) to run again…") }
-                    guard let again = try followed.attach(deadline: deadline, stopped: { stop.isSet }, open) else { break }
+                    if quiet {
+                        progress.clear()
+                    } else {
+                        progress.note("the host (pid \(ended)) went away; waiting for a host named \(ScriptOutput.safe(followed.name)) to run again… (Ctrl-C stops)")
+                    }
+                    guard let again = try followed.attach(deadline: deadline, stopped: { stop.isSet }, announced: true, open) else { break }
                     stream = again
+                    // Said at once, so the last line on the screen is never a stale "waiting".
+                    let name = ScriptOutput.safe(again.hello.host.name)
                     // The same process again (its agent dropped us, say): its frames follow, no marker.
-                    guard again.hello.host.pid != ended else { continue }
+                    guard again.hello.host.pid != ended else {
+                        if !quiet { progress.note("attached again to \(name) (pid \(ended)); recording goes on") }
+                        showProgress(force: true)
+                        continue
+                    }
+                    if !quiet { progress.note("\(name) is running again (pid \(again.hello.host.pid)); recording it after a hostRestarted line") }
                     let restart = Recording.HostRestart(
                         time: Date().timeIntervalSince1970 * 1000, host: again.hello.host.name, endedPid: ended, attachedPid: again.hello.host.pid,
                         socket: again.socketPath)
                     try writer.write(line: restart.line)
+                    bytes += restart.line.count + 1
                     restarts += 1
+                    showProgress(force: true)
                     continue
                 }
-                guard let next else { continue }
+                guard let next else {
+                    showProgress()
+                    continue
+                }
                 try writer.write(line: next.line)
                 frames += 1
-                if case .event = next.frame { events += 1 }
+                bytes += next.line.count + 1
+                if case .event(_, let event) = next.frame {
+                    events += 1
+                    if case .traffic = event { messages += 1 }
+                }
+                showProgress()
                 if let count, events >= count { break }
             }
+            progress.clear()
             let socketPath = stream.socketPath
             let runs = restarts > 0 ? " across \(restarts + 1) runs" : ""
-            let summary = "recorded \(frames) frames (\(events) events)\(runs) from \(ScriptOutput.safe(stream.hello.host.name)) to \(file == "-" ? "standard output" : file)"
+            let summary = "recorded \(frames) frames (\(events) events)\(runs) from \(ScriptOutput.safe(stream.hello.host.name)) to \(destination)"
             if hostGone {
                 let limited = count != nil || duration != nil
                 if limited {

@@ -24,8 +24,9 @@ struct ReleaseCommand: ParsableCommand {
             released, and which had gone meanwhile (released, answered or dropped elsewhere: \
             not a failure). Nothing held is not a failure either.
 
-            The messages the host sent because of the release are printed as JSON lines (a \
-            released response or event; nothing for a request, whose handler answers later). \
+            The messages the host sent because of the release are printed (a released response \
+            or event; nothing for a request, whose handler answers later): on a terminal one line \
+            each, piped or with --json as JSON lines. \
             Exit status: 0 done; 2 when the host refuses (not held, already released, answered or \
             dropped, or a host that cannot hold messages); 64 for bad options.
 
@@ -55,6 +56,8 @@ struct ReleaseCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing on success.")
     var quiet = false
 
+    @OptionGroup var output: SentOutput
+
     func run() throws {
         try Script.run {
             let edit = BridgeMessage.Edit(data: try DataArgument.object(data), status: status?.status, error: try error.payload())
@@ -76,7 +79,7 @@ struct ReleaseCommand: ParsableCommand {
                 edited = try Self.edited(hold, with: edit, held: session.firstSnapshot().state.held ?? [])
             }
             let (_, sent) = try session.perform(.release(.init(id: hold, message: edited)), hint: HeldOutput.refusalHint)
-            if !quiet { try ScriptOutput.printSent(sent) }
+            if !quiet { try output.print(sent) { "released \(hold): \(SentMessageSummary.lead($0))" } }
         }
     }
 
@@ -93,7 +96,7 @@ struct ReleaseCommand: ParsableCommand {
             do {
                 let (_, sent) = try session.perform(.release(.init(id: item.id)), hint: HeldOutput.refusalHint)
                 released.append(item.id)
-                if !quiet { try ScriptOutput.printSent(sent) }
+                if !quiet { try output.print(sent) { "released \(item.id): \(SentMessageSummary.lead($0))" } }
             } catch let failure as ScriptError where failure.exitCode == ExitCodes.refused {
                 gone.append(item.id)
             }

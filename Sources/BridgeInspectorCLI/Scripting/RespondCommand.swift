@@ -9,8 +9,9 @@ struct RespondCommand: ParsableCommand {
         abstract: "Answer a pending request with a response.",
         discussion: """
             Answers a request waiting in the host's pendingRequests (a request no handler takes), \
-            exactly as the app would with respond(to:). The message the host sent is printed on \
-            standard output as one line of JSON.
+            exactly as the app would with respond(to:). What the host sent is printed on standard \
+            output: on a terminal as one line (`answered web-3fa2-7 (nfc.read): success, data \
+            {uid} → journey`); piped, or with --json, as the message in one line of JSON.
 
             --data is checked before anything is sent: malformed JSON is refused with its line \
             and column (exit 64), and so are --status error without --error-code and --status \
@@ -41,6 +42,8 @@ struct RespondCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing on success.")
     var quiet = false
 
+    @OptionGroup var output: SentOutput
+
     /// Said after the answer on a host seen through GBGBridge's public API.
     static let publicAPINote =
         "note: this host is seen through GBGBridge's public API: the message above is what the page reported receiving, which the page itself can forge (docs/real-apps.md)"
@@ -55,7 +58,7 @@ struct RespondCommand: ParsableCommand {
             let session = try selection.session(subscribe: false, client: "bridge-inspector respond")
             defer { session.close() }
             let (_, sent) = try session.perform(.respond(arguments), hint: Self.refusalHint)
-            if !quiet { try ScriptOutput.printSent(sent) }
+            if !quiet { try output.print(sent) { "answered \($0.correlationId) (\($0.payload.action))" } }
             if !quiet, session.hello.host.inspectionPath == HostFeature.publicAPIPath {
                 StandardStreams.printError(Self.publicAPINote)
             }

@@ -50,11 +50,6 @@ enum ScriptOutput {
         return String(decoding: encoded, as: UTF8.self)
     }
 
-    /// Prints each message the host sent, as one JSON line.
-    static func printSent(_ messages: [BridgeMessage]) throws {
-        for message in messages { StandardStreams.printJSON(try json(message)) }
-    }
-
     /// Whether standard output is a terminal.
     static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 

@@ -12,10 +12,12 @@ struct SlotCommand: ParsableCommand {
         discussion: """
             Actions:
               complete     answer the request holding the slot (the slot is BUSY):
-                           --result success (default): an image, a synthetic PNG
-                             of --width x --height made by the host, or the
-                             bytes of --image FILE (a PNG or JPEG: its size
-                             and type are read from the file and sent);
+                           --result success (default): an image: by default
+                             a synthetic PNG the host draws (an ID card,
+                             1280x808, or a face, 720x960; tens of KB; any
+                             size with --width and --height), or the bytes
+                             of --image FILE (a PNG or JPEG: its size and
+                             type are read from the file and sent);
                            --result error: --error-code, --error-message,
                              --[no-]recoverable;
                            --result cancelled: --reason.
@@ -25,7 +27,9 @@ struct SlotCommand: ParsableCommand {
               permission   set the permission reported to the journey:
                            granted, denied, notDetermined or restricted.
 
-            complete and cancel print the message the host sent as one line of JSON. If the slot \
+            complete and cancel print what the host sent: on a terminal one line (such as \
+            `completed document slot doc-1: success, image/png 1280×808 35.6 KB → journey`); \
+            piped, or with --json, the message as one line of JSON. If the slot \
             is idle (no request holds it) the host refuses: its message is printed on standard \
             error and the exit status is 2. Through GBGBridge's public API (an app, or host \
             --inspect-via public-api) only a document image and a cancellation can be sent: \
@@ -62,10 +66,10 @@ struct SlotCommand: ParsableCommand {
     @Option(help: ArgumentHelp("complete: the kind of result.", valueName: "kind"))
     var result: Outcome?
 
-    @Option(help: ArgumentHelp("complete --result success: the image width reported (1 to 8192). Default: 1280, or the --image file's width.", valueName: "pixels"))
+    @Option(help: ArgumentHelp("complete --result success: the image width reported (1 to 8192). Default: 1280 for document, 720 for selfie, or the --image file's width.", valueName: "pixels"))
     var width: Int?
 
-    @Option(help: ArgumentHelp("complete --result success: the image height reported (1 to 8192). Default: 720, or the --image file's height.", valueName: "pixels"))
+    @Option(help: ArgumentHelp("complete --result success: the image height reported (1 to 8192). Default: 808 for document, 960 for selfie, or the --image file's height.", valueName: "pixels"))
     var height: Int?
 
     @Option(help: ArgumentHelp("complete --result success: send this PNG or JPEG file instead of a synthetic PNG.", valueName: "file"), completion: Completions.imageFile)
@@ -83,6 +87,8 @@ struct SlotCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing on success.")
     var quiet = false
 
+    @OptionGroup var output: SentOutput
+
     static let defaultReason = "Cancelled from the inspector"
 
     var idleHint: String {
@@ -95,7 +101,9 @@ struct SlotCommand: ParsableCommand {
             let session = try selection.session(subscribe: false, client: "bridge-inspector slot")
             defer { session.close() }
             let (_, sent) = try session.perform(command, hint: idleHint)
-            if !quiet { try ScriptOutput.printSent(sent) }
+            if !quiet {
+                try output.print(sent) { "\(action == .cancel ? "cancelled" : "completed") \(slot.rawValue) slot \($0.correlationId)" }
+            }
         }
     }
 
@@ -156,7 +164,8 @@ struct SlotCommand: ParsableCommand {
         }
         guard let image else {
             if mimeType != nil { throw ScriptError.usage("--mime-type applies only with --image", hint: "a synthetic image is always image/png") }
-            return .success(imageBase64: nil, width: width ?? 1280, height: height ?? 720, mimeType: "image/png")
+            let size = SyntheticImage.defaultSize(for: slot.kind)
+            return .success(imageBase64: nil, width: width ?? size.width, height: height ?? size.height, mimeType: "image/png")
         }
         // Read and checked (at most SlotImageFile.maxBytes, PNG or JPEG) as the interactive
         // inspector does; the size sent is the file's unless --width or --height says otherwise.

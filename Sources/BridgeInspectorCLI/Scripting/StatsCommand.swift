@@ -27,7 +27,12 @@ struct StatsCommand: ParsableCommand {
             --json prints one JSON object: {"actions": [ROW, ...], "total": ROW}, each ROW with \
             action (not in total), requests, answered, unanswered, statuses {success, error, \
             cancelled, unsupported}, errorRate (0 to 1, null when nothing was answered), \
-            latencyMs {p50, p95, max} (milliseconds, null when nothing was answered) and events.
+            latencyMs {p50, p95, max} (milliseconds, null when nothing was answered), held \
+            (answered requests held at a breakpoint on the way), heldMs and events.
+
+            Latency is the host's answer time: the time a request or its answer spent held at a \
+            breakpoint is not in it (a request held for 40 s and answered at once shows a few \
+            milliseconds). The summary line says how many were held, and for how long.
 
             Examples:
               bridge-inspector stats --host demo

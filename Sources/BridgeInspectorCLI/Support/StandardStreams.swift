@@ -42,6 +42,13 @@ enum StandardStreams {
         write(Sanitizer.sanitize(json: json) + "\n", to: STDOUT_FILENO)
     }
 
+    /// Writes `text` over the last line of standard error, without a newline: a carriage return,
+    /// the text made safe, and "erase to the end of the line" (`ESC [ K`). For a progress line on
+    /// a terminal only (a file or a pipe would keep every version); `text` empty clears it.
+    static func printErrorInPlace(_ text: String) {
+        write("\r" + Sanitizer.sanitize(text) + "\u{1B}[K", to: STDERR_FILENO)
+    }
+
     /// Writes `text` exactly as it is: only for values a script reads from a pipe (see
     /// `ScriptOutput.value`), never for standard output that is a terminal.
     static func printExact(_ text: String) {

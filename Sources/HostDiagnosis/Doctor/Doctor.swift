@@ -14,6 +14,10 @@ import InspectorProtocol
 /// for check in report.checks where check.status >= .warning { print(check.title, check.summary) }
 /// ```
 ///
+/// Messages an inspector made (responses, events, slot completions, injections: ✎ in the log)
+/// never count: the app did not make them. A check that saw some says so in its summary ("not
+/// counted: 1 made by an inspector") and judges by the others alone.
+///
 /// Through GBG's GBGBridge public API (``WireHostInfo/inspectionPath`` `public-api`) some checks
 /// cannot see what they need; they report ``DoctorStatus/notRun`` and say why.
 public struct Doctor: Sendable {
@@ -40,6 +44,8 @@ private struct Context {
     let hostNow: Double
     let thresholds: DoctorThresholds
     let rows: [LintRule: [Int]]
+    /// The rows an inspector made that break each rule: shown, never counted.
+    let inspectorMadeRows: [LintRule: [Int]]
     let isPublicAPI: Bool
 
     init(state: LiveState, hostNow: Double, thresholds: DoctorThresholds) {
@@ -51,6 +57,11 @@ private struct Context {
             if let rule = state.log[index].lint { rows[rule, default: []].append(index) }
         }
         self.rows = rows
+        var inspectorMadeRows: [LintRule: [Int]] = [:]
+        for index in state.inspectorMadeLintRows {
+            if let rule = state.log[index].lint { inspectorMadeRows[rule, default: []].append(index) }
+        }
+        self.inspectorMadeRows = inspectorMadeRows
         isPublicAPI = state.host?.inspectionPath == HostFeature.publicAPIPath
     }
 
@@ -67,12 +78,12 @@ private struct Context {
         case .abandonedRequests: return abandonedRequests()
         case .actionMismatch: return actionMismatch()
         case .slotUnsupported:
-            return fromRows(id, [.slotNoHandler, .slotDisabled], status: .failure, found: ("capture request", "capture requests"), verb: "for a slot with no handler or disabled", none: "No capture was asked of a slot without a handler or disabled.")
+            return slotFix(fromRows(id, [.slotNoHandler, .slotDisabled], status: .failure, found: ("capture request", "capture requests"), verb: "for a slot with no handler or disabled", none: "No capture was asked of a slot without a handler or disabled."), rows: [.slotNoHandler, .slotDisabled])
         case .capabilityNotReported:
             return fromRows(id, [.notReported], status: .warning, found: ("request", "requests"), verb: "for a capability capability.query did not report as supported", none: "Every request matches what capability.query reported.")
         case .slotBusy: return slotBusy()
         case .permissionNotDetermined:
-            return fromRows(id, [.permissionNotDetermined], status: .warning, found: ("capture request", "capture requests"), verb: "while the slot's permissionState was notDetermined", none: "No capture was asked for while permission was notDetermined.")
+            return slotFix(fromRows(id, [.permissionNotDetermined], status: .warning, found: ("capture request", "capture requests"), verb: "while the slot's permissionState was notDetermined", none: "No capture was asked for while permission was notDetermined."), rows: [.permissionNotDetermined])
         case .largePayloads: return largePayloads()
         case .messageAccumulation: return messageAccumulation()
         case .unknownResponses:
@@ -100,11 +111,18 @@ private struct Context {
         _ id: DoctorCheckID, _ rules: [LintRule], status: DoctorStatus, found: (one: String, many: String), verb: String, none: String
     ) -> DoctorCheck {
         let indexes = rules.flatMap { rows[$0] ?? [] }.sorted()
-        guard !indexes.isEmpty else { return DoctorCheck(id: id, status: .ok, summary: none) }
+        let notCounted = Self.notCounted(rules.reduce(0) { $0 + (inspectorMadeRows[$1]?.count ?? 0) })
+        guard !indexes.isEmpty else { return DoctorCheck(id: id, status: .ok, summary: none + notCounted) }
         let evidence = indexes.prefix(thresholds.evidenceLimit).map(rowEvidence)
         return DoctorCheck(
-            id: id, status: status, summary: "\(Self.count(indexes.count, found.one, found.many)) \(verb).", evidence: evidence,
+            id: id, status: status, summary: "\(Self.count(indexes.count, found.one, found.many)) \(verb).\(notCounted)", evidence: evidence,
             moreEvidence: indexes.count - evidence.count)
+    }
+
+    /// What a check's summary adds when an inspector made `count` of the messages it looks for
+    /// (nothing when none): they are left out of its verdict.
+    static func notCounted(_ count: Int) -> String {
+        count == 0 ? "" : " Not counted: \(Self.count(count, "message")) made by an inspector (✎)."
     }
 
     private func rowEvidence(_ index: Int) -> DoctorEvidence {
@@ -247,10 +265,18 @@ private struct Context {
 
     // MARK: Pending requests
 
+    /// Whether an inspector made the request `correlationId` (injected it), as its row in the log
+    /// says; `false` when the row is not in the log.
+    private func isInspectorMade(request correlationId: String) -> Bool {
+        state.logIndex(ofOpenRequest: correlationId).map { state.log[$0].origin == .inspector } ?? false
+    }
+
     private func pendingRequests() -> DoctorCheck {
-        let total = state.pending.count + (state.counts.pendingOmitted ?? 0)
-        guard total > 0 else { return DoctorCheck(id: .pendingRequests, status: .ok, summary: "No request is waiting in pendingRequests.") }
-        let evidence = state.pending.prefix(thresholds.evidenceLimit).map { request in
+        let pending = state.pending.filter { !isInspectorMade(request: $0.correlationId) }
+        let notCounted = Self.notCounted(state.pending.count - pending.count)
+        let total = pending.count + (state.counts.pendingOmitted ?? 0)
+        guard total > 0 else { return DoctorCheck(id: .pendingRequests, status: .ok, summary: "No request is waiting in pendingRequests.\(notCounted)") }
+        let evidence = pending.prefix(thresholds.evidenceLimit).map { request in
             DoctorEvidence(
                 "\(request.action) waiting \(TimeFormat.duration(ms: hostNow - request.since))", correlationId: request.correlationId,
                 time: request.since)
@@ -259,14 +285,16 @@ private struct Context {
         let summary = status == .failure
             ? "\(Self.count(total, "request")) waiting in pendingRequests, past the leak threshold of \(thresholds.pendingLeak): requests arrive for actions with no registered handler."
             : "\(Self.count(total, "request")) waiting in pendingRequests: no handler is registered for \(total == 1 ? "its action" : "their actions")."
-        return DoctorCheck(id: .pendingRequests, status: status, summary: summary, evidence: evidence, moreEvidence: total - evidence.count)
+        return DoctorCheck(id: .pendingRequests, status: status, summary: summary + notCounted, evidence: evidence, moreEvidence: total - evidence.count)
     }
 
     private func abandonedRequests() -> DoctorCheck {
         let timeouts = thresholds.journeyTimeouts
-        let abandoned = state.pending.filter { timeouts.isAbandoned($0, hostNow: hostNow) }
+        let old = state.pending.filter { timeouts.isAbandoned($0, hostNow: hostNow) }
+        let abandoned = old.filter { !isInspectorMade(request: $0.correlationId) }
+        let notCounted = Self.notCounted(old.count - abandoned.count)
         guard !abandoned.isEmpty else {
-            return DoctorCheck(id: .abandonedRequests, status: .ok, summary: "No pending request is older than the journey's timeout.")
+            return DoctorCheck(id: .abandonedRequests, status: .ok, summary: "No pending request is older than the journey's timeout.\(notCounted)")
         }
         let evidence = abandoned.prefix(thresholds.evidenceLimit).map { request in
             DoctorEvidence(
@@ -275,7 +303,7 @@ private struct Context {
         }
         return DoctorCheck(
             id: .abandonedRequests, status: .failure,
-            summary: "\(Self.count(abandoned.count, "pending request")) older than the journey's timeout: the journey has given up on \(abandoned.count == 1 ? "it" : "them").",
+            summary: "\(Self.count(abandoned.count, "pending request")) older than the journey's timeout: the journey has given up on \(abandoned.count == 1 ? "it" : "them").\(notCounted)",
             evidence: evidence, moreEvidence: abandoned.count - evidence.count)
     }
 
@@ -301,9 +329,24 @@ private struct Context {
             parts.append("\(Self.count(stuck.count, "slot")) busy for longer than \(TimeFormat.duration(ms: thresholds.busyMs))")
         }
         if !busyRows.isEmpty { parts.append("\(Self.count(busyRows.count, "capture request")) answered BUSY") }
-        return DoctorCheck(
+        let check = DoctorCheck(
             id: .slotBusy, status: stuck.isEmpty ? .warning : .failure, summary: parts.joined(separator: "; ") + ".", evidence: evidence,
             moreEvidence: stuck.count + busyRows.count - evidence.count)
+        return slotFix(check, rows: [.busy], also: stuck.map(\.kind))
+    }
+
+    /// `check` with its fix naming the slots its rows (those marked with `rules`) and `also`
+    /// were about: `host.selfieCapture` for a selfie problem, not the document slot's.
+    private func slotFix(_ check: DoctorCheck, rows rules: [LintRule], also: [CaptureCapability.Kind] = []) -> DoctorCheck {
+        guard !check.fix.isEmpty else { return check }
+        var kinds = Set(also)
+        for index in rules.flatMap({ rows[$0] ?? [] }) {
+            let action = state.log[index].summary
+            if let kind = CaptureCapability.Kind.allCases.first(where: { $0.action == action }) { kinds.insert(kind) }
+        }
+        var fixed = check
+        fixed.fix = check.id.fix(forSlots: CaptureCapability.Kind.allCases.filter(kinds.contains))
+        return fixed
     }
 
     // MARK: Memory
@@ -312,9 +355,13 @@ private struct Context {
         // Rows of at least LiveState.largeRowBytes are listed as they arrive: read only those,
         // unless the threshold is lower than that.
         let candidates = thresholds.largePayloadBytes >= LiveState.largeRowBytes ? state.largeRows : Array(state.log.indices)
-        let indexes = candidates.filter { state.log[$0].bytes > thresholds.largePayloadBytes }
+        let large = candidates.filter { state.log[$0].bytes > thresholds.largePayloadBytes }
+        // The inspector's own (a slot completed with an image file, say) are not the app's.
+        let indexes = large.filter { state.log[$0].origin != .inspector }
+        let notCounted = Self.notCounted(large.count - indexes.count)
         guard !indexes.isEmpty else {
-            return DoctorCheck(id: .largePayloads, status: .ok, summary: "No message is larger than \(TimeFormat.bytes(thresholds.largePayloadBytes)).")
+            return DoctorCheck(
+                id: .largePayloads, status: .ok, summary: "No message is larger than \(TimeFormat.bytes(thresholds.largePayloadBytes)).\(notCounted)")
         }
         let evidence = indexes.prefix(thresholds.evidenceLimit).map { index in
             let entry = state.log[index]
@@ -324,7 +371,7 @@ private struct Context {
         }
         return DoctorCheck(
             id: .largePayloads, status: .warning,
-            summary: "\(Self.count(indexes.count, "message")) larger than \(TimeFormat.bytes(thresholds.largePayloadBytes)) (Base64 images cause memory pressure).",
+            summary: "\(Self.count(indexes.count, "message")) larger than \(TimeFormat.bytes(thresholds.largePayloadBytes)) (Base64 images cause memory pressure).\(notCounted)",
             evidence: evidence, moreEvidence: indexes.count - evidence.count)
     }
 

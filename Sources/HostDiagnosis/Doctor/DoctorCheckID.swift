@@ -1,3 +1,5 @@
+import BridgeCore
+
 /// The checks the doctor runs, one per item of GBGBridge's troubleshooting page that an inspector
 /// can observe. The raw values are stable: `--json` output, docs/cli.md, the scenarios in
 /// `examples/scenarios/doctor/` and the tests use them.
@@ -90,14 +92,10 @@ public enum DoctorCheckID: String, Sendable, Hashable, CaseIterable, Codable {
             return "The journey stopped waiting: register a handler or answer sooner; an answer now reaches no one."
         case .actionMismatch:
             return "Make the handler's action match the request's payload.action exactly (case-sensitive)."
-        case .slotUnsupported:
-            return "Set the slot's handler and keep isEnabled true: host.documentCapture.isSupported should be true."
+        case .slotUnsupported, .slotBusy, .permissionNotDetermined:
+            return fix(forSlots: CaptureCapability.Kind.allCases)
         case .capabilityNotReported:
             return "Register the capability before the query (registerCustomCapability), or, with init(configuration:), declare it in BridgeConfiguration; the journey should not ask for what was not reported."
-        case .slotBusy:
-            return "Call host.documentCapture.complete(...) when the camera UI finishes or is dismissed (in the fullScreenCover's onDismiss)."
-        case .permissionNotDetermined:
-            return "Call CameraDetector.check() and assign its permissionState to the slot: host.documentCapture.permissionState = camera.permissionState."
         case .largePayloads:
             return "Pass a file path (data: [\"imagePath\": ...]) instead of Base64 image data."
         case .messageAccumulation:
@@ -111,5 +109,29 @@ public enum DoctorCheckID: String, Sendable, Hashable, CaseIterable, Codable {
         case .unreadSentReports:
             return "Each row shows the text the page script reported and why it could not be read. A delivery the inspector cannot read may not be one the journey can read either: check it in Safari Web Inspector; if the page script cannot see window.GBGBridge (frozen, or receive redefined), let the journey assign receive as a plain property."
         }
+    }
+
+    /// The fix of a slot check (``slotUnsupported``, ``slotBusy``, ``permissionNotDetermined``)
+    /// naming the slot properties of `kinds` (`host.documentCapture`, `host.selfieCapture`, as
+    /// GBGBridge's FAQ names them), so a selfie problem is not sent to the document slot. `fix`
+    /// for any other check.
+    public func fix(forSlots kinds: [CaptureCapability.Kind]) -> String {
+        let properties = (kinds.isEmpty ? CaptureCapability.Kind.allCases : kinds).map(Self.slotProperty)
+        switch self {
+        case .slotUnsupported:
+            return "Set the slot's handler and keep isEnabled true: \(properties.map { $0 + ".isSupported" }.joined(separator: " and ")) should be true."
+        case .slotBusy:
+            return "Call \(properties.map { $0 + ".complete(...)" }.joined(separator: " or ")) when the camera UI finishes or is dismissed (in the fullScreenCover's onDismiss)."
+        case .permissionNotDetermined:
+            let assignments = properties.map { $0 + ".permissionState = camera.permissionState" }.joined(separator: ", ")
+            return "Call CameraDetector.check() and assign its permissionState to the slot: \(assignments)."
+        default:
+            return fix
+        }
+    }
+
+    /// The host's property for the `kind` slot: `host.documentCapture` or `host.selfieCapture`.
+    public static func slotProperty(_ kind: CaptureCapability.Kind) -> String {
+        "host.\(kind.rawValue)Capture"
     }
 }

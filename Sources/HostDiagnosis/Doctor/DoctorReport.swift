@@ -50,6 +50,16 @@ public struct DoctorReport: Sendable, Hashable, Codable {
     /// The check with `id`.
     public func check(_ id: DoctorCheckID) -> DoctorCheck? { checks.first { $0.id == id } }
 
+    /// The order a person reads the checks in, the same in `bridge-inspector doctor` and the
+    /// inspector's doctor view: failures first, then warnings, ok and not run; within a status,
+    /// the order of ``DoctorCheckID/allCases``.
+    public static let readingOrder: [DoctorStatus] = [.failure, .warning, .ok, .notRun]
+
+    /// The checks in ``readingOrder``.
+    public var checksInReadingOrder: [DoctorCheck] {
+        Self.readingOrder.flatMap { status in checks.filter { $0.status == status } }
+    }
+
     /// The report as JSON (sorted keys, one line): the document `bridge-inspector doctor --json`
     /// prints (``DoctorDocument``), with `status`, `failures` and `warnings` added at the top.
     public func jsonData() throws -> Data {

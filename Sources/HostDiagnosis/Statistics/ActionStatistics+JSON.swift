@@ -10,7 +10,9 @@ import BridgeCore
 /// A ROW: `action` (the total has none), `requests`, `answered`, `unanswered`, `statuses`
 /// (`success`, `error`, `cancelled`, `unsupported`: answers by status), `errorRate` (answers
 /// not `success` ÷ `answered`, 0 to 1, `null` when none answered), `latencyMs` (`p50`, `p95`,
-/// `max`: nearest-rank percentiles; `null` when none answered) and `events`.
+/// `max`: nearest-rank percentiles of the host's answer time, without any time held at a
+/// breakpoint; `null` when none answered), `held` (answered requests held at a breakpoint on the
+/// way), `heldMs` (how long they were held, all together) and `events`.
 extension ActionStatistics: Encodable {
     private enum Keys: String, CodingKey { case actions, total }
 
@@ -28,7 +30,7 @@ private struct EncodedRow: Encodable {
     var named: Bool
 
     private enum Keys: String, CodingKey {
-        case action, requests, answered, unanswered, statuses, errorRate, latencyMs, events
+        case action, requests, answered, unanswered, statuses, errorRate, latencyMs, held, heldMs, events
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -46,6 +48,8 @@ private struct EncodedRow: Encodable {
         } else {
             try container.encodeNil(forKey: .latencyMs)
         }
+        try container.encode(row.held, forKey: .held)
+        try container.encode(row.heldMs, forKey: .heldMs)
         try container.encode(row.events, forKey: .events)
     }
 }

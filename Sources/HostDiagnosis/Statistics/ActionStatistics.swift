@@ -5,6 +5,10 @@ import InspectorClient
 /// journey sent, how many the host answered and with which status, the error rate and the
 /// latency percentiles (p50, p95, max; see ``LatencySummary`` for the method), and events.
 ///
+/// Latency is the host's answer time: a request held at a breakpoint for 40 s and then answered
+/// at once counts a few milliseconds, not 40 s. The time held is counted apart
+/// (``ActionStats/held``, ``ActionStats/heldMs``), as it is the inspector's doing.
+///
 /// Built from ``LiveState/log`` in one pass, using the threading the log already has (a request
 /// row's ``LogEntry/partner`` is its response, whose ``LogEntry/latencyMs`` is the time between
 /// them), then a selection of each action's percentiles: about 40 ms for a log of a million rows
@@ -58,6 +62,12 @@ public struct ActionStatistics: Sendable, Equatable {
                     slots[index].latencies.append(latency)
                     total.latencies.append(latency)
                 }
+                if let held = log[partner].heldMs, held.isFinite {
+                    slots[index].held += 1
+                    slots[index].heldMs += held
+                    total.held += 1
+                    total.heldMs += held
+                }
             case .event:
                 slots[slot(log[row].summary)].events += 1
                 total.events += 1
@@ -82,6 +92,8 @@ private struct Tally {
     /// Answers by status, in the order of ``BridgeResponseStatus/allCases``.
     var statuses = [Int](repeating: 0, count: BridgeResponseStatus.allCases.count)
     var latencies: [Double] = []
+    var held = 0
+    var heldMs = 0.0
     var events = 0
 
     init(action: String) {
@@ -107,6 +119,8 @@ private struct Tally {
             stats.statuses[status] = statuses[Self.index(of: status)]
         }
         stats.latency = LatencySummary(latencies: latencies)
+        stats.held = held
+        stats.heldMs = heldMs
         return stats
     }
 }

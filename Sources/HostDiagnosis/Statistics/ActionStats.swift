@@ -14,8 +14,14 @@ public struct ActionStats: Sendable, Equatable {
     /// Answers by status: `success`, `error`, `cancelled`, `unsupported`.
     public var statuses: [BridgeResponseStatus: Int] = [:]
     /// The latency percentiles of the answered requests (from request to response, as the
-    /// inspector saw them), or `nil` when none was answered.
+    /// inspector saw them, less any time held at a breakpoint: the host's answer time), or `nil`
+    /// when none was answered.
     public var latency: LatencySummary?
+    /// Of the answered requests, those held at a breakpoint on the way (the request or its
+    /// answer).
+    public var held = 0
+    /// How long those were held, in milliseconds, all together: left out of ``latency``.
+    public var heldMs = 0.0
     /// Events with this action, received from the journey or sent by the host.
     public var events = 0
 

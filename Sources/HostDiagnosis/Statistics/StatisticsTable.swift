@@ -34,7 +34,8 @@ public enum StatisticsTable {
     }
 
     /// One line about every action together, e.g. `12 requests for 3 actions: 10 answered,
-    /// 2 unanswered; error rate 20%; latency p50 120ms, p95 1.5s, max 2.0s; 4 events`.
+    /// 2 unanswered; error rate 20%; latency p50 120ms, p95 1.5s, max 2.0s; 4 events`, with
+    /// `; 1 held at a breakpoint for 40.0s (not in latency)` when some were.
     public static func summary(_ statistics: ActionStatistics) -> String {
         let total = statistics.total
         let count = statistics.actions.filter { $0.requests > 0 }.count
@@ -44,6 +45,9 @@ public enum StatisticsTable {
             parts.append("latency p50 \(duration(latency.p50)), p95 \(duration(latency.p95)), max \(duration(latency.max))")
         }
         parts.append(plural(total.events, "event"))
+        if total.held > 0 {
+            parts.append("\(total.held) held at a breakpoint for \(duration(total.heldMs))\(total.held == 1 ? "" : " in all") (not in latency)")
+        }
         return parts.joined(separator: "; ")
     }
 

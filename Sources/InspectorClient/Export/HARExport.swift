@@ -154,7 +154,8 @@ public struct HARExport: Sendable {
         case .exchange(let requestIndex, let responseIndex):
             let request = log[requestIndex]
             let response = responseIndex.map { log[$0] }
-            let wait = response.map { $0.latencyMs ?? max(0, $0.time - request.time) } ?? 0
+            // The whole wait, held at breakpoints included (latencyMs leaves that out).
+            let wait = response.map { answer in answer.latencyMs.map { $0 + (answer.heldMs ?? 0) } ?? max(0, answer.time - request.time) } ?? 0
             entry(
                 request.time, wait, response == nil ? "no response in the log" : nil,
                 request: { requestSide(request, into: &$0) },

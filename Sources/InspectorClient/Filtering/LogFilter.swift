@@ -94,7 +94,7 @@ public struct LogFilter: Sendable, Equatable {
         case .malformed: return entry.pointee.kind == .malformed
         case .manual: return entry.pointee.origin == .inspector
         case .rule: return entry.pointee.answeredByRule
-        case .lint: return entry.pointee.lint != nil
+        case .lint: return entry.pointee.countsAsLint
         case .body(let text):
             return TextMatching.containsBytes(entry.pointee.json, text)
         case .text(let text):

@@ -38,7 +38,8 @@ public struct ProtocolLinter: Sendable {
     public mutating func mark(_ traffic: WireTraffic, slots: [WireSlot], reusesOpenId: Bool) -> LintMark? {
         let message = traffic.message
         let action = message.payload.action
-        if traffic.direction == .sent, message.type == .response {
+        // What an inspector answered by hand is not what the host reports or handles.
+        if traffic.direction == .sent, message.type == .response, traffic.origin != .inspector {
             learn(fromAnswer: traffic)
         }
         if let deliveryError = traffic.deliveryError {

@@ -14,31 +14,36 @@ import TerminalUI
 /// Ages are measured on the host's clock, stopped while the host is gone
 /// (``InspectorModel/pendingClock``), as the Pending pane's are.
 ///
-/// The checks keep the doctor's own order (``DoctorCheckID/allCases``) rather than worst first:
-/// the report changes under the view as messages arrive, and a sorted list would move rows away
-/// from under the cursor. The view opens on the first failure instead (else the first warning),
-/// and the summary line counts each status.
+/// The checks are in the order `bridge-inspector doctor` prints them
+/// (``DoctorReport/checksInReadingOrder``): failures first, then warnings, ok and not run. The
+/// view opens on the first line, the worst check. The report changes under the view as messages
+/// arrive, so the cursor is a check, not a line: when its check moves (a BUSY answer turns it
+/// red), the cursor moves with it. The summary line counts each status.
 ///
 /// Everything in a report can quote what a journey or a host sent (an action, a correlation id,
 /// lastError, the host's name): each piece is sanitized before it is measured and wrapped, so
 /// the lines break where the escapes are drawn (``Buffer/write(_:at:style:maxWidth:)`` would
 /// sanitize it again anyway).
 public struct DoctorView: OverlayView {
-    /// The selected check: an index into the report's checks (their number and order never change).
-    var cursor = 0
+    /// The selected check, wherever its status puts it in the list.
+    var selected: DoctorCheckID
 
     /// The title of the frame.
     static let title = "Doctor: GBGBridge's troubleshooting checklist, live"
 
-    /// A view whose cursor starts on the first failing check, else the first warning.
+    /// A view whose cursor starts on the first line: the worst check (a failure, else a warning).
     init(context: OverlayContext) {
-        let checks = Self.report(context: context).checks
-        cursor = checks.firstIndex { $0.status == .failure } ?? checks.firstIndex { $0.status == .warning } ?? 0
+        selected = Self.report(context: context).checksInReadingOrder.first?.id ?? .lastError
     }
 
     /// The doctor's report on the state now.
     static func report(context: OverlayContext) -> DoctorReport {
         Doctor().examine(context.live, hostNow: context.pendingClock)
+    }
+
+    /// Where the selected check is among `checks` (0 if it is not there).
+    func cursor(in checks: [DoctorCheck]) -> Int {
+        checks.firstIndex { $0.id == selected } ?? 0
     }
 
     /// The mark and style of a status: colour always comes with a symbol.
@@ -70,9 +75,9 @@ public struct DoctorView: OverlayView {
 
     /// The lines of the checks: one line each, the selected one in full with its evidence, fix
     /// and guide heading.
-    static func checkLines(_ report: DoctorReport, cursor: Int, width: Int, timeFormat: TimeFormat) -> [Row] {
+    static func checkLines(_ checks: [DoctorCheck], cursor: Int, width: Int, timeFormat: TimeFormat) -> [Row] {
         var rows: [Row] = []
-        for (index, check) in report.checks.enumerated() {
+        for (index, check) in checks.enumerated() {
             let glyph = glyph(check.status)
             let selected = index == cursor
             let head = [
@@ -125,16 +130,20 @@ public struct DoctorView: OverlayView {
     var footerKeys: [(key: String, label: String)] { [("Esc", "back"), ("Enter", "jump to evidence"), ("j/k", "move")] }
 
     mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
-        let report = Self.report(context: context)
-        let last = max(0, report.checks.count - 1)
+        let checks = Self.report(context: context).checksInReadingOrder
+        let last = max(0, checks.count - 1)
+        let cursor = cursor(in: checks)
+        func select(_ index: Int) {
+            if let check = checks[safe: index] { selected = check.id }
+        }
         switch key {
         case .escape, .char("q"), .char("D"): return .close
-        case .char("j"), .down: cursor = min(cursor + 1, last)
-        case .char("k"), .up: cursor = max(0, cursor - 1)
-        case .char("g"), .home: cursor = 0
-        case .char("G"), .end: cursor = last
+        case .char("j"), .down: select(min(cursor + 1, last))
+        case .char("k"), .up: select(max(0, cursor - 1))
+        case .char("g"), .home: select(0)
+        case .char("G"), .end: select(last)
         case .enter:
-            guard let seq = report.checks[safe: cursor]?.evidence.lazy.compactMap(\.seq).first else {
+            guard let seq = checks[safe: cursor]?.evidence.lazy.compactMap(\.seq).first else {
                 return .flash("this check has no message to jump to", isError: true)
             }
             return .jumpToSeq(seq)
@@ -147,10 +156,12 @@ public struct DoctorView: OverlayView {
         let report = Self.report(context: context)
         let width = max(1, area.width - 2)
         let top = Self.topLines(report, width: width)
-        let rows = Self.checkLines(report, cursor: cursor, width: width, timeFormat: context.timeFormat)
+        let checks = report.checksInReadingOrder
+        let cursor = cursor(in: checks)
+        let rows = Self.checkLines(checks, cursor: cursor, width: width, timeFormat: context.timeFormat)
         // When the checks do not all fit, the title says which one is open, as other lists do.
         let listHeight = max(0, area.height - 2 - top.count)
-        let position = rows.count > listHeight ? "  (\(cursor + 1)/\(report.checks.count), j/k)" : ""
+        let position = rows.count > listHeight ? "  (\(cursor + 1)/\(checks.count), j/k)" : ""
         let inner = DialogFrame.full(&buffer, area: area, title: Self.title + position)
         DialogFrame.drawLines(top, first: 0, into: &buffer, rect: inner)
         let list = Rect(x: inner.x, y: inner.y + top.count, width: inner.width, height: max(0, inner.height - top.count))

@@ -30,7 +30,7 @@ public struct HelpView: OverlayView {
         ("Filter language (f and /)", [
             ("type:request/response/event", "by type"), ("dir:in/out", "from / to the journey"),
             ("action:camera.*", "by action, * matches anything"), ("status:error  code:BUSY", "by response status or error code"),
-            ("id:a1b2", "part of a correlation id"), ("is:pending/error/malformed/manual/rule/lint", "by state (is:lint: rows with a ⚑ lint mark)"),
+            ("id:a1b2", "part of a correlation id"), ("is:pending/error/malformed/manual/rule/lint", "by state (is:lint: ⚑ marks, not on ✎ rows)"),
             ("body:text", "text anywhere in the JSON"), ("a b   a | b   !a   ( )", "and, or, not, group (! first, | last)"),
             ("anything else", "text in the action, id or reason"),
         ]),

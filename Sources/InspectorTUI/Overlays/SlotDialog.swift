@@ -5,6 +5,7 @@ import InspectorProtocol
 import TerminalUI
 
 /// Completes a busy capture slot's request: with a success (a synthetic PNG of a chosen size,
+/// drawn and compressed by the host, ``SyntheticImage/capturePNG(_:width:height:)``,
 /// or an image file), an error, or a cancellation with a reason; the response the journey will
 /// receive is shown before it is sent.
 ///
@@ -43,8 +44,8 @@ public struct SlotDialog: OverlayView {
     public let slot: WireSlot
     var outcome = Outcome.success
     /// The size sent, prefilled (a default, or the image file's own size): typing replaces it.
-    var width = PrefilledText("1280")
-    var height = PrefilledText("720")
+    var width: PrefilledText
+    var height: PrefilledText
     var imageFile = TextInput()
     /// The image file as read at the last commit; `nil` until one is read.
     private(set) var readImage: ReadImage?
@@ -60,6 +61,9 @@ public struct SlotDialog: OverlayView {
 
     init(slot: WireSlot) {
         self.slot = slot
+        let size = SyntheticImage.defaultSize(for: slot.kind)
+        width = PrefilledText(String(size.width))
+        height = PrefilledText(String(size.height))
     }
 
     /// Why this dialog's request cannot be completed now, or `nil` when it can.
@@ -146,7 +150,7 @@ public struct SlotDialog: OverlayView {
     }
 
     /// What stands in the preview for the image bytes: the host makes a synthetic image itself
-    /// (``SyntheticImage/png(width:height:)`` at the full size), and a file's base64 is too long
+    /// (``SyntheticImage/capturePNG(_:width:height:)``), and a file's base64 is too long
     /// to show, so the preview names what will be there instead.
     static func imageDescription(file: SlotImageFile?, width: Int, height: Int) -> String {
         guard let file else { return "<synthetic \(width)×\(height) PNG, made by the host>" }
