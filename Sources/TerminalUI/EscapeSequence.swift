@@ -7,7 +7,8 @@
 /// characters that follow an Esc in the same burst of input to ``parse(afterEscape:)``, which
 /// says how many belong to a sequence and which key it is, if any: a known form becomes its key
 /// (Home, End, Delete, the arrows, …), an unknown one is consumed whole and ignored, and only
-/// an Esc followed by nothing (or by another Esc) is the Esc key.
+/// an Esc followed by anything else (nothing, another Esc, a key typed right after it) is the
+/// Esc key.
 ///
 /// ```swift
 /// let rest: [Unicode.Scalar] = ["[", "1", "~", "x"]
@@ -30,8 +31,8 @@ public enum EscapeSequence {
     }
 
     /// The sequence that `scalars` (what followed an Esc in the same burst of input) begin with,
-    /// or `nil` when the Esc stands alone: nothing follows, another Esc does, or a control
-    /// character does.
+    /// or `nil` when the Esc stands alone: nothing follows, or what follows is not `[` or `O` (a
+    /// key typed right after Esc is read next, as itself).
     public static func parse(afterEscape scalars: some Collection<Unicode.Scalar>) -> Match? {
         guard let first = scalars.first else { return nil }
         let rest = scalars.dropFirst()
@@ -41,10 +42,10 @@ public enum EscapeSequence {
             // SS3: one character names the key (xterm's application cursor keys, F1 to F4).
             guard let final = rest.first else { return Match(length: 1, key: nil) }
             return Match(length: 2, key: ss3Keys[final])
-        case " "..."~":
-            // Alt with a key: no binding uses it, and it must not read as Esc and then the key.
-            return Match(length: 1, key: nil)
         default:
+            // Esc and then a key typed quickly (or sent in one write, as tmux's send-keys and
+            // pastes do): the Esc key, and the key read next, as ncurses has always read it. An
+            // Alt-key chord reads the same way; no binding tells the two apart.
             return nil
         }
     }
