@@ -229,3 +229,52 @@ struct DetailViewTests {
         #expect(plain(PrettyJSON.format(bytes).lines).joined().contains("\u{FFFD}"))
     }
 }
+
+/// The detail view follows the traffic under it, and a search that scrolls sideways shows its
+/// match (issue 27, trap 6).
+@Suite("Detail view follows the log")
+struct DetailViewFollowsTests {
+    /// Opens the detail view on the log row of `id`'s request.
+    func open(_ id: String, in model: inout InspectorModel) throws {
+        let index = try #require(model.live.log.firstIndex { $0.correlationId == id && $0.type == .request })
+        model.press(.char("g"))
+        for _ in 0..<index { model.press(.char("j")) }
+        model.press(.enter)
+        #expect(detailView(model)?.logIndex == index)
+    }
+
+    @Test("A response that arrives while its request is open in the detail view appears there, threaded, without reopening it")
+    func responseArrives() throws {
+        var model = journeyModel()
+        try open("nfc-1", in: &model)
+        #expect(model.screenText.contains("pending, no response yet"))
+        model.handle(.frame(.event(seq: 12, event: .traffic(Fixture.response(
+            seq: 12, id: "nfc-1", action: "nfc.read", at: Fixture.t0 + 100, data: ["uid": "04A2"])))))
+        model.handle(.frame(.event(seq: 13, event: .pendingRemoved(correlationId: "nfc-1"))))
+        let screen = model.screenText
+        #expect(screen.contains("RESPONSE after 4.1s"), "\(screen)")
+        #expect(screen.contains("04A2"))
+        #expect(!screen.contains("no response yet"))
+        // Scrolling works on the new lines too (the view's own copy was rebuilt).
+        model.press(.char("G"))
+        #expect(model.screenText.contains("04A2") || model.screenText.contains("}"))
+    }
+
+    @Test("A search in no-wrap mode scrolled right lands on its match, never on a blank view")
+    func noWrapSearchShowsTheMatch() throws {
+        var model = makeModel(width: 80, height: 24)
+        let long = String(repeating: "x", count: 300)
+        model.handle(.frame(.snapshot(seq: 2, state: Fixture.state(messages: [
+            Fixture.request(seq: 1, id: "wide-1", action: "document.upload", at: Fixture.t0 - 1_000, data: ["blob": .string(long), "side": "front"]),
+        ]))))
+        try open("wide-1", in: &model)
+        model.press(.char("w"))
+        for _ in 0..<30 { model.press(.right) }
+        #expect(!model.screenText.contains("correlationId"), "scrolled right past the short lines")
+        model.press(.char("/"))
+        _ = model.type("correlationId")
+        model.press(.enter)
+        let screen = model.screenText
+        #expect(screen.contains("\"correlationId\""), "\(screen)")
+    }
+}

@@ -26,13 +26,45 @@ public struct DetailView: OverlayView {
     var searchQuery: String?
     private(set) var lines: [[Span]] = []
     private(set) var truncated = false
+    /// What ``lines`` were built from: when it changes under the open view (the response
+    /// arrives, a held message goes on edited, the request stops being pending) they are built
+    /// again, so the view follows the traffic as the panes do.
+    private var builtFrom: Source?
+
+    /// The parts of the log the lines show.
+    struct Source: Equatable {
+        var partner: Int?
+        var bytes: Int
+        var original: Int?
+        var partnerBytes: Int?
+        var held: Bool
+        var pending: Bool
+        var lint: String?
+
+        init?(logIndex: Int, context: OverlayContext) {
+            guard let entry = context.live.log[safe: logIndex] else { return nil }
+            partner = entry.partner
+            bytes = entry.json.count
+            original = entry.original?.count
+            partnerBytes = entry.partner.flatMap { context.live.log[safe: $0]?.json.count }
+            held = context.live.holdMarks[logIndex] != nil
+            pending = entry.type == .request && context.live.pending.contains { $0.correlationId == entry.correlationId }
+            lint = context.live.lintReasons[logIndex]
+        }
+    }
 
     init(logIndex: Int, context: OverlayContext) {
         self.logIndex = logIndex
         rebuild(context: context)
     }
 
+    /// Builds the lines again if the log changed under them since they were built.
+    private mutating func refresh(context: OverlayContext) {
+        if Source(logIndex: logIndex, context: context) != builtFrom { rebuild(context: context) }
+    }
+
     private mutating func rebuild(context: OverlayContext) {
+        builtFrom = Source(logIndex: logIndex, context: context)
         let log = context.live.log
         guard log.indices.contains(logIndex) else {
             lines = [[Span("this message is no longer in the log", Theme.dim)]]
@@ -150,6 +182,7 @@ public struct DetailView: OverlayView {
     var takesText: Bool { searchInput != nil }
 
     mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
+        refresh(context: context)
         let page = max(1, context.size.height - 6)
         let width = Self.textWidth(context)
         if var input = searchInput {
@@ -220,10 +253,30 @@ public struct DetailView: OverlayView {
         guard !found.isEmpty else { return .flash("no match for \(searchQuery ?? "") in this message", isError: true) }
         let next = forward ? (found.first { $0 >= start } ?? found[0]) : (found.last { $0 <= start } ?? found[found.count - 1])
         offset = next
+        if !wraps { column = Self.column(showing: searchQuery ?? "", in: lines[safe: next] ?? [], from: column, width: width) }
         return .none
     }
 
+    /// The first column to show so that `query`'s first match in `line` is on screen when lines
+    /// scroll sideways: the one shown now if the match is in view, else a few columns before
+    /// the match (without this, a match right of the view, or a short line left of it, left the
+    /// view blank).
+    static func column(showing query: String, in line: [Span], from current: Int, width: Int) -> Int {
+        let text = line.map(\.text).joined()
+        guard let range = text.range(of: query, options: .caseInsensitive) else { return current }
+        let start = TextWidth.width(of: String(text[..<range.lowerBound]))
+        let end = start + TextWidth.width(of: String(text[range]))
+        if start >= current, end <= current + width { return current }
+        return max(0, start - 8)
+    }
+
     func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
+        var current = self
+        current.refresh(context: context)
+        current.draw(into: &buffer, area: area, context: context)
+    }
+
+    private func draw(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
         let width = max(1, area.width - 2)
         let shown = shownLines(width: width)
         var title = "Message detail  (\(min(offset + 1, max(1, shown.count)))/\(max(1, shown.count)))"
