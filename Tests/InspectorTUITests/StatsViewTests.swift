@@ -34,6 +34,27 @@ struct StatsViewTests {
         #expect(model.footer.contains("Esc back"))
     }
 
+    @Test("at 80×24 every column stays on screen: short titles with their legend, and long action names cut to fit (issue 27)")
+    func fitsEightyColumns() {
+        var model = journeyModel(width: 80, height: 24)
+        model.handle(.frame(.event(seq: 12, event: .traffic(Fixture.request(
+            seq: 12, id: "long-1", action: "com.example.journey.verification.document.upload.v2", at: Fixture.t0)))))
+        model.press(.char("S"))
+        let lines = model.screen
+        let header = lines.first { $0.contains("ACTION") } ?? ""
+        for title in ["REQ", "ANS", "UNANS", "ERR", "ERR%", "P50", "P95", "MAX", "EVT"] {
+            #expect(header.contains(title), "\(title) is on screen: \(header)")
+        }
+        #expect(lines.contains { $0.contains("REQ requests · ANS answered") }, "the short titles are explained")
+        #expect(lines.contains { $0.contains("com.example.jour") && $0.contains("…") }, "the long action is cut, not the numbers")
+        #expect(lines.allSatisfy { TextWidth.width(of: $0) <= 80 })
+        // Wide enough, the full titles.
+        var wide = journeyModel(width: 160, height: 40)
+        wide.press(.char("S"))
+        #expect(wide.screen.contains { $0.contains("REQUESTS") && $0.contains("EVENTS") })
+        #expect(!wide.screen.contains { $0.contains("REQ requests") })
+    }
+
     @Test("the view updates as traffic arrives: a new answer and a new action appear without reopening it")
     func liveUpdate() {
         var model = journeyModel(width: 140, height: 40)

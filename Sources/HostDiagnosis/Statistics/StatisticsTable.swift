@@ -11,6 +11,13 @@ public enum StatisticsTable {
     /// The column titles.
     public static let header = ["ACTION", "REQUESTS", "ANSWERED", "UNANSWERED", "ERRORS", "ERROR RATE", "P50", "P95", "MAX", "EVENTS"]
 
+    /// The column titles where the full ones do not fit (an 80-column terminal), explained by
+    /// ``shortHeaderLegend``.
+    public static let shortHeader = ["ACTION", "REQ", "ANS", "UNANS", "ERR", "ERR%", "P50", "P95", "MAX", "EVT"]
+
+    /// What the short titles stand for.
+    public static let shortHeaderLegend = "REQ requests · ANS answered · UNANS unanswered · ERR errors · EVT events"
+
     /// The cells of one row, the action made safe by `safe`.
     public static func cells(_ row: ActionStats, safe: (String) -> String) -> [String] {
         [
@@ -20,9 +27,11 @@ public enum StatisticsTable {
     }
 
     /// The header and one line per action: the action left-aligned, numbers right-aligned, two
-    /// spaces between columns.
-    public static func lines(_ statistics: ActionStatistics, safe: (String) -> String, width: (String) -> Int) -> [String] {
-        let all = [header] + statistics.actions.map { cells($0, safe: safe) }
+    /// spaces between columns; with `compact`, the short titles (``shortHeader``).
+    public static func lines(
+        _ statistics: ActionStatistics, compact: Bool = false, safe: (String) -> String, width: (String) -> Int
+    ) -> [String] {
+        let all = [compact ? shortHeader : header] + statistics.actions.map { cells($0, safe: safe) }
         var widths = [Int](repeating: 0, count: header.count)
         for row in all { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], width(cell)) } }
         return all.map { row in

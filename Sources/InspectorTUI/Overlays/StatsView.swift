@@ -17,14 +17,33 @@ public struct StatsView: OverlayView {
         let statistics = ActionStatistics(log: context.live.log)
         var top = DialogFrame.wrap([Span(StatisticsTable.summary(statistics), .plain)], width: width)
         guard !statistics.actions.isEmpty else { return (top, []) }
-        let safe = { (action: String) in TextWidth.truncate(Sanitizer.sanitize(action), to: maxActionWidth) }
-        let table = StatisticsTable.lines(statistics, safe: safe, width: { TextWidth.width(of: $0) })
+        let (table, compact) = fittedTable(statistics, width: width)
+        if compact { top += DialogFrame.wrap([Span(StatisticsTable.shortHeaderLegend, Theme.dim)], width: width) }
         top.append([])
         top.append([Span(table[0], Theme.paneTitle)])
         let rows = zip(statistics.actions, table.dropFirst()).map { row, line -> [Span] in
             [Span(line, (row.errorRate ?? 0) > 0 ? Theme.danger : .plain)]
         }
         return (top, rows)
+    }
+
+    /// The table as wide as `width` allows, so that every column stays on screen: the full
+    /// titles when they fit, else the short ones, else also the action names cut shorter (to no
+    /// fewer than 12 columns). `compact` says the short titles are used.
+    static func fittedTable(_ statistics: ActionStatistics, width: Int) -> (lines: [String], compact: Bool) {
+        func build(compact: Bool, actionWidth: Int) -> [String] {
+            StatisticsTable.lines(
+                statistics, compact: compact, safe: { TextWidth.truncate(Sanitizer.sanitize($0), to: actionWidth) },
+                width: { TextWidth.width(of: $0) })
+        }
+        func tableWidth(_ lines: [String]) -> Int { lines.first.map { TextWidth.width(of: $0) } ?? 0 }
+        let full = build(compact: false, actionWidth: maxActionWidth)
+        if tableWidth(full) <= width { return (full, false) }
+        let short = build(compact: true, actionWidth: maxActionWidth)
+        let over = tableWidth(short) - width
+        if over <= 0 { return (short, true) }
+        let actionColumn = statistics.actions.map { TextWidth.width(of: TextWidth.truncate(Sanitizer.sanitize($0.action), to: maxActionWidth)) }.max() ?? 0
+        return (build(compact: true, actionWidth: max(12, actionColumn - over)), true)
     }
 
     /// Rows shown at once under the fixed lines, for a screen of the context's size.
