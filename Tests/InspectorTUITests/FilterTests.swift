@@ -198,3 +198,21 @@ struct FilterScreenTests {
         #expect(model.footer.contains("no search"))
     }
 }
+
+/// After `f` or `/` the focus is on what they act on (issue 27, trap 6).
+@Suite("Filter and search move the focus to Messages")
+struct FilterFocusTests {
+    @Test("f or / typed from the Slots pane: the focus moves to Messages, and Enter opens the message found, not the slot dialog", arguments: ["f", "/"])
+    func focusMoves(key: String) throws {
+        var model = journeyModel()
+        model.press(.tab, .tab)
+        #expect(model.focus == .slots)
+        model.press(.char(Character(key)))
+        _ = model.type("action:nfc.read")
+        model.press(.enter)
+        #expect(model.focus == .messages)
+        model.press(.enter)
+        #expect(detailView(model) != nil, "Enter opens the message: \(String(describing: model.topOverlay))")
+        #expect(detailView(model).flatMap { model.live.log[safe: $0.logIndex]?.correlationId } == "nfc-1")
+    }
+}

@@ -257,6 +257,9 @@ extension InspectorModel {
             }
             prompt = nil
             _ = current.input.submit()
+            // A filter or a search is about the Messages pane: the focus goes there, so the next
+            // Enter opens the message found, not the slot or pending dialog that had the focus.
+            focus = .messages
             switch current.kind {
             case .filter:
                 filter = parsed
