@@ -109,7 +109,12 @@ enum MessageRow {
         let statusWidth = TextWidth.width(of: statusBlock)
         let actionWidth = max(1, limit - x - idColumnWidth - statusWidth)
         // A lint mark ends the action column, so the status, latency and id columns stay put.
-        let mark = entry.lint.map { Self.lintMark($0, actionColumn: actionWidth, actionWidth: TextWidth.width(of: entry.summary)) } ?? ""
+        // Where the status column already names what the linter flags (`error BUSY`), the mark is
+        // the flag alone: `⚑ BUSY BUSY` said it twice and took the action's room.
+        let saysItAlready = entry.lint.map { entry.errorCode != nil && entry.errorCode == $0.label } ?? false
+        let mark = entry.lint.map {
+            saysItAlready && actionWidth >= 3 ? " ⚑" : Self.lintMark($0, actionColumn: actionWidth, actionWidth: TextWidth.width(of: entry.summary))
+        } ?? ""
         let markWidth = TextWidth.width(of: mark)
         let nameWidth = max(1, actionWidth - markWidth)
         buffer.write(TextWidth.fit(entry.summary, to: nameWidth), at: Point(x: x, y: origin.y), style: style(.plain), maxWidth: nameWidth)
