@@ -17,6 +17,23 @@
 /// screen.writeThrough(bytes)
 /// ```
 public enum ClipboardSequence {
+    /// Whether tmux, set up as its options say, keeps both copies of the sequence from the
+    /// outer terminal: `set-clipboard` not `on` (tmux's default is `external`, which forwards
+    /// only tmux's own copies) and `allow-passthrough` `off` (tmux 3.3 and later; `nil` when the
+    /// option does not exist, as before 3.3, where passthrough always works). Then nothing is
+    /// copied, and the inspector must not say it was.
+    ///
+    /// ```swift
+    /// ClipboardSequence.tmuxDropsIt(setClipboard: "external", allowPassthrough: "off")  // true
+    /// ClipboardSequence.tmuxDropsIt(setClipboard: "on", allowPassthrough: "off")        // false
+    /// ```
+    public static func tmuxDropsIt(setClipboard: String?, allowPassthrough: String?) -> Bool {
+        func word(_ text: String) -> String { text.split(whereSeparator: \.isWhitespace).joined() }
+        let takesIt = setClipboard.map(word) == "on"
+        let passesIt = allowPassthrough.map { ["on", "all"].contains(word($0)) } ?? true
+        return !takesIt && !passesIt
+    }
+
     /// The most bytes copied at once: 74,994 bytes make 99,992 base64 characters, under the
     /// 100,000 that many terminals (hterm, and others that follow its `osc52.sh`) accept.
     public static let maxPayloadBytes = 74_994

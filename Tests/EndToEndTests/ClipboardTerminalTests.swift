@@ -54,4 +54,20 @@ struct ClipboardTerminalTests {
         #expect(line.contains(#"\"note\":\"\u003c/script\u003e\""#))
         #expect(!line.contains("</script>"))
     }
+
+    @Test("inside tmux with its default options (set-clipboard external, no passthrough) y says nothing was copied and how to enable it, instead of \"copied\" (issue 27)")
+    func tmuxDefaultsRefuse() async throws {
+        let host = try await ScriptedHost(binary: binary, scenario: copyScenario)
+        defer { host.stop() }
+        let terminal = try TmuxSession([binary, "inspect", "--socket", host.socket])
+        defer { terminal.kill() }
+        try terminal.command("set-option", "-s", "set-clipboard", "external")
+        try terminal.command("set-option", "-gw", "allow-passthrough", "off")
+        _ = try #require(await terminal.waitFor("copy-1"))
+        try terminal.press("y")
+        // The notice is kept in the action log (A), so a loaded machine cannot make it pass unseen.
+        try terminal.press("A")
+        await terminal.waitFor("not copied: tmux keeps the clipboard sequence", "set-clipboard on")
+        #expect(!((try? terminal.command("show-buffer")) ?? "").contains("copy-1"), "nothing reached tmux's buffer")
+    }
 }

@@ -61,4 +61,14 @@ struct ClipboardSequenceTests {
     func capFitsTerminals() {
         #expect(ClipboardSequence.base64Length(of: ClipboardSequence.maxPayloadBytes) <= 100_000)
     }
+
+    @Test("tmux drops the sequence only when it neither takes it (set-clipboard on) nor passes it through (allow-passthrough on)")
+    func tmuxDropsIt() {
+        #expect(ClipboardSequence.tmuxDropsIt(setClipboard: "external\n", allowPassthrough: "off\n"))
+        #expect(ClipboardSequence.tmuxDropsIt(setClipboard: "off", allowPassthrough: "off"))
+        #expect(!ClipboardSequence.tmuxDropsIt(setClipboard: "on\n", allowPassthrough: "off"))
+        #expect(!ClipboardSequence.tmuxDropsIt(setClipboard: "external", allowPassthrough: "on"))
+        #expect(!ClipboardSequence.tmuxDropsIt(setClipboard: "external", allowPassthrough: "all"))
+        #expect(!ClipboardSequence.tmuxDropsIt(setClipboard: "external", allowPassthrough: nil), "before tmux 3.3 passthrough always works")
+    }
 }

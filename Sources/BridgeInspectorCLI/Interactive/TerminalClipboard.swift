@@ -7,14 +7,45 @@ import TerminalUI
 /// viewer alike: writes the OSC 52 sequence to the terminal, wrapped for tmux's passthrough when
 /// `$TMUX` says the inspector runs inside tmux.
 enum TerminalClipboard {
+    /// The value of a tmux option (`tmux show-options ARGUMENTS`), or `nil` when tmux cannot
+    /// say (no such option in this tmux, or tmux did not answer within two seconds).
+    static func tmuxOption(_ arguments: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["tmux", "show-options"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        do { try process.run() } catch { return nil }
+        let deadline = Date().addingTimeInterval(2)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        guard !process.isRunning else {
+            process.terminate()
+            return nil
+        }
+        guard process.terminationStatus == 0 else { return nil }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return text.isEmpty ? nil : text
+    }
+
     /// Whether the inspector runs inside tmux.
     static var insideTmux: Bool {
         ProcessInfo.processInfo.environment["TMUX"].map { !$0.isEmpty } ?? false
     }
 
     /// Writes the sequence that copies `bytes`; returns a notice for the model when the terminal
-    /// did not take it.
+    /// did not take it, or when tmux, as it is set up now, keeps it from the terminal (asked at
+    /// each copy: a person may change tmux's options while the inspector runs).
     static func copy(_ bytes: [UInt8], to screen: CursesScreen) -> InspectorInput? {
+        if insideTmux,
+            ClipboardSequence.tmuxDropsIt(setClipboard: tmuxOption(["-sv", "set-clipboard"]), allowPassthrough: tmuxOption(["-gwv", "allow-passthrough"]))
+        {
+            return .notice(
+                "not copied: tmux keeps the clipboard sequence from the terminal (its set-clipboard is not on, and allow-passthrough is off); "
+                    + "run `tmux set -s set-clipboard on` (or add it to ~/.tmux.conf) and copy again",
+                isError: true)
+        }
         guard screen.writeThrough(ClipboardSequence.osc52(bytes, insideTmux: insideTmux)) else {
             return .notice("not copied: the terminal did not take the clipboard sequence", isError: true)
         }

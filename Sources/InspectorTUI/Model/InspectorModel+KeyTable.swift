@@ -70,7 +70,7 @@ extension InspectorModel {
                    .line(keys: "⚑ BUSY  ⚑ action typo?", text: "a row that breaks a rule of the troubleshooting guide: Enter says why, f is:lint lists them; the status line counts them"),
                    handler: .note),
         KeyBinding("copy-json", [.char("y")], .messages,
-                   .line(keys: "y", text: "copy the message's JSON, exactly as it crossed the bridge, to the clipboard (OSC 52; works over SSH and in tmux)"),
+                   .line(keys: "y", text: "copy the message's JSON, exactly as it crossed the bridge, to the clipboard (OSC 52; works over SSH, and in tmux with set-clipboard on)"),
                    hint: .init(order: 80, key: "y/Y") { $0.focus == .messages && $0.selectedEntry.map { $0.kind == .message || $0.kind == .malformed } == true ? "copy" : nil }) { model, _ in
             model.copySelected(as: .json)
         },
