@@ -262,7 +262,7 @@ struct RuleDialogTests {
 
     @Test("Help lists n in the rules view")
     func help() {
-        var model = makeModel()
+        var model = makeModel(width: 120, height: 60)
         model.press(.char("?"))
         #expect(model.screen.contains { $0.contains("n (in R)") && $0.contains("new rule") })
     }

@@ -7,7 +7,7 @@ import Testing
 /// text, never a notice.
 @Suite("An unbound key says so")
 struct UnboundKeyTests {
-    @Test("on the main screen, :, Q and z each give a notice naming the key and pointing to ?", arguments: [":", "Q", "z"])
+    @Test("on the main screen, :, Q and Z each give a notice naming the key and pointing to ?", arguments: [":", "Q", "Z"])
     func mainScreen(key: String) throws {
         var model = journeyModel(width: 80, height: 24)
         #expect(model.press(.char(Character(key))).isEmpty)

@@ -127,8 +127,9 @@ extension InspectorModel {
 
     private func paneBox(_ buffer: inout Buffer, _ area: Rect, _ title: String, _ pane: Pane) -> Rect {
         let focused = focus == pane && overlays.isEmpty
+        let zoom = zoomed && focus == pane ? "  · zoomed (z: all panes)" : ""
         return buffer.box(
-            area, style: focused ? Theme.borderFocused : Theme.border, title: (focused ? "▶ " : "") + title,
+            area, style: focused ? Theme.borderFocused : Theme.border, title: (focused ? "▶ " : "") + title + zoom,
             titleStyle: focused ? Theme.paneTitleFocused : Theme.paneTitle)
     }
 

@@ -11,9 +11,9 @@ struct MainLayout: Equatable {
     let size: Size
     let status: Rect
     let errorBanner: Rect
-    let messages: Rect
-    let pending: Rect
-    let slots: Rect
+    private(set) var messages: Rect
+    private(set) var pending: Rect
+    private(set) var slots: Rect
     let footer: Rect
 
     var isTooSmall: Bool { size.width < Self.minimumSize.width || size.height < Self.minimumSize.height }
@@ -21,7 +21,9 @@ struct MainLayout: Equatable {
     /// Rows of messages visible inside the Messages box.
     var messageRows: Int { max(0, messages.height - 2) }
 
-    init(size: Size) {
+    /// The layout for a terminal of `size`; with `zoomed`, that pane takes the whole body and the
+    /// others get no room (`z`: mitmproxy's and tmux's zoom).
+    init(size: Size, zoomed: Pane? = nil) {
         self.size = size
         let screen = Rect(x: 0, y: 0, width: size.width, height: size.height)
         let rows = screen.rows(.fixed(1), .fixed(1), .min(0), .fixed(1))
@@ -44,6 +46,12 @@ struct MainLayout: Equatable {
             messages = stacked[0]
             pending = stacked[1]
             slots = stacked[2]
+        }
+        if let zoomed {
+            let none = Rect(x: body.x, y: body.y, width: 0, height: 0)
+            messages = zoomed == .messages ? body : none
+            pending = zoomed == .pending ? body : none
+            slots = zoomed == .slots ? body : none
         }
     }
 }

@@ -21,6 +21,11 @@ extension InspectorModel {
         KeyBinding("next-pane", [.tab], .everywhere, .line(keys: "Tab / Shift-Tab", text: "next / previous pane"),
                    hint: .init(order: 60, key: "Tab") { _ in "pane" }) { model, _ in model.focus = model.focus.next; return [] },
         KeyBinding("previous-pane", [.backTab], .everywhere, .withPrevious) { model, _ in model.focus = model.focus.previous; return [] },
+        KeyBinding("zoom", [.char("z")], .everywhere, .line(keys: "z", text: "zoom the focused pane to the whole screen, and back (Tab moves the zoom)"),
+                   hint: .init(order: 62, key: "z") { $0.zoomed ? "unzoom" : nil }) { model, _ in
+            model.zoomed.toggle()
+            return []
+        },
         // Moving
         KeyBinding("down", [.char("j"), .down], .moving, .line(keys: "j k  ↓ ↑", text: "down / up"),
                    hint: .init(order: 25, key: "j/k") { $0.focus == .pending ? "select" : nil }) { model, _ in model.moveSelection(.down) },

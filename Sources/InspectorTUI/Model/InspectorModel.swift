@@ -21,8 +21,7 @@ public struct InspectorModel: Sendable {
     public internal(set) var size: Size {
         didSet {
             guard size != oldValue else { return }
-            layout = MainLayout(size: size)
-            viewport.resize(rows: layout.messageRows)
+            relayout()
         }
     }
     /// The socket this inspector attaches to (shown in the status line); changes when a
@@ -45,7 +44,13 @@ public struct InspectorModel: Sendable {
     public internal(set) var clientId: Int?
 
     /// The focused pane.
-    public internal(set) var focus: Pane = .messages
+    public internal(set) var focus: Pane = .messages {
+        didSet { if zoomed, focus != oldValue { relayout() } }
+    }
+    /// The focused pane fills the screen (`z` toggles it; Tab moves the zoom to the next pane).
+    public internal(set) var zoomed = false {
+        didSet { if zoomed != oldValue { relayout() } }
+    }
     /// The active filter.
     public internal(set) var filter: LogFilter = .all
     /// The active search (highlighted, `n`/`N` jump between matches).
@@ -120,6 +125,12 @@ public struct InspectorModel: Sendable {
     /// Where each part of the screen goes for ``size``: made when the size changes, not on every
     /// frame (each frame from the agent scrolls the log, and scrolling asks for it).
     private(set) var layout: MainLayout
+
+    /// Lays the screen out again for its size and zoom, and gives the log its new height.
+    mutating func relayout() {
+        layout = MainLayout(size: size, zoomed: zoomed ? focus : nil)
+        viewport.resize(rows: layout.messageRows)
+    }
 
     /// The correlation ids waiting in pendingRequests.
     var pendingIds: Set<String> { Set(live.pending.map(\.correlationId)) }
