@@ -66,8 +66,7 @@ struct MainScreenTests {
 
     @Test("A recording opened read-only says so in the status line")
     func readOnlyStatus() {
-        var model = journeyModel()
-        model.readOnly = true
+        let model = InspectorModel(recording: [Fixture.journeySnapshot()], size: Size(width: 120, height: 40), path: "session.jsonl")
         #expect(model.screen[0].contains("recording (read-only)"))
         #expect(!model.screen[0].contains("● connected"))
     }

@@ -289,7 +289,7 @@ struct RobustnessTests {
         var effects: [InspectorEffect] = []
         effects += model.press(.tab, .enter)
         effects += model.press(.enter)
-        #expect(model.footer.contains("this is a recording: nothing can be sent"))
+        #expect(model.footer.contains("this inspector is read-only (--read-only): nothing can be sent"))
         effects += model.press(.char("e"), .enter)
         effects += model.press(.tab)
         effects += model.press(.char("c"))
@@ -310,6 +310,6 @@ struct RobustnessTests {
         model.readOnly = true
         _ = model.press(.char(Character(key)))
         #expect(model.overlays.isEmpty, "\(key) opened \(model.overlays)")
-        #expect(model.footer.contains("this is a recording: nothing can be sent"))
+        #expect(model.footer.contains("this inspector is read-only (--read-only): nothing can be sent"))
     }
 }

@@ -252,9 +252,7 @@ struct RuleDialogTests {
 
     @Test("In a recording, n refuses at once: no rule could answer")
     func readOnly() {
-        var model = makeModel()
-        model.readOnly = true
-        model.handle(.frame(Fixture.emptySnapshot()))
+        var model = InspectorModel(recording: [Fixture.emptySnapshot()], size: Size(width: 120, height: 40), path: "session.jsonl")
         model.press(.char("R"), .char("n"))
         #expect(ruleDialog(model) == nil)
         #expect(model.footer.contains("this is a recording"))

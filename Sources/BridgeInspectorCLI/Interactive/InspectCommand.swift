@@ -44,6 +44,10 @@ struct InspectCommand: AsyncParsableCommand {
 
     @OptionGroup var tcp: TCPSelection
 
+    @Flag(name: .customLong("read-only"), help: ArgumentHelp(
+        "Watch only: nothing can be sent from this inspector (no responses, events, slot actions, breakpoints or rules), for pairing and demos; the keys that would send are left out of the footer and help."))
+    var readOnly = false
+
     /// The rules of `--rules FILE` with the path to name on screen, read before anything else so
     /// a bad file is refused (exit 64) before the screen starts.
     static func sharedRules(_ file: String?) throws -> InteractiveInspector.SharedRules? {
@@ -61,7 +65,12 @@ struct InspectCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if readOnly, rules != nil {
+            StandardStreams.printFailure("--rules and --read-only cannot be used together: a read-only inspector answers nothing")
+            throw ExitCode(ExitCodes.usage)
+        }
         let shared = try Self.sharedRules(rules)
+        let readOnly = readOnly
         let directory = HostDirectory()
         // `--host NAME` (not NAME.PID, no explicit socket): follow that name across runs.
         let target = host.map(HostTarget.init(parsing:))
@@ -81,7 +90,11 @@ struct InspectCommand: AsyncParsableCommand {
             }
             if let note = first?.note { StandardStreams.printError("note: \(note)") }
             let path = first?.socket.path ?? ""
-            try await Self.onUIThread { try InteractiveInspector(socketPath: path, follower: follower, sharedRules: shared).run() }
+            try await Self.onUIThread {
+                var inspector = InteractiveInspector(socketPath: path, follower: follower, sharedRules: shared)
+                inspector.readOnly = readOnly
+                try inspector.run()
+            }
             return
         }
         var socketPath: String
@@ -136,7 +149,11 @@ struct InspectCommand: AsyncParsableCommand {
             // Anything else (a busy host, too many clients) the inspector shows and retries.
         }
         let path = socketPath
-        try await Self.onUIThread { try InteractiveInspector(socketPath: path, endpoint: endpoint, sharedRules: shared).run() }
+        try await Self.onUIThread {
+            var inspector = InteractiveInspector(socketPath: path, endpoint: endpoint, sharedRules: shared)
+            inspector.readOnly = readOnly
+            try inspector.run()
+        }
     }
 
     /// Shows the host picker; returns the chosen socket, or `nil` when the person gave up.

@@ -30,6 +30,8 @@ struct InteractiveInspector {
     var sharedRules: SharedRules? = nil
     /// The rules of a shared rules file, and its path as given.
     typealias SharedRules = (book: ReplyRuleBook, path: String)
+    /// Watch only (`--read-only`): nothing can be sent, for pairing and demos.
+    var readOnly = false
     /// How often an idle screen is redrawn (for the ages and countdowns it shows).
     static let idleRedrawInterval: TimeInterval = 0.25
 
@@ -38,6 +40,7 @@ struct InteractiveInspector {
         defer { screen.end() }
         var loop = EventLoop(screen: screen)
         var model = InspectorModel(size: screen.size, socketPath: socketPath)
+        model.readOnly = readOnly
         model.followedHost = follower.map { $0.target.name }
         // Reply rules, the event history and the responses sent by hand are kept between runs
         // ($XDG_STATE_HOME), like a shell's history; a damaged file is reported and never overwritten.

@@ -69,7 +69,7 @@ extension InspectorModel {
             parts.append("○ \(waitingText)")
         case .connecting: parts.append("○ connecting")
         case .connected:
-            parts.append(readOnly ? "▣ recording (read-only)" : "● connected")
+            parts.append(!readOnly ? "● connected" : recordingEnd != nil ? "▣ recording (read-only)" : "● connected · read-only")
             // Sends fail with "WebView not attached" until a journey attaches: say so up front.
             if !live.journeyAttached, live.host != nil { parts.append("no journey attached") }
         case .disconnected(let since):

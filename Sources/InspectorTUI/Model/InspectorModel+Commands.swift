@@ -93,7 +93,7 @@ extension InspectorModel {
     /// Records an action and returns the effect that sends it.
     mutating func send(_ command: InspectorCommand, label: String) -> [InspectorEffect] {
         guard !readOnly else {
-            showFlash("this is a recording: nothing can be sent", isError: true)
+            showFlash("\(readOnlyWhy): nothing can be sent", isError: true)
             return []
         }
         guard !live.isDisconnected else {

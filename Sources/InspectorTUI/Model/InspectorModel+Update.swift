@@ -318,7 +318,7 @@ extension InspectorModel {
             return []
         }
         guard !readOnly || binding.allowedReadOnly else {
-            showFlash("this is a recording: nothing can be sent (it is read-only)", isError: true)
+            showFlash("\(readOnlyWhy): nothing can be sent", isError: true)
             return []
         }
         return action(&self, key)

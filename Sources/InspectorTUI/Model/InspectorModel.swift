@@ -34,11 +34,16 @@ public struct InspectorModel: Sendable {
     public internal(set) var now: Double
     /// How times are shown.
     public var timeFormat = TimeFormat()
-    /// A recording opened offline: nothing can be sent.
+    /// Nothing can be sent: a recording opened offline, or a live host watched with
+    /// `--read-only`. The keys that send are left out of the footer and help, and refuse.
     public var readOnly = false
     /// For a recording opened from a file (``init(recording:restarts:size:path:)``), the time of
     /// its last record: every age is measured to it, not to the wall clock. `nil` when live.
     public internal(set) var recordingEnd: Double?
+
+    /// Why nothing can be sent from this inspector, as a notice starts: a recording, or a live
+    /// host watched with `--read-only` (for pairing and demos).
+    var readOnlyWhy: String { recordingEnd == nil ? "this inspector is read-only (--read-only)" : "this is a recording" }
     /// The agent's number for this inspector's connection (from its hello): the breakpoints
     /// whose `ownerClient` it is are ours. `nil` before a hello or from an older agent.
     public internal(set) var clientId: Int?

@@ -22,7 +22,7 @@ public struct BreakpointsView: OverlayView {
         case .char("k"), .up: cursor = max(0, cursor - 1)
         case .char("H"): return .switchTo(HeldView())
         case .char("n"):
-            guard !context.readOnly else { return .flash("this is a recording: nothing can be held in it (it is read-only)", isError: true) }
+            guard !context.readOnly else { return .flash("\(context.readOnlyWhy): nothing can be held from here", isError: true) }
             return .push(BreakpointDialog())
         case .char("d"), .delete:
             guard let breakpoint = list[safe: min(cursor, list.count - 1)] else { return .flash("no breakpoint to remove", isError: true) }

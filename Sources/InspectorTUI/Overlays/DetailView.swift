@@ -235,7 +235,7 @@ public struct DetailView: OverlayView {
         case .char("y"), .char("Y"):
             return .copy(logIndex: logIndex, key == .char("y") ? .json : .consoleLine)
         case .char("r"):
-            guard !context.readOnly else { return .flash("this is a recording: nothing can be sent (it is read-only)", isError: true) }
+            guard !context.readOnly else { return .flash("\(context.readOnlyWhy): nothing can be sent", isError: true) }
             guard let entry = context.live.log[safe: logIndex],
                 let request = context.live.pending.first(where: { $0.correlationId == entry.correlationId })
             else { return .flash("this message is not a pending request", isError: true) }

@@ -19,8 +19,10 @@ struct OverlayContext: Sendable {
     var timeFormat: TimeFormat
     /// The agent's number for this inspector's connection, or `nil` (``InspectorModel/clientId``).
     var clientId: Int?
-    /// A recording opened offline: nothing can be sent.
+    /// A recording opened offline, or an inspector started with `--read-only`: nothing can be sent.
     var readOnly: Bool
+    /// Why, as a notice starts (``InspectorModel/readOnlyWhy``).
+    var readOnlyWhy = "this is a recording"
     /// The reply rules, with their hit counts.
     var rules: ReplyRuleBook
     /// What the inspector did on the person's behalf, oldest first.
@@ -54,7 +56,7 @@ extension InspectorModel {
     /// What the views over the main screen read of this model (``OverlayContext``).
     var overlayContext: OverlayContext {
         OverlayContext(
-            size: size, live: live, now: now, timeFormat: timeFormat, clientId: clientId, readOnly: readOnly, rules: rules, actions: actions,
+            size: size, live: live, now: now, timeFormat: timeFormat, clientId: clientId, readOnly: readOnly, readOnlyWhy: readOnlyWhy, rules: rules, actions: actions,
             notices: notices, rememberedResponses: rememberedResponses, pendingClock: pendingClock, journeyTimeouts: journeyTimeouts)
     }
 }

@@ -23,7 +23,7 @@ public struct RulesView: OverlayView {
             guard let rule = rules[safe: cursor] else { return .none }
             return .toggleRule(rule.id)
         case .char("n"):
-            guard !context.readOnly else { return .flash("this is a recording: no rule can answer in it (it is read-only)", isError: true) }
+            guard !context.readOnly else { return .flash("\(context.readOnlyWhy): no rule can answer from here", isError: true) }
             return .push(RuleDialog())
         default: return .unbound(key)
         }
