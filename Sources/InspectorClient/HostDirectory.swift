@@ -54,36 +54,71 @@ public struct HostDirectory: Sendable {
     /// saying what to do when there is none or more than one.
     public func resolveSocket(option: String?, hostName: String?) throws -> String {
         if case .explicit(let path) = SocketLocation.resolve(option: option) { return path }
-        var live = try discovery.liveSockets()
+        let all = try discovery.sockets()
+        var live = all.filter(\.isLive)
         if let hostName {
             live = live.filter { $0.name.name == hostName || "\($0.name.name).\($0.name.pid)" == hostName }
-            if live.isEmpty { throw HostSelectionError.noSuchHost(name: hostName, directory: discovery.directory.path) }
+            if live.isEmpty {
+                throw HostSelectionError.noSuchHost(name: hostName, directory: discovery.directory.path, clues: Self.clues(all, name: hostName))
+            }
         }
         switch live.count {
-        case 0: throw HostSelectionError.noHost(directory: discovery.directory.path)
+        case 0: throw HostSelectionError.noHost(directory: discovery.directory.path, clues: Self.clues(all, name: nil))
         case 1: return live[0].path
         default: throw HostSelectionError.several(live.map { "\($0.name.name) (pid \($0.name.pid)): \($0.path)" })
         }
     }
 }
 
+extension HostDirectory {
+    /// Why no host (of that name) was found, from what the directory holds: the hosts that run
+    /// under other names, sockets nobody answers on (a host that crashed), sockets that could
+    /// not be probed (another user's), and where else a host may serve. Each clue is one line.
+    static func clues(_ sockets: [DiscoveredSocket], name: String?) -> [String] {
+        var clues: [String] = []
+        let matching = sockets.filter { name == nil || $0.name.name == name || "\($0.name.name).\($0.name.pid)" == name }
+        for socket in matching where socket.liveness == .stale {
+            clues.append("\(socket.name.name) (pid \(socket.name.pid)) left \(socket.path) behind and no longer answers: it crashed or was killed; run it again")
+        }
+        for socket in matching {
+            if case .unknown(let error) = socket.liveness {
+                clues.append("\(socket.path): \(SocketFileOwner.unknownLivenessReason(path: socket.path, error: error))")
+            }
+        }
+        if name != nil {
+            let others = sockets.filter(\.isLive).map { "\($0.name.name) (pid \($0.name.pid))" }
+            if !others.isEmpty { clues.append("running under other names: " + others.joined(separator: ", ")) }
+        }
+        clues.append(
+            "a host started as another user, or with another BRIDGE_INSPECTOR_SOCKET_DIR (or XDG_RUNTIME_DIR), serves in another directory: give its socket with --socket PATH")
+        clues.append("an app on a phone is reached over TCP instead: --connect 127.0.0.1:PORT with its token (docs/real-apps.md)")
+        return clues
+    }
+}
+
 /// Why no single host could be chosen.
 public enum HostSelectionError: Error, Sendable, CustomStringConvertible {
-    /// No live host in the directory.
-    case noHost(directory: String)
-    /// No live host has the given name.
-    case noSuchHost(name: String, directory: String)
+    /// No live host in the directory; `clues` say why, one line each (``HostDirectory``).
+    case noHost(directory: String, clues: [String] = [])
+    /// No live host has the given name; `clues` say why, one line each.
+    case noSuchHost(name: String, directory: String, clues: [String] = [])
     /// More than one live host; the caller must choose.
     case several([String])
 
     public var description: String {
         switch self {
-        case .noHost(let directory):
+        case .noHost(let directory, let clues):
             return "no running host found in \(directory). Start the demo with `bridge-inspector demo` (or `swift run bridge-inspector demo`), start a host with `bridge-inspector host`, or name a socket with --socket / BRIDGE_INSPECTOR_SOCKET"
-        case .noSuchHost(let name, let directory):
-            return "no running host named '\(name)' in \(directory); list them with `bridge-inspector hosts`"
+                + Self.why(clues)
+        case .noSuchHost(let name, let directory, let clues):
+            return "no running host named '\(name)' in \(directory); list them with `bridge-inspector hosts`" + Self.why(clues)
         case .several(let hosts):
             return "several hosts are running; choose one with --host NAME or --socket PATH:\n  " + hosts.joined(separator: "\n  ")
         }
+    }
+
+    /// The clues, one indented line each under "why it may be:".
+    private static func why(_ clues: [String]) -> String {
+        clues.isEmpty ? "" : "\nwhy it may be:\n  - " + clues.joined(separator: "\n  - ")
     }
 }

@@ -122,6 +122,14 @@ struct ScriptingCommandTests {
         let unknown = try await cli(["snapshot", "--host", "nope"])
         #expect(unknown.status == 3, "\(unknown)")
         #expect(unknown.stderr.contains("no running host named 'nope'"))
+        // Why it may be (issue 27, "why can't I attach?"): what runs under other names, where
+        // else a host may serve.
+        #expect(unknown.stderr.contains("why it may be:"), "\(unknown)")
+        #expect(unknown.stderr.contains("running under other names: alpha (pid \(alpha.pid))"), "\(unknown)")
+        #expect(unknown.stderr.contains("another BRIDGE_INSPECTOR_SOCKET_DIR"), "\(unknown)")
+        let crashed = try await cli(["snapshot", "--host", "ghost"])
+        #expect(crashed.status == 3, "\(crashed)")
+        #expect(crashed.stderr.contains("ghost (pid 4242) left \(directory)/ghost.4242.sock behind and no longer answers"), "\(crashed)")
         let missingSocket = try await runCLI(["hosts", "--socket", runtime.file("missing.sock")], binary: binary, environment: environment)
         #expect(missingSocket.status == 3, "\(missingSocket)")
         let staleSocket = try await cli(["hosts", "--socket", directory + "/ghost.4242.sock"])
