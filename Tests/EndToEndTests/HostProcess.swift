@@ -144,11 +144,14 @@ final class BinaryProcess: @unchecked Sendable {
         sendSignal(number, to: process.processIdentifier)
     }
 
-    /// Makes sure the process is gone (for cleanup after a failed test).
+    /// Makes sure the process is gone (for cleanup after a failed test). The wait is bounded:
+    /// Foundation's `Process` marks a child ended only once its pipes are closed, and a
+    /// descriptor leaked into another child would otherwise block this thread (and with it
+    /// every test sharing the two threads of a 2-core machine) forever.
     func kill() {
         if process.isRunning {
             sendSignal(SIGKILL, to: process.processIdentifier)
-            process.waitUntilExit()
+            _ = waitUntilBlocking(timeout: .seconds(10), every: .milliseconds(10)) { self.process.isRunning ? nil : true }
         }
     }
 }

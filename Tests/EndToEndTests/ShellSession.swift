@@ -23,25 +23,22 @@ final class ShellSession: @unchecked Sendable {
         }
     }
 
-    private let process = Process()
-    private let input = Pipe()
+    private let shell: SpawnedProcess.Running
     private let directory: String
     private var counter = 0
     /// Process group ids of every background job ever started, to end them in ``stop()``.
     private var jobGroups: Set<Int32> = []
+    private var stopped = false
 
-    /// Starts bash in `workingDirectory` with exactly `environment`.
+    /// Starts bash in `workingDirectory` with exactly `environment`. Started clean
+    /// (``SpawnedProcess/start(_:environment:)``), not with Foundation's `Process`: the hosts
+    /// this shell leaves running in the background must not hold the descriptors `Process`
+    /// watches, or other tests' `waitUntilExit` would wait for them forever.
     init(workingDirectory: String, environment: [String: String], directory: String) throws {
         self.directory = directory
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["--norc", "--noprofile"]
-        process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory)
-        process.environment = environment
-        process.standardInput = input
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
+        shell = try SpawnedProcess.start(["/bin/bash", "--norc", "--noprofile"], environment: environment)
         try write("set -m")
+        try write("cd \(Self.quote(workingDirectory)) || exit 1")
     }
 
     deinit { stop() }
@@ -67,18 +64,21 @@ final class ShellSession: @unchecked Sendable {
 
     /// Ends every background job still running (SIGTERM, then SIGKILL) and the shell.
     func stop() {
-        for group in jobGroups {
-            kill(-group, SIGTERM)
-        }
-        if process.isRunning {
-            try? write("exit")
-            try? input.fileHandleForWriting.close()
-        }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        guard !stopped else { return }
+        stopped = true
+        for group in jobGroups { kill(-group, SIGTERM) }
+        shell.write("exit\n")
+        let ended = waitUntilBlocking(timeout: .seconds(10), every: .milliseconds(20)) { shell.hasExited ? true : nil } ?? false
         for group in jobGroups { kill(-group, SIGKILL) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if !ended {
+            shell.signal(SIGKILL)
+            _ = waitUntilBlocking(timeout: .seconds(10), every: .milliseconds(20)) { shell.hasExited ? true : nil }
+        }
         jobGroups = []
+    }
+
+    private static func quote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 
     private struct Files {
@@ -101,8 +101,7 @@ final class ShellSession: @unchecked Sendable {
     }
 
     private func write(_ line: String) throws {
-        guard process.isRunning else { throw Failure(description: "the shell has ended") }
-        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        guard !shell.hasExited, shell.write(line + "\n") else { throw Failure(description: "the shell has ended") }
     }
 
     private func partial(_ files: Files) -> Result {

@@ -39,7 +39,6 @@ public enum SpawnedProcess {
     public static func run(
         _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment, timeout: Double
     ) throws -> Result {
-        guard let program = arguments.first else { throw SpawnError(description: "nothing to run") }
         let outputPath = NSTemporaryDirectory() + "spawned-\(UUID().uuidString).out"
         let errorPath = outputPath + ".err"
         defer {
@@ -47,42 +46,10 @@ public enum SpawnedProcess {
             try? FileManager.default.removeItem(atPath: errorPath)
         }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        #if os(Linux)
-        // Every descriptor above 2 that is open now (one closed meanwhile is skipped: glibc
-        // ignores EBADF for close actions).
-        let inherited = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int32($0) }
-        for descriptor in inherited where descriptor > 2 { posix_spawn_file_actions_addclose(&actions, descriptor) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        #else
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_CLOEXEC_DEFAULT))
-        #endif
-
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, program, &actions, &attributes, argv, envp)
-        guard spawned == 0 else {
-            throw SpawnError(description: "cannot start \(program): \(String(cString: strerror(spawned)))")
+        let child = try spawnClean(arguments, environment: environment) { actions in
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
 
         var status: Int32 = 0
@@ -101,6 +68,127 @@ public enum SpawnedProcess {
             errors: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
     }
 }
+
+extension SpawnedProcess {
+    /// Starts `arguments` with `environment` as described on ``SpawnedProcess``: signals back
+    /// to their defaults and unblocked, and no descriptor above 2 inherited. `setUp` opens or
+    /// duplicates the child's descriptors 0 to 2 first. Returns the child's pid.
+    static func spawnClean(
+        _ arguments: [String], environment: [String: String], setUp: (inout posix_spawn_file_actions_t) -> Void
+    ) throws -> pid_t {
+        guard let program = arguments.first else { throw SpawnError(description: "nothing to run") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        setUp(&actions)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        #if os(Linux)
+        // Every descriptor above 2 that is open now (one closed meanwhile is skipped: glibc
+        // ignores EBADF for close actions), after `setUp` has duplicated what it needs.
+        let inherited = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int32($0) }
+        for descriptor in inherited where descriptor > 2 { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        #else
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_CLOEXEC_DEFAULT))
+        #endif
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, program, &actions, &attributes, argv, envp)
+        guard spawned == 0 else {
+            throw SpawnError(description: "cannot start \(program): \(String(cString: strerror(spawned)))")
+        }
+        return child
+    }
+
+    /// A program left running: its standard input is a pipe the test writes to, its output goes
+    /// to /dev/null (it writes where its input tells it to). Started clean, as ``run(_:environment:timeout:)``
+    /// starts a program, so nothing it leaves behind holds a descriptor of the test runner's (a
+    /// background job of a shell holding one of the pipes Foundation's `Process` watches would
+    /// keep other tests' `waitUntilExit` waiting forever).
+    public final class Running: @unchecked Sendable {
+        /// The child's pid.
+        public let pid: pid_t
+        private let input: Int32
+        private var reaped = false
+
+        init(pid: pid_t, input: Int32) {
+            self.pid = pid
+            self.input = input
+        }
+
+        deinit { close(input) }
+
+        /// Writes `text` to the program's standard input; false when it has gone.
+        @discardableResult
+        public func write(_ text: String) -> Bool {
+            let bytes = Array(text.utf8)
+            var written = 0
+            while written < bytes.count {
+                let result = bytes[written...].withUnsafeBytes { systemWrite(input, $0.baseAddress, $0.count) }
+                if result <= 0 { return false }
+                written += result
+            }
+            return true
+        }
+
+        /// Whether it has ended (and is reaped).
+        public var hasExited: Bool {
+            if reaped { return true }
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid { reaped = true }
+            return reaped
+        }
+
+        /// Sends `signal`, unless it has already ended.
+        public func signal(_ signal: Int32) {
+            if !hasExited { kill(pid, signal) }
+        }
+    }
+
+    /// Starts `arguments` with `environment`, its standard input a pipe (``Running/write(_:)``).
+    public static func start(_ arguments: [String], environment: [String: String]) throws -> Running {
+        var descriptors: [Int32] = [-1, -1]
+        guard pipe(&descriptors) == 0 else { throw SpawnError(description: "cannot make a pipe: \(String(cString: strerror(errno)))") }
+        // Neither end leaks into programs other tests start meanwhile.
+        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        let readEnd = descriptors[0]
+        let writeEnd = descriptors[1]
+        do {
+            let child = try spawnClean(arguments, environment: environment) { actions in
+                posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
+                posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+                posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            }
+            close(readEnd)
+            return Running(pid: child, input: writeEnd)
+        } catch {
+            close(readEnd)
+            close(writeEnd)
+            throw error
+        }
+    }
+}
+
+#if canImport(Glibc)
+private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+private let systemWrite = Darwin.write
+#endif
 
 /// Why a program could not be started.
 public struct SpawnError: Error, CustomStringConvertible {
