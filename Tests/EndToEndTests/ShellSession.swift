@@ -66,6 +66,15 @@ final class ShellSession: @unchecked Sendable {
     func stop() {
         guard !stopped else { return }
         stopped = true
+        // Only the jobs the shell still has: a group id seen earlier may belong to someone else
+        // by now. (When the shell cannot say, the ones seen earlier.)
+        let final = "\(directory)/final.jobs"
+        if shell.write(Self.listJobs(into: final) + "\n"),
+            waitUntilBlocking(timeout: .seconds(5), every: .milliseconds(10), { FileManager.default.fileExists(atPath: final) ? true : nil }) != nil
+        {
+            let text = (try? String(contentsOfFile: final, encoding: .utf8)) ?? ""
+            jobGroups = Set(text.split(separator: "\n").compactMap { Int32($0) })
+        }
         for group in jobGroups { kill(-group, SIGTERM) }
         shell.write("exit\n")
         let ended = waitUntilBlocking(timeout: .seconds(10), every: .milliseconds(20)) { shell.hasExited ? true : nil } ?? false
