@@ -1,6 +1,7 @@
 import CNcurses
 import Testing
 import TerminalUI
+import TestSupport
 @testable import CursesBackend
 #if canImport(Glibc)
 import Glibc
@@ -176,9 +177,9 @@ struct CursesScreenTests {
         let bytes = Array(typed.utf8)
         #expect(write(fds[1], bytes, bytes.count) == bytes.count)
         var events: [KeyEvent] = []
-        for _ in 0..<1000 where !done(events) {
+        _ = waitUntilBlocking(timeout: .seconds(10)) { () -> Bool? in
             events += screen.readKeys()
-            if !done(events) { usleep(10_000) }
+            return done(events) ? true : nil
         }
         return events
     }

@@ -36,4 +36,16 @@ struct InspectRulesFileTests {
         let fine = try await runCLI(["inspect", "--rules", good, "--socket", socket], binary: binary)
         #expect(!fine.stderr.contains("--rules"), "\(fine)")
     }
+
+    @Test("--read-only with --rules is a usage error: a read-only inspector answers nothing")
+    func readOnlyRefusesRules() async throws {
+        let directory = try TemporaryDirectory()
+        let rules = directory.file("rules.json")
+        try #"[{"action": "nfc.read", "times": 1}]"#.write(toFile: rules, atomically: true, encoding: .utf8)
+        for command in [["inspect"], []] {
+            let result = try await runCLI(command + ["--read-only", "--rules", rules, "--socket", directory.file("none.sock")], binary: binary)
+            #expect(result.status == 64, "\(result)")
+            #expect(result.stderr.contains("--rules and --read-only cannot be used together"), "\(result)")
+        }
+    }
 }

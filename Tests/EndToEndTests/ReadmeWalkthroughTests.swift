@@ -137,11 +137,12 @@ struct ReadmeWalkthroughTests {
             case .background(let ready)?:
                 let result = try await shell.run(typed)
                 #expect(result.status == 0, "\(command)\n\(result)")
-                let file = outputs + "/cmd"
+                // A background job keeps writing to the files of the command that started it.
                 passed = await waitUntil(timeout: .seconds(120), every: .milliseconds(50)) {
-                    Self.outputsOfLastCommand(in: outputs, prefix: file).contains(ready)
+                    let output = shell.outputOfLastCommand()
+                    return output.standardOutput.contains(ready) || output.standardError.contains(ready)
                 }
-                #expect(passed, "\(command): never printed “\(ready)”: \(Self.outputsOfLastCommand(in: outputs, prefix: file))")
+                #expect(passed, "\(command): never printed “\(ready)”: \(shell.outputOfLastCommand())")
             case .untilInterrupted(let ready, let statuses)?:
                 let (result, becameReady) = try await shell.runUntilInterrupted(typed) { $0.standardOutput.contains(ready) || $0.standardError.contains(ready) }
                 let ended = result.status.map(statuses.contains) == true
@@ -177,17 +178,6 @@ struct ReadmeWalkthroughTests {
         #expect(FileManager.default.fileExists(atPath: clone + "/session.jsonl"))
         let har = (try? Data(contentsOf: URL(fileURLWithPath: clone + "/session.har"))) ?? Data()
         #expect((try? JSONSerialization.jsonObject(with: har) as? [String: Any])?["log"] != nil, "session.har is HAR")
-    }
-
-    /// The output files of the last command run, together.
-    private static func outputsOfLastCommand(in directory: String, prefix: String) -> String {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        let numbers = names.compactMap { name -> Int? in
-            guard name.hasPrefix("cmd"), name.hasSuffix(".out") else { return nil }
-            return Int(name.dropFirst(3).dropLast(4))
-        }
-        guard let last = numbers.max() else { return "" }
-        return [".out", ".err"].map { (try? String(contentsOfFile: "\(prefix)\(last)\($0)", encoding: .utf8)) ?? "" }.joined()
     }
 
     /// Ends any host still serving a socket in `directory` (named `NAME.PID.sock`): a walk that

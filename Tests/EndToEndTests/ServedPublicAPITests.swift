@@ -72,6 +72,44 @@ struct ServedPublicAPITests {
         return (host, socket, served)
     }
 
+    /// A headless browser with one tab open on `served` (after `recorder`, if given, was added
+    /// to every new document), and an inspector session on `socket`: what each test here
+    /// starts with. `close()` ends both.
+    private struct OpenPage {
+        let browser: HeadlessChromium
+        let tab: String
+        let session: InspectorSession
+
+        func close() {
+            session.close()
+            browser.close()
+        }
+    }
+
+    private func openPage(
+        _ executable: String, in directory: TemporaryDirectory, served: String, socket: String, recorder: String? = nil
+    ) async throws -> OpenPage {
+        let browser = try HeadlessChromium(executable: executable, directory: directory)
+        do {
+            let tab = try await browser.openPage()
+            if let recorder { try await browser.addScriptOnNewDocument(tab, recorder) }
+            try await browser.navigate(tab, to: served)
+            let session = try InspectorSession(socketPath: socket, subscribe: false, clientName: "served-public-api-tests")
+            return OpenPage(browser: browser, tab: tab, session: session)
+        } catch {
+            browser.close()
+            throw error
+        }
+    }
+
+    /// A journey directory in `directory` whose index.html is `html`.
+    private func writeJourney(_ html: String, in directory: TemporaryDirectory) throws -> String {
+        let journey = directory.file("journey")
+        try FileManager.default.createDirectory(atPath: journey, withIntermediateDirectories: true)
+        try html.write(toFile: journey + "/index.html", atomically: true, encoding: .utf8)
+        return journey
+    }
+
     /// Checks that the inspector's sent messages are, in order, exactly the messages the page
     /// received: the same message, and the JSON of the very value the page got, byte for byte.
     private func expectSame(_ sent: [WireTraffic], _ received: [(host: String, value: String)], sourceLocation: SourceLocation = #_sourceLocation) {
@@ -97,14 +135,9 @@ struct ServedPublicAPITests {
             in: directory, serving: examplePath("web-journey"), options: ["--profile", examplePath("web-journey/host-profile.json")])
         defer { host.kill() }
 
-        let browser = try HeadlessChromium(executable: executable, directory: directory)
-        defer { browser.close() }
-        let tab = try await browser.openPage()
-        try await browser.addScriptOnNewDocument(tab, Self.frameRecorder)
-        try await browser.navigate(tab, to: served)
-
-        let session = try InspectorSession(socketPath: socket, subscribe: false, clientName: "served-public-api-tests")
-        defer { session.close() }
+        let opened = try await openPage(executable, in: directory, served: served, socket: socket, recorder: Self.frameRecorder)
+        defer { opened.close() }
+        let (browser, tab, session) = (opened.browser, opened.tab, opened.session)
 
         // 1. host.ready and the capability.query response, reported by the page's script.
         var state = try await webSnapshot(session) { state in
@@ -164,12 +197,9 @@ struct ServedPublicAPITests {
         #expect(early.status == 2, "\(early)")
         #expect(early.stderr.contains("open the \"serving:\" URL"), "\(early)")
 
-        let browser = try HeadlessChromium(executable: executable, directory: directory)
-        defer { browser.close() }
-        let tab = try await browser.openPage()
-        try await browser.navigate(tab, to: served)
-        let session = try InspectorSession(socketPath: socket, subscribe: false, clientName: "served-public-api-tests")
-        defer { session.close() }
+        let opened = try await openPage(executable, in: directory, served: served, socket: socket)
+        defer { opened.close() }
+        let (browser, tab, session) = (opened.browser, opened.tab, opened.session)
         _ = try await webSnapshot(session, timeout: .seconds(120)) { $0.pending.contains { $0.action == "camera.document.capture" } }
 
         let injected = try await runCLI(["inject", "request", "device.info", "--id", "inspector-served-1", "--timeout", "120", "--socket", socket], binary: binary)
@@ -193,18 +223,13 @@ struct ServedPublicAPITests {
     func breakpointsInThePage() async throws {
         let executable = try ExternalTool.chromium.require()
         let directory = try TemporaryDirectory()
-        let journey = directory.file("journey")
-        try FileManager.default.createDirectory(atPath: journey, withIntermediateDirectories: true)
-        try WebKitBreakpointTests.journey.write(toFile: journey + "/index.html", atomically: true, encoding: .utf8)
+        let journey = try writeJourney(WebKitBreakpointTests.journey, in: directory)
         let (host, socket, served) = try await servedHost(
             in: directory, serving: journey, options: ["--profile", examplePath("web-journey/host-profile.json")])
         defer { host.kill() }
-        let browser = try HeadlessChromium(executable: executable, directory: directory)
-        defer { browser.close() }
-        let tab = try await browser.openPage()
-        try await browser.navigate(tab, to: served)
-        let session = try InspectorSession(socketPath: socket, subscribe: false, clientName: "served-public-api-tests")
-        defer { session.close() }
+        let opened = try await openPage(executable, in: directory, served: served, socket: socket)
+        defer { opened.close() }
+        let session = opened.session
         var state = try await webSnapshot(session, timeout: .seconds(120)) { $0.journeyAttached }
         #expect(state.host.unsupported?[HostFeature.intercept.rawValue] == nil, "the handshake offers breakpoints")
         func cli(_ arguments: [String]) async throws -> CLIResult { try await runCLI(arguments + ["--socket", socket], binary: binary) }
@@ -260,18 +285,13 @@ struct ServedPublicAPITests {
     func lostToTheNoOpReceive() async throws {
         let executable = try ExternalTool.chromium.require()
         let directory = try TemporaryDirectory()
-        let journey = directory.file("journey")
-        try FileManager.default.createDirectory(atPath: journey, withIntermediateDirectories: true)
-        try Self.pageWithoutReceive.write(toFile: journey + "/index.html", atomically: true, encoding: .utf8)
+        let journey = try writeJourney(Self.pageWithoutReceive, in: directory)
         let (host, socket, served) = try await servedHost(in: directory, serving: journey)
         defer { host.kill() }
 
-        let browser = try HeadlessChromium(executable: executable, directory: directory)
-        defer { browser.close() }
-        let tab = try await browser.openPage()
-        try await browser.navigate(tab, to: served)
-        let session = try InspectorSession(socketPath: socket, subscribe: false, clientName: "served-public-api-tests")
-        defer { session.close() }
+        let opened = try await openPage(executable, in: directory, served: served, socket: socket)
+        defer { opened.close() }
+        let (browser, tab, session) = (opened.browser, opened.tab, opened.session)
 
         // host.ready reached the bootstrap's function(){}: seen, and marked lost.
         var state = try await webSnapshot(session) { state in

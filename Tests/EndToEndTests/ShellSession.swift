@@ -99,8 +99,18 @@ final class ShellSession: @unchecked Sendable {
 
     private func nextFiles() -> Files {
         counter += 1
-        let base = "\(directory)/cmd\(counter)"
+        return files(counter)
+    }
+
+    private func files(_ number: Int) -> Files {
+        let base = "\(directory)/cmd\(number)"
         return Files(out: base + ".out", err: base + ".err", status: base + ".status", jobs: base + ".jobs")
+    }
+
+    /// What the last command started has written so far: for a background job (`host &`), what
+    /// it keeps writing after the command itself has ended.
+    func outputOfLastCommand() -> Result {
+        partial(files(counter))
     }
 
     /// Lists the jobs' process groups into `path` whole (written aside, then moved), so a reader

@@ -130,5 +130,8 @@ struct LintMarkTests {
         #expect(MessageRow.lintMark(.busy, actionColumn: 18, actionWidth: 23) == " ⚑ BUSY")
         #expect(MessageRow.lintMark(.busy, actionColumn: 14, actionWidth: 23) == " ⚑")
         #expect(MessageRow.lintMark(.busy, actionColumn: 2, actionWidth: 23) == "")
+        // The status column already says BUSY: the flag alone, whatever the room.
+        #expect(MessageRow.lintMark(.busy, actionColumn: 43, actionWidth: 23, errorCode: "BUSY") == " ⚑")
+        #expect(MessageRow.lintMark(.busy, actionColumn: 43, actionWidth: 23, errorCode: "TIMEOUT") == " ⚑ BUSY")
     }
 }

@@ -109,11 +109,8 @@ enum MessageRow {
         let statusWidth = TextWidth.width(of: statusBlock)
         let actionWidth = max(1, limit - x - idColumnWidth - statusWidth)
         // A lint mark ends the action column, so the status, latency and id columns stay put.
-        // Where the status column already names what the linter flags (`error BUSY`), the mark is
-        // the flag alone: `⚑ BUSY BUSY` said it twice and took the action's room.
-        let saysItAlready = entry.lint.map { entry.errorCode != nil && entry.errorCode == $0.label } ?? false
         let mark = entry.lint.map {
-            saysItAlready && actionWidth >= 3 ? " ⚑" : Self.lintMark($0, actionColumn: actionWidth, actionWidth: TextWidth.width(of: entry.summary))
+            Self.lintMark($0, actionColumn: actionWidth, actionWidth: TextWidth.width(of: entry.summary), errorCode: entry.errorCode)
         } ?? ""
         let markWidth = TextWidth.width(of: mark)
         let nameWidth = max(1, actionWidth - markWidth)
@@ -149,8 +146,12 @@ enum MessageRow {
     /// ``maxMarkWidthBesideLongAction`` columns from the action, which keeps at least
     /// ``minActionWidthBesideMark``. The flag itself is never cut (it is what
     /// `f is:lint` finds): at worst the mark is a lone ` ⚑`, and nothing in a column under 3.
-    static func lintMark(_ rule: LintRule, actionColumn: Int, actionWidth: Int) -> String {
-        let full = " ⚑ " + rule.label
+    ///
+    /// Where the row's status column already names what the rule flags (`errorCode` is the
+    /// label: `error BUSY`), the mark is the flag alone: `⚑ BUSY  error BUSY` said it twice and
+    /// took the action's room.
+    static func lintMark(_ rule: LintRule, actionColumn: Int, actionWidth: Int, errorCode: String? = nil) -> String {
+        let full = errorCode == rule.label ? " ⚑" : " ⚑ " + rule.label
         let fullWidth = TextWidth.width(of: full)
         let besideWholeAction = actionColumn - actionWidth
         let room = besideWholeAction >= min(fullWidth, 7)
