@@ -198,9 +198,11 @@ struct TerminalSessionTests {
         #expect(payload?["status"] as? String == "cancelled")
 
         try terminal.resize(width: 80, height: 24)
+        // Waited for whole: under load tmux can show a frame half drawn (the status line, then
+        // blank rows), which fits 80 columns but is not yet the layout.
         let small = try #require(await terminal.waitFor("the 80-column layout") { screen in
             let rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
-            return rows.count >= 24 && screen.contains("connected") && rows.allSatisfy { $0.count <= 80 }
+            return rows.count >= 24 && screen.contains("connected") && screen.contains("evil-1") && rows.allSatisfy { $0.count <= 80 }
         })
         #expect(small.contains("evil-1"))
         try terminal.resize(width: 160, height: 40)
