@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// A program some end-to-end tests need that this package does not build: tmux, to drive the
-/// inspector in a real terminal, Chromium, to run a real web journey, and jq and man, which the
-/// README's commands use.
+/// inspector in a real terminal, Chromium, to run a real web journey, jq and man, which the
+/// README's commands use, and zsh and fish, whose completion scripts are run.
 ///
 /// Under CI a missing tool is a failure (`.ci/run` installs both); on a developer's machine the
 /// tests that need it are skipped, with a note that says how to install it. A test names what it
@@ -57,6 +57,12 @@ struct ExternalTool: Sendable {
 
     /// man, which the README reads the man page with (`ReadmeWalkthroughTests`).
     static let man = ExternalTool(name: "man", programs: ["man"], package: "man-db")
+
+    /// zsh, the Mac's default shell, whose completion script a test runs (`MainCommandCompletionTests`).
+    static let zsh = ExternalTool(name: "zsh", programs: ["zsh"], package: "zsh")
+
+    /// fish, whose completion script a test runs (`MainCommandCompletionTests`).
+    static let fish = ExternalTool(name: "fish", programs: ["fish"], package: "fish")
 
     /// Chromium, for real web journeys (`HeadlessChromium`); `.ci/run` sets
     /// `BRIDGE_INSPECTOR_NO_CHROMIUM` where no Chromium can be installed.

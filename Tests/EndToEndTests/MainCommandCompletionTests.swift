@@ -56,7 +56,65 @@ struct MainCommandCompletionTests {
         #expect(next.contains("--socket") && next.contains("--rules"), "\(next)")
     }
 
-    @Test("the bash script is swift-argument-parser's with one hook in its top-level function; other shells' are unchanged")
+    /// A running host named `main-completion-app` in a private socket directory (removed when
+    /// the directory is released), and the environment that finds it.
+    func completionHost() async throws -> (BinaryProcess, TemporaryDirectory, [String: String]) {
+        let directory = try TemporaryDirectory()
+        let host = try BinaryProcess(
+            ["host", "--name", "main-completion-app"], binary: binary,
+            environment: ["BRIDGE_INSPECTOR_SOCKET_DIR": directory.path, "BRIDGE_INSPECTOR_SOCKET": nil], stdin: .closed)
+        let started = await host.waitForLine(prefix: "socket: ") != nil
+        if !started { host.kill() }
+        try #require(started, "\(host.standardError)")
+        return (host, directory, ["BRIDGE_INSPECTOR_SOCKET_DIR": directory.path])
+    }
+
+    /// Types `line` into an interactive `shell` in a real terminal, presses Tab, and waits for
+    /// the line to read `expected`. `setup` (typed first) loads the generated script; a line of
+    /// its own reading `ready` says it has.
+    func completeInShell(_ shell: [String], setup: String, line: String, expected: String, environment: [String: String]) async throws {
+        let home = try TemporaryDirectory()
+        var environment = environment
+        environment["HOME"] = home.path
+        // The completion functions run `bridge-inspector`: the binary under test, by its name.
+        environment["PATH"] = (binary as NSString).deletingLastPathComponent + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let terminal = try TmuxSession(shell, width: 160, height: 20, environment: environment)
+        defer { terminal.kill() }
+        try terminal.type(setup + "; echo re''ady")
+        try terminal.press("Enter")
+        try #require(await terminal.waitFor("the script loaded") { $0.split(separator: "\n").contains("ready") } != nil)
+        try terminal.type(line)
+        try terminal.press("Tab")
+        #expect(await terminal.waitFor("“\(expected)” completed") { $0.contains(expected) } != nil)
+    }
+
+    @Test("zsh: `bridge-inspector --host <Tab>` completes the running host's name", .requires(.tmux), .requires(.zsh))
+    func zshHostOfTheMainCommand() async throws {
+        let zsh = try ExternalTool.zsh.require()
+        let (host, sockets, environment) = try await completionHost()
+        defer { host.kill(); _ = sockets }
+        let functions = try TemporaryDirectory()
+        let generated = try await runCLI(["--generate-completion-script", "zsh"], binary: binary)
+        try generated.stdout.write(toFile: functions.file("_bridge-inspector"), atomically: true, encoding: .utf8)
+        let setup = "fpath=(\(functions.path) $fpath); autoload -U compinit; compinit -u -D"
+        try await completeInShell([zsh, "-f"], setup: setup, line: "bridge-inspector --host ", expected: "bridge-inspector --host main-completion-app", environment: environment)
+        try await completeInShell([zsh, "-f"], setup: setup, line: "bridge-inspector inspect --host ", expected: "bridge-inspector inspect --host main-completion-app", environment: environment)
+    }
+
+    @Test("fish: `bridge-inspector --host <Tab>` completes the running host's name", .requires(.tmux), .requires(.fish))
+    func fishHostOfTheMainCommand() async throws {
+        let fish = try ExternalTool.fish.require()
+        let (host, sockets, environment) = try await completionHost()
+        defer { host.kill(); _ = sockets }
+        let functions = try TemporaryDirectory()
+        let generated = try await runCLI(["--generate-completion-script", "fish"], binary: binary)
+        try generated.stdout.write(toFile: functions.file("bridge-inspector.fish"), atomically: true, encoding: .utf8)
+        let setup = "source \(functions.file("bridge-inspector.fish"))"
+        try await completeInShell([fish, "--no-config"], setup: setup, line: "bridge-inspector --host ", expected: "bridge-inspector --host main-completion-app", environment: environment)
+        try await completeInShell([fish, "--no-config"], setup: setup, line: "bridge-inspector inspect --host ", expected: "bridge-inspector inspect --host main-completion-app", environment: environment)
+    }
+
+    @Test("each shell's script is swift-argument-parser's with one hook that hands an option-first line to the main command")
     func scriptShape() async throws {
         let bash = try await runCLI(["--generate-completion-script", "bash"], binary: binary)
         #expect(bash.status == 0)
@@ -65,5 +123,8 @@ struct MainCommandCompletionTests {
         #expect(equals.stdout == bash.stdout)
         let zsh = try await runCLI(["--generate-completion-script", "zsh"], binary: binary)
         #expect(zsh.status == 0 && zsh.stdout.contains("#compdef bridge-inspector"), "\(zsh)")
+        #expect(zsh.stdout.contains("        _bridge-inspector_inspect\n        return"), "\(zsh.stdout.prefix(3000))")
+        let fish = try await runCLI(["--generate-completion-script", "fish"], binary: binary)
+        #expect(fish.status == 0 && fish.stdout.contains("set unparsed_tokens $unparsed_tokens[1] inspect $unparsed_tokens[2..]"), "\(fish.stdout.prefix(3000))")
     }
 }

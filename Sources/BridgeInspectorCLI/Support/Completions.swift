@@ -85,8 +85,8 @@ enum Completions {
 
     /// The completion script `--generate-completion-script SHELL` (or `=SHELL`) asks for, made
     /// by `generate`, or `nil` when `arguments` (without the program's name) ask for something
-    /// else. Bash's script learns the main command's options (``bashScript(_:)``); the others are
-    /// swift-argument-parser's as they are.
+    /// else. Each shell's script learns the main command's options (``bashScript(_:rootFunction:defaultSubcommand:)``,
+    /// ``zshScript(_:rootFunction:defaultSubcommand:)``, ``fishScript(_:program:defaultSubcommand:)``).
     static func completionScript(arguments: [String], generate: (CompletionShell) -> String) -> String? {
         let option = "--generate-completion-script"
         let name: String
@@ -97,7 +97,12 @@ enum Completions {
         }
         guard let shell = CompletionShell(rawValue: name) else { return nil }
         let script = generate(shell)
-        return shell == .bash ? bashScript(script) : script
+        switch shell {
+        case .bash: return bashScript(script)
+        case .zsh: return zshScript(script)
+        case .fish: return fishScript(script)
+        default: return script
+        }
     }
 
     /// The start of bash's main completion function, after which it has read the words typed
@@ -114,22 +119,70 @@ enum Completions {
     /// typed: `--host` then completes running hosts' names as `inspect --host` does, `--socket`
     /// files, `--rules` JSON files. A script of another shape is returned unchanged.
     static func bashScript(_ script: String, rootFunction: String = "_bridge-inspector", defaultSubcommand: String = "inspect") -> String {
-        var lines = script.components(separatedBy: "\n")
-        guard let root = lines.firstIndex(of: rootFunction + "() {"),
-              let words = lines[root...].firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == bashWordsLine })
-        else { return script }
-        let function = rootFunction
-        let hook = [
+        inserting([
             "",
             "    # No subcommand, an option first: the main command (\(defaultSubcommand)) completes it.",
             #"    if [[ ${#unparsed_words[@]} -gt 1 && "${unparsed_words[0]}" == -* && ! "${unparsed_words[0]}" =~ ^(-h|--help|--version)$ ]]; then"#,
             "        local -a repeating_flags non_repeating_flags repeating_options non_repeating_options",
-            "        \"\(function)_\(defaultSubcommand)\"",
+            "        \"\(rootFunction)_\(defaultSubcommand)\"",
             "        return",
             "    fi",
-        ]
-        lines.insert(contentsOf: hook, at: words + 1)
+        ], into: script, in: rootFunction + "() {", after: bashWordsLine)
+    }
+
+    /// `script` with `hook` inserted after the first line reading `anchor` (white space around
+    /// it aside) that follows the line `function`; unchanged when there is none, so a generator
+    /// of another shape gives its script as it is.
+    static func inserting(_ hook: [String], into script: String, in function: String, after anchor: String) -> String {
+        var lines = script.components(separatedBy: "\n")
+        guard let start = lines.firstIndex(of: function),
+              let line = lines[start...].firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == anchor })
+        else { return script }
+        lines.insert(contentsOf: hook, at: line + 1)
         return lines.joined(separator: "\n")
+    }
+
+    /// zsh's generated completion script, completing the options of the main (default) command
+    /// `inspect` on a command line that names no subcommand, as ``bashScript(_:rootFunction:defaultSubcommand:)``
+    /// does for bash (zsh is the Mac's default shell).
+    ///
+    /// swift-argument-parser's top-level function expects a subcommand first, so
+    /// `bridge-inspector --host <Tab>` offered nothing. Here, when the first word typed is an
+    /// option that is not the top level's own and the word being completed comes after it, the
+    /// top-level function calls the `inspect` function with the words as they are: its
+    /// `_arguments` reads them as `inspect`'s options, and `--host` completes running hosts'
+    /// names. A script of another shape is returned unchanged.
+    static func zshScript(_ script: String, rootFunction: String = "_bridge-inspector", defaultSubcommand: String = "inspect") -> String {
+        inserting([
+            "",
+            "    # No subcommand, an option first: the main command (\(defaultSubcommand)) completes it.",
+            #"    if [[ "${current_word_index}" -gt 1 && "${words[2]}" == -* && "${words[2]}" != (-h|--help|--version) ]]; then"#,
+            "        \(rootFunction)_\(defaultSubcommand)",
+            "        return",
+            "    fi",
+        ], into: script, in: rootFunction + "() {", after: zshIndexLine)
+    }
+
+    /// The line of zsh's top-level function after which it knows which word is being completed.
+    static let zshIndexLine = #"local -ir current_word_index="$((CURRENT - 1))""#
+
+    /// fish's generated completion script, completing the options of the main (default) command
+    /// `inspect` on a command line that names no subcommand, as ``bashScript(_:rootFunction:defaultSubcommand:)``
+    /// does for bash.
+    ///
+    /// fish decides which command's options apply by parsing the words typed; a line whose first
+    /// word after the program is an option stopped at the top level, which offered subcommands
+    /// for `bridge-inspector --host <Tab>`. Here the parser reads such a line as if `inspect` had
+    /// been typed (only for deciding what applies: the words handed to `---completion` are
+    /// those typed), so `--host` completes running hosts' names. A script of another shape is
+    /// returned unchanged.
+    static func fishScript(_ script: String, program: String = "bridge-inspector", defaultSubcommand: String = "inspect") -> String {
+        inserting([
+            "    # No subcommand, an option first: the main command (\(defaultSubcommand)) completes it.",
+            "    if test (count $unparsed_tokens) -gt 1; and string match -q -- '-*' $unparsed_tokens[2]; and not contains -- $unparsed_tokens[2] -h --help --version",
+            "        set unparsed_tokens $unparsed_tokens[1] \(defaultSubcommand) $unparsed_tokens[2..]",
+            "    end",
+        ], into: script, in: "function __\(program)_parse_tokens -S", after: "set -l unparsed_tokens (__\(program)_tokens -pc)")
     }
 
     /// `values` that start with `prefix` and that no shell's completion script can expand or
