@@ -306,9 +306,11 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
             await waitForReports(from: cause)
         }
         // Not reported in time (no page, or no script): a later message of the same name must
-        // not be taken for this command's.
+        // not be taken for this command's. An injection stays awaited: it is known by its
+        // correlation id, not its name, and a page busy for longer than settleTimeout (a loaded
+        // machine, a page still loading) delivers it later, when it is still the inspector's
+        // and not the journey's. ``awaitedLimit`` bounds those never delivered.
         awaitedEvents.removeAll { $0.causes.values.contains(cause) }
-        awaitedInjections = awaitedInjections.filter { !$0.value.values.contains(cause) }
     }
 
     /// How long a command's reply waits for the page to report what the command sent. A page

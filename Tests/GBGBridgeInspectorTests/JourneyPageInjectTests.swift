@@ -18,11 +18,21 @@ struct JourneyPageInjectTests {
         weak var host: BridgeHost?
         var unavailableReason: String?
         private(set) var posts: [JourneyPost] = []
+        /// A page busy elsewhere: posts wait here until ``deliverWaiting()``.
+        var holdsPosts = false
+        private var waiting: [JourneyPost] = []
 
         func post(asJourney post: JourneyPost) {
             posts.append(post)
+            guard !holdsPosts else { return waiting.append(post) }
             let host = host
             Task { @MainActor in host?.receive(text: post.text) }
+        }
+
+        /// Hands the waiting posts to the host, as a page that was busy finally does.
+        func deliverWaiting() {
+            for post in waiting { host?.receive(text: post.text) }
+            waiting.removeAll()
         }
 
         func send(_ command: PageInterceptCommand) {}
@@ -53,6 +63,34 @@ struct JourneyPageInjectTests {
         guard case .event(_, .traffic(let record)) = traffic else { return }
         #expect(record.origin == .inspector, "the injected message is marked as made by the inspector")
         #expect(record.command != nil, "and with the command that made it")
+    }
+
+    @Test("a page slower than settleTimeout: the reply comes when the time passes on the clock, and the message that arrives later is still the inspector's")
+    func slowPageKeepsTheOrigin() async throws {
+        let page = FakePage()
+        page.holdsPosts = true
+        let app = try AppUnderTest(journeyPage: page)
+        page.host = app.host
+        defer { app.stop() }
+        let session = try await app.subscribedSession()
+        defer { session.close() }
+
+        let message = BridgeMessage(correlationId: "inspector-slow", type: .request, payload: .init(action: "device.info"))
+        let id = try session.send(.inject(.init(message: message)))
+        // The poll loop and the reply's settling timer sleep on the clock.
+        #expect(await app.clock.waitForSleepers(count: 2))
+        app.clock.advance(by: app.adapter.settleTimeout)
+        let reply = try await session.reply(to: id)
+        guard case .success = reply.result else { Issue.record("inject failed: \(reply.result)"); return }
+        #expect(page.posts.count == 1 && !app.host.receivedMessages.contains { $0.correlationId == "inspector-slow" }, "the page has not delivered it yet")
+
+        page.deliverWaiting()
+        let traffic = try await session.next {
+            if case .event(_, .traffic(let record)) = $0 { return record.message.correlationId == "inspector-slow" && record.direction == .received }
+            return false
+        }
+        guard case .event(_, .traffic(let record)) = traffic else { return }
+        #expect(record.origin == .inspector, "an injection the page was slow to deliver is not the journey's")
     }
 
     @Test("without a page the host says it cannot inject; with a page not loaded, inject is refused with the page's reason")
