@@ -219,6 +219,41 @@ struct ScriptingBreakpointTests {
         #expect(try host.state().breakpoints?.isEmpty == true)
     }
 
+    @Test("tail marks rows held at a breakpoint (EDITED h…, ANSWERED h…); with --follow a request edited after it was printed is printed again, as it went on")
+    func tailMarksHolds() async throws {
+        let host = try await ScriptedHost(binary: binary, scenario: breakpointGatedScenario)
+        defer { host.stop() }
+        let follower = try host.start(["tail", "--follow", "--filter", "action:device.info"], binary: binary)
+        defer { follower.kill() }
+        let breaker = try host.start(["break", "action:device.info type:request", "--hold", "600", "--json"], binary: binary)
+        defer { breaker.kill() }
+        _ = try await waitForLine(breaker, kind: "breakpoint", count: 1)
+
+        // Edited: the request was printed when the journey posted it, then again as it went on.
+        let first = try await openGate(host)
+        let hold1 = try #require(try await waitForLine(breaker, kind: "held", count: 1)["id"] as? String)
+        #expect(await waitUntil(timeout: .seconds(60)) { follower.standardOutput.contains("device.info  \(first)") }, "\(follower.standardOutput)")
+        let edited = try await host.run(["release", hold1, "--data", #"{"detail":"edited"}"#, "--quiet"], binary: binary)
+        #expect(edited.status == 0, "\(edited)")
+        #expect(await waitUntil(timeout: .seconds(60)) { follower.standardOutput.contains("device.info  \(first)  EDITED \(hold1)") }, "\(follower.standardOutput)")
+        let firstLines = follower.standardOutput.split(separator: "\n").filter { $0.contains("IN   req   device.info  \(first)") }
+        #expect(firstLines.count == 2 && firstLines.first?.contains("EDITED") == false, "printed, then printed again marked: \(firstLines)")
+
+        // Answered by hand: the response (the inspector's, ✎) is marked with the hold it answered.
+        let second = try await openGate(host)
+        let hold2 = try #require(try await waitForLine(breaker, kind: "held", count: 2)["id"] as? String)
+        let answered = try await host.run(["answer", hold2, "--data", #"{"model":"Answered"}"#, "--quiet"], binary: binary)
+        #expect(answered.status == 0, "\(answered)")
+        #expect(await waitUntil(timeout: .seconds(60)) { follower.standardOutput.contains("OUT  resp  ✎ device.info  \(second)  success") }, "\(follower.standardOutput)")
+
+        // Afterwards, tail shows both marks on the rows as they are now.
+        let after = try await host.run(["tail", "--filter", "action:device.info"], binary: binary)
+        #expect(after.status == 0, "\(after)")
+        let lines = after.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.contains("IN   req   device.info  \(first)") && $0.hasSuffix("EDITED \(hold1)") }, "\(after.stdout)")
+        #expect(lines.contains { $0.contains("OUT  resp  ✎ device.info  \(second)") && $0.hasSuffix("ANSWERED \(hold2)") }, "\(after.stdout)")
+    }
+
     @Test("release --all lets everything held go on as it is and says how many; nothing held is no failure; it takes no hold id or edit")
     func releaseAll() async throws {
         let host = try await ScriptedHost(binary: binary, scenario: breakpointGatedScenario)

@@ -19,7 +19,7 @@ struct StreamPrinter {
             guard let frame = try session.nextFrame(timeout: 0.25) else { continue }
             state.apply(frame)
             while printed < state.log.count {
-                StandardStreams.printOut(formatter.line(for: state.log[printed]))
+                StandardStreams.printOut(formatter.line(for: state.log[printed], hold: state.holdMarks[printed]))
                 printed += 1
             }
         }

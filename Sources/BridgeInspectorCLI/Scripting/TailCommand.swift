@@ -1,4 +1,5 @@
 import ArgumentParser
+import BridgeCore
 import Foundation
 import InspectorClient
 import InspectorProtocol
@@ -21,8 +22,11 @@ struct TailCommand: ParsableCommand {
 
             Lines: time, IN (from the journey) or OUT (to it), req/resp/evt, the action (✎ marks \
             a message an inspector made, R one a reply rule answered), the correlation id, the \
-            status and error code, and a response's latency. Markers show where the stream was \
-            interrupted. --json prints each message's record instead (the Traffic or Malformed \
+            status and error code, a response's latency, and HELD h1, EDITED h1, ANSWERED h1 or \
+            DROPPED h1 when it was held at a breakpoint (released as it was, edited, answered by \
+            hand, dropped). With --follow, a row printed before an inspector edited it at a \
+            breakpoint is printed again, as it went on, marked EDITED. Markers show where the \
+            stream was interrupted. --json prints each message's record instead (the Traffic or Malformed \
             object of docs/inspector-protocol.md, sorted keys, its "message" exactly as it crossed \
             the bridge: big integers digit for digit, its own key order), one per line (JSON Lines), each \
             with a "kind": "traffic" (a message), "malformed" (input that failed to decode) or \
@@ -134,7 +138,9 @@ struct TailCommand: ParsableCommand {
                 let end = try loop.run(timeout: deadline.map { max(0, $0.timeIntervalSinceNow) }) { frame in
                     guard let frame else { return false }
                     let before = state.log.count
+                    let marksBefore = state.holdMarks
                     state.apply(frame)
+                    try printer.printEdits(of: state.log[..<before], state: state, marksBefore: marksBefore)
                     return try printer.print(state.log[before...], state: state, records: TailPrinter.records(in: frame), last: nil)
                 }
                 if end == .hostGone, let followed {
@@ -265,10 +271,10 @@ struct TailPrinter {
     mutating func print(_ rows: ArraySlice<LogEntry>, state: LiveState, records: [Int: Record], last: Int?) throws -> Bool {
         guard !rows.isEmpty else { return false }
         let pending = Set(state.pending.map(\.correlationId))
-        var shown = rows.filter { filter.matches($0, pending: pending) }
+        var shown = zip(rows.indices, rows).filter { filter.matches($0.1, pending: pending) }
         if let last { shown = Array(shown.suffix(last)) }
-        for entry in shown {
-            let line = try line(for: entry, records: records)
+        for (index, entry) in shown {
+            let line = try line(for: entry, hold: state.holdMarks[index], records: records)
             if json { StandardStreams.printJSON(line) } else { StandardStreams.printOut(line) }
             printed += 1
             if let count, printed >= count { return true }
@@ -277,8 +283,22 @@ struct TailPrinter {
         return false
     }
 
-    private func line(for entry: LogEntry, records: [Int: Record]) throws -> String {
-        guard json else { return formatter.line(for: entry) }
+    /// Prints again, as it went on, each row of `rows` (printed already) that an inspector
+    /// edited at a breakpoint since: a request is logged when the journey posts it, before it
+    /// is held, and an edit changes what the host routed. Only lines: `--json` consumers read
+    /// the hold's outcome from `held` (and the next `tail --json` has the edited message).
+    mutating func printEdits(of rows: ArraySlice<LogEntry>, state: LiveState, marksBefore: [Int: HoldMark]) throws {
+        guard !json, !rows.isEmpty else { return }
+        let pending = Set(state.pending.map(\.correlationId))
+        for (index, mark) in state.holdMarks.sorted(by: { $0.key < $1.key })
+        where rows.indices.contains(index) && mark.outcome == .edited && marksBefore[index] != mark
+            && filter.matches(rows[index], pending: pending) {
+            StandardStreams.printOut(formatter.line(for: rows[index], hold: mark))
+        }
+    }
+
+    private func line(for entry: LogEntry, hold: HoldMark?, records: [Int: Record]) throws -> String {
+        guard json else { return formatter.line(for: entry, hold: hold) }
         switch entry.kind {
         case .message, .malformed:
             if case .traffic(let traffic)? = records[entry.seq] { return try ScriptOutput.json(Record.traffic(traffic), exact: [(nil, [traffic.messageJSON])]) }

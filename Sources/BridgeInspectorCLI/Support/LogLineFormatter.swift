@@ -1,3 +1,4 @@
+import BridgeCore
 import Foundation
 import InspectorClient
 import TerminalUI
@@ -9,7 +10,9 @@ import TerminalUI
 struct LogLineFormatter {
     var timeFormat = TimeFormat()
 
-    func line(for entry: LogEntry) -> String {
+    /// The line for `entry`; `hold` is how it was held at a breakpoint, if it was
+    /// (``LiveState/holdMarks``): `HELD h1`, `EDITED h1`, `ANSWERED h1` or `DROPPED h1` ends the line.
+    func line(for entry: LogEntry, hold: HoldMark? = nil) -> String {
         let time = timeFormat.clock(entry.time)
         switch entry.kind {
         case .gap(let from, let to):
@@ -41,6 +44,19 @@ struct LogLineFormatter {
         if let status = entry.status { parts.append(status.rawValue + (entry.errorCode.map { " " + Sanitizer.sanitize($0) } ?? "")) }
         if let latency = entry.latencyMs { parts.append(TimeFormat.duration(ms: latency)) }
         if entry.deliveryError != nil { parts.append("UNDELIVERED") } else if entry.lost != nil { parts.append("LOST") }
+        if let hold { parts.append(Self.tag(hold)) }
         return parts.joined(separator: "  ")
+    }
+
+    /// `EDITED h1`: how a message was held at a breakpoint, in capitals like `UNDELIVERED`.
+    static func tag(_ hold: HoldMark) -> String {
+        let outcome: String
+        switch hold.outcome {
+        case .released: outcome = "HELD"
+        case .edited: outcome = "EDITED"
+        case .answered: outcome = "ANSWERED"
+        case .dropped: outcome = "DROPPED"
+        }
+        return outcome + " " + Sanitizer.sanitize(hold.id)
     }
 }
