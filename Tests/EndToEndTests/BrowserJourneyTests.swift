@@ -110,7 +110,7 @@ struct BrowserJourneyTests {
         #expect(state.pending.first?.correlationId == orphan.correlationId, "the old page's request is still pending")
         let fresh = try #require(state.pending.last)
         #expect(fresh.correlationId != orphan.correlationId)
-        #expect(await waitUntil(timeout: .seconds(10)) { host.standardError.contains("still pending: camera.document.capture (\(orphan.correlationId))") },
+        #expect(await waitUntil(timeout: .seconds(60)) { host.standardError.contains("still pending: camera.document.capture (\(orphan.correlationId))") },
             "stderr: \(host.standardError)")
         page = try await pageState(browser, tab) { ($0["capture"] as? [String: Any])?["correlationId"] as? String == fresh.correlationId }
         #expect((page["events"] as? [[String: Any]])?.map { $0["action"] as? String } == ["host.ready"])

@@ -31,7 +31,7 @@ struct DemoCommandTests {
         #expect(!hostProcesses(mentioning: socket).isEmpty)
         try terminal.press("q")
         #expect(await terminal.waitFor("[exited 0]") != nil)
-        #expect(await waitUntil(timeout: .seconds(10)) { hostProcesses(mentioning: socket).isEmpty })
+        #expect(await waitUntil(timeout: .seconds(60)) { hostProcesses(mentioning: socket).isEmpty })
         #expect(!FileManager.default.fileExists(atPath: socket))
     }
 
@@ -49,7 +49,7 @@ struct DemoCommandTests {
         #expect(screen?.contains("demo (pid") == true, "\(screen ?? "")")
         try terminal.press("q")
         #expect(await terminal.waitFor("[exited 0]") != nil)
-        #expect(await waitUntil(timeout: .seconds(10)) { hostProcesses(mentioning: socket).isEmpty })
+        #expect(await waitUntil(timeout: .seconds(60)) { hostProcesses(mentioning: socket).isEmpty })
     }
 
     @Test("SIGTERM to demo stops its child host and removes the socket", arguments: [SIGTERM, SIGINT])
@@ -68,7 +68,7 @@ struct DemoCommandTests {
         #expect(demo.isRunning)
         demo.signal(signal)
         #expect(await demo.waitForExit() != nil)
-        #expect(await waitUntil(timeout: .seconds(10)) { hostProcesses(mentioning: socket).isEmpty })
+        #expect(await waitUntil(timeout: .seconds(60)) { hostProcesses(mentioning: socket).isEmpty })
         #expect(!FileManager.default.fileExists(atPath: socket))
     }
 
@@ -85,7 +85,7 @@ struct DemoCommandTests {
         try #require(started && demo.isRunning, "\(demo.standardError)")
         demo.signal(SIGKILL)
         #expect(await demo.waitForExit() != nil)
-        #expect(await waitUntil(timeout: .seconds(10)) { hostProcesses(mentioning: socket).isEmpty })
+        #expect(await waitUntil(timeout: .seconds(60)) { hostProcesses(mentioning: socket).isEmpty })
         #expect(await waitUntil(timeout: .seconds(5)) { !FileManager.default.fileExists(atPath: socket) })
     }
 }

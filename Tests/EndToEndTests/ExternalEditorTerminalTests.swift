@@ -66,7 +66,7 @@ struct ExternalEditorTerminalTests {
         // The inspector has the terminal again: keys reach it.
         try terminal.press("Escape", "q")
         #expect(await terminal.waitFor("the shell's next prompt", timeout: .seconds(20), Self.promptAgain) != nil)
-        #expect(await waitUntil(timeout: .seconds(10)) { hostProcesses(mentioning: socket).isEmpty })
+        #expect(await waitUntil(timeout: .seconds(60)) { hostProcesses(mentioning: socket).isEmpty })
     }
 
     @Test("Ctrl-C in the editor ends the editor only: the inspector and the demo's host carry on")

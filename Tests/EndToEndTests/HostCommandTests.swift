@@ -207,7 +207,7 @@ struct HostCommandTests {
             ["host", "--profile", examplePath("profiles/minimal.json"), "--socket", socket, "--journey-log", journeyLog], binary: binary)
         defer { first.kill() }
         #expect(await first.waitForLine(prefix: "socket: ") == socket)
-        #expect(await waitUntil(timeout: .seconds(10)) { ((try? Data(contentsOf: URL(fileURLWithPath: journeyLog)))?.count ?? 0) > 0 })
+        #expect(await waitUntil(timeout: .seconds(60)) { ((try? Data(contentsOf: URL(fileURLWithPath: journeyLog)))?.count ?? 0) > 0 })
         let logBefore = try Data(contentsOf: URL(fileURLWithPath: journeyLog))
 
         // The same journey log too: the refused host must not empty or remove the first one's.

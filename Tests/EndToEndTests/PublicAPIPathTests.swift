@@ -110,7 +110,7 @@ struct PublicAPIPathTests {
         let sent = try #require(scriptingJSON(answered.stdout), "\(answered)")
         #expect(sent["correlationId"] as? String == "nfc-1")
         #expect(((sent["payload"] as? [String: Any])?["data"] as? [String: Any])?["uid"] as? String == "04A2", "the exact message sent is printed: \(sent)")
-        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("nfc-1") != nil })
+        #expect(await waitUntil(timeout: .seconds(60)) { host.receivedResponse("nfc-1") != nil })
         #expect(await host.waitForPending { $0 == ["nfc-2"] })
 
         // A request that is gone: refused by the host (exit 2) with its reason and what to do next.
@@ -132,7 +132,7 @@ struct PublicAPIPathTests {
         // An error response, quietly; nothing else went out.
         let denied = try await host.run(["respond", "nfc-2", "--status", "error", "--error-code", "PERMISSION_DENIED", "--quiet"], binary: binary)
         #expect(denied.status == 0, "\(denied)")
-        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("nfc-2") != nil })
+        #expect(await waitUntil(timeout: .seconds(60)) { host.receivedResponse("nfc-2") != nil })
         let payload = (host.receivedResponse("nfc-2")?["message"] as? [String: Any])?["payload"] as? [String: Any]
         #expect((payload?["error"] as? [String: Any])?["code"] as? String == "PERMISSION_DENIED")
         #expect(await host.waitForPending { $0.isEmpty })
@@ -146,15 +146,15 @@ struct PublicAPIPathTests {
         let event = try await host.run(["event", "journey.configure", "--data", #"{"locale": "en-GB"}"#], binary: binary)
         #expect(event.status == 0, "\(event)")
         #expect((scriptingJSON(event.stdout)?["payload"] as? [String: Any])?["action"] as? String == "journey.configure", "\(event)")
-        #expect(await waitUntil(timeout: .seconds(10)) {
+        #expect(await waitUntil(timeout: .seconds(60)) {
             host.journeyEntries.contains { $0["kind"] as? String == "received" && $0["action"] as? String == "journey.configure" }
         })
 
         let complete = try await host.run(["slot", "document", "complete", "--width", "4", "--height", "3"], binary: binary)
         #expect(complete.status == 0, "\(complete)")
         #expect(scriptingJSON(complete.stdout)?["correlationId"] as? String == "cap-1", "\(complete)")
-        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("cap-1") != nil })
-        #expect(await waitUntil(timeout: .seconds(10)) { (try? host.state())?.slots.first { $0.kind == .document }?.activeRequest == nil })
+        #expect(await waitUntil(timeout: .seconds(60)) { host.receivedResponse("cap-1") != nil })
+        #expect(await waitUntil(timeout: .seconds(60)) { (try? host.state())?.slots.first { $0.kind == .document }?.activeRequest == nil })
 
         let idle = try await host.run(["slot", "document", "complete"], binary: binary)
         #expect(idle.status == 2, "\(idle)")
@@ -165,12 +165,12 @@ struct PublicAPIPathTests {
 
         #expect(try await host.run(["slot", "selfie", "permission", "denied"], binary: binary).status == 0)
         #expect(try await host.run(["slot", "document", "disable"], binary: binary).status == 0)
-        #expect(await waitUntil(timeout: .seconds(10)) {
+        #expect(await waitUntil(timeout: .seconds(60)) {
             let slots = (try? host.state())?.slots ?? []
             return slots.first { $0.kind == .selfie }?.permissionState == .denied && slots.first { $0.kind == .document }?.enabled == false
         })
         #expect(try await host.run(["slot", "document", "enable"], binary: binary).status == 0)
-        #expect(await waitUntil(timeout: .seconds(10)) { (try? host.state())?.slots.first { $0.kind == .document }?.enabled == true })
+        #expect(await waitUntil(timeout: .seconds(60)) { (try? host.state())?.slots.first { $0.kind == .document }?.enabled == true })
     }
 
     @Test("slot complete --result error: sent natively; refused through the public API (exit 2, unsupported, the reason) with nothing sent and the slot still held", arguments: InspectedVia.allCases)
@@ -187,7 +187,7 @@ struct PublicAPIPathTests {
             #expect((try? host.state())?.slots.first { $0.kind == .document }?.activeRequest == "cap-1")
         } else {
             #expect(result.status == 0, "\(result)")
-            #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("cap-1") != nil })
+            #expect(await waitUntil(timeout: .seconds(60)) { host.receivedResponse("cap-1") != nil })
             let payload = (host.receivedResponse("cap-1")?["message"] as? [String: Any])?["payload"] as? [String: Any]
             #expect(payload?["status"] as? String == "error", "\(String(describing: payload))")
         }
@@ -199,7 +199,7 @@ struct PublicAPIPathTests {
         defer { host.stop() }
         let cancel = try await host.run(["slot", "document", "cancel", "--reason", "Closed by the test"], binary: binary)
         #expect(cancel.status == 0, "\(cancel)")
-        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("cap-1") != nil })
+        #expect(await waitUntil(timeout: .seconds(60)) { host.receivedResponse("cap-1") != nil })
         let payload = (host.receivedResponse("cap-1")?["message"] as? [String: Any])?["payload"] as? [String: Any]
         #expect(payload?["status"] as? String == "cancelled", "\(String(describing: payload))")
     }
@@ -292,7 +292,7 @@ struct PublicAPIPathTests {
         #expect(run.lines.count == 2, "one line per hit: \(run)")
         #expect(run.lines.last?.contains("answered nfc.read nfc-2 with success  (hit 2 of 2)") == true, "\(run)")
         #expect(await host.waitForPending { $0 == ["nfc-3"] })
-        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("nfc-1") != nil && host.receivedResponse("nfc-2") != nil })
+        #expect(await waitUntil(timeout: .seconds(60)) { host.receivedResponse("nfc-1") != nil && host.receivedResponse("nfc-2") != nil })
         let ruled = try await host.run(["tail", "--json", "--filter", "is:rule"], binary: binary)
         #expect(ruled.lines.compactMap { scriptingJSON($0)?["rule"] as? String } == ["nfc.read#1", "nfc.read#1"], "the page's report of each response is marked as the rule's: \(ruled)")
     }
@@ -357,7 +357,7 @@ struct PublicAPIPathTerminalTests {
         await terminal.waitFor("Enter send", "nfc-1")
         try terminal.press("Enter")
         #expect(await host.waitForPending { !$0.contains("nfc-1") })
-        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("nfc-1") != nil })
+        #expect(await waitUntil(timeout: .seconds(60)) { host.receivedResponse("nfc-1") != nil })
         // Escape clears the filter; wait until it has been read, so that C is not taken with it
         // as Alt-C.
         try terminal.press("Escape")
@@ -372,7 +372,7 @@ struct PublicAPIPathTerminalTests {
         } else {
             await terminal.waitFor("Clear lastError on the host?")
             try terminal.press("y")
-            #expect(await waitUntil(timeout: .seconds(10)) { (try? host.state())?.lastError == nil })
+            #expect(await waitUntil(timeout: .seconds(60)) { (try? host.state())?.lastError == nil })
         }
         try terminal.press("q")
         #expect(await terminal.exitStatus() == 0, "\(terminal.screen())")

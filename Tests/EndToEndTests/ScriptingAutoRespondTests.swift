@@ -36,7 +36,7 @@ struct ScriptingAutoRespondTests {
         #expect(third.status == 0, "\(third)")
         try await Task.sleep(for: .milliseconds(300))
         #expect(try host.state().pending.map(\.correlationId) == ["nfc-3"])
-        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("nfc-1") != nil && host.receivedResponse("nfc-2") != nil })
+        #expect(await waitUntil(timeout: .seconds(60)) { host.receivedResponse("nfc-1") != nil && host.receivedResponse("nfc-2") != nil })
         #expect(host.receivedResponse("nfc-3") == nil)
         let answer = try #require((host.receivedResponse("nfc-2")?["message"] as? [String: Any])?["payload"] as? [String: Any])
         #expect((answer["data"] as? [String: Any])?["uid"] as? String == "04A2")

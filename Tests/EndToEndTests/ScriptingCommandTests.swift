@@ -281,7 +281,7 @@ struct ScriptingCommandTests {
         let payload = try #require(sent["payload"] as? [String: Any])
         #expect(payload["status"] as? String == "success")
         #expect((payload["data"] as? [String: Any])?["uid"] as? String == "04A2")
-        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("nfc-1") != nil })
+        #expect(await waitUntil(timeout: .seconds(60)) { host.receivedResponse("nfc-1") != nil })
 
         // Refusals: the host's message on stderr, exit 2, what to do next.
         let again = try await host.run(["respond", "nfc-1"], binary: binary)
@@ -302,7 +302,7 @@ struct ScriptingCommandTests {
             stdin: #"{"reason": "denied"}"#)
         #expect(fromStdin.status == 0, "\(fromStdin)")
         #expect(fromStdin.stdout.isEmpty)
-        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("nfc-2") != nil })
+        #expect(await waitUntil(timeout: .seconds(60)) { host.receivedResponse("nfc-2") != nil })
         let response = try #require((host.receivedResponse("nfc-2")?["message"] as? [String: Any])?["payload"] as? [String: Any])
         #expect(response["status"] as? String == "error")
         let error = try #require(response["error"] as? [String: Any])
@@ -340,7 +340,7 @@ struct ScriptingCommandTests {
         let event = try await host.run(["event", "journey.configure", "--data", "@" + dataFile], binary: binary)
         #expect(event.status == 0, "\(event)")
         #expect((scriptingJSON(event.stdout)?["payload"] as? [String: Any])?["action"] as? String == "journey.configure")
-        #expect(await waitUntil(timeout: .seconds(10)) {
+        #expect(await waitUntil(timeout: .seconds(60)) {
             host.journeyEntries.contains { $0["kind"] as? String == "received" && $0["action"] as? String == "journey.configure" }
         })
 
@@ -362,7 +362,7 @@ struct ScriptingCommandTests {
         let data = try #require((sent["payload"] as? [String: Any])?["data"] as? [String: Any])
         #expect(data["imageWidth"] as? Int == 4)
         #expect(data["mimeType"] as? String == "image/png")
-        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("cap-1") != nil })
+        #expect(await waitUntil(timeout: .seconds(60)) { host.receivedResponse("cap-1") != nil })
 
         // Now idle: the host refuses, exit 2, with its message.
         let idle = try await host.run(["slot", "document", "complete"], binary: binary)
@@ -406,7 +406,7 @@ struct ScriptingCommandTests {
         let data = try #require(((scriptingJSON(complete.stdout)?["payload"] as? [String: Any])?["data"] as? [String: Any]))
         #expect(data["imageWidth"] as? Int == 37 && data["imageHeight"] as? Int == 23, "\(data)")
         #expect(data["mimeType"] as? String == "image/png")
-        #expect(await waitUntil(timeout: .seconds(10)) {
+        #expect(await waitUntil(timeout: .seconds(60)) {
             let received = (host.receivedResponse("cap-1")?["message"] as? [String: Any])?["payload"] as? [String: Any]
             return (received?["data"] as? [String: Any])?["imageWidth"] as? Int == 37
         }, "the journey received the real size")

@@ -32,7 +32,7 @@ struct ScriptingTerminalOutputTests {
         #expect(screen?.contains("KB → journey") == true, "\(screen ?? "")")
         #expect(screen?.contains("imageBase64") == false, "no JSON on a terminal: \(screen ?? "")")
         // The journey got the whole image all the same.
-        #expect(await waitUntil(timeout: .seconds(10)) {
+        #expect(await waitUntil(timeout: .seconds(60)) {
             let received = (host.receivedResponse("cap-1")?["message"] as? [String: Any])?["payload"] as? [String: Any]
             return ((received?["data"] as? [String: Any])?["imageBase64"] as? String)?.isEmpty == false
         })

@@ -327,7 +327,7 @@ struct ServedPublicAPITests {
         ], binary: binary)
         defer { host.kill() }
         #expect(await host.waitForLine(prefix: "serving: ") != nil, "stderr: \(host.standardError)")
-        #expect(await waitUntil(timeout: .seconds(10)) { host.standardError.contains("<script src=\"") }, "stderr: \(host.standardError)")
+        #expect(await waitUntil(timeout: .seconds(60)) { host.standardError.contains("<script src=\"") }, "stderr: \(host.standardError)")
         let tag = try #require(host.standardError.range(of: #"<script src="([^"]+)">"#, options: .regularExpression).map { host.standardError[$0] })
         let url = try #require(URLComponents(string: String(tag.dropFirst(#"<script src=""#.count).dropLast(2))))
         let port = try #require(url.port)

@@ -104,7 +104,7 @@ struct TerminalSessionTests {
         await terminal.waitFor("Enter send", "nfc-1")
         try terminal.press("Enter")
         #expect(await host.waitForPending { !$0.contains("nfc-1") })
-        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("nfc-1") != nil })
+        #expect(await waitUntil(timeout: .seconds(60)) { host.receivedResponse("nfc-1") != nil })
         let answer = (host.receivedResponse("nfc-1")?["message"] as? [String: Any])?["payload"] as? [String: Any]
         #expect(answer?["status"] as? String == "success")
         try terminal.press("Escape")
@@ -113,7 +113,7 @@ struct TerminalSessionTests {
         try terminal.press("c")
         await terminal.waitFor("cap-1", "Enter send")
         try terminal.press("Enter")
-        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("cap-1") != nil })
+        #expect(await waitUntil(timeout: .seconds(60)) { host.receivedResponse("cap-1") != nil })
         #expect(try host.state().slots.first { $0.kind == .document }?.activeRequest == nil)
 
         // Fire an event: e, a name, Enter. The journey receives it.
@@ -122,7 +122,7 @@ struct TerminalSessionTests {
         try terminal.press("C-u")
         try terminal.type("host.ping")
         try terminal.press("Enter")
-        #expect(await waitUntil(timeout: .seconds(10)) {
+        #expect(await waitUntil(timeout: .seconds(60)) {
             host.journeyEntries.contains {
                 $0["kind"] as? String == "received"
                     && (($0["message"] as? [String: Any])?["payload"] as? [String: Any])?["action"] as? String == "host.ping"
@@ -193,7 +193,7 @@ struct TerminalSessionTests {
         try terminal.press("x")
         await terminal.waitFor("Cancel the document capture cap-1", "Cancelled from the inspector")
         try terminal.press("Enter")
-        #expect(await waitUntil(timeout: .seconds(10)) { host.receivedResponse("cap-1") != nil })
+        #expect(await waitUntil(timeout: .seconds(60)) { host.receivedResponse("cap-1") != nil })
         let payload = (host.receivedResponse("cap-1")?["message"] as? [String: Any])?["payload"] as? [String: Any]
         #expect(payload?["status"] as? String == "cancelled")
 
