@@ -39,12 +39,14 @@ struct SessionTests {
         let seen = Task {
             try await withSession(path, subscribe: true) { session -> [String] in
                 var seen = ["hello \(session.hello.host.name) \(session.hello.protocol) \(session.hello.limits.maxClients)"]
-                // Bounds, not waits: the events come once the test's main actor has seen `ready`,
-                // which on a busy machine can take many seconds (a 10 s bound failed there).
-                guard case .snapshot(let seq, let state)? = try session.nextFrame(timeout: 60) else { return ["no snapshot"] }
+                // Bounds, not waits: the events come once the test's main actor has seen `ready`
+                // and fed the host, which on a busy machine can take minutes (the main actor is
+                // shared by every test running beside this one: a 10 s bound failed there, and a
+                // 60 s one with builds running too, loaded run 16).
+                guard case .snapshot(let seq, let state)? = try session.nextFrame(timeout: 600) else { return ["no snapshot"] }
                 seen.append("snapshot \(seq) pending \(state.pending.map(\.correlationId)) slots \(state.slots.map(\.kind.rawValue))")
                 ready.withLock { $0 = 1 }
-                while let frame = try session.nextFrame(timeout: 60) {
+                while let frame = try session.nextFrame(timeout: 600) {
                     guard case .event(let seq, let event) = frame else { continue }
                     switch event {
                     case .traffic(let record): seen.append("\(seq) traffic \(record.direction.rawValue) \(record.message.correlationId)")
