@@ -136,7 +136,7 @@ struct InteractiveInspector {
                 switch event {
                 case .key(let key): perform(model.handle(.key(key)))
                 case .resize(let size): model.handle(.resize(size))
-                case .mouse(let event): perform(model.handle(.mouse(event)))
+                case .mouse(let pointer): perform(model.handle(.mouse(pointer)))
                 }
                 if model.quitting { break }
             }

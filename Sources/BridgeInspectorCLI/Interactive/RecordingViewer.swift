@@ -33,7 +33,7 @@ struct RecordingViewer {
                 let effects: [InspectorEffect]
                 switch event {
                 case .key(let key): effects = model.handle(.key(key))
-                case .mouse(let event): effects = model.handle(.mouse(event))
+                case .mouse(let pointer): effects = model.handle(.mouse(pointer))
                 case .resize(let size): effects = model.handle(.resize(size))
                 }
                 // Nothing can be sent from a recording; copying a message still works.
