@@ -38,11 +38,14 @@ struct DemoCommand: AsyncParsableCommand {
         "Load the reply rules in this JSON file into the inspector, paused (as `inspect --rules`).", valueName: "file"), completion: Completions.jsonFile)
     var rules: String?
 
+    @OptionGroup var mouse: MouseOption
+
     /// How long the child host gets to print its socket.
     static let startTimeout: Duration = .seconds(15)
 
     func run() async throws {
         let shared = try InspectCommand.sharedRules(rules)
+        let mouse = mouse.enabled
         guard let executable = ExecutablePath.current() else {
             StandardStreams.printFailure("cannot find this program's own executable to start the demo host")
             throw ExitCode.failure
@@ -81,7 +84,7 @@ struct DemoCommand: AsyncParsableCommand {
                 throw DemoError(message: "the demo host did not start: it \(child.isRunning ? "printed no socket within \(Self.startTimeout)" : child.exitDescription)"
                     + Self.childErrorSuffix(child))
             }
-            try await DemoAttach.run(socketPath: socketPath, sharedRules: shared)
+            try await DemoAttach.run(socketPath: socketPath, sharedRules: shared, mouse: mouse)
         }
         started.set(child: child, attach: attach)
         if stopRequested.isSet {

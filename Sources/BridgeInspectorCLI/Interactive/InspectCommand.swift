@@ -26,7 +26,10 @@ struct InspectCommand: AsyncParsableCommand {
             that name: the newest is taken (the status line says so). --host NAME.PID means \
             exactly that one process and is not followed.
 
-            Inside, press ? for every key and q to quit. A terminal that cannot show it \
+            Inside, press ? for every key and q to quit. The mouse works too: click a pane or \
+            a row, click the selected row again to open it, and scroll with the wheel; while \
+            the mouse is on, Shift-drag selects text in most terminals (--no-mouse leaves the \
+            mouse to the terminal). A terminal that cannot show it \
             (TERM=dumb, or a type terminfo does not know) gets one line saying so and the \
             `bridge-inspector tail --follow` command to use instead, and exit status 64.
             """)
@@ -47,6 +50,8 @@ struct InspectCommand: AsyncParsableCommand {
     @Flag(name: .customLong("read-only"), help: ArgumentHelp(
         "Watch only: nothing can be sent from this inspector (no responses, events, slot actions, breakpoints or rules), for pairing and demos; the keys that would send are left out of the footer and help."))
     var readOnly = false
+
+    @OptionGroup var mouse: MouseOption
 
     /// The rules of `--rules FILE` with the path to name on screen, read before anything else so
     /// a bad file is refused (exit 64) before the screen starts.
@@ -71,6 +76,7 @@ struct InspectCommand: AsyncParsableCommand {
         }
         let shared = try Self.sharedRules(rules)
         let readOnly = readOnly
+        let mouse = mouse.enabled
         let directory = HostDirectory()
         // `--host NAME` (not NAME.PID, no explicit socket): follow that name across runs.
         let target = host.map(HostTarget.init(parsing:))
@@ -93,6 +99,7 @@ struct InspectCommand: AsyncParsableCommand {
             try await Self.onUIThread {
                 var inspector = InteractiveInspector(socketPath: path, follower: follower, sharedRules: shared)
                 inspector.readOnly = readOnly
+                inspector.mouse = mouse
                 try inspector.run()
             }
             return
@@ -152,6 +159,7 @@ struct InspectCommand: AsyncParsableCommand {
         try await Self.onUIThread {
             var inspector = InteractiveInspector(socketPath: path, endpoint: endpoint, sharedRules: shared)
             inspector.readOnly = readOnly
+            inspector.mouse = mouse
             try inspector.run()
         }
     }

@@ -32,11 +32,14 @@ struct InteractiveInspector {
     typealias SharedRules = (book: ReplyRuleBook, path: String)
     /// Watch only (`--read-only`): nothing can be sent, for pairing and demos.
     var readOnly = false
+    /// Report clicks and the wheel (off with `--no-mouse`, which leaves the terminal its own
+    /// text selection).
+    var mouse = true
     /// How often an idle screen is redrawn (for the ages and countdowns it shows).
     static let idleRedrawInterval: TimeInterval = 0.25
 
     func run() throws {
-        var screen = try CursesScreen()
+        var screen = try CursesScreen(options: CursesScreen.Options(mouse: mouse))
         defer { screen.end() }
         var loop = EventLoop(screen: screen)
         var model = InspectorModel(size: screen.size, socketPath: socketPath)
@@ -100,7 +103,7 @@ struct InteractiveInspector {
                 case .openEditor(let text, let purpose):
                     screen.end()
                     let edited = ExternalEditor.edit(text)
-                    if let reopened = try? CursesScreen() {
+                    if let reopened = try? CursesScreen(options: CursesScreen.Options(mouse: mouse)) {
                         screen = reopened
                         loop = EventLoop(screen: screen)
                         if let current = session { loop.watch(current.fileDescriptor) }
@@ -133,7 +136,7 @@ struct InteractiveInspector {
                 switch event {
                 case .key(let key): perform(model.handle(.key(key)))
                 case .resize(let size): model.handle(.resize(size))
-                case .mouse: break
+                case .mouse(let pointer): perform(model.handle(.mouse(pointer)))
                 }
                 if model.quitting { break }
             }

@@ -14,9 +14,11 @@ struct RecordingViewer {
     var restarts: [Recording.HostRestart] = []
     /// Where the file broke, if it did: shown when the viewer opens.
     let problem: String?
+    /// Report clicks and the wheel (off with `--no-mouse`).
+    var mouse = true
 
     func run() throws {
-        let screen = try CursesScreen()
+        let screen = try CursesScreen(options: CursesScreen.Options(mouse: mouse))
         defer { screen.end() }
         let loop = EventLoop(screen: screen)
         // Read-only, and as of the recording's end: its ages never run on the wall clock.
@@ -28,14 +30,15 @@ struct RecordingViewer {
             // The wall clock only times notices here; the recording's ages stay at its end.
             model.handle(.tick(Date().timeIntervalSince1970 * 1000))
             for event in events {
+                let effects: [InspectorEffect]
                 switch event {
-                case .key(let key):
-                    // Nothing can be sent from a recording; copying a message still works.
-                    for case .copyToClipboard(let bytes) in model.handle(.key(key)) {
-                        if let notice = TerminalClipboard.copy(bytes, to: screen) { model.handle(notice) }
-                    }
-                case .resize(let size): model.handle(.resize(size))
-                case .mouse: break
+                case .key(let key): effects = model.handle(.key(key))
+                case .mouse(let pointer): effects = model.handle(.mouse(pointer))
+                case .resize(let size): effects = model.handle(.resize(size))
+                }
+                // Nothing can be sent from a recording; copying a message still works.
+                for case .copyToClipboard(let bytes) in effects {
+                    if let notice = TerminalClipboard.copy(bytes, to: screen) { model.handle(notice) }
                 }
             }
         }

@@ -30,6 +30,8 @@ struct OpenCommand: ParsableCommand {
     @Flag(help: "Only read and check the file, and print a summary (no terminal needed).")
     var check = false
 
+    @OptionGroup var mouse: MouseOption
+
     func run() throws {
         try Script.run {
             // The viewer needs a full-screen terminal: refuse one that cannot show it before
@@ -52,7 +54,7 @@ struct OpenCommand: ParsableCommand {
                 "\(file): \($0); showing the \(contents.frames.count) frame\(contents.frames.count == 1 ? "" : "s") before it"
             }
             if let problem { StandardStreams.printError("warning: \(problem)") }
-            try Self.runInteractive(contents: contents, path: file, problem: problem)
+            try Self.runInteractive(contents: contents, path: file, problem: problem, mouse: mouse.enabled)
         }
     }
 
@@ -69,14 +71,14 @@ struct OpenCommand: ParsableCommand {
 
     /// Shows the recording's frames in the interactive inspector, offline and read-only;
     /// `problem` says where the file broke, if it did (also printed on stderr, and shown in
-    /// the viewer when it opens).
-    static func runInteractive(contents: Recording.Contents, path: String, problem: String? = nil) throws {
+    /// the viewer when it opens); `mouse` reports clicks and the wheel (off with `--no-mouse`).
+    static func runInteractive(contents: Recording.Contents, path: String, problem: String? = nil, mouse: Bool = true) throws {
         guard TerminalCheck.isInteractive else {
             throw ScriptError.usage(
                 "the interactive viewer needs a terminal",
                 hint: "to check a recording from a script use `bridge-inspector open --check \(ScriptOutput.shellWord(path))`")
         }
-        try RecordingViewer(path: path, frames: contents.frames, restarts: contents.restarts, problem: problem).run()
+        try RecordingViewer(path: path, frames: contents.frames, restarts: contents.restarts, problem: problem, mouse: mouse).run()
     }
 }
 

@@ -176,7 +176,7 @@ extension InspectorModel {
             return
         }
         let rows = inner.height
-        let first = min(max(0, pendingCursor - rows + 1), max(0, live.pending.count - rows))
+        let first = firstPendingShown(rows: rows)
         for row in 0..<rows {
             let index = first + row
             guard index < live.pending.count else { break }
@@ -240,7 +240,7 @@ extension InspectorModel {
         let inner = paneBox(&buffer, area, "Capture slots", .slots)
         guard !inner.isEmpty else { return }
         // Two lines a slot when there is room, else one (the flags line is left out).
-        let linesPerSlot = inner.height >= 2 * live.slots.count ? 2 : 1
+        let linesPerSlot = self.linesPerSlot(rows: inner.height)
         let flagLines = SlotFlags.lines(for: live.slots, width: inner.width)
         for (index, slot) in live.slots.enumerated() where index * linesPerSlot < inner.height {
             let y = inner.y + index * linesPerSlot

@@ -54,4 +54,21 @@ struct MainLayout: Equatable {
             slots = zoomed == .slots ? body : none
         }
     }
+
+    /// The box of `pane` (empty for a pane the zoom hides).
+    func rect(of pane: Pane) -> Rect {
+        switch pane {
+        case .messages: messages
+        case .pending: pending
+        case .slots: slots
+        }
+    }
+
+    /// The pane whose box (border and title included) holds `point`, or `nil` for the status
+    /// line, the lastError banner, the footer and a terminal too small to show the panes: what
+    /// the mouse points at, in the layout that is drawn.
+    func pane(at point: Point) -> Pane? {
+        guard !isTooSmall else { return nil }
+        return Pane.allCases.first { rect(of: $0).contains(point) }
+    }
 }

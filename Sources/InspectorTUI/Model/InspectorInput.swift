@@ -11,6 +11,11 @@ public enum InspectorInput: Sendable {
     case key(Key)
     /// The terminal has a new size.
     case resize(Size)
+    /// A click or a turn of the wheel, when the runner turned mouse reporting on: a click
+    /// focuses and selects what is under the pointer (a second click on the selected row opens
+    /// it, as Enter does), the wheel moves through the pane under the pointer or the open view.
+    /// Never sends anything to the host by itself.
+    case mouse(MouseEvent)
     /// The agent sent a frame.
     case frame(AgentFrame)
     /// The connection to the host was lost.

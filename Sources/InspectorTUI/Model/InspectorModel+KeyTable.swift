@@ -38,6 +38,7 @@ extension InspectorModel {
         KeyBinding("page-up", [.pageUp, .ctrl("b")], .moving, .withPrevious) { model, _ in model.moveSelection(.pageUp) },
         KeyBinding("open", [.enter], .moving, .line(keys: "Enter", text: "open: message detail, respond to a pending request, complete a slot"),
                    hint: .init(order: 5, key: "Enter") { [.messages: "detail", .pending: "respond"][$0.focus] }) { model, _ in model.openSelected() },
+        KeyBinding("mouse", [], .moving, .line(keys: "click / wheel", text: "focus and select what you click (click again to open) / scroll what you point at"), handler: .note),
         // Messages
         KeyBinding("filter", [.char("f")], .messages, .line(keys: "f", text: "filter: show only matching rows (empty to clear)"),
                    hint: .init(order: 10, key: "f") { $0.focus == .messages ? "filter" : nil }) { model, _ in model.openPrompt(.filter) },

@@ -14,6 +14,8 @@ extension InspectorModel {
         case .resize(let newSize):
             size = newSize
             clampCursors()
+        case .mouse(let event):
+            return handleMouse(event)
         case .frame(let frame):
             hostClock.observe(frame, at: now)
             apply(frame)

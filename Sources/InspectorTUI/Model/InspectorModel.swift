@@ -75,7 +75,13 @@ public struct InspectorModel: Sendable {
     /// While paused, the log's length when it paused: new rows are collected but not shown (the count is).
     public var pausedAt: Int? { viewport.pausedAt }
     /// The selected pending request.
-    public internal(set) var pendingCursor = 0
+    public internal(set) var pendingCursor = 0 {
+        didSet { pendingTop = firstPendingShown(rows: layout.pending.height - 2) }
+    }
+    /// The first pending request the Pending pane showed when the selection last moved: the list
+    /// scrolls the least that keeps the selection in view (``firstPendingShown(rows:)``), so a
+    /// row clicked stays under the pointer for the second click that opens it.
+    var pendingTop = 0
     /// The selected slot (0 document, 1 selfie).
     public internal(set) var slotCursor = 0
 
