@@ -84,12 +84,12 @@ extension InspectorModel {
             model.copySelected(as: .consoleLine)
         },
         KeyBinding("mark", [.char("m")], .messages,
-                   .line(keys: "m  M", text: "mark / unmark the selected row (◆ after its time); next marked row. f is:marked lists them; w keeps them")) { model, _ in
+                   .line(keys: "m  M", text: "mark / unmark the selected row (◆ after its time); next marked row; f is:marked lists them")) { model, _ in
             model.toggleMark()
         },
         KeyBinding("next-mark", [.char("M")], .messages, .withPrevious) { model, _ in model.jumpToNextMark() },
         KeyBinding("save", [.char("w")], .messages,
-                   .line(keys: "w", text: "save what the inspector holds (rows, marks, pending, slots, lastError, held, breakpoints) as a recording for open; in a recording too")) { model, _ in
+                   .line(keys: "w", text: "save what the inspector holds, marks too, as a recording for open FILE; works read-only")) { model, _ in
             model.openSave()
         },
         // Answering and events
