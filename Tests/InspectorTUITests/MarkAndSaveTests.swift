@@ -144,8 +144,12 @@ struct MarkAndSaveTests {
         #expect(model.flash?.text == "not saved to /ro/x.jsonl: Permission denied: choose a folder you can write to (w to try again)")
     }
 
-    @Test("w works read-only (--read-only) and in a recording: it sends nothing")
+    @Test("w works read-only (--read-only) and in a recording: it sends nothing; before any state it says there is nothing to save")
     func saveReadOnly() {
+        var empty = makeModel(width: 80, height: 24)
+        empty.press(.char("w"))
+        #expect(empty.topOverlay == nil)
+        #expect(empty.flash?.text == "nothing to save yet: no host has sent its state")
         var live = Self.markedModel()
         live.readOnly = true
         live.press(.char("w"))

@@ -14,9 +14,14 @@ extension InspectorModel {
     /// The client name a saved recording's header gives.
     static let savedRecordingClient = "bridge-inspector (w)"
 
-    /// Opens the save dialog, prefilled with ``defaultRecordingPath``.
+    /// Opens the save dialog, prefilled with ``defaultRecordingPath``; says so when nothing
+    /// has come from a host yet.
     mutating func openSave() -> [InspectorEffect] {
-        open(SaveDialog(path: defaultRecordingPath, summary: saveSummary))
+        guard live.host != nil || !live.log.isEmpty else {
+            showFlash("nothing to save yet: no host has sent its state", isError: true)
+            return []
+        }
+        return open(SaveDialog(path: defaultRecordingPath, summary: saveSummary))
     }
 
     /// `./bridge-session-YYYYMMDD-HHMMSS.jsonl`, in local time of the model's clock (the wall
