@@ -27,6 +27,10 @@ public enum FilterPredicate: Sendable, Equatable {
     /// `is:lint`: a row the protocol linter marked (it breaks a rule of GBGBridge's
     /// troubleshooting page) that counts against the app: not one an inspector made.
     case lint
+    /// `is:marked`: a row the person marked in the inspector (`m` in the TUI). Marks are the
+    /// inspector's, not the host's: the log's filter reads them from the row, a breakpoint
+    /// refuses the term.
+    case marked
     /// `body:`: the bytes of the text anywhere in the message's JSON.
     case body(String)
     /// Plain text, lowercased: in the action, correlation id or error code (any case).

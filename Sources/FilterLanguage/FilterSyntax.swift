@@ -19,6 +19,7 @@ import BridgeCore
 /// | `is:error` | error responses, malformed input, failed deliveries |
 /// | `is:malformed`, `is:manual` (made by an inspector), `is:rule` (answered by a rule) | |
 /// | `is:lint` | rows the protocol linter marked (a BUSY answer, an action typo, a lost message, …), but those an inspector made |
+/// | `is:marked` | rows marked in the inspector (`m`), kept in a recording saved with `w` |
 /// | `body:text` | text anywhere in the message's JSON |
 /// | anything else | text in the action, correlation id or reason (case-insensitive) |
 ///
@@ -107,7 +108,8 @@ public enum FilterSyntax {
             case "manual", "inspector", "handmade": return .manual
             case "rule": return .rule
             case "lint", "problem": return .lint
-            default: throw WordError(reason: "is: takes pending, error, malformed, manual, rule or lint")
+            case "marked", "mark": return .marked
+            default: throw WordError(reason: "is: takes pending, error, malformed, manual, rule, lint or marked")
             }
         case "body", "b":
             return .body(value)

@@ -10,7 +10,8 @@ import Foundation
 /// messages that are never held, are refused when the filter is parsed:
 /// `is:pending` (a held request has not reached pendingRequests yet), `is:malformed` (input that
 /// fails to decode is never routed), `is:manual` and `is:rule` (messages an inspector makes are
-/// never held), `is:lint` (the linter marks a row once it is in the log).
+/// never held), `is:lint` (the linter marks a row once it is in the log), `is:marked` (a person
+/// marks a row in an inspector's log, after the message went by).
 ///
 /// ```swift
 /// let filter = try InFlightMessageFilter(parsing: "dir:in action:camera.*")
@@ -59,6 +60,9 @@ public struct InFlightMessageFilter: Sendable, Equatable {
         case .lint:
             return "the linter marks a row once it is in the log, so is:lint never applies to a message in flight; "
                 + "use action:, code: or type: for what it marks"
+        case .marked:
+            return "marks are made in an inspector's log once a message is there, so is:marked never applies to a message in flight; "
+                + "use action:, id: or type: for the messages you would mark"
         case .type, .direction, .action, .status, .code, .id, .error, .body, .text:
             return nil
         }
@@ -99,7 +103,7 @@ public struct InFlightMessageFilter: Sendable, Equatable {
             return TextMatching.containsLowercased(message.payload.action, text) || TextMatching.containsLowercased(message.correlationId, text)
                 || (errorCode.map { TextMatching.containsLowercased($0, text) } ?? false)
         // Refused by init(parsing:): never true of a message in flight.
-        case .pending, .malformed, .manual, .rule, .lint: return false
+        case .pending, .malformed, .manual, .rule, .lint, .marked: return false
         }
     }
 }

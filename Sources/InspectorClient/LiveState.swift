@@ -114,6 +114,21 @@ public struct LiveState: Sendable {
     /// An empty state.
     public init() {}
 
+    /// The number of rows the person marked (``LogEntry/marked``).
+    public private(set) var markedCount = 0
+
+    /// Marks or unmarks the row at `index` (the TUI's `m`); only messages and malformed input
+    /// can be marked, not the markers of an interruption. Returns whether the row is marked
+    /// now, or `nil` when there is no such row or it cannot be marked. Marks are the
+    /// inspector's: they stay on the row when the host is attached again.
+    @discardableResult
+    public mutating func setMarked(_ marked: Bool, at index: Int) -> Bool? {
+        guard log.indices.contains(index), log[index].kind == .message || log[index].kind == .malformed else { return nil }
+        if log[index].marked != marked { markedCount += marked ? 1 : -1 }
+        log[index].marked = marked
+        return marked
+    }
+
     /// The number of rows with a lint mark.
     public var lintCount: Int { lintedRows.count }
 

@@ -71,6 +71,10 @@ public struct LogEntry: Sendable {
     /// The protocol rule the row breaks, if any (``LiveState/lintReasons`` has the reason).
     /// A row an inspector made keeps its mark but does not count: see ``countsAsLint``.
     public var lint: LintRule?
+    /// Whether the person marked the row in the inspector (the TUI's `m`; `is:marked` finds
+    /// it). The inspector's, not the host's: kept with the row across reconnects, and in a
+    /// recording saved with the TUI's `w` (``Recording/Mark``).
+    public var marked: Bool = false
     /// The message's JSON (or the malformed text), exactly as it crossed the bridge. For a
     /// message an inspector edited at a breakpoint, what went on: the edited message (what the
     /// host routed, or what the journey received); ``original`` has it before the edit.

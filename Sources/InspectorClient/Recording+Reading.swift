@@ -32,6 +32,8 @@ extension Recording {
         public var linesRead: Int
         /// Where the followed host was run again, in order (`record --host NAME`).
         public var restarts: [HostRestart] = []
+        /// The rows marked in the inspector that saved the recording (`w`), in file order.
+        public var marks: [Mark] = []
 
         /// Creates contents (for a caller that has frames from elsewhere).
         public init(header: Header?, frames: [AgentFrame], problem: Problem?, linesRead: Int) {
@@ -111,6 +113,19 @@ extension Recording {
                     contents.restarts.append(restart)
                     contents.linesRead = number
                     continue
+                }
+                if !cutOff {
+                    switch Mark.parse(line) {
+                    case .mark(let mark):
+                        contents.marks.append(mark)
+                        contents.linesRead = number
+                        continue
+                    case .garbled(let reason):
+                        contents.problem = Problem(line: number, reason: reason + "; the lines before it were loaded")
+                        return contents
+                    case .notAMark:
+                        break
+                    }
                 }
                 contents.problem = Problem(
                     line: number,

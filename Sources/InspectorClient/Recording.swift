@@ -25,6 +25,20 @@ import InspectorProtocol
 ///
 /// (``HostRestart``); readers keep it in ``Contents/restarts``, not among the frames.
 ///
+/// A recording saved from the interactive inspector (`w`) ends with one line for each row the
+/// person marked (`m`),
+///
+/// ```json
+/// {"kind":"mark","frame":1,"seq":12}
+/// ```
+///
+/// (``Mark``): the row the frame numbered `frame` (0-based, counting frames only, not the header
+/// or marker lines) carried with sequence number `seq`. Readers keep them in ``Contents/marks``.
+/// The marks come after every frame, so a reader older than marks loads every frame and stops
+/// at the first mark line with a problem that says it is not a readable frame; a mark line this
+/// reader cannot read (a `frame` or `seq` that is not a whole number of at least 0) is a problem
+/// of its own, everything before it loaded; a mark that names no row of its frame is skipped.
+///
 /// Reading is forgiving: everything up to the first line that cannot be read is loaded, and the
 /// ``Problem`` says where it broke (a recording cut off while it was written ends in a partial
 /// line; a damaged one has a line that is not a frame).
@@ -74,6 +88,62 @@ public enum Recording {
             writer.key("client"); writer.string(client)
             writer.objectEnd()
             return writer.bytes
+        }
+    }
+
+    /// A row the person marked in the inspector, named by the frame that carried it and its
+    /// sequence number in that frame (see the format above): the TUI's `w` writes one line for
+    /// each, after the frames, and `open` marks the rows again.
+    public struct Mark: Sendable, Hashable {
+        /// The line's `kind`.
+        public static let kind = "mark"
+        /// The 0-based number of the frame that carried the row (frames only).
+        public var frame: Int
+        /// The row's sequence number (``LogEntry/seq``) in that frame.
+        public var seq: Int
+
+        /// Creates a mark.
+        public init(frame: Int, seq: Int) {
+            self.frame = frame
+            self.seq = seq
+        }
+
+        /// The mark line (without its newline), keys in the documented order.
+        public var line: [UInt8] {
+            var writer = JSONWriter()
+            writer.objectStart()
+            writer.key("kind"); writer.string(Self.kind)
+            writer.key("frame"); writer.number(frame)
+            writer.key("seq"); writer.number(seq)
+            writer.objectEnd()
+            return writer.bytes
+        }
+
+        /// What a line is, as a mark.
+        enum Parsed {
+            /// Not a mark line at all.
+            case notAMark
+            /// A mark.
+            case mark(Mark)
+            /// A line of kind `mark` that cannot be read, and why.
+            case garbled(String)
+        }
+
+        /// The mark `line` holds, `notAMark`, or why a mark line cannot be read.
+        static func parse(_ line: ArraySlice<UInt8>) -> Parsed {
+            guard case .object(let fields)? = JSONParser.parse(line, maxDepth: 2), case .string(Self.kind)? = fields["kind"] else {
+                return .notAMark
+            }
+            guard let frame = fields["frame"].flatMap(count), let seq = fields["seq"].flatMap(count) else {
+                return .garbled("a mark line needs \"frame\" and \"seq\", whole numbers of at least 0, as {\"kind\":\"mark\",\"frame\":1,\"seq\":12}")
+            }
+            return .mark(Mark(frame: frame, seq: seq))
+        }
+
+        /// A whole number of at least 0 that fits an `Int` exactly.
+        private static func count(_ value: JSONValue) -> Int? {
+            guard case .number(let number) = value, number.rounded() == number, number >= 0, number < 9_007_199_254_740_992 else { return nil }
+            return Int(number)
         }
     }
 

@@ -38,22 +38,30 @@ public final class RecordingWriter {
     public func write(line: [UInt8]) throws {
         var bytes = line
         bytes.append(0x0A)
+        if let code = Self.writeAll(bytes, to: descriptor) { throw RecordingWriteError(path: path, code: code) }
+        linesWritten += 1
+    }
+
+    /// Writes all of `bytes` to `descriptor`, again after an interruption; the `errno` of a
+    /// failure, or `nil` when everything was written.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
+            let written = bytes.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
                 #if canImport(Darwin)
-                Darwin.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                return Darwin.write(descriptor, base + offset, buffer.count - offset)
                 #else
-                Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                return Glibc.write(descriptor, base + offset, buffer.count - offset)
                 #endif
             }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw RecordingWriteError(path: path, code: errno)
+                return errno
             }
             offset += written
         }
-        linesWritten += 1
+        return nil
     }
 
     /// Closes the file (idempotent).

@@ -111,6 +111,8 @@ struct InFlightMessageFilterTests {
             ("dir:out is:handmade", "is:handmade", 9, "messages an inspector makes are never held"),
             ("type:response & is:rule", "is:rule", 17, "never held"),
             ("dir:out is:lint", "is:lint", 9, "the linter marks a row once it is in the log"),
+            ("action:camera.* | is:marked", "is:marked", 19, "marks are made in an inspector's log once a message is there"),
+            ("!is:mark", "is:mark", 2, "use action:, id: or type:"),
         ])
     func refusals(text: String, term: String, column: Int, reason: String) {
         do {
@@ -150,7 +152,7 @@ struct InFlightMessageFilterTests {
         "code:busy", "id:doc", "id:CAP", "id:réf", "is:error", "body:front", "body:\"side\"", "body:Another", "body:é", "capture",
         "CAPTURE", "busy", "ios", "caméra", "\"cap-1\"", "!type:request", "type:request !action:capability.*",
         "action:nfc.* | type:event dir:out", "!(dir:in | status:success)", "(id:doc | id:cap) !type:response", "is:error | dir:in",
-        "is:pending", "is:malformed", "is:manual", "is:rule", "is:lint",
+        "is:pending", "is:malformed", "is:manual", "is:rule", "is:lint", "is:marked",
     ]
 
     @Test("Every filter a breakpoint accepts holds exactly the messages the log's filter shows")
@@ -167,6 +169,6 @@ struct InFlightMessageFilterTests {
                         == logFilter.matches(item.logEntry, pending: []), "\(text) on \(item.name)")
             }
         }
-        #expect(accepted == Self.agreementFilters.count - 5)  // all but the five refused is: terms
+        #expect(accepted == Self.agreementFilters.count - 6)  // all but the six refused is: terms
     }
 }

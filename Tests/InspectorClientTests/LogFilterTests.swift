@@ -92,6 +92,21 @@ struct LogFilterTests {
         #expect(try LogFilter.parse("!is:rule").matches(Self.success, pending: []))
     }
 
+    @Test("is:marked: the rows marked in the inspector, read from the row (the inspector's, not the host's)")
+    func isMarked() throws {
+        var marked = Self.busy
+        marked.marked = true
+        var markedMalformed = Self.malformed
+        markedMalformed.marked = true
+        let filter = try LogFilter.parse("is:marked")
+        #expect(try LogFilter.parse("is:mark").expression == filter.expression)
+        #expect(filter.matches(marked, pending: []))
+        #expect(filter.matches(markedMalformed, pending: []))
+        #expect(!filter.matches(Self.busy, pending: []))
+        #expect(try Self.matching("is:marked") == [], "no fixture row is marked")
+        #expect(try LogFilter.parse("!is:marked dir:in").matches(Self.request, pending: []))
+    }
+
     @Test("body: text anywhere in the JSON, as sent")
     func body() throws {
         #expect(try Self.matching("body:front") == [1])
@@ -138,7 +153,7 @@ struct LogFilterTests {
         arguments: [
             ("type:", "needs a value after 'type:'"), ("type:bogus", "type is request, response or event"),
             ("dir:up", "dir is in or out"), ("status:ok", "status is success, error, cancelled or unsupported"),
-            ("is:weird", "is: takes pending, error, malformed, manual, rule or lint"), ("colour:red", "unknown key; use type: dir:"),
+            ("is:weird", "is: takes pending, error, malformed, manual, rule, lint or marked"), ("colour:red", "unknown key; use type: dir:"),
             ("!", "'!' needs a term after it"),
         ])
     func parseErrors(text: String, reason: String) {

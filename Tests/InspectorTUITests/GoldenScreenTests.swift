@@ -31,6 +31,7 @@ struct GoldenScreenTests {
         case mainEmpty = "main-empty"
         case mainDisconnected = "main-disconnected"
         case mainRecording = "main-recording"
+        case mainMarked = "main-marked"
         case filterPrompt = "filter-prompt"
         // Every overlay.
         case help
@@ -51,6 +52,7 @@ struct GoldenScreenTests {
         case inject
         case stats
         case doctor
+        case save
 
         /// The model showing this scene at `size`.
         func model(_ size: ScreenSize) -> InspectorModel {
@@ -81,6 +83,12 @@ struct GoldenScreenTests {
                 model = InspectorModel(recording: [Fixture.journeySnapshot()], size: Size(width: width, height: height), path: Fixture.socketPath)
                 model.timeFormat = TimeFormat(utcOffsetSeconds: 0)
                 model.press(.char("k"), .char("k"))
+            case .mainMarked:
+                // Two rows marked: the refused upload's response (selected) and the capture request.
+                model.press(.char("k"), .char("m"))
+                for _ in 0..<5 { model.press(.char("k")) }
+                model.press(.char("m"))
+                for _ in 0..<5 { model.press(.char("j")) }
             case .filterPrompt:
                 model.press(.char("f"))
                 model.type("type:requst")
@@ -133,6 +141,8 @@ struct GoldenScreenTests {
                 model.press(.char("S"))
             case .doctor:
                 model.press(.char("D"))
+            case .save:
+                model.press(.char("w"))
             }
             return model
         }

@@ -81,8 +81,10 @@ struct RecordingClockTests {
         #expect(!help.contains("clear lastError"))
         #expect(!help.contains("fire a host event"))
         #expect(help.contains("filter: show only matching rows"))
-        // A live inspector's help lists them all.
+        // A live inspector's help lists them all (on a screen tall enough that the line is on
+        // its first page, however many keys come before it).
         var live = journeyModel()
+        live.handle(.resize(Size(width: 120, height: 90)))
         live.press(.char("?"))
         #expect(live.screenText.contains("respond to the selected pending request"))
     }

@@ -100,6 +100,8 @@ struct InteractiveInspector {
                     }
                 case .copyToClipboard(let bytes):
                     if let notice = TerminalClipboard.copy(bytes, to: screen) { model.handle(notice) }
+                case .saveRecording(let path, let bytes, let overwrite):
+                    model.handle(.recordingSaved(RecordingFile.write(bytes, to: path, overwrite: overwrite)))
                 case .openEditor(let text, let purpose):
                     screen.end()
                     let edited = ExternalEditor.edit(text)

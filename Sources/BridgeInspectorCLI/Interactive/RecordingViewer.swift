@@ -12,6 +12,8 @@ struct RecordingViewer {
     let frames: [AgentFrame]
     /// Where a followed host was run again: its restart marker takes the time recorded there.
     var restarts: [Recording.HostRestart] = []
+    /// The rows marked in the inspector that saved the file (`w`): marked again here.
+    var marks: [Recording.Mark] = []
     /// Where the file broke, if it did: shown when the viewer opens.
     let problem: String?
     /// Report clicks and the wheel (off with `--no-mouse`).
@@ -22,7 +24,7 @@ struct RecordingViewer {
         defer { screen.end() }
         let loop = EventLoop(screen: screen)
         // Read-only, and as of the recording's end: its ages never run on the wall clock.
-        var model = InspectorModel(recording: frames, restarts: restarts, size: screen.size, path: path)
+        var model = InspectorModel(recording: frames, restarts: restarts, marks: marks, size: screen.size, path: path)
         if let problem { model.handle(.notice(problem, isError: true)) }
         while !model.quitting {
             screen.draw(model.render())
@@ -36,9 +38,17 @@ struct RecordingViewer {
                 case .mouse(let pointer): effects = model.handle(.mouse(pointer))
                 case .resize(let size): effects = model.handle(.resize(size))
                 }
-                // Nothing can be sent from a recording; copying a message still works.
-                for case .copyToClipboard(let bytes) in effects {
-                    if let notice = TerminalClipboard.copy(bytes, to: screen) { model.handle(notice) }
+                // Nothing can be sent from a recording; copying a message and saving a copy
+                // (with the marks made here) still work.
+                for effect in effects {
+                    switch effect {
+                    case .copyToClipboard(let bytes):
+                        if let notice = TerminalClipboard.copy(bytes, to: screen) { model.handle(notice) }
+                    case .saveRecording(let path, let bytes, let overwrite):
+                        model.handle(.recordingSaved(RecordingFile.write(bytes, to: path, overwrite: overwrite)))
+                    case .send, .openEditor, .quit:
+                        break
+                    }
                 }
             }
         }

@@ -9,9 +9,9 @@ struct OpenCommand: ParsableCommand {
         commandName: "open",
         abstract: "Open a recording offline (read-only), or check it with --check.",
         discussion: """
-            Opens a recording made by `bridge-inspector record` in the interactive inspector, \
-            with the same panes, filters and detail view as a live host, read-only (nothing can \
-            be sent). A recording that was cut off or damaged is opened up to the last line that \
+            Opens a recording made by `bridge-inspector record`, or saved with w in the \
+            interactive inspector (the rows you marked with m marked again), with the same \
+            panes, filters and detail view as a live host, read-only (nothing can be sent). A recording that was cut off or damaged is opened up to the last line that \
             could be read, and the place where it broke is shown.
 
             --check reads the file without a terminal and prints a summary: the host, the \
@@ -78,7 +78,7 @@ struct OpenCommand: ParsableCommand {
                 "the interactive viewer needs a terminal",
                 hint: "to check a recording from a script use `bridge-inspector open --check \(ScriptOutput.shellWord(path))`")
         }
-        try RecordingViewer(path: path, frames: contents.frames, restarts: contents.restarts, problem: problem, mouse: mouse).run()
+        try RecordingViewer(path: path, frames: contents.frames, restarts: contents.restarts, marks: contents.marks, problem: problem, mouse: mouse).run()
     }
 }
 
@@ -127,6 +127,9 @@ struct RecordingSummary {
         }
         lines.append("pending    \(state.pending.count) at the end\(state.pending.isEmpty ? "" : ": " + state.pending.prefix(5).map { "\(safe($0.action)) \(safe($0.correlationId))" }.joined(separator: ", ") + (state.pending.count > 5 ? ", …" : ""))")
         lines.append("lastError  \(state.lastError?.text.map(safe) ?? "none")")
+        if !contents.marks.isEmpty {
+            lines.append("marked     \(contents.marks.count) row\(contents.marks.count == 1 ? "" : "s") (m in the inspector that saved it)")
+        }
         for restart in contents.restarts {
             lines.append("restarted  \(safe(restart.host)): pid \(restart.endedPid) ended, pid \(restart.attachedPid) attached at \(timeFormat.clock(restart.time))")
         }

@@ -9,7 +9,7 @@ import Foundation
 /// Terms are separated by spaces and must all match (`&` between them says the same);
 /// `|` between them means either; `!` in front negates a term or a group; `( )` groups.
 /// `type:`, `dir:`, `action:`, `status:`, `code:`, `id:`, `is:` (`pending`, `error`,
-/// `malformed`, `manual`, `rule`, `lint`) and `body:` are the keys; anything else is text to find.
+/// `malformed`, `manual`, `rule`, `lint`, `marked`) and `body:` are the keys; anything else is text to find.
 /// ``FilterSyntax`` has the whole table.
 ///
 /// ```swift
@@ -95,6 +95,7 @@ public struct LogFilter: Sendable, Equatable {
         case .manual: return entry.pointee.origin == .inspector
         case .rule: return entry.pointee.answeredByRule
         case .lint: return entry.pointee.countsAsLint
+        case .marked: return entry.pointee.marked
         case .body(let text):
             return TextMatching.containsBytes(entry.pointee.json, text)
         case .text(let text):

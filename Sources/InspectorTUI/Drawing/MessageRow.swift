@@ -5,7 +5,8 @@ import TerminalUI
 /// One line of the Messages pane: time, direction, type, action, id (shortened by
 /// ``CorrelationIdText``), status, latency, and
 /// the ``LintRule`` the row breaks, if any, as a mark at the end of the action column
-/// (`⚑ BUSY`, `⚑ action typo?`; the detail view gives the whole reason).
+/// (`⚑ BUSY`, `⚑ action typo?`; the detail view gives the whole reason). A row the person
+/// marked (`m`) shows ``markGlyph`` in the column after its time.
 ///
 /// A malformed row shows no mark: its `BAD malformed: reason` already says what the linter's
 /// ``LintRule/malformed`` mark would.
@@ -39,7 +40,7 @@ enum MessageRow {
             buffer.write("┄┄ \(timeFormat.clock(entry.time)) \(text) ┄┄", at: origin, style: style(Theme.marker), maxWidth: width)
             return
         case .malformed:
-            x += buffer.write(timeFormat.clock(entry.time) + " ", at: Point(x: x, y: origin.y), style: style(Theme.dim), maxWidth: limit - x)
+            x += drawTime(entry, into: &buffer, at: Point(x: x, y: origin.y), maxWidth: limit - x, timeFormat: timeFormat, style: style)
             // A page script's report of what the host sent that could not be read is an OUT row.
             let sent = entry.direction == .sent
             x += buffer.write(sent ? "OUT " : "IN  ", at: Point(x: x, y: origin.y), style: style(sent ? Theme.outgoing : Theme.incoming), maxWidth: limit - x)
@@ -59,7 +60,7 @@ enum MessageRow {
         case .message:
             break
         }
-        x += buffer.write(timeFormat.clock(entry.time) + " ", at: Point(x: x, y: origin.y), style: style(Theme.dim), maxWidth: limit - x)
+        x += drawTime(entry, into: &buffer, at: Point(x: x, y: origin.y), maxWidth: limit - x, timeFormat: timeFormat, style: style)
         let incoming = entry.direction == .received
         x += buffer.write(incoming ? "IN  " : "OUT ", at: Point(x: x, y: origin.y), style: style(incoming ? Theme.incoming : Theme.outgoing), maxWidth: limit - x)
         let type: String
@@ -124,6 +125,23 @@ enum MessageRow {
             buffer.write(statusBlock, at: Point(x: statusX, y: origin.y), style: style(tailStyle), maxWidth: idX - statusX)
         }
         buffer.write(Self.idColumn(entry.correlationId, width: width), at: Point(x: idX, y: origin.y), style: style(Theme.dim), maxWidth: limit - idX)
+    }
+
+    /// The glyph of a row the person marked (`m`), in the column after its time.
+    static let markGlyph = "◆"
+
+    /// The time column and the column after it: a space, or ``markGlyph`` on a marked row. The
+    /// mark takes a column every row already has, so no other column moves and the action keeps
+    /// its room at 80 columns. Returns the columns written.
+    private static func drawTime(
+        _ entry: LogEntry, into buffer: inout Buffer, at point: Point, maxWidth: Int, timeFormat: TimeFormat, style: (Style) -> Style
+    ) -> Int {
+        let clock = buffer.write(timeFormat.clock(entry.time), at: point, style: style(Theme.dim), maxWidth: maxWidth)
+        let after = Point(x: point.x + clock, y: point.y)
+        let gutter = entry.marked
+            ? buffer.write(markGlyph, at: after, style: style(Theme.rowMark), maxWidth: maxWidth - clock)
+            : buffer.write(" ", at: after, style: style(Theme.dim), maxWidth: maxWidth - clock)
+        return clock + gutter
     }
 
     /// Inner widths from this one up use the wide columns (a status column that holds

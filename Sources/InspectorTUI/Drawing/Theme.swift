@@ -23,6 +23,8 @@ enum Theme {
     static let success = Style(foreground: .green)
     static let handMade = Style(foreground: .magenta, bold: true)
     static let marker = Style(foreground: .magenta, bold: true)
+    /// A row the person marked (`m`): the ◆ after its time.
+    static let rowMark = Style(foreground: .cyan, bold: true)
     static let highlight = Style(foreground: .black, background: .yellow)
     static let jsonKey = Style(foreground: .cyan)
     static let jsonString = Style(foreground: .green)

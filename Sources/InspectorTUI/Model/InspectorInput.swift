@@ -1,4 +1,5 @@
 import Foundation
+import InspectorClient
 import InspectorProtocol
 import TerminalUI
 
@@ -33,6 +34,9 @@ public enum InspectorInput: Sendable {
     case attaching(socketPath: String, note: String?)
     /// Something the person should read, from outside the model (a recording that broke off).
     case notice(String, isError: Bool)
+    /// The runner wrote (or could not write) the recording ``InspectorEffect/saveRecording(path:bytes:overwrite:)``
+    /// asked for (``RecordingFile/write(_:to:overwrite:from:)`` says what happened).
+    case recordingSaved(RecordingFile.Outcome)
 }
 
 /// What the runner must do on the inspector's behalf after an input.
@@ -46,6 +50,10 @@ public enum InspectorEffect: Sendable, Equatable {
     /// Put these bytes on the clipboard: write ``ClipboardSequence/osc52(_:insideTmux:)`` of
     /// them to the terminal (the model has already checked their size and said so).
     case copyToClipboard([UInt8])
+    /// Write these bytes, a recording of what the inspector holds (`w`), to `path` with
+    /// ``RecordingFile/write(_:to:overwrite:from:)``, replacing a file there only when
+    /// `overwrite`; then report ``InspectorInput/recordingSaved(_:)``.
+    case saveRecording(path: String, bytes: [UInt8], overwrite: Bool)
 }
 
 /// Which field an `$EDITOR` session edits.

@@ -84,6 +84,15 @@ extension InspectorModel {
                    .line(keys: "Y", text: "copy a line that replays it in Safari Web Inspector's console (postMessage from the journey, GBGBridge.receive from the host)")) { model, _ in
             model.copySelected(as: .consoleLine)
         },
+        KeyBinding("mark", [.char("m")], .messages,
+                   .line(keys: "m  M", text: "mark / unmark the selected row (◆ after its time); next marked row; f is:marked lists them")) { model, _ in
+            model.toggleMark()
+        },
+        KeyBinding("next-mark", [.char("M")], .messages, .withPrevious) { model, _ in model.jumpToNextMark() },
+        KeyBinding("save", [.char("w")], .messages,
+                   .line(keys: "w", text: "save what the inspector holds, marks too, as a recording for open FILE; works read-only")) { model, _ in
+            model.openSave()
+        },
         // Answering and events
         KeyBinding("respond", [.char("r")], .answering,
                    .line(keys: "r", text: "respond to the selected pending request (Ctrl-T: your earlier answers, then templates; \"remember\" makes a reply rule)"), sends: true,

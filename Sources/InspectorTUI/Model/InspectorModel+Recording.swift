@@ -14,15 +14,20 @@ extension InspectorModel {
     /// A read-only model showing a recording's `frames` in order, as of the recording's end.
     ///
     /// `restarts` are the file's host-restart markers: each restart marker takes the time
-    /// recorded there. `path` is shown where a live inspector shows its socket.
+    /// recorded there. `marks` are the rows marked in the inspector that saved it (`w`): each
+    /// marks the row its frame carried with its sequence number again (a mark that names no row
+    /// is skipped, and a notice says how many were). `path` is shown where a live inspector
+    /// shows its socket.
     ///
     /// ```swift
     /// let contents = Recording.load(from: url)
-    /// var model = InspectorModel(recording: contents.frames, restarts: contents.restarts, size: size, path: file)
+    /// var model = InspectorModel(recording: contents.frames, restarts: contents.restarts, marks: contents.marks, size: size, path: file)
     /// ```
-    public init(recording frames: [AgentFrame], restarts: [Recording.HostRestart] = [], size: Size, path: String) {
+    public init(recording frames: [AgentFrame], restarts: [Recording.HostRestart] = [], marks: [Recording.Mark] = [], size: Size, path: String) {
         self.init(size: size, socketPath: path, now: 0)
         readOnly = true
+        let marksByFrame = Dictionary(grouping: marks, by: \.frame)
+        var marksFound = 0
         for (index, frame) in frames.enumerated() {
             if let restart = restarts.first(where: { $0.beforeFrame == index }) {
                 now = restart.time
@@ -31,6 +36,7 @@ extension InspectorModel {
                 now = max(now, last)
             }
             handle(.frame(frame))
+            marksFound += live.applyMarks(marksByFrame[index] ?? [])
         }
         let end = Self.endTime(of: live, restarts: restarts)
         // Every time in the file is the host's: there is no other clock to translate from.
@@ -38,6 +44,10 @@ extension InspectorModel {
         recordingEnd = end
         now = end
         flash = nil
+        if marksFound < marks.count {
+            let skipped = marks.count - marksFound
+            showFlash("\(skipped) mark\(skipped == 1 ? "" : "s") in the file name\(skipped == 1 ? "s" : "") no row it holds: skipped", isError: true)
+        }
     }
 
     /// The time of a recording's last record: the newest time the host stamped on anything it

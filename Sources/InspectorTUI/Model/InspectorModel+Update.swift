@@ -23,6 +23,8 @@ extension InspectorModel {
             return dueReplies()
         case .notice(let text, let isError):
             showFlash(text, isError: isError)
+        case .recordingSaved(let outcome):
+            recordingSaved(outcome)
         case .attaching(let path, let note):
             socketPath = path
             if let note { showFlash(note, isError: false) }
@@ -238,6 +240,9 @@ extension InspectorModel {
             return [.quit]
         case .copy(let logIndex, let format):
             return copy(logIndex: logIndex, as: format)
+        case .saveRecording(let path, let overwrite):
+            overlays.removeLast()
+            return saveRecording(to: path, overwrite: overwrite)
         }
     }
 

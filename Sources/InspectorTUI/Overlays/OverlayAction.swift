@@ -41,4 +41,7 @@ enum OverlayAction: Sendable {
     /// Close this overlay and add a reply rule, as "remember" in the respond dialog adds one:
     /// the pending requests and every later one are offered to it, and it counts its hits.
     case addRule(ReplyRule)
+    /// Close this overlay and save what the inspector holds as a recording at `path`
+    /// (``InspectorModel/saveRecording(to:overwrite:)``), replacing a file there only when `overwrite`.
+    case saveRecording(path: String, overwrite: Bool)
 }
