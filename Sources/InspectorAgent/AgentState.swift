@@ -116,7 +116,11 @@ struct AgentState {
         writer.key("event"); writer.objectStart()
         switch change {
         case .traffic(let record):
-            let origin = Self.origin(of: record.direction, tag: tag)
+            // A message that was held is logged as it goes on, while whichever command let it go
+            // runs (`release`, `removeBreakpoint`, `drop`): that does not make it the inspector's.
+            // What an inspector writes itself is never held, so it is the journey's or the host's.
+            let origin = Self.origin(of: record.direction, tag: record.hold == nil ? tag : nil)
+            let command = origin == .inspector ? tag?.command : nil
             if record.direction == .received { counts.received += 1 } else { counts.sent += 1 }
             if record.direction == .received {
                 lastReceived = (record.message, record.json)
@@ -137,7 +141,7 @@ struct AgentState {
                 original = edit.original
             }
             let json = encodeTraffic(
-                seq: seq, record: logged, origin: origin, command: origin == .inspector ? tag?.command : nil, rule: tag?.rule,
+                seq: seq, record: logged, origin: origin, command: command, rule: tag?.rule,
                 original: original)
             appendMessage(json)
             lastCauseSeq = seq
