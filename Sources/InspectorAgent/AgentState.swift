@@ -150,7 +150,9 @@ struct AgentState {
             writer.key("record"); writer.splice(json)
         case .malformed(let input):
             counts.malformed += 1
-            let json = Self.encodeMalformed(input, seq: seq)
+            // Text an inspector injected is the inspector's, as an injected message is.
+            let injected = input.direction != .sent && Self.origin(of: .received, tag: tag) == .inspector
+            let json = Self.encodeMalformed(input, seq: seq, injectedBy: injected ? tag?.command : nil)
             if input.direction == .sent {
                 counts.unreadSentReports = (counts.unreadSentReports ?? 0) + 1
                 lastUnreadSentReport = json
@@ -563,14 +565,17 @@ struct AgentState {
     /// A malformed input's record, within ``malformedRecordLimit``: `raw` keeps the first 64 KiB
     /// of the input, or less when JSON escaping (six bytes for a control character) would make
     /// the record larger.
-    static func encodeMalformed(_ input: MalformedInput, seq: Int) -> [UInt8] {
+    /// `injectedBy` is the id of the `inject` command that handed the text over, when an
+    /// inspector did: the record then has `origin` `inspector` and that `command`.
+    static func encodeMalformed(_ input: MalformedInput, seq: Int, injectedBy command: String? = nil) -> [UInt8] {
         var prefix = malformedTextLimit
         while true {
             let json = encode(
                 WireMalformed(
                     seq: seq, time: ms(input.time),
                     raw: String(decoding: input.raw.prefix(prefix), as: UTF8.self),
-                    bytes: input.raw.count, reason: shortened(input.reason), direction: input.direction == .sent ? .sent : nil))
+                    bytes: input.raw.count, reason: shortened(input.reason), direction: input.direction == .sent ? .sent : nil,
+                    origin: command == nil ? nil : .inspector, command: command))
             if json.count <= malformedRecordLimit || prefix == 0 { return json }
             prefix /= 8
         }

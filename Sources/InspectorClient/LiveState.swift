@@ -289,8 +289,14 @@ public struct LiveState: Sendable {
         if entry.bytes >= Self.largeRowBytes { largeRows.append(index) }
         let mark = ProtocolLinter.mark(malformed)
         entry.lint = mark.rule
-        lintReasons[index] = mark.reason
-        lintedRows.append(index)
+        if entry.origin == .inspector {
+            // Text an inspector injected: shown marked, never held against the app.
+            lintReasons[index] = mark.reason + Self.notCountedNote
+            inspectorMadeLintRows.append(index)
+        } else {
+            lintReasons[index] = mark.reason
+            lintedRows.append(index)
+        }
         log.append(entry)
     }
 
