@@ -57,6 +57,10 @@ struct InjectedInputOriginTests {
         #expect(live.lintedRows == [journeyRow], "only the journey's input counts")
         #expect(live.inspectorMadeLintRows == [injectedRow])
         #expect(live.lintReasons[injectedRow]?.hasSuffix(LiveState.notCountedNote) == true)
+        // lastError now comes from the inspector's input: attributed to it.
+        let error = try #require(live.lastError)
+        #expect(live.isInspectorMade(error))
+        #expect(live.errorHistory.filter { $0.text != nil }.map { live.isInspectorMade($0) } == [false, true])
 
         // A late client's snapshot carries the same origin.
         let late = agent.connect()
