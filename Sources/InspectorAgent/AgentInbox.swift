@@ -23,9 +23,10 @@ final class AgentInbox: @unchecked Sendable {
         /// The client's name from its hello; not part of the command's identity.
         var clientName: String = ""
 
-        /// Whether the command hands a message to the host's handlers (`inject`, `release`):
-        /// what those send in turn is the host's, not the inspector's.
-        var runsHandlers: Bool { kind == "inject" || kind == "release" }
+        /// Whether the command hands a message to the host's handlers (`inject`, `release`, and
+        /// `removeBreakpoint`, which releases what the breakpoint held): what those send in turn
+        /// is the host's, not the inspector's.
+        var runsHandlers: Bool { kind == "inject" || kind == "release" || kind == "removeBreakpoint" }
 
         static func == (left: CommandTag, right: CommandTag) -> Bool {
             left.client == right.client && left.command == right.command

@@ -116,7 +116,11 @@ struct AgentState {
         writer.key("event"); writer.objectStart()
         switch change {
         case .traffic(let record):
-            let origin = Self.origin(of: record.direction, tag: tag)
+            // A message that was held is logged as it goes on, while whichever command let it go
+            // runs (`release`, `removeBreakpoint`, `drop`): that does not make it the inspector's.
+            // What an inspector writes itself is never held, so it is the journey's or the host's.
+            let origin = Self.origin(of: record.direction, tag: record.hold == nil ? tag : nil)
+            let command = origin == .inspector ? tag?.command : nil
             if record.direction == .received { counts.received += 1 } else { counts.sent += 1 }
             if record.direction == .received {
                 lastReceived = (record.message, record.json)
@@ -137,7 +141,7 @@ struct AgentState {
                 original = edit.original
             }
             let json = encodeTraffic(
-                seq: seq, record: logged, origin: origin, command: origin == .inspector ? tag?.command : nil, rule: tag?.rule,
+                seq: seq, record: logged, origin: origin, command: command, rule: tag?.rule,
                 original: original)
             appendMessage(json)
             lastCauseSeq = seq
@@ -146,7 +150,9 @@ struct AgentState {
             writer.key("record"); writer.splice(json)
         case .malformed(let input):
             counts.malformed += 1
-            let json = Self.encodeMalformed(input, seq: seq)
+            // Text an inspector injected is the inspector's, as an injected message is.
+            let injected = input.direction != .sent && Self.origin(of: .received, tag: tag) == .inspector
+            let json = Self.encodeMalformed(input, seq: seq, injectedBy: injected ? tag?.command : nil)
             if input.direction == .sent {
                 counts.unreadSentReports = (counts.unreadSentReports ?? 0) + 1
                 lastUnreadSentReport = json
@@ -559,14 +565,17 @@ struct AgentState {
     /// A malformed input's record, within ``malformedRecordLimit``: `raw` keeps the first 64 KiB
     /// of the input, or less when JSON escaping (six bytes for a control character) would make
     /// the record larger.
-    static func encodeMalformed(_ input: MalformedInput, seq: Int) -> [UInt8] {
+    /// `injectedBy` is the id of the `inject` command that handed the text over, when an
+    /// inspector did: the record then has `origin` `inspector` and that `command`.
+    static func encodeMalformed(_ input: MalformedInput, seq: Int, injectedBy command: String? = nil) -> [UInt8] {
         var prefix = malformedTextLimit
         while true {
             let json = encode(
                 WireMalformed(
                     seq: seq, time: ms(input.time),
                     raw: String(decoding: input.raw.prefix(prefix), as: UTF8.self),
-                    bytes: input.raw.count, reason: shortened(input.reason), direction: input.direction == .sent ? .sent : nil))
+                    bytes: input.raw.count, reason: shortened(input.reason), direction: input.direction == .sent ? .sent : nil,
+                    origin: command == nil ? nil : .inspector, command: command))
             if json.count <= malformedRecordLimit || prefix == 0 { return json }
             prefix /= 8
         }

@@ -250,13 +250,7 @@ public struct LiveState: Sendable {
         let reusesOpenId = isRequest && openRequests[traffic.message.correlationId] != nil
         if let mark = linter.mark(traffic, slots: slots, reusesOpenId: reusesOpenId) {
             entry.lint = mark.rule
-            if traffic.origin == .inspector {
-                lintReasons[index] = mark.reason + Self.notCountedNote
-                inspectorMadeLintRows.append(index)
-            } else {
-                lintReasons[index] = mark.reason
-                lintedRows.append(index)
-            }
+            keepLint(mark, at: index, inspectorMade: traffic.origin == .inspector)
         }
         switch traffic.message.type {
         case .request where traffic.direction == .received:
@@ -304,9 +298,21 @@ public struct LiveState: Sendable {
         if entry.bytes >= Self.largeRowBytes { largeRows.append(index) }
         let mark = ProtocolLinter.mark(malformed)
         entry.lint = mark.rule
-        lintReasons[index] = mark.reason
-        lintedRows.append(index)
+        // Text an inspector injected is shown marked, never held against the app.
+        keepLint(mark, at: index, inspectorMade: entry.origin == .inspector)
         log.append(entry)
+    }
+
+    /// Keeps the reason of the mark on the newest row, `index`, and lists the row with those that
+    /// count, or (made by an inspector) with those shown but not counted.
+    private mutating func keepLint(_ mark: LintMark, at index: Int, inspectorMade: Bool) {
+        if inspectorMade {
+            lintReasons[index] = mark.reason + Self.notCountedNote
+            inspectorMadeLintRows.append(index)
+        } else {
+            lintReasons[index] = mark.reason
+            lintedRows.append(index)
+        }
     }
 
     /// Said after the lint reason of a row an inspector made.

@@ -147,13 +147,14 @@ public struct LogEntry: Sendable {
     }
 
     /// The row for malformed input: from the journey, or (``WireMalformed/direction`` `sent`) a
-    /// report of what the host sent that could not be read.
+    /// report of what the host sent that could not be read, or (``WireMalformed/origin``
+    /// `inspector`) text an inspector injected.
     public init(_ malformed: WireMalformed) {
         let direction = malformed.direction ?? .received
         self.init(
             kind: .malformed, seq: malformed.seq, time: malformed.time, direction: direction, type: nil,
             summary: malformed.reason, correlationId: "", status: nil, errorCode: nil,
-            origin: direction == .sent ? .host : .journey, command: nil,
+            origin: malformed.origin ?? (direction == .sent ? .host : .journey), command: malformed.command,
             deliveryError: nil, latencyMs: nil, partner: nil, json: Data(malformed.raw.utf8), bytes: malformed.bytes)
         // Read by the one JSON rule the host reads messages by (JSONParser), not another parser.
         if !json.isEmpty, json.count <= Self.maxParsedMalformedBytes,

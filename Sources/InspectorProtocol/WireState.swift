@@ -172,10 +172,21 @@ public struct WireMalformed: Codable, Sendable, Hashable {
     /// `sent` for a report of what the host sent (a page script's report an adapter could not
     /// read); absent (`nil`) for input from the journey, and from older agents.
     public var direction: TrafficRecord.Direction?
+    /// `inspector` for text an inspector handed the host with `inject` (`{"raw": …}`): the
+    /// inspector's doing, not the journey's, so it is shown marked and not held against the app.
+    /// Absent for input from the journey or a page report, and from older agents.
+    public var origin: MessageOrigin?
+    /// For an inspector's input: the id of the `inject` command that handed it over.
+    public var command: String?
 
     /// Creates a record.
-    public init(seq: Int, time: Double, raw: String, bytes: Int, reason: String, direction: TrafficRecord.Direction? = nil) {
+    public init(
+        seq: Int, time: Double, raw: String, bytes: Int, reason: String, direction: TrafficRecord.Direction? = nil,
+        origin: MessageOrigin? = nil, command: String? = nil
+    ) {
         self.direction = direction
+        self.origin = origin
+        self.command = command
         self.seq = seq
         self.time = time
         self.raw = raw

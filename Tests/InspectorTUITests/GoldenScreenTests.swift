@@ -53,6 +53,7 @@ struct GoldenScreenTests {
         case stats
         case doctor
         case save
+        case capabilities
 
         /// The model showing this scene at `size`.
         func model(_ size: ScreenSize) -> InspectorModel {
@@ -143,6 +144,14 @@ struct GoldenScreenTests {
                 model.press(.char("D"))
             case .save:
                 model.press(.char("w"))
+            case .capabilities:
+                // A custom capability the selfie slot shadows, one with a handler, one declared only.
+                model.feed(12, .customCapabilities([
+                    WireCapability(id: "camera.selfie", version: "2.0", hasHandler: true, shadowedBySlot: true),
+                    WireCapability(id: "device.info", version: "1.1", hasHandler: true, shadowedBySlot: false),
+                    WireCapability(id: "nfc.read", version: "1.0", hasHandler: false, shadowedBySlot: false),
+                ]))
+                model.press(.char("v"))
             }
             return model
         }

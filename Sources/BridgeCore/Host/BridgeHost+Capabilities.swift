@@ -73,31 +73,18 @@ extension BridgeHost {
     /// ``init(configuration:)`` it is exactly the configuration's capabilities.
     public func capabilityAnswer() -> [String: BridgeCapabilityInfo] {
         if let capabilityReport { return capabilityReport() }
-        var answer: [String: BridgeCapabilityInfo] = [:]
-        for (id, version) in customCapabilityVersions {
-            answer[id] = BridgeCapabilityInfo(supported: true, version: version)
-        }
-        for slot in captureSlots {
-            answer[slot.capabilityId] = BridgeCapabilityInfo(
-                supported: slot.isSupported, version: slot.version, permissionState: slot.permissionState)
-        }
-        return answer
+        return CapabilityQueryAnswer.capabilities(
+            slots: captureSlots.map {
+                CapabilityQueryAnswer.Slot(
+                    capabilityId: $0.capabilityId, version: $0.version, supported: $0.isSupported, permissionState: $0.permissionState)
+            },
+            customCapabilities: customCapabilityVersions.map { CapabilityQueryAnswer.Custom(id: $0.key, version: $0.value) })
     }
 
     /// The `data` of the built-in `capability.query` response:
     /// `{"environment": "ios", "hostVersion": "1.0.0", "capabilities": {id: {supported, version, permissionState?}}}`.
     public func capabilityQueryData() -> [String: JSONValue] {
-        var capabilities: [String: JSONValue] = [:]
-        for (id, info) in capabilityAnswer() {
-            var entry: [String: JSONValue] = ["supported": .bool(info.supported), "version": .string(info.version)]
-            if let permission = info.permissionState { entry["permissionState"] = .string(permission.rawValue) }
-            capabilities[id] = .object(entry)
-        }
-        return [
-            "environment": .string(environment),
-            "hostVersion": .string(hostVersion),
-            "capabilities": .object(capabilities),
-        ]
+        CapabilityQueryAnswer.data(environment: environment, hostVersion: hostVersion, capabilities: capabilityAnswer())
     }
 }
 

@@ -167,16 +167,33 @@ private struct Context {
     // MARK: lastError
 
     private func lastError() -> DoctorCheck {
-        let earlier = max(0, state.errorCount - (state.lastError == nil ? 0 : 1))
+        // Errors an inspector caused (an injected bad message, an answer to an injected
+        // request) are shown, marked, and never counted against the app.
+        let errors = state.errorHistory.filter { $0.text != nil }
+        let inspectorMade = errors.filter(state.isInspectorMade).count
+        let current = state.lastError.map { $0.text != nil ? 1 : 0 } ?? 0
+        let currentIsInspectors = state.lastError.map(state.isInspectorMade) ?? false
+        let earlier = max(0, errors.count - inspectorMade - (current == 1 && !currentIsInspectors ? 1 : 0))
+        let earlierInspectors = max(0, inspectorMade - (currentIsInspectors ? 1 : 0))
+        let notCounted = earlierInspectors == 0 ? "" : " Not counted: \(Self.count(earlierInspectors, "earlier error")) an inspector caused (✎)."
         guard let error = state.lastError, let text = error.text else {
             let summary = earlier == 0 ? "lastError is empty." : "lastError is empty now (\(Self.count(earlier, "earlier error")) in its history)."
-            return DoctorCheck(id: .lastError, status: .ok, summary: summary)
+            return DoctorCheck(id: .lastError, status: .ok, summary: summary + notCounted)
         }
         let kind = LastErrorKind(text)
+        if currentIsInspectors {
+            var evidence = [DoctorEvidence("✎ caused by an inspector: \(text)", seq: error.cause, time: error.time)]
+            if earlier > 0 { evidence.append(DoctorEvidence("\(Self.count(earlier, "earlier error")) in lastError's history")) }
+            // As an empty lastError with a history is: ok, the history noted.
+            return DoctorCheck(
+                id: .lastError, status: .ok,
+                summary: "lastError: \(kind.description), caused by an inspector (✎): not counted against the app.\(notCounted)",
+                guideHeading: kind.guideHeading, evidence: evidence)
+        }
         var evidence = [DoctorEvidence(text, seq: error.cause, time: error.time)]
         if earlier > 0 { evidence.append(DoctorEvidence("\(Self.count(earlier, "earlier error")) in lastError's history")) }
         return DoctorCheck(
-            id: .lastError, status: .failure, summary: "lastError: \(kind.description).", guideHeading: kind.guideHeading, fix: kind.fix,
+            id: .lastError, status: .failure, summary: "lastError: \(kind.description).\(notCounted)", guideHeading: kind.guideHeading, fix: kind.fix,
             evidence: evidence)
     }
 

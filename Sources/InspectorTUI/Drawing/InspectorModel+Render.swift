@@ -117,7 +117,9 @@ extension InspectorModel {
         let jump = error.cause != nil ? " J:jump" : ""
         // A recording cannot clear anything: C is not offered there.
         let keys = " [E:history\(jump)\(readOnly ? "" : " C:clear")]"
-        let prefix = " ⚠ lastError (\(count)) \(timeFormat.clock(error.time)) "
+        // An error an inspector caused is shown as the inspector's: the doctor does not count it.
+        let mark = live.isInspectorMade(error) ? "✎ inspector's: " : ""
+        let prefix = " ⚠ lastError (\(count)) \(timeFormat.clock(error.time)) " + mark
         let available = max(0, area.width - TextWidth.width(of: prefix) - TextWidth.width(of: keys))
         let line = prefix + TextWidth.fit(text, to: available) + keys
         buffer.write(line, at: area.origin, style: Theme.errorBanner, maxWidth: area.width)

@@ -45,6 +45,10 @@ enum MessageRow {
             let sent = entry.direction == .sent
             x += buffer.write(sent ? "OUT " : "IN  ", at: Point(x: x, y: origin.y), style: style(sent ? Theme.outgoing : Theme.incoming), maxWidth: limit - x)
             x += buffer.write("BAD  ", at: Point(x: x, y: origin.y), style: style(Theme.danger), maxWidth: limit - x)
+            // Text an inspector injected (`inject --raw`) is marked hand-made, as injected messages are.
+            if entry.origin == .inspector {
+                x += buffer.write("✎ ", at: Point(x: x, y: origin.y), style: style(Theme.handMade), maxWidth: limit - x)
+            }
             let label = sent ? "unread: " : "malformed: "
             // Input that names its correlationId shows it in the id column, like any message, so
             // the request it was meant to be can be found; without one the reason takes the row.

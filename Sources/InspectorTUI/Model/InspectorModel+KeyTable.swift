@@ -141,6 +141,7 @@ extension InspectorModel {
                    hint: .init(order: 40, key: "t") { $0.focus == .slots ? "on/off" : nil }) { model, _ in model.toggleSlotEnabled() },
         KeyBinding("slot-permission", [.char("P")], .slots, .line(keys: "P", text: "cycle the slot's permission state"), sends: true,
                    hint: .init(order: 45, key: "P") { $0.focus == .slots ? "permission" : nil }) { model, _ in model.cyclePermission() },
+        KeyBinding("capabilities", [.char("v")], .slots, .line(keys: "v", text: "capabilities, live: each slot and custom capability, which slot shadows which, and the JSON capability.query would answer now")) { model, _ in model.open(CapabilityView()) },
         // Message detail (keys of the detail view)
         KeyBinding("more", [.char("m")], .detail, .line(keys: "m", text: "show more of a message shown in part"), handler: .view("detail")),
         KeyBinding("wrap", [.char("w")], .detail, .line(keys: "w", text: "wrap long lines / scroll sideways"), handler: .view("detail")),
