@@ -51,6 +51,8 @@ struct GoldenScreenTests {
         case inject
         case stats
         case doctor
+        case commandPrompt = "command-prompt"
+        case keyBrowser = "key-browser"
 
         /// The model showing this scene at `size`.
         func model(_ size: ScreenSize) -> InspectorModel {
@@ -133,6 +135,13 @@ struct GoldenScreenTests {
                 model.press(.char("S"))
             case .doctor:
                 model.press(.char("D"))
+            case .commandPrompt:
+                // What `re` matches, best first, the first chosen.
+                model.press(.char(":"))
+                model.type("re")
+            case .keyBrowser:
+                // The second binding chosen.
+                model.press(.char("K"), .down)
             }
             return model
         }

@@ -41,4 +41,7 @@ enum OverlayAction: Sendable {
     /// Close this overlay and add a reply rule, as "remember" in the respond dialog adds one:
     /// the pending requests and every later one are offered to it, and it counts its hits.
     case addRule(ReplyRule)
+    /// Close every view and run the key table's binding `name` on the main screen, as its key
+    /// would (the command prompt and the key browser), with what the prompt took after its name.
+    case run(name: String, argument: String?)
 }
