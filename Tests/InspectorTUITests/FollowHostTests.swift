@@ -24,7 +24,7 @@ struct FollowHostTests {
         let screen = model.screen
         #expect(screen[3] == "│waiting for a host named demo-app… (q quits)" + String(repeating: " ", count: 54) + "│")
         #expect(screen[13] == "│no request is waiting" + String(repeating: " ", count: 77) + "│")
-        #expect(screen[23] == " ? help  Enter detail  f filter  / search  e event  Tab pane  space pause  q quit")
+        #expect(screen[23] == " ? help  Enter detail  f filter  / search  e event  Tab pane  space pause  : command  q quit")
         #expect(screen[0].hasPrefix(" bridge-inspector │ ○ waiting for a host named demo-app… (q quits) │ 0.0 msg/s"), "\(screen[0])")
         #expect(screen.count(containing: "waiting for a host named demo-app… (q quits)") == 2, "\(model.screenText)")
         #expect(!model.screenText.contains("DISCONNECTED"))

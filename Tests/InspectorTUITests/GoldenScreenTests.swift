@@ -54,6 +54,8 @@ struct GoldenScreenTests {
         case doctor
         case save
         case capabilities
+        case commandPrompt = "command-prompt"
+        case keyBrowser = "key-browser"
 
         /// The model showing this scene at `size`.
         func model(_ size: ScreenSize) -> InspectorModel {
@@ -152,6 +154,13 @@ struct GoldenScreenTests {
                     WireCapability(id: "nfc.read", version: "1.0", hasHandler: false, shadowedBySlot: false),
                 ]))
                 model.press(.char("v"))
+            case .commandPrompt:
+                // What `re` matches, best first, the first chosen.
+                model.press(.char(":"))
+                model.type("re")
+            case .keyBrowser:
+                // The second binding chosen.
+                model.press(.char("K"), .down)
             }
             return model
         }

@@ -9,6 +9,12 @@ extension InspectorModel {
         // Everywhere
         KeyBinding("help", [.char("?"), .function(1)], .everywhere, .line(keys: "?  F1", text: "this help"),
                    hint: .init(order: 0, key: "?") { _ in "help" }) { model, _ in model.open(HelpView()) },
+        KeyBinding("command", [.char(":")], .everywhere,
+                   .line(keys: ":", text: "command prompt: run a key by its name (:respond, :filter EXPR, :search TEXT); Tab completes"),
+                   hint: .init(order: 88, key: ":") { _ in "command" }) { model, _ in model.open(CommandPrompt()) },
+        KeyBinding("keys", [.char("K")], .everywhere, .line(keys: "K", text: "key browser: every key and its : name by section, searched as you type; Enter runs one")) { model, _ in
+            model.open(KeyBrowser())
+        },
         KeyBinding("quit", [.char("q")], .everywhere, .line(keys: "q", text: "quit; asks first while reply rules are active or you have breakpoints set (in a view: back)"),
                    hint: .init(order: 90, key: "q") { _ in "quit" }) { model, _ in model.quitAsking() },
         KeyBinding("back", [.escape], .everywhere, .line(keys: "Esc", text: "back out of a view, a prompt, the search or the filter")) { model, _ in

@@ -243,6 +243,9 @@ extension InspectorModel {
         case .saveRecording(let path, let overwrite):
             overlays.removeLast()
             return saveRecording(to: path, overwrite: overwrite)
+        case .run(let name, let argument):
+            overlays.removeAll()
+            return runCommand(named: name, argument: argument)
         }
     }
 
@@ -264,19 +267,7 @@ extension InspectorModel {
             }
             prompt = nil
             _ = current.input.submit()
-            // A filter or a search is about the Messages pane: the focus goes there, so the next
-            // Enter opens the message found, not the slot or pending dialog that had the focus.
-            focus = .messages
-            switch current.kind {
-            case .filter:
-                filter = parsed
-                refreshVisible(rebuild: true)
-                viewport.move(to: visible.count - 1)
-                showFlash(parsed.isEmpty ? "filter cleared" : "filter: \(parsed.source) (\(visible.count) rows)", isError: false)
-            case .search:
-                search = parsed.isEmpty ? nil : parsed
-                if search != nil { jumpToMatch(forward: true, includeCurrent: true) }
-            }
+            apply(parsed, as: current.kind)
             return []
         default:
             _ = current.input.handle(key)
@@ -288,6 +279,23 @@ extension InspectorModel {
             }
             prompt = current
             return []
+        }
+    }
+
+    /// Puts a filter or a search typed at its prompt (or after `:filter`, `:search`) in force.
+    mutating func apply(_ parsed: LogFilter, as kind: Prompt.Kind) {
+        // A filter or a search is about the Messages pane: the focus goes there, so the next
+        // Enter opens the message found, not the slot or pending dialog that had the focus.
+        focus = .messages
+        switch kind {
+        case .filter:
+            filter = parsed
+            refreshVisible(rebuild: true)
+            viewport.move(to: visible.count - 1)
+            showFlash(parsed.isEmpty ? "filter cleared" : "filter: \(parsed.source) (\(visible.count) rows)", isError: false)
+        case .search:
+            search = parsed.isEmpty ? nil : parsed
+            if search != nil { jumpToMatch(forward: true, includeCurrent: true) }
         }
     }
 
@@ -320,14 +328,24 @@ extension InspectorModel {
     /// A key on the main screen: what its binding in ``keyTable`` does, unless it sends
     /// something and this is a recording.
     private mutating func handleMainKey(_ key: Key) -> [InspectorEffect] {
-        guard let binding = Self.mainKeys[key], case .main(let action) = binding.handler else {
+        guard let binding = Self.mainKeys[key], case .main = binding.handler else {
             showUnboundKeyNotice(key, inView: false)
             return []
         }
+        return run(binding, key: key)
+    }
+
+    /// Runs a main-screen binding for `key` (pressed, or its first key when run by name from
+    /// the command prompt): what it does, unless it sends something and this is a recording.
+    /// `argument` is what the prompt took after the name (`:filter EXPR`), done directly; a
+    /// binding that takes nothing ignores it.
+    mutating func run(_ binding: KeyBinding, key: Key, argument: String? = nil) -> [InspectorEffect] {
+        guard case .main(let action) = binding.handler else { return [] }
         guard !readOnly || binding.allowedReadOnly else {
             showFlash("\(readOnlyWhy): nothing can be sent", isError: true)
             return []
         }
+        if let argument, let kind = CommandCatalog.arguments[binding.name] { return runCommand(kind, argument: argument) }
         return action(&self, key)
     }
 }

@@ -40,7 +40,7 @@ struct KeyBinding: Sendable {
         var label: @Sendable (InspectorModel) -> String?
     }
 
-    /// The stable name, for looking the binding up (a future `:` command prompt).
+    /// The stable name: the `:` command that runs it (``CommandPrompt``, ``KeyBrowser``).
     let name: String
     /// The keys (none for a ``Handler/note``).
     let keys: [Key]

@@ -44,4 +44,7 @@ enum OverlayAction: Sendable {
     /// Close this overlay and save what the inspector holds as a recording at `path`
     /// (``InspectorModel/saveRecording(to:overwrite:)``), replacing a file there only when `overwrite`.
     case saveRecording(path: String, overwrite: Bool)
+    /// Close every view and run the key table's binding `name` on the main screen, as its key
+    /// would (the command prompt and the key browser), with what the prompt took after its name.
+    case run(name: String, argument: String?)
 }
