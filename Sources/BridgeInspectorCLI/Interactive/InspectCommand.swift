@@ -26,7 +26,11 @@ struct InspectCommand: AsyncParsableCommand {
             that name: the newest is taken (the status line says so). --host NAME.PID means \
             exactly that one process and is not followed.
 
-            Inside, press ? for every key and q to quit. The mouse works too: click a pane or \
+            Inside, press ? for every key and q to quit; : runs a key by its name (:respond, \
+            :filter EXPR, Tab completes) and K browses them all. z zooms the focused pane, m \
+            marks a row (f is:marked lists the marked), w saves what the inspector holds as a \
+            recording for `bridge-inspector open`, v shows the capabilities and what \
+            capability.query would answer now. The mouse works too: click a pane or \
             a row, click the selected row again to open it, and scroll with the wheel; while \
             the mouse is on, Shift-drag selects text in most terminals (--no-mouse leaves the \
             mouse to the terminal). A terminal that cannot show it \
