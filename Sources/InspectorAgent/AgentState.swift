@@ -119,7 +119,10 @@ struct AgentState {
             // A message that was held is logged as it goes on, while whichever command let it go
             // runs (`release`, `removeBreakpoint`, `drop`): that does not make it the inspector's.
             // What an inspector writes itself is never held, so it is the journey's or the host's.
-            let origin = Self.origin(of: record.direction, tag: record.hold == nil ? tag : nil)
+            // The one exception is the answer `answer` writes to a held request: it carries that
+            // hold's mark, and it is the inspector's.
+            let madeByCommand = record.hold == nil || record.hold?.outcome == .answered
+            let origin = Self.origin(of: record.direction, tag: madeByCommand ? tag : nil)
             let command = origin == .inspector ? tag?.command : nil
             if record.direction == .received { counts.received += 1 } else { counts.sent += 1 }
             if record.direction == .received {

@@ -107,4 +107,25 @@ struct HeldMessageOriginTests {
         #expect(dropped.row.command == nil)
         #expect(dropped.hold?.outcome == .dropped)
     }
+
+    @Test("the answer written by hand to a held request is the inspector's (✎), with the answer command, and marked answered")
+    func handAnswerIsTheInspectors() async throws {
+        let agent = try EmbeddedAgent { host in
+            host.registerCustomCapability("device.info", version: "1.0") { request, responder in
+                responder.respond(status: .success, data: [:], error: nil)
+            }
+        }
+        defer { agent.stop() }
+        var session = try Session(agent)
+        #expect(try await session.command("c1", "addBreakpoint", args: #"{"filter":"action:device.info dir:in"}"#)?.ok == true)
+        agent.receive(messageText(action: "device.info", id: "r1"))
+        await session.untilHeld()
+        let hold = try #require(agent.host.heldMessages.first?.id)
+        #expect(try await session.command("c2", "answer", args: #"{"id":"\#(hold)","status":"success","data":{"model":"Hand"}}"#)?.ok == true)
+
+        let (row, mark) = try #require(session.response("r1"))
+        #expect(row.origin == .inspector, "the inspector wrote it")
+        #expect(row.command == "c2")
+        #expect(mark?.outcome == .answered)
+    }
 }
