@@ -474,10 +474,8 @@ public final class CursesScreen {
     // MARK: - Size
 
     private func checkSize(into events: inout [KeyEvent]) {
-        var rows: Int32 = 0
-        var columns: Int32 = 0
-        if cn_tty_size(outputDescriptor, &rows, &columns) == 0, rows != cn_lines() || columns != cn_cols() {
-            resizeterm(rows, columns)
+        if let tty = TerminalSize.of(outputDescriptor), tty.height != Int(cn_lines()) || tty.width != Int(cn_cols()) {
+            resizeterm(Int32(clamping: tty.height), Int32(clamping: tty.width))
             needsClear = true
         }
         let current = Size(width: Int(cn_cols()), height: Int(cn_lines()))

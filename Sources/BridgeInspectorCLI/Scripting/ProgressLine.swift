@@ -1,3 +1,4 @@
+import CursesBackend
 import Foundation
 import TerminalUI
 #if canImport(Glibc)
@@ -44,14 +45,7 @@ struct ProgressLine {
 
     /// The width of the terminal standard error is on, in columns, if it says.
     static func terminalColumns() -> Int? {
-        var size = winsize()
-        #if canImport(Glibc)
-        let request = UInt(TIOCGWINSZ)
-        #else
-        let request: UInt = 0x4008_7468  // TIOCGWINSZ: _IOR('t', 104, struct winsize), a macro Swift cannot import
-        #endif
-        guard ioctl(STDERR_FILENO, request, &size) == 0, size.ws_col > 0 else { return nil }
-        return Int(size.ws_col)
+        TerminalSize.of(STDERR_FILENO)?.width
     }
 
     /// Clears the line, if one is shown.

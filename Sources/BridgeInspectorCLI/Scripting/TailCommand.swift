@@ -138,9 +138,10 @@ struct TailCommand: ParsableCommand {
                 let end = try loop.run(timeout: deadline.map { max(0, $0.timeIntervalSinceNow) }) { frame in
                     guard let frame else { return false }
                     let before = state.log.count
-                    let marksBefore = state.holdMarks
                     state.apply(frame)
-                    try printer.printEdits(of: state.log[..<before], state: state, marksBefore: marksBefore)
+                    if case .event(_, .heldResolved(let resolution)) = frame, resolution.outcome == .edited {
+                        printer.printEdit(resolution, of: state.log[..<before], state: state)
+                    }
                     return try printer.print(state.log[before...], state: state, records: TailPrinter.records(in: frame), last: nil)
                 }
                 if end == .hostGone, let followed {
@@ -283,18 +284,18 @@ struct TailPrinter {
         return false
     }
 
-    /// Prints again, as it went on, each row of `rows` (printed already) that an inspector
-    /// edited at a breakpoint since: a request is logged when the journey posts it, before it
-    /// is held, and an edit changes what the host routed. Only lines: `--json` consumers read
-    /// the hold's outcome from `held` (and the next `tail --json` has the edited message).
-    mutating func printEdits(of rows: ArraySlice<LogEntry>, state: LiveState, marksBefore: [Int: HoldMark]) throws {
-        guard !json, !rows.isEmpty else { return }
-        let pending = Set(state.pending.map(\.correlationId))
-        for (index, mark) in state.holdMarks.sorted(by: { $0.key < $1.key })
-        where rows.indices.contains(index) && mark.outcome == .edited && marksBefore[index] != mark
-            && filter.matches(rows[index], pending: pending) {
-            StandardStreams.printOut(formatter.line(for: rows[index], hold: mark))
-        }
+    /// Prints again, as it went on, the row of `rows` (printed already) that an inspector has
+    /// just edited at a breakpoint (`resolution`): a request is logged when the journey posts it,
+    /// before it is held, and the edit changes what the host routed. Only lines: `--json`
+    /// consumers read the hold's outcome from `held` (and the next `tail --json` has the edited
+    /// message).
+    func printEdit(_ resolution: WireHeldResolution, of rows: ArraySlice<LogEntry>, state: LiveState) {
+        guard !json,
+              let (index, mark) = state.holdMarks.first(where: { $0.value.id == resolution.id && $0.value.outcome == .edited }),
+              rows.indices.contains(index),
+              filter.matches(rows[index], pending: Set(state.pending.map(\.correlationId)))
+        else { return }
+        StandardStreams.printOut(formatter.line(for: rows[index], hold: mark))
     }
 
     private func line(for entry: LogEntry, hold: HoldMark?, records: [Int: Record]) throws -> String {
