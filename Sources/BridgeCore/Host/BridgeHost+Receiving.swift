@@ -133,6 +133,16 @@ extension BridgeHost {
         Task { @MainActor in await work() }
     }
 
+    /// Puts a request a handler took back among the unanswered: it joins `pendingRequests`, as
+    /// if no handler had taken it (``BridgeResponder/passToPending()``). Does nothing for a
+    /// request that is not outstanding (answered already, or never received) or already pending.
+    func passToPending(_ correlationId: String) {
+        guard let request = outstanding[correlationId], !pendingRequests.contains(where: { $0.correlationId == correlationId }) else {
+            return
+        }
+        addPending(request, time: now())
+    }
+
     private func addPending(_ request: BridgeMessage, time: Date) {
         outstanding[request.correlationId] = request
         pendingRequests.append(request)

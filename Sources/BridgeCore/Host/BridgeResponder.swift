@@ -37,3 +37,21 @@ public struct BridgeResponder: Sendable {
         }
     }
 }
+
+extension BridgeResponder {
+    /// Gives the request up unanswered: it joins `pendingRequests`, exactly as a request no handler
+    /// takes (the delegate's `unhandledRequest` is told, and an inspector or the app can answer it
+    /// with ``BridgeHost/respond(to:status:data:error:)``). For a handler that answers only some
+    /// requests of its action, such as one that answers from a recording what the recording holds:
+    ///
+    /// ```swift
+    /// guard let answer = recorded[request.payload.action] else { return responder.passToPending() }
+    /// ```
+    ///
+    /// Call it instead of ``respond(status:data:error:)``, on the main actor; after a response it
+    /// does nothing.
+    @MainActor
+    public func passToPending() {
+        host?.passToPending(correlationId)
+    }
+}

@@ -59,6 +59,14 @@ struct HostCommand: AsyncParsableCommand {
             Integrations/WebKitRunner (apt-get install libwebkit2gtk-4.1-dev xvfb). Each page \
             that finishes loading gets host.ready. See docs/web-journeys.md.
 
+            With --recording FILE the host answers the journey (served, in WebKit or \
+            simulated) from a session recorded with `record` instead of a profile: each request \
+            gets the answer the recorded app gave, matched by action and data in recorded order \
+            (--match-ignore names data fields that may differ), the recorded host events come \
+            after the same journey message, each page load starts the recording again, and what \
+            it cannot answer waits in pendingRequests for you or a reply rule. With \
+            --recorded-pacing answers take as long as they did. See docs/web-journeys.md.
+
             Examples:
               bridge-inspector host
               bridge-inspector host --profile examples/profiles/minimal.json \\
@@ -69,6 +77,7 @@ struct HostCommand: AsyncParsableCommand {
               bridge-inspector host --webkit examples/web-journey   # in a real WebKit web view (Linux)
               bridge-inspector host --inspect-via public-api     # seen as a GBGBridge app is
               bridge-inspector host --serve examples/web-journey --inspect-via public-api
+              bridge-inspector host --serve ./journey --recording session.jsonl
               bridge-inspector host --listen-tcp 9123     # then: BRIDGE_INSPECTOR_TOKEN=T bridge-inspector --connect 127.0.0.1:9123
             """
     )
@@ -77,7 +86,8 @@ struct HostCommand: AsyncParsableCommand {
 
     func run() async throws {
         var options = options
-        if let besideJourney = HostOptions.profileBesideJourney(serveDirectory: options.journeyDirectory, profilePath: options.profilePath) {
+        // With --recording the recording is the host: a profile beside the journey is not used.
+        if options.recordingPath == nil, let besideJourney = HostOptions.profileBesideJourney(serveDirectory: options.journeyDirectory, profilePath: options.profilePath) {
             StandardStreams.printError(
                 "bridge-inspector host: using the host profile \(Sanitizer.sanitize(besideJourney)) that sits beside the journey (--profile FILE chooses another).")
             options.profilePath = besideJourney

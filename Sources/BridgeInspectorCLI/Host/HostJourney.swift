@@ -30,6 +30,10 @@ protocol HostJourney: AnyObject {
     /// Lines for standard error after the start-up line: those before the attach hint and those after it.
     var notices: (beforeAttachHint: [String], afterAttachHint: [String]) { get }
 
+    /// What the host does when a journey (a page) attaches: by default it sends the documented
+    /// `host.ready`; `host --recording` sends the recorded one instead (``RecordedHost``).
+    var journeyAttached: @MainActor (BridgeHost) -> Void { get set }
+
     /// Starts the journey; `finished` is called if it ends by itself.
     func start(host: BridgeHost, agent: InspectorAgent, finished: @escaping @Sendable () -> Void)
 

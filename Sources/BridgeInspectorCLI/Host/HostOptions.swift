@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import InspectorAgent
+import InspectorClient
 
 /// `bridge-inspector host`'s options, parsed and checked by swift-argument-parser as an option
 /// group (`@OptionGroup var options: HostOptions`), and then what `HostRunner` runs from: one
@@ -71,6 +72,20 @@ struct HostOptions: ParsableArguments, Sendable {
         "Let --listen-tcp bind an address other than loopback. Anyone on the network who learns the token can then drive the host."))
     var allowNonLoopback = false
 
+    @Option(name: .customLong("recording"), help: ArgumentHelp(
+        "Answer the journey from this recorded session (made with `record`) instead of a profile: each request gets the answer the recorded app gave (matched by action and data, in order), the recorded host events come at the same points, and what the recording cannot answer waits in pendingRequests. See docs/web-journeys.md.",
+        valueName: "file"), completion: Completions.anyFile)
+    var recordingPath: String?
+
+    @Option(name: .customLong("match-ignore"), help: ArgumentHelp(
+        "With --recording: a field of the request's data that may differ from the recorded request's, such as data.nonce or data.items.*.addedAt (a timestamp, a generated id). Repeatable.",
+        valueName: "path"))
+    var matchIgnore: [String] = []
+
+    @Flag(name: .customLong("recorded-pacing"), help: ArgumentHelp(
+        "With --recording: answer each request after the recorded latency, as slowly as the recorded app did, instead of at once."))
+    var recordedPacing = false
+
     func validate() throws {
         if let listenTCP {
             guard Self.parseListenTCP(listenTCP) != nil else {
@@ -78,6 +93,16 @@ struct HostOptions: ParsableArguments, Sendable {
             }
         } else if allowNonLoopback {
             throw ValidationError("--allow-non-loopback only goes with --listen-tcp ADDRESS:PORT")
+        }
+        if recordingPath != nil, profilePath != nil {
+            throw ValidationError(
+                "--recording and --profile cannot be used together: with --recording the host answers from the recording, and what it cannot answer waits in pendingRequests for you or a reply rule (bridge-inspector respond, auto-respond)")
+        }
+        if recordingPath == nil, !matchIgnore.isEmpty || recordedPacing {
+            throw ValidationError("--match-ignore and --recorded-pacing go with --recording FILE")
+        }
+        for path in matchIgnore where RecordedDataPath(path) == nil {
+            throw ValidationError("--match-ignore takes a field of the request's data, such as data.nonce or data.items.*.addedAt; got \(path.debugDescription)")
         }
         if webKitJourney != nil, servesWebJourney {
             throw ValidationError("--webkit and --serve/--allow-origin cannot be used together: --webkit opens the journey in a WebKit web view of its own, --serve serves it to a browser")
@@ -141,6 +166,9 @@ struct HostOptions: ParsableArguments, Sendable {
                 log: { StandardStreams.printError($0) })
         }
     }
+
+    /// The `--match-ignore` paths, read (``validate()`` refused any that is not one).
+    var ignoredPaths: [RecordedDataPath] { matchIgnore.compactMap(RecordedDataPath.init) }
 
     /// Whether a browser journey replaces the simulated one (`--serve` or `--allow-origin`).
     var servesWebJourney: Bool { serveDirectory != nil || !allowedOrigins.isEmpty }

@@ -29,11 +29,13 @@ struct HostRunner {
     /// The exit status for an error found while validating the command line, before anything
     /// starts: a bad or missing profile or scenario file, a journey directory or address that is
     /// not one, an origin or port that is not one, or options that contradict each other are
-    /// the command line's fault (64, as a bad `--rules` file is); anything else (the WebKit
+    /// the command line's fault (64, as a bad `--rules` file is); a `--recording` that is no
+    /// recording is exit 5, as `open` says of it; anything else (the WebKit
     /// runner not built, a port already taken) is a failure (1).
     static func exitStatus(forStartError error: any Error) -> Int32 {
         switch error {
         case is SimulationInputError, is HostStartError: ExitCodes.usage
+        case is RecordedHostError: ExitCodes.badRecording
         case WebKitJourneyError.invalidJourney: ExitCodes.usage
         case WebJourneyError.servedDirectory, WebJourneyError.invalidOrigin, WebJourneyError.invalidPort: ExitCodes.usage
         default: ExitCodes.failure
@@ -55,8 +57,10 @@ struct HostRunner {
         // 1. Validate everything before anything is visible from outside.
         let profile: HostProfile
         let journey: any HostJourney
+        var recorded: RecordedHost?
         do {
             profile = try options.profilePath.map { path throws(SimulationInputError) in try HostProfile.load(path: path) } ?? BuiltInDemo.profile
+            recorded = try options.recordingPath.map { try RecordedHost(path: $0, ignoring: options.ignoredPaths, pacing: options.recordedPacing) }
             if options.webKitJourney != nil {
                 journey = try WebKitHostJourney(options: options)
             } else {
@@ -66,14 +70,16 @@ struct HostRunner {
             StandardStreams.printFailure("\(error)")
             return Self.exitStatus(forStartError: error)
         }
-        let name = options.name ?? profile.name
+        let name = options.name ?? recorded?.defaultName ?? profile.name
         if name.isEmpty {
             StandardStreams.printFailure("--name must not be empty")
             return ExitCodes.usage
         }
+        let hostVersion = recorded?.hostVersion ?? profile.hostVersion
 
-        // 2. Build the host (nothing is visible yet).
-        let host = profile.makeHost()
+        // 2. Build the host (nothing is visible yet): from the recording, or from the profile.
+        let host = recorded?.makeHost() ?? profile.makeHost()
+        if let recorded { journey.journeyAttached = { host in recorded.pageAttached(host: host) } }
 
         // Signals are watched from before the socket exists, so a SIGTERM that arrives while
         // the host starts still ends in a clean shutdown that removes the socket.
@@ -93,7 +99,7 @@ struct HostRunner {
         var served: ServedInspector
         do {
             served = try ServedInspector(
-                host: host, path: options.inspectionPath, hostVersion: profile.hostVersion, name: name, socketPath: options.socketPath,
+                host: host, path: options.inspectionPath, hostVersion: hostVersion, name: name, socketPath: options.socketPath,
                 tcp: options.inspectorTCPOptions, journeyPage: journey.journeyPage)
         } catch {
             StandardStreams.printFailure("cannot serve the inspector: \(error)")
@@ -116,8 +122,10 @@ struct HostRunner {
         if options.exitOnStdinEOF {
             Self.watchStandardInput { continuation.yield(.standardInputClosed) }
         }
-        StandardStreams.printError(
-            "bridge-inspector host: host \"\(name)\" (hostVersion \(profile.hostVersion)) is \(journey.activity); stop it with Ctrl-C.")
+        // A recorded host's name and version come from the recording: untrusted text.
+        StandardStreams.printError(Sanitizer.sanitize(
+            "bridge-inspector host: host \"\(name)\" (hostVersion \(hostVersion)) is \(journey.activity); stop it with Ctrl-C."))
+        if let recorded { StandardStreams.printError(Sanitizer.sanitize("bridge-inspector host: \(recorded.summary).")) }
         let notices = journey.notices
         for line in notices.beforeAttachHint { StandardStreams.printError(line) }
         StandardStreams.printError(Self.attachHint(name: name, socketPath: agent.socketPath))

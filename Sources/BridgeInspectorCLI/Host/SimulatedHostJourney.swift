@@ -11,6 +11,7 @@ final class SimulatedHostJourney: HostJourney {
     private var log: JourneyLog?
     private var journey: SimulatedJourney?
     private var scenarioTask: Task<Void, Never>?
+    var journeyAttached: @MainActor (BridgeHost) -> Void = { $0.sendReadyEvent() }
 
     /// Loads the scenario and checks it fits the options, before anything is visible from outside.
     init(options: HostOptions) throws {
@@ -49,13 +50,14 @@ final class SimulatedHostJourney: HostJourney {
                 "bridge-inspector host: waiting for an inspector to attach before the journey starts (bridge-inspector --socket \(ScriptOutput.shellWord(agent.socketPath))).")
         }
         let scenario = scenario
+        let journeyAttached = journeyAttached
         scenarioTask = Task { @MainActor in
             if waitForInspector {
                 while agent.subscriberCount == 0, !Task.isCancelled { try? await Task.sleep(for: .milliseconds(20)) }
                 guard !Task.isCancelled else { return }
                 StandardStreams.printError("bridge-inspector host: an inspector is attached; the journey starts.")
             }
-            host.sendReadyEvent()
+            journeyAttached(host)
             await journey.run(scenario)
             finished()
         }

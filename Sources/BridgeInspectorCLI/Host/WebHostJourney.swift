@@ -18,6 +18,7 @@ final class WebHostJourney: HostJourney {
     /// Where `inject` posts as the journey would, through the attached page's own handler.
     private let page = ServedJourneyPage()
     var journeyPage: (any JourneyPage)? { page }
+    var journeyAttached: @MainActor (BridgeHost) -> Void = { $0.sendReadyEvent() }
 
     init(options: HostOptions) {
         self.options = options
@@ -45,8 +46,9 @@ final class WebHostJourney: HostJourney {
             channel.holdingEntryPoint = PageInterceptScript.entryPoint
             configuration.pageReports = channel
         }
+        let journeyAttached = journeyAttached
         server = try await WebJourneyServer.start(host: host, configuration: configuration) { notice in
-            Self.report(notice, host: host)
+            Self.report(notice, host: host, journeyAttached: journeyAttached)
         }
         page.server = server
     }
@@ -90,13 +92,13 @@ final class WebHostJourney: HostJourney {
     }
 
     /// Tells the person running the host what happened to the browser journey; sends `host.ready`
-    /// to every page that attaches, as an app does once its journey is attached.
-    private static func report(_ notice: WebJourneyNotice, host: BridgeHost) {
+    /// to every page that attaches (through `journeyAttached`), as an app does once its journey is attached.
+    private static func report(_ notice: WebJourneyNotice, host: BridgeHost, journeyAttached: @MainActor (BridgeHost) -> Void) {
         // Actions, ids and origins come from the browser page: untrusted text.
         let printError = { (line: String) in StandardStreams.printError(Sanitizer.sanitize(line)) }
         switch notice {
         case .attached(let page):
-            host.sendReadyEvent()
+            journeyAttached(host)
             printError("bridge-inspector host: \(page) attached (origin \(page.origin)); sent host.ready.")
         case .superseded(let page, let newer):
             printError("bridge-inspector host: \(newer) took over from \(page), which was disconnected: one page at a time is the journey.")

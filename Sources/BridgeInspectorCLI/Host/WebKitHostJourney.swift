@@ -23,6 +23,7 @@ final class WebKitHostJourney: HostJourney {
     /// Where `inject` posts as the journey would, once the web view is open.
     private let page = WebKitJourneyPage()
     var journeyPage: (any JourneyPage)? { page }
+    var journeyAttached: @MainActor (BridgeHost) -> Void = { $0.sendReadyEvent() }
 
     /// Checks the journey's address and finds the runner: nothing is started yet.
     init(options: HostOptions) throws {
@@ -92,7 +93,7 @@ final class WebKitHostJourney: HostJourney {
         let printError = { (line: String) in StandardStreams.printError(Sanitizer.sanitize(line)) }
         switch notice {
         case .loaded(let page):
-            host.sendReadyEvent()
+            journeyAttached(host)
             printError("bridge-inspector host: \(page) loaded; sent host.ready.")
         case .went(let page, let stillPending):
             printError(WebHostJourney.pageWent("\(page)", how: "reload or navigation", stillPending: stillPending))
