@@ -72,8 +72,8 @@ struct ScriptingRerunTests {
         let out = directory.file("rerun.jsonl")
         let result = try await host.run(["rerun", source, "--record", out, "--answer-timeout", "60"], binary: binary)
         #expect(result.status == 0, "\(result)")
-        let requests = plan.requests.count
-        #expect(result.stdout.contains("\(plan.steps.count) journey messages sent, \(requests - 1) requests answered, 1 left pending, 0 timed out"), "\(result)")
+        try #require(plan.requests.count == 3, "device.info, location.get, nfc.read")
+        #expect(result.stdout.contains("\(plan.steps.count) journey messages sent, 2 requests answered, 1 left pending, 0 timed out"), "\(result)")
         #expect(result.stdout.contains("→ 1/\(plan.steps.count) seq \(plan.steps[0].seq)"), "\(result)")
         #expect(result.stdout.contains("← dev-1-rerun-"), "\(result)")
         #expect(result.stderr.contains("no handler took seq") && result.stderr.contains("nfc.read"), "\(result)")
@@ -119,9 +119,10 @@ struct ScriptingRerunTests {
         defer { host.stop() }
         let result = try await host.run(["rerun", source, "--answer-timeout", "2"], binary: binary)
         #expect(result.status == 4, "\(result)")
-        let requests = plan.requests.count
-        #expect(result.stderr.contains("\(plan.steps.count) journey messages sent, \(requests - 2) requests answered, 2 left pending (1 answered in the recording), 0 timed out"), "\(result)")
-        #expect(result.stderr.contains("got no answer within 2 s: location.get loc-1-rerun-"), "\(result)")
+        try #require(plan.requests.map(\.message.payload.action) == ["device.info", "location.get", "nfc.read"])
+        #expect(result.stderr.contains("\(plan.steps.count) journey messages sent, 1 request answered, 2 left pending (1 answered in the recording), 0 timed out"), "\(result)")
+        #expect(result.stderr.contains("got no answer within 2.0s: location.get loc-1-rerun-"), "\(result)")
+        #expect(result.stderr.contains("note: no answer to seq \(plan.requests[1].seq) (location.get) within 2.0s; it waits in pendingRequests; going on"), "\(result)")
         #expect(result.stderr.contains("(waits in pendingRequests)"), "\(result)")
         #expect(result.stderr.contains("hint: --answer-timeout waits longer"), "\(result)")
     }
@@ -163,5 +164,14 @@ struct ScriptingRerunTests {
         // A good recording and options, but no host there: exit 3.
         let noHost = try await runCLI(["rerun", recording] + socket, binary: binary)
         #expect(noHost.status == 3, "\(noHost)")
+
+        // A host that cannot take injected messages (seen through GBGBridge's public API, with no
+        // journey page): exit 2, nothing sent.
+        let publicAPI = try await ScriptedHost(binary: binary, scenario: idleScenario, extra: ["--inspect-via", "public-api"])
+        defer { publicAPI.stop() }
+        let refused = try await publicAPI.run(["rerun", recording], binary: binary)
+        #expect(refused.status == 2, "\(refused)")
+        #expect(refused.stderr.contains("cannot take injected messages"), "\(refused)")
+        #expect(!refused.stdout.contains("→"), "\(refused)")
     }
 }

@@ -18,10 +18,10 @@ import Foundation
 ///   timed out; the seam a comparison of two sessions reads.
 ///
 /// ```swift
-/// let plan = try SessionRerunPlan(contents, selection: .init(from: 12, to: 80))
+/// let plan = try SessionRerunPlan(Recording.load(from: url), selection: .init(from: 12, to: 80))
 /// let driver = SessionRerunDriver(plan: plan, settings: .init(pacing: .recorded))
-/// let outcome = try await driver.run(link: link, state: stateAfterSnapshot)
-/// print(outcome.summary)
+/// let outcome = try await driver.run(link: link, initialFrames: [snapshot])
+/// print(outcome.summary)   // "12 journey messages sent, 9 requests answered, 1 left pending, 0 timed out"
 /// ```
 public enum SessionRerun {
     /// How fast the steps are sent.

@@ -2,7 +2,7 @@ import BridgeCore
 import Foundation
 import InspectorProtocol
 
-/// What came of a rerun (``SessionRerunDriver/run(link:state:)``): what the recording shows the
+/// What came of a rerun (``SessionRerunDriver/run(link:initialFrames:onEvent:)``): what the recording shows the
 /// host did, what the host did now, and how the two are tied together. The seam a comparison of
 /// sessions reads: it pairs ``expected`` with ``actual`` through ``steps`` (each step's recorded
 /// and new correlation id).
