@@ -36,6 +36,7 @@ struct BridgeInspector: AsyncParsableCommand {
             DropCommand.self,
             InjectCommand.self,
             ReplayCommand.self,
+            RerunCommand.self,
             AutoRespondCommand.self,
             RecordCommand.self,
             ExportCommand.self,

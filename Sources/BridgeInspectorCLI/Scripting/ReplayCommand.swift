@@ -23,6 +23,9 @@ struct ReplayCommand: ParsableCommand {
             With --same-id, a request whose id the host still has outstanding (pending, or in a \
             capture slot) is not sent: the host would refuse the duplicate and never route it.
 
+            To send every journey message of a recorded session again, in order, use \
+            `bridge-inspector rerun RECORDING`.
+
             Exit status: 0 done; 2 when the message is not in the host's log, was sent by the \
             host, or the host refuses (a --same-id request still outstanding); 4 when no answer came within --timeout; 64 for bad options.
 
