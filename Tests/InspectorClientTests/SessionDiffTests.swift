@@ -251,12 +251,23 @@ struct SessionDiffTests {
         #expect(diff.alignedCount == 99_999)
     }
 
-    @Test("The alignment is a longest common subsequence (checked against dynamic programming on random sequences)")
+    @Test("The alignment is a longest common subsequence (checked against dynamic programming on every small pair and on longer ones)")
     func alignmentIsOptimal() {
-        var generator = SplitMix(seed: 28)
-        for _ in 0..<300 {
-            let a = (0..<Int(generator.next() % 30)).map { _ in Int(generator.next() % 4) }
-            let b = (0..<Int(generator.next() % 30)).map { _ in Int(generator.next() % 4) }
+        // Every sequence over three keys of up to three items, against every other.
+        var small: [[Int]] = [[]]
+        var frontier: [[Int]] = [[]]
+        for _ in 0..<3 {
+            frontier = frontier.flatMap { prefix in (0..<3).map { prefix + [$0] } }
+            small += frontier
+        }
+        var pairs = small.flatMap { a in small.map { b in (a, b) } }
+        // Longer ones, where the middle snake recurses several times.
+        for seed in 0..<40 {
+            let a = (0..<(20 + seed)).map { ($0 * $0 + seed) % 4 }
+            let b = (0..<(30 - seed % 7)).map { ($0 * 7 + seed * 3 + $0 / 3) % 4 }
+            pairs.append((a, b))
+        }
+        for (a, b) in pairs {
             let matches = SequenceAlignment(left: a, right: b).matches
             // Every pair is equal, both indexes strictly increase, and there are as many as the
             // longest common subsequence has.
@@ -317,18 +328,5 @@ struct SessionDiffTests {
         #expect((root["counts"] as? [String: Int]) == ["fieldChanged": 1, "missing": 1])
         #expect((root["ignored"] as? [String: Any])?["paths"] as? [String] == ["data.x"])
         #expect((root["left"] as? [String: Any])?["messages"] as? Int == 7)
-    }
-}
-
-/// A small deterministic generator for the alignment's random cases.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

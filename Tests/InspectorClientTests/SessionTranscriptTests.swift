@@ -11,27 +11,38 @@ import Testing
 struct SessionTranscriptTests {
     static let t0: Double = 1_700_000_000_000
 
-    static func state() -> LiveState {
-        let messages = [
-            Fixture.hostEvent(seq: 1, id: "ios-event-1", name: "host.ready", at: t0, data: ["version": .string("1.0.0")]),
-            Fixture.request(seq: 2, id: "dev-1", action: "device.info", at: t0 + 10),
-            Fixture.response(seq: 3, id: "dev-1", action: "device.info", at: t0 + 52, data: ["model": .string("iPhone")]),
-            Fixture.request(seq: 4, id: "nfc-1", action: "nfc.read", at: t0 + 100),
-            Fixture.request(seq: 5, id: "cap-1", action: "camera.document.capture", at: t0 + 110),
-            // Answered by a person in the inspector: not the app's behaviour.
-            Fixture.response(seq: 6, id: "cap-1", action: "camera.document.capture", at: t0 + 150, origin: .inspector),
-            Fixture.hostEvent(seq: 7, id: "ios-event-2", name: "host.ping", at: t0 + 200, origin: .inspector),
-            Fixture.traffic(seq: 8, .received, Fixture.message("web-event-1", .event, "journey.step", at: t0 + 300, data: ["step": .string("done")]), at: t0 + 300),
-            Fixture.response(seq: 9, id: "gone-1", action: "old.action", at: t0 + 400, status: .error,
+    /// A session's state: `run` shifts every time by an hour and changes every id; with
+    /// `inspectorMade`, a person answered the capture and sent a host.ping from the inspector.
+    static func wire(run: Int = 0, inspectorMade: Bool = true) -> WireState {
+        let t = t0 + Double(run) * 3_600_000
+        var messages = [
+            Fixture.hostEvent(seq: 1, id: "ios-event-\(run)", name: "host.ready", at: t, data: ["version": .string("1.0.0")]),
+            Fixture.request(seq: 2, id: "dev-\(run)", action: "device.info", at: t + 10),
+            Fixture.response(seq: 3, id: "dev-\(run)", action: "device.info", at: t + 52, data: ["model": .string("iPhone")]),
+            Fixture.request(seq: 4, id: "nfc-\(run)", action: "nfc.read", at: t + 100),
+            Fixture.request(seq: 5, id: "cap-\(run)", action: "camera.document.capture", at: t + 110),
+        ]
+        if inspectorMade {
+            messages += [
+                Fixture.response(seq: 6, id: "cap-\(run)", action: "camera.document.capture", at: t + 150, origin: .inspector),
+                Fixture.hostEvent(seq: 7, id: "ios-event-\(run)-b", name: "host.ping", at: t + 200, origin: .inspector),
+            ]
+        }
+        messages += [
+            Fixture.traffic(seq: 8, .received, Fixture.message("web-event-\(run)", .event, "journey.step", at: t + 300, data: ["step": .string("done")]), at: t + 300),
+            Fixture.response(seq: 9, id: "gone-\(run)", action: "old.action", at: t + 400, status: .error,
                              error: BridgeErrorPayload(code: "BUSY", message: "busy", recoverable: true)),
         ]
-        let malformed = [WireMalformed(seq: 10, time: t0 + 500, raw: "{oops", bytes: 5, reason: "not JSON")]
-        let host = WireHostInfo(name: "demo", pid: 4242, hostVersion: "1.0", environment: "ios", startedAt: t0 - 1000)
-        let wire = WireState(
+        let malformed = [WireMalformed(seq: 10, time: t + 500, raw: "{oops", bytes: 5, reason: "not JSON")]
+        let host = WireHostInfo(name: "demo", pid: 4242 + run, hostVersion: "1.0", environment: "ios", startedAt: t - 1000)
+        return WireState(
             host: host, journeyAttached: true, lastError: nil, errorHistory: [], messages: messages, malformed: malformed, pending: [],
             slots: [], customCapabilities: [], counts: WireCounts(received: 4, sent: 5, malformed: 1))
+    }
+
+    static func state() -> LiveState {
         var state = LiveState()
-        state.apply(.snapshot(seq: 10, state: wire), at: t0 + 1000)
+        state.apply(.snapshot(seq: 10, state: wire()), at: t0 + 1000)
         return state
     }
 
@@ -73,29 +84,12 @@ struct SessionTranscriptTests {
     func fromRecording() {
         let state = Self.state()
         let left = SessionTranscript(log: state.log, host: state.host, name: "a")
-        let contents = Recording.Contents(header: nil, frames: [.snapshot(seq: 10, state: Self.wire())], problem: nil, linesRead: 2)
+        // The same journey an hour later, every id different, as a recording holds it.
+        let contents = Recording.Contents(header: nil, frames: [.snapshot(seq: 10, state: Self.wire(run: 1, inspectorMade: false))], problem: nil, linesRead: 1)
         let right = SessionTranscript(contents: contents, name: "b.jsonl")
+        #expect(right.inspectorMadeLeftOut == 0)
+        #expect(right.hostName == "demo")
         #expect(right.items.map(\.alignmentKey) == left.items.map(\.alignmentKey))
         #expect(SessionDiff(left: left, right: right).isSame)
-    }
-
-    static func wire() -> WireState {
-        // The same journey an hour later, every id different.
-        let later = t0 + 3_600_000
-        let messages = [
-            Fixture.hostEvent(seq: 1, id: "ios-event-9", name: "host.ready", at: later, data: ["version": .string("1.0.0")]),
-            Fixture.request(seq: 2, id: "dev-9", action: "device.info", at: later + 10),
-            Fixture.response(seq: 3, id: "dev-9", action: "device.info", at: later + 40, data: ["model": .string("iPhone")]),
-            Fixture.request(seq: 4, id: "nfc-9", action: "nfc.read", at: later + 100),
-            Fixture.request(seq: 5, id: "cap-9", action: "camera.document.capture", at: later + 110),
-            Fixture.traffic(seq: 6, .received, Fixture.message("web-event-9", .event, "journey.step", at: later + 300, data: ["step": .string("done")]), at: later + 300),
-            Fixture.response(seq: 7, id: "gone-9", action: "old.action", at: later + 400, status: .error,
-                             error: BridgeErrorPayload(code: "BUSY", message: "busy", recoverable: true)),
-        ]
-        let malformed = [WireMalformed(seq: 8, time: later + 500, raw: "{oops", bytes: 5, reason: "not JSON")]
-        let host = WireHostInfo(name: "demo", pid: 4343, hostVersion: "1.0", environment: "ios", startedAt: later - 1000)
-        return WireState(
-            host: host, journeyAttached: true, lastError: nil, errorHistory: [], messages: messages, malformed: malformed, pending: [],
-            slots: [], customCapabilities: [], counts: WireCounts(received: 4, sent: 3, malformed: 1))
     }
 }

@@ -160,10 +160,12 @@ public struct SessionDiff: Sendable {
         let leftSide = SessionDifference.Side(l, index: li)
         let rightSide = SessionDifference.Side(r, index: ri)
         let root = SessionFieldPath([])
-        if l.kind != .answer {
+        // Equal values stay equal once normalized: most pairs of a mostly equal session end here.
+        let (leftMessage, rightMessage) = (messageValue(l), messageValue(r))
+        if l.kind != .answer, leftMessage != rightMessage {
             var changes: [SessionValueComparison.Change] = []
             comparison.changes(
-                comparison.normalized(messageValue(l), at: root), comparison.normalized(messageValue(r), at: root), at: root, into: &changes)
+                comparison.normalized(leftMessage, at: root), comparison.normalized(rightMessage, at: root), at: root, into: &changes)
             for change in changes {
                 differences.append(SessionDifference(
                     kind: .fieldChanged, left: leftSide, right: rightSide, part: .message, path: change.path.description,
@@ -179,8 +181,11 @@ public struct SessionDiff: Sendable {
             differences.append(SessionDifference(kind: .answerExtra, left: leftSide, right: rightSide))
         case (let la?, let ra?):
             var changes: [SessionValueComparison.Change] = []
-            comparison.changes(
-                comparison.normalized(answerValue(la), at: root), comparison.normalized(answerValue(ra), at: root), at: root, into: &changes)
+            let (leftAnswer, rightAnswer) = (answerValue(la), answerValue(ra))
+            if leftAnswer != rightAnswer {
+                comparison.changes(
+                    comparison.normalized(leftAnswer, at: root), comparison.normalized(rightAnswer, at: root), at: root, into: &changes)
+            }
             let errorOnOneSide = (la.error == nil) != (ra.error == nil)
             var found: [SessionDifference] = []
             for change in changes {
