@@ -70,6 +70,23 @@ struct SessionTranscriptTests {
         #expect(transcript.timeSpan == Self.t0...(Self.t0 + 500))
     }
 
+    @Test("The host's answer to a request an inspector injected is left out with the request")
+    func injectedRequest() {
+        let injected = Fixture.traffic(seq: 1, .received, Fixture.message("inj-1", .request, "device.info", at: Self.t0), at: Self.t0, origin: .inspector)
+        let answer = Fixture.response(seq: 2, id: "inj-1", action: "device.info", at: Self.t0 + 5)
+        let wire = WireState(
+            host: WireHostInfo(name: "demo", pid: 1, hostVersion: "1.0", environment: "ios", startedAt: Self.t0), journeyAttached: true, lastError: nil, errorHistory: [], messages: [injected, answer], malformed: [], pending: [],
+            slots: [], customCapabilities: [], counts: WireCounts(received: 1, sent: 1, malformed: 0))
+        var state = LiveState()
+        state.apply(.snapshot(seq: 2, state: wire), at: Self.t0 + 10)
+        let transcript = SessionTranscript(log: state.log, name: "a")
+        #expect(transcript.items.isEmpty, "\(transcript.items)")
+        #expect(transcript.inspectorMadeLeftOut == 2)
+        let included = SessionTranscript(log: state.log, name: "a", includeInspectorMade: true)
+        #expect(included.items.map(\.kind) == [.request])
+        #expect(included.items.first?.answer?.seq == 2)
+    }
+
     @Test("With inspector-made traffic included, the person's answer and event are items")
     func includeInspectorMade() {
         let state = Self.state()

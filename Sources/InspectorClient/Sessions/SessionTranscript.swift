@@ -17,8 +17,8 @@ import InspectorProtocol
 ///
 /// Messages an inspector made (``MessageOrigin/inspector``: a response typed in the TUI, an
 /// injected message, an answer from a reply rule) are not the app's behaviour and are left out
-/// unless `includeInspectorMade` is set; ``inspectorMadeLeftOut`` counts them so a report can
-/// say so. Markers (gaps, disconnections) are not items.
+/// unless `includeInspectorMade` is set, and so is the host's answer to a request an inspector
+/// injected or replayed; ``inspectorMadeLeftOut`` counts them so a report can say so. Markers (gaps, disconnections) are not items.
 public struct SessionTranscript: Sendable {
     /// What the session is called in a report: a file name, or `host NAME`. Untrusted when it
     /// comes from a host: make it safe before it reaches a terminal.
@@ -167,12 +167,22 @@ public struct SessionTranscript: Sendable {
         var leftOut = 0
         // Requests not answered yet, by correlation id: only to pair, never to align.
         var open: [String: Int] = [:]
+        // Requests an inspector made (injected, replayed) that are not answered yet: the host's
+        // answer to one is the person's doing too, and is left out with it.
+        var openLeftOut: Set<String> = []
         for entry in log {
             switch entry.kind {
             case .message:
-                if entry.origin == .inspector && !includeInspectorMade {
-                    leftOut += 1
-                    continue
+                if !includeInspectorMade {
+                    if entry.origin == .inspector {
+                        if entry.type == .request { openLeftOut.insert(entry.correlationId) }
+                        leftOut += 1
+                        continue
+                    }
+                    if entry.type == .response, open[entry.correlationId] == nil, openLeftOut.remove(entry.correlationId) != nil {
+                        leftOut += 1
+                        continue
+                    }
                 }
                 guard let direction = entry.direction else { continue }
                 let message = entry.message
