@@ -127,7 +127,7 @@ struct ScriptingDiffTests {
         }
         let found = try #require(result, "the diff against the running host never showed the two differences")
         #expect(found.status == 7, "\(found)")
-        #expect(found.lines.dropFirst().first?.hasPrefix("right  host demo (pid \(host.process.pid)): host demo, ") == true, "\(found)")
+        #expect(found.lines.dropFirst().first?.hasPrefix("right  running host (pid \(host.process.pid)): host demo, ") == true, "\(found)")
         let both = try await host.run(["diff", recorded, recorded], binary: binary)
         #expect(both.status == 64, "\(both)")
         #expect(both.stderr.contains("not both"), "\(both)")

@@ -124,7 +124,8 @@ struct DiffCommand: ParsableCommand {
         } else {
             throw ScriptError.usage("name a recording to compare")
         }
-        let name = file ?? "host " + (loaded.state.host.map { "\($0.name) (pid \($0.pid))" } ?? "?")
+        // The header adds the host's name; a live side is named by what it is and its pid.
+        let name = file ?? "running host" + (loaded.state.host.map { " (pid \($0.pid))" } ?? "")
         return (SessionTranscript(log: loaded.state.log, host: loaded.state.host, name: name, includeInspectorMade: includeInspector), loaded.problem)
     }
 }
