@@ -21,6 +21,13 @@ enum SessionLog {
         if selection.socket != nil || selection.host != nil {
             throw ScriptError.usage("give either a recording FILE or --socket/--host, not both")
         }
+        return try load(file: file, usedAs: usedAs)
+    }
+
+    /// The state built from the recording `file`, and the exit-5 error to throw once its
+    /// readable part has been used, when it was cut off (as ``load(file:selection:client:usedAs:)``).
+    static func load(file: String, usedAs: String) throws -> (state: LiveState, problem: ScriptError?) {
+        var state = LiveState()
         let contents = try OpenCommand.loadReadable(file)
         for frame in contents.frames { state.apply(frame, at: 0) }
         guard let broken = contents.problem else { return (state, nil) }

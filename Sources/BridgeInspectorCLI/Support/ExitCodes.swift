@@ -14,6 +14,9 @@ enum ExitCodes {
     static let badRecording: Int32 = 5
     /// `doctor` found a check that fails (or warns, with `--fail-on warning`).
     static let doctorFailed: Int32 = 6
+    /// `diff` found that the two sessions differ (`diff(1)`'s 1 is taken here by ``failure``, so
+    /// a script can tell "different" from "broken").
+    static let sessionsDiffer: Int32 = 7
     /// The command line was wrong: a bad option, malformed JSON in --data (ArgumentParser's own
     /// code); also the interactive inspector started where it cannot run (no terminal, or a
     /// terminal such as TERM=dumb that cannot move the cursor), as sysexits' EX_USAGE.
