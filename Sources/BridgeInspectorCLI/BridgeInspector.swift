@@ -39,6 +39,7 @@ struct BridgeInspector: AsyncParsableCommand {
             AutoRespondCommand.self,
             RecordCommand.self,
             ExportCommand.self,
+            RedactCommand.self,
             StatsCommand.self,
             DoctorCommand.self,
             OpenCommand.self,
