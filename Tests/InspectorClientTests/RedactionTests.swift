@@ -176,6 +176,20 @@ struct RedactionTests {
         #expect(response.message?.payload.data?["imageBase64"] == .string("[redacted image/png 64x48 \(png.count) bytes sha256:\(fingerprint(png))]"))
     }
 
+    @Test("redacting a redacted recording changes nothing and counts nothing: descriptors and tokens are not redacted again")
+    func idempotent() throws {
+        let png = SyntheticImage.png(width: 64, height: 48)
+        let input = Data((Self.recording(image: png).joined(separator: "\n") + "\n").utf8)
+        let options = Redactor.Options(fields: [try RedactionFieldPath(parsing: "data.documentNumber")])
+        var first = Redactor(options: options)
+        let once = first.redactRecording(input)
+        var second = Redactor(options: options)
+        let twice = second.redactRecording(once)
+        #expect(first.report.replaced == 3)
+        #expect(second.report.replaced == 0, "\(second.report)")
+        #expect(twice == once)
+    }
+
     @Test("a line that is not JSON is left out and counted, never passed through")
     func notJSONIsDropped() {
         let png = SyntheticImage.png(width: 20, height: 20)
