@@ -40,6 +40,7 @@ struct BridgeInspector: AsyncParsableCommand {
             AutoRespondCommand.self,
             RecordCommand.self,
             ExportCommand.self,
+            RedactCommand.self,
             DiffCommand.self,
             StatsCommand.self,
             DoctorCommand.self,

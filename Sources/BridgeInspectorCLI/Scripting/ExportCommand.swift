@@ -27,12 +27,23 @@ struct ExportCommand: ParsableCommand {
             unsupported 501. Correlation id, direction, origin and sequence numbers are under \
             each entry's "_bridge".
 
+            Redacted by default, as a HAR is meant to leave the machine: images and other \
+            large base64 become e.g. "[redacted image/png 1280x808 48213 bytes \
+            sha256:9f2c41d07a3be815]" (type, pixel size, and a hash so equal images still \
+            compare equal), and each --field PATH of every message becomes "[redacted 1]", \
+            "[redacted 2]", ... (equal values, equal numbers; never hashed). Correlation ids \
+            are kept. Standard error says what was replaced; `bridge-inspector redact` \
+            explains it in full. --no-redact writes every message exactly as it crossed the \
+            bridge, for your own machine only.
+
             The archive goes to standard output, or to --output FILE. A recording that was cut \
             off is exported up to where it broke, with a warning (exit 5).
 
             Examples:
               bridge-inspector export --har session.jsonl > session.har
               bridge-inspector export --har --host demo -o now.har
+              bridge-inspector export --har session.jsonl --field data.documentNumber -o bug.har
+              bridge-inspector export --har session.jsonl --no-redact -o exact.har
             """)
 
     @Flag(help: "Write HAR 1.2 JSON (the default, and for now the only format).")
@@ -48,10 +59,25 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var selection: HostSelection
 
+    @OptionGroup var redaction: RedactOptions
+
+    @Flag(name: .customLong("no-redact"), help: "Keep images, base64 and every field exactly as they crossed the bridge (the archive is then not fit to share).")
+    var noRedact = false
+
     func run() throws {
         try Script.run {
+            if noRedact, !redaction.fields.isEmpty {
+                throw ScriptError.usage("--field names what to redact, and --no-redact turns redaction off: give one or the other")
+            }
+            let options = try redaction.options()
             let (state, problem) = try SessionLog.load(file: file, selection: selection, client: "bridge-inspector export", usedAs: "the archive holds")
-            let export = HARExport(log: state.log, host: state.host)
+            var log = state.log
+            if !noRedact {
+                var redactor = Redactor(options: options)
+                log = redactor.redact(log: log)
+                StandardStreams.printError("\(redactor.report.summary) (--no-redact keeps them)")
+            }
+            let export = HARExport(log: log, host: state.host)
             let json = String(decoding: export.json(), as: UTF8.self)
             if let output {
                 // As on standard output: valid JSON with the same values, and no character that
