@@ -51,32 +51,12 @@ struct DiffCommand: ParsableCommand {
     @Flag(help: "Print the report as one JSON object (keys in docs/cli.md, \"diff\").")
     var json = false
 
-    @Option(name: .customLong("ignore"), help: ArgumentHelp(
-        "Leave this path out of the comparison, e.g. data.sessionId, data.*.id or data.items[*] (repeatable).", valueName: "path"))
-    var ignore: [String] = []
-
-    @Flag(help: "Also compare what is ignored by default: timestamps and time-named fields in data, host event ids.")
-    var noDefaultIgnores = false
-
-    @Option(help: ArgumentHelp("Report a latency change when one side is more than this many times the other (and --latency-min-ms apart).", valueName: "x"))
-    var latencyFactor: Double = 2
-
-    @Option(name: .customLong("latency-min-ms"), help: ArgumentHelp("Report a latency change only when the two latencies are also more than this many milliseconds apart.", valueName: "ms"))
-    var latencyMinMs: Double = 250
+    @OptionGroup var comparison: SessionDiffArguments
 
     @Flag(help: "Compare messages made in an inspector (typed answers, injected messages, reply rules) too.")
     var includeInspector = false
 
     @OptionGroup var selection: HostSelection
-
-    func validate() throws {
-        guard latencyFactor.isFinite, latencyFactor >= 1 else {
-            throw ValidationError("--latency-factor takes a number of at least 1, such as 2 (twice as slow)")
-        }
-        guard latencyMinMs.isFinite, latencyMinMs >= 0 else {
-            throw ValidationError("--latency-min-ms takes a number of milliseconds of at least 0, such as 250")
-        }
-    }
 
     func run() throws {
         try Script.run {
@@ -85,17 +65,7 @@ struct DiffCommand: ParsableCommand {
                     "give a second recording RIGHT or a running host (--socket/--host/--connect), not both",
                     hint: "bridge-inspector diff LEFT RIGHT compares two recordings; bridge-inspector diff LEFT --host NAME compares a recording with the host's log now")
             }
-            var ignored: [SessionIgnorePath] = []
-            for path in ignore {
-                do {
-                    ignored.append(try SessionIgnorePath(parsing: path))
-                } catch {
-                    throw ScriptError.usage("--ignore: \(error)")
-                }
-            }
-            let options = SessionDiffOptions(
-                ignoredPaths: ignored, useDefaultIgnores: !noDefaultIgnores,
-                latency: .init(factor: latencyFactor, minimumMs: latencyMinMs))
+            let options = try comparison.options()
             let leftSide = try Self.transcript(file: left, selection: nil, includeInspector: includeInspector)
             let rightSide = try Self.transcript(file: right, selection: selection, includeInspector: includeInspector)
             let diff = SessionDiff(left: leftSide.transcript, right: rightSide.transcript, options: options)

@@ -37,20 +37,33 @@ struct RerunCommand: AsyncParsableCommand {
             as recorded. A request whose recorded id the host still has outstanding is refused \
             by the host as a duplicate: leave out --same-id.
 
-            Output: one line per message sent and per answer, notes on standard error (a request \
-            waiting in pendingRequests, an answer that did not come in time), and a summary such \
-            as "12 journey messages sent, 9 requests answered, 1 left pending, 0 timed out". With \
-            --json, one JSON line per message at the end ("kind":"step": what was sent, its fate \
-            answered, pending, timedOut, unanswered, sent or refused, the latency now and as \
-            recorded) and a last line with "kind":"summary". --quiet prints nothing on success. \
-            --record FILE also writes what the host did during the rerun as a recording, to \
-            `open` or compare later (never over an existing file).
+            Divergence: at the end, what the host did is compared with the recording as `diff` \
+            compares two sessions (left: the recording from the first message sent; right: the \
+            rerun), by what happened, never by ids or times: an answer whose status, error code \
+            or data fields differ (each with its path), an answer missing or extra, host events \
+            missing, extra or moved, and an answer much slower or faster than recorded (more than \
+            --latency-factor times and --latency-min-ms apart). Ids, timestamps, host event ids \
+            and time-named fields are ignored, images compared by size and hash; --ignore PATH \
+            names more (a generated id, a nonce), as in `diff`.
 
-            Exit status: 0 every request was answered, or waits in the host where the recording \
-            shows it waiting too; 4 a request the recording shows answered got no answer within \
-            --answer-timeout (it may wait in pendingRequests: the summary counts it as left \
-            pending); 2 the host cannot take injected messages, or refused one; 3 no host, or it \
-            went away; 5 the recording cannot be read; 64 bad options, or nothing to send.
+            Output: one line per message sent and per answer, notes on standard error (a request \
+            waiting in pendingRequests, an answer that did not come in time), a summary such as \
+            "12 journey messages sent, 9 requests answered, 1 left pending, 0 timed out", then \
+            the divergence report (as `diff` prints it; its last line "no differences" or "2 \
+            differences: 1 status changed, 1 event missing"). With --json, one JSON line per \
+            message at the end ("kind":"step": what was sent, its fate answered, pending, \
+            timedOut, unanswered, sent or refused, the latency now and as recorded), a line with \
+            "kind":"summary", and a last line {"kind":"divergence","report":{...}} holding the \
+            report as `diff --json` prints it. --quiet prints nothing when the host behaved as \
+            recorded. --record FILE also writes what the host did during the rerun as a \
+            recording, to `open` or `diff` later (never over an existing file).
+
+            Exit status: 0 the host behaved as recorded (every answer and event as recorded, \
+            within the tolerances); 7 it diverged (the report says where; a request the recording \
+            shows answered that got no answer within --answer-timeout is one such divergence); \
+            4 an answer did not come within --answer-timeout but the comparison ignores it; 2 the \
+            host cannot take injected messages, or refused one; 3 no host, or it went away; 5 \
+            the recording cannot be read; 64 bad options, or nothing to send.
 
             Examples:
               bridge-inspector record session.jsonl --host my-app      # the journey, once
@@ -58,6 +71,7 @@ struct RerunCommand: AsyncParsableCommand {
               bridge-inspector rerun session.jsonl --from 12 --to 80 --pace recorded
               bridge-inspector rerun session.jsonl --filter '!action:camera.*' --record rerun.jsonl
               bridge-inspector rerun session.jsonl --json | jq -c 'select(.fate == "timedOut")'
+              bridge-inspector rerun session.jsonl --ignore data.sessionId --latency-min-ms 1000
             """)
 
     @OptionGroup var selection: HostSelection
@@ -89,7 +103,9 @@ struct RerunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also write what the host did during the rerun as a recording to this file (never over an existing one).", valueName: "file"), completion: Completions.recording)
     var record: String?
 
-    @Flag(help: "Print one JSON line per message sent, and a summary line, at the end.")
+    @OptionGroup(title: "Comparing with the recording") var comparison: SessionDiffArguments
+
+    @Flag(help: "Print one JSON line per message sent, a summary line and the divergence report, at the end.")
     var json = false
 
     @Flag(name: .shortAndLong, help: "Print nothing on success.")
@@ -115,6 +131,7 @@ struct RerunCommand: AsyncParsableCommand {
 
     private func rerun() async throws {
         try Seconds.check(answerTimeout, option: "--answer-timeout")
+        let diffOptions = try comparison.options()
         let filter = try FilterArgument.parse(filter, option: "--filter")
         let recordPath = try record.map(Self.freshFile)
         let contents = try OpenCommand.loadReadable(recording)
@@ -154,15 +171,28 @@ struct RerunCommand: AsyncParsableCommand {
                 throw ScriptError.failure("cannot write \(ScriptOutput.safe(path)): \(reason)")
             }
         }
+        let divergence = Self.divergence(outcome, recording: recording, includeInjected: includeInjected, options: diffOptions)
         if json {
             for step in outcome.steps { StandardStreams.printJSON(try ScriptOutput.json(RerunStepLine(step))) }
             StandardStreams.printJSON(try ScriptOutput.json(RerunSummaryLine(outcome.counts, record: recordPath)))
+            StandardStreams.printJSON(#"{"kind":"divergence","report":"# + String(decoding: divergence.json(), as: UTF8.self) + "}")
         }
-        try Self.judge(outcome, timeout: answerTimeout ?? 10, quiet: quiet || json)
+        try Self.judge(outcome, divergence: divergence, timeout: answerTimeout ?? 10, quiet: quiet || json, report: !json)
     }
 
-    /// Prints the summary and turns what went wrong into the exit status.
-    static func judge(_ outcome: SessionRerunOutcome, timeout: Double, quiet: Bool) throws {
+    /// The host's behaviour during the rerun against the recording's: the recorded rows from the
+    /// first message sent (`expected`) on the left, the rerun's (`actual`, where the messages
+    /// sent are the inspector's injections, so they count as the journey's) on the right.
+    static func divergence(_ outcome: SessionRerunOutcome, recording: String, includeInjected: Bool, options: SessionDiffOptions) -> SessionDiff {
+        let recorded = SessionTranscript(log: outcome.expected, name: recording, includeInspectorMade: includeInjected)
+        let now = SessionTranscript(
+            log: outcome.actual, host: outcome.state.host,
+            name: "this rerun" + (outcome.state.host.map { " (pid \($0.pid))" } ?? ""), includeInspectorMade: true)
+        return SessionDiff(left: recorded, right: now, options: options)
+    }
+
+    /// Prints the summary and the divergence report, and turns what went wrong into the exit status.
+    static func judge(_ outcome: SessionRerunOutcome, divergence: SessionDiff, timeout: Double, quiet: Bool, report: Bool) throws {
         let summary = outcome.summary
         if let refused = outcome.refused.first, case .refused(let reason) = refused.fate {
             throw ScriptError(
@@ -171,17 +201,38 @@ struct RerunCommand: AsyncParsableCommand {
                 hint: "a host seen through GBGBridge's public API needs its journey page loaded; --same-id ids the host still has outstanding are refused")
         }
         let late = outcome.timedOut
-        if !late.isEmpty {
-            let names = late.prefix(5).map { step -> String in
-                var name = "\(ScriptOutput.safe(step.step.message.payload.action)) \(ScriptOutput.safe(step.sentId))"
-                if case .timedOut(let place?) = step.fate { name += " (waits in \(place))" }
-                return name
-            }.joined(separator: ", ")
+        let lateText = late.isEmpty ? nil : Self.lateText(late, timeout: timeout)
+        if !divergence.isSame {
+            // The report is the answer to "did the host behave as recorded?": printed even with
+            // --quiet, on standard output (a CI log keeps it); with --json it is the last line.
+            if !quiet { StandardStreams.printOut(summary) }
+            if report { StandardStreams.printOut(divergence.textLines(safe: ScriptOutput.safe).joined(separator: "\n")) }
+            throw ScriptError(
+                exitCode: ExitCodes.sessionsDiffer,
+                message: "the host diverged from the recording: \(divergence.summary)" + (lateText.map { "; \($0)" } ?? ""),
+                hint: "the report shows each difference with both messages; --ignore PATH leaves out a field that legitimately changes"
+                    + (lateText == nil ? "" : "; --answer-timeout waits longer for an answer"))
+        }
+        if let lateText {
             throw ScriptError.timeout(
-                "\(summary): \(late.count) request\(late.count == 1 ? "" : "s") the recording shows answered got no answer within \(TimeFormat.duration(ms: timeout * 1000)): \(names)\(late.count > 5 ? ", …" : "")",
+                "\(summary): \(lateText)",
                 hint: "--answer-timeout waits longer; `bridge-inspector snapshot` shows what waits in the host")
         }
-        if !quiet { StandardStreams.printOut(summary) }
+        if !quiet {
+            StandardStreams.printOut(summary)
+            StandardStreams.printOut("the host behaved as recorded: \(divergence.summary)")
+        }
+    }
+
+    /// "2 requests the recording shows answered got no answer within 10.0s: location.get
+    /// loc-1-rerun-3f2a (waits in pendingRequests), …"
+    static func lateText(_ late: [SessionRerunOutcome.StepOutcome], timeout: Double) -> String {
+        let names = late.prefix(5).map { step -> String in
+            var name = "\(ScriptOutput.safe(step.step.message.payload.action)) \(ScriptOutput.safe(step.sentId))"
+            if case .timedOut(let place?) = step.fate { name += " (waits in \(place))" }
+            return name
+        }.joined(separator: ", ")
+        return "\(late.count) request\(late.count == 1 ? "" : "s") the recording shows answered got no answer within \(TimeFormat.duration(ms: timeout * 1000)): \(names)\(late.count > 5 ? ", …" : "")"
     }
 
     /// The full path of `--record`'s file, refused (64) when a file is already there.
