@@ -61,6 +61,11 @@ struct ScriptingRedactTests {
         #expect(reloaded.frames.count == original.frames.count)
         let check = try await runCLI(["open", "--check", shared], binary: binary)
         #expect(check.status == 0, "\(check)")
+        // It still compares: against the session it came from, no difference (the image by its
+        // descriptor, the named field left out).
+        let compared = try await runCLI(["diff", file, shared], binary: binary)
+        #expect(compared.status == 0, "\(compared)")
+        #expect(compared.stdout.contains("no differences"), "\(compared)")
 
         // Never over IN; over an existing OUT only with --force.
         let overInput = try await runCLI(["redact", file, file], binary: binary)

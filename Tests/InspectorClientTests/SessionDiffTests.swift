@@ -225,8 +225,35 @@ struct SessionDiffTests {
         #expect(Self.diff(left, same).isSame)
         let diff = Self.diff(left, right)
         try #require(diff.differences.count == 1)
-        #expect(diff.differences[0].old?.hasPrefix("<base64 1100 chars, fnv ") == true, "\(diff.differences[0])")
+        #expect(diff.differences[0].old?.hasPrefix("[redacted base64 825 bytes sha256:") == true, "\(diff.differences[0])")
         #expect(diff.differences[0].old != diff.differences[0].new)
+    }
+
+    @Test("A recording redacted by `redact` compares equal to the session it came from: images by their descriptor, named fields left out")
+    func redactedSide() throws {
+        let png = SyntheticImage.capturePNG(.document, width: 64, height: 48)
+        let image = "data:image/png;base64," + Data(png).base64EncodedString()
+        let data = JSONValue.object(["image": .string(image), "documentNumber": .string("P1234567"), "type": .string("passport")])
+        var redactor = Redactor(options: .init(fields: [try RedactionFieldPath(parsing: "data.documentNumber")]))
+        let message = JSONValue.object([
+            "version": .string("1.0"), "correlationId": .string("c1"), "type": .string("response"),
+            "payload": .object(["action": .string("a"), "data": data]),
+        ])
+        guard case .object(let redactedMessage) = redactor.redact(message), case .object(let payload)? = redactedMessage["payload"],
+            let redactedData = payload["data"]
+        else { Issue.record("not an object"); return }
+        #expect(redactor.report.images == 1 && redactor.report.namedFields == 1)
+        let live = [Item(kind: .event, direction: .sent, action: "a", data: data)]
+        let redacted = [Item(kind: .event, direction: .sent, action: "a", data: redactedData)]
+        #expect(Self.diff(live, redacted).isSame, "\(Self.diff(live, redacted).differences)")
+        // A different image on the live side is still a difference, shown by its descriptor.
+        let otherPNG = SyntheticImage.capturePNG(.selfie, width: 64, height: 48)
+        var changed = data
+        if case .object(var fields) = changed { fields["image"] = .string("data:image/png;base64," + Data(otherPNG).base64EncodedString()); changed = .object(fields) }
+        let diff = Self.diff([Item(kind: .event, direction: .sent, action: "a", data: changed)], redacted)
+        try #require(diff.differences.count == 1, "\(diff.differences)")
+        #expect(diff.differences[0].path == "data.image")
+        #expect(diff.differences[0].old?.hasPrefix("[redacted image/png 64x48 ") == true, "\(diff.differences[0])")
     }
 
     @Test("100,000 items a side with a few differences align and report exactly those")

@@ -2,14 +2,15 @@ import BridgeCore
 import Foundation
 
 /// How ``SessionDiff`` compares the values of two messages: the options' ignores applied, long
-/// base64 replaced by its length and a hash, host event ids made equal, then a walk that names
-/// every value that differs by its path.
+/// base64 replaced by the descriptor `redact` writes (type, size and a SHA-256 prefix), host
+/// event ids made equal, values `redact --field` replaced left out, then a walk that names every
+/// value that differs by its path.
 struct SessionValueComparison: Sendable {
     /// What is ignored.
     let options: SessionDiffOptions
 
     /// A string at least this long made of base64 only is image-like data: compared and shown
-    /// by length and hash.
+    /// by its type, size and hash (``Redactor``'s threshold).
     static let base64Threshold = 256
 
     /// The longest value a report shows before it is shortened with `…`.
@@ -64,13 +65,18 @@ struct SessionValueComparison: Sendable {
                 let rightElement: JSONValue? = index < r.count ? .some(r[index]) : .none
                 changes(leftElement, rightElement, at: path.appending(.index(index)), into: &found)
             }
+        case (.string(let text)?, _) where Redactor.isToken(text), (_, .string(let text)?) where Redactor.isToken(text):
+            // A value `redact --field` replaced cannot be compared with anything: it is left out.
+            return
         default:
             if left != right { found.append(Change(path: path, old: left, new: right)) }
         }
     }
 
-    /// `<base64 183204 chars, fnv 1a2b3c4d>` for a long base64 string (or a `data:` URL of
-    /// one), else `nil`.
+    /// What `redact` writes for a long base64 string (or a `data:` URL of one), such as
+    /// `[redacted image/png 1280x808 36419 bytes sha256:c60bdff2b725f558]`, else `nil`: the
+    /// same descriptor as ``Redactor``'s, so a redacted recording compares equal to a session
+    /// whose images were the same.
     static func base64Summary(_ text: String) -> String? {
         let utf8 = text.utf8
         guard utf8.count >= base64Threshold else { return nil }
@@ -88,13 +94,8 @@ struct SessionValueComparison: Sendable {
                 return nil
             }
         }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        let hex = String(hash >> 32, radix: 16)
-        return "<base64 \(utf8.count) chars, fnv \(String(repeating: "0", count: 8 - hex.count) + hex)>"
+        var redactor = Redactor(options: .init(minBase64Length: base64Threshold))
+        return redactor.redact(text: text)
     }
 
     /// Whether `text` is a host event id, `<environment>-event-<uuid>`.
@@ -122,7 +123,7 @@ struct SessionValueComparison: Sendable {
     static func display(_ value: JSONValue?) -> String? {
         guard let value else { return nil }
         let text: String
-        if case .string(let string) = value, string.hasPrefix("<base64 ") || string == "<host event id>" {
+        if case .string(let string) = value, string.hasPrefix("[redacted ") || string == "<host event id>" {
             text = string
         } else {
             text = (try? JSONEncoding.compact.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
