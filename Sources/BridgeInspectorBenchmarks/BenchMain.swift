@@ -80,6 +80,14 @@ struct BridgeInspectorBench {
                 webkit.add(to: &$1)
             }
         }
+        if options.sessionsOnly {
+            progress("machine: \(machine.summary)")
+            let sessions = try await SessionBench.run(count: options.sessionMessages, scratch: scratch)
+            return only("--sessions-only", details: ", \(options.sessionMessages) messages") {
+                sessions.add(to: &$0)
+                sessions.add(to: &$1)
+            }
+        }
         if options.tuiOnly {
             progress("machine: \(machine.summary)")
             progress("TUI: \(options.tuiMessages) messages")

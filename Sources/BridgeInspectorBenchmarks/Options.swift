@@ -40,6 +40,10 @@ struct Options {
     var tuiOnly = false
     /// `--webkit-only`: only the figures in real WebKit (needs the WebKit runner built).
     var webKitOnly = false
+    /// `--sessions-only`: only the sessions-as-tests figures (read, diff, redact, rerun).
+    var sessionsOnly = false
+    /// Messages in the sessions-as-tests recording.
+    var sessionMessages = 100_000
     /// Messages each way per WebKit run, and runs per setup.
     var webKitMessages = 2_000
     var webKitRuns = 5
@@ -63,6 +67,10 @@ struct Options {
           --webkit-only          only the figures in real WebKit, with and without the page script
                                  (needs the runner: swift build -c release --package-path Integrations/WebKitRunner)
           --webkit-messages N    messages each way per WebKit run (default 2000)
+          --sessions-only        only the sessions-as-tests figures: read, diff, redact a recording,
+                                 and rerun it into a real host (needs bridge-inspector built:
+                                 swift build -c release)
+          --session-messages N   messages in that recording (default 100000)
           --help                 this text
         """
 
@@ -94,6 +102,8 @@ struct Options {
             case "--tui-only": options.tuiOnly = true
             case "--webkit-only": options.webKitOnly = true
             case "--webkit-messages": options.webKitMessages = Int(try value("--webkit-messages"))
+            case "--sessions-only": options.sessionsOnly = true
+            case "--session-messages": options.sessionMessages = Int(try value("--session-messages"))
             case "--help", "-h": throw BenchError(usage)
             default: throw BenchError("unknown option \(arguments[index])\n\n\(usage)")
             }
@@ -123,6 +133,7 @@ struct Options {
             pollCalls = 20_000
             webKitMessages = 500
             webKitRuns = 3
+            sessionMessages = 20_000
         case .smoke:
             messages = 400
             runs = 1
@@ -141,6 +152,7 @@ struct Options {
             pollCalls = 1_000
             webKitMessages = 50
             webKitRuns = 1
+            sessionMessages = 400
         }
     }
 }

@@ -47,4 +47,17 @@ struct BenchmarkSmokeTests {
         }
         #expect(object["host_msgs_per_s_no_agent"] == nil)
     }
+
+    @Test("--smoke --sessions-only --json reads, diffs, redacts and reruns a recording into a real host, and finds the changes it made")
+    func sessionsOnlyReportsTheSessionFigures() async throws {
+        let object = try await benchJSONRun(["--smoke", "--sessions-only", "--json"]).object
+        let sessions = try #require(object["sessions"] as? [String: Any], "\(object)")
+        for key in ["load_ms", "transcript_ms", "diff_same_ms", "diff_changed_ms", "redact_ms", "rerun_seconds", "rerun_messages_per_second"] {
+            #expect((sessions[key] as? NSNumber)?.doubleValue.isFinite == true, "\(key) is \(String(describing: sessions[key]))")
+        }
+        #expect((sessions["differences_made"] as? Int).map { $0 > 0 } == true)
+        #expect(sessions["differences_found"] as? Int == sessions["differences_made"] as? Int, "every changed answer is found, nothing else: \(sessions)")
+        #expect(sessions["rerun_exit_status"] as? Int == 0, "the host answered the rerun as recorded: \(sessions)")
+        #expect(object["host_msgs_per_s_no_agent"] == nil)
+    }
 }
