@@ -31,16 +31,19 @@ struct DiffDetailView: OverlayView {
     init(difference: SessionDifference, view: DiffView, timeFormat: TimeFormat) {
         title = DiffRow.label(difference) + ": " + Sanitizer.sanitize(TextWidth.truncate((difference.left ?? difference.right)?.action ?? "", to: 60))
         summary = Sanitizer.sanitize(DiffRow.detail(difference))
-        before = ("before  " + Sanitizer.sanitize(view.beforeName), Self.lines(of: difference.left, in: view.before, timeFormat: timeFormat))
-        after = ("after   " + Sanitizer.sanitize(view.afterName), Self.lines(of: difference.right, in: view.after, timeFormat: timeFormat))
+        // A difference in the answer shows the answer first, then the request it answers.
+        let answerFirst = difference.part == .answer || [.statusChanged, .errorCodeChanged, .latencyChanged, .answerMissing, .answerExtra].contains(difference.kind)
+        before = ("before  " + Sanitizer.sanitize(view.beforeName), Self.lines(of: difference.left, in: view.before, answerFirst: answerFirst, timeFormat: timeFormat))
+        after = ("after   " + Sanitizer.sanitize(view.afterName), Self.lines(of: difference.right, in: view.after, answerFirst: answerFirst, timeFormat: timeFormat))
     }
 
-    /// One side's messages: the item's, then its answer's, each under a line saying which it is.
-    static func lines(of side: SessionDifference.Side?, in state: LiveState, timeFormat: TimeFormat) -> [[Span]] {
+    /// One side's messages: the item's and its answer's (the answer first when `answerFirst`),
+    /// each under a line saying which it is.
+    static func lines(of side: SessionDifference.Side?, in state: LiveState, answerFirst: Bool, timeFormat: TimeFormat) -> [[Span]] {
         guard let side else { return [[Span("(nothing here: on the other side only)", Theme.dim)]] }
         var lines: [[Span]] = []
         var seqs = [side.seq]
-        if let answer = side.answerSeq, answer != side.seq { seqs.append(answer) }
+        if let answer = side.answerSeq, answer != side.seq { seqs.insert(answer, at: answerFirst ? 0 : 1) }
         for seq in seqs {
             if !lines.isEmpty { lines.append([]) }
             guard let index = state.logIndex(ofSeq: seq), let entry = state.log[safe: index] else {
