@@ -187,6 +187,21 @@ struct DiffViewTests {
         #expect(model.screen.line(containing: "waiting for the host's state") == nil)
     }
 
+    @Test("A read-only inspector (--read-only) opened before the host's state came waits for it too; a recording never waits")
+    func readOnlyWaitsForTheHost() throws {
+        var model = makeModel()
+        model.readOnly = true
+        model.handle(.comparisonLoaded(path: "build-41.jsonl", Self.recorded()))
+        #expect(try Self.view(model).awaitingHost)
+        model.handle(.frame(Fixture.journeySnapshot()))
+        #expect(try Self.view(model).diff.differences.contains { $0.kind == .statusChanged })
+
+        var recording = InspectorModel(recording: [], size: Size(width: 120, height: 40), path: "empty.jsonl")
+        recording.handle(.comparisonLoaded(path: "build-41.jsonl", Self.recorded()))
+        #expect(try !Self.view(recording).awaitingHost)
+        #expect(recording.screen.line(containing: "waiting for the host's state") == nil)
+    }
+
     @Test("Moving through the rows: ↓ ↑, PgDn PgUp, g G")
     func moving() throws {
         var model = Self.compared(width: 80, height: 24)

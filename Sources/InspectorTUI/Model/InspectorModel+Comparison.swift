@@ -27,7 +27,7 @@ extension InspectorModel {
             overlays.append(CompareDialog(subject: recordingEnd != nil ? "this recording" : "this session", path: path, problem: reason))
             return
         }
-        overlays.append(DiffView(contents: contents, name: path, afterName: comparedSubject, context: overlayContext))
+        overlays.append(DiffView(contents: contents, name: path, afterName: comparedSubject, afterIsLive: recordingEnd == nil, context: overlayContext))
         if let problem = contents.problem {
             let frames = contents.frames.count
             showFlash("\(path): \(problem); compared the \(frames) frame\(frames == 1 ? "" : "s") before it", isError: true)

@@ -43,13 +43,19 @@ struct DiffView: OverlayView {
     /// not change, so `r` reads only the live log again.
     private var beforeTranscript: SessionTranscript?
 
-    /// A view comparing `contents` (the file `name`) with what `context` shows, called `afterName`.
-    init(contents: Recording.Contents, name: String, afterName: String, context: OverlayContext) {
+    /// Whether the "after" is a live session, whose host's state may not have come yet (not
+    /// a recording opened with `open`).
+    let afterIsLive: Bool
+
+    /// A view comparing `contents` (the file `name`) with what `context` shows, called
+    /// `afterName`; `afterIsLive` when that is a live session rather than a recording.
+    init(contents: Recording.Contents, name: String, afterName: String, afterIsLive: Bool, context: OverlayContext) {
         var state = LiveState()
         for frame in contents.frames { state.apply(frame, at: 0) }
         before = state
         beforeName = name
         self.afterName = afterName
+        self.afterIsLive = afterIsLive
         let empty = SessionTranscript(name: name, items: [])
         diff = SessionDiff(left: empty, right: empty)
         recompute(context: context)
@@ -59,7 +65,7 @@ struct DiffView: OverlayView {
     mutating func recompute(context: OverlayContext) {
         after = context.live
         computedLogCount = context.live.log.count
-        awaitingHost = !context.readOnly && context.live.host == nil
+        awaitingHost = afterIsLive && context.live.host == nil
         let left = beforeTranscript.flatMap { $0.includesInspectorMade == includeInspectorMade ? $0 : nil }
             ?? SessionTranscript(log: before.log, host: before.host, name: beforeName, includeInspectorMade: includeInspectorMade)
         beforeTranscript = left
