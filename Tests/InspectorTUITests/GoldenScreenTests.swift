@@ -56,6 +56,8 @@ struct GoldenScreenTests {
         case capabilities
         case commandPrompt = "command-prompt"
         case keyBrowser = "key-browser"
+        case diff
+        case diffOpened = "diff-opened"
 
         /// The model showing this scene at `size`.
         func model(_ size: ScreenSize) -> InspectorModel {
@@ -161,6 +163,13 @@ struct GoldenScreenTests {
             case .keyBrowser:
                 // The second binding chosen.
                 model.press(.char("K"), .down)
+            case .diff, .diffOpened:
+                // The journey compared with a recording of an earlier build (DiffViewTests), the
+                // status change selected; opened, both sides' messages.
+                model = DiffViewTests.compared(width: width, height: height)
+                let row = (model.topOverlay as? DiffView)?.diff.differences.firstIndex { $0.kind == .statusChanged } ?? 0
+                for _ in 0..<row { model.press(.down) }
+                if self == .diffOpened { model.press(.enter) }
             }
             return model
         }

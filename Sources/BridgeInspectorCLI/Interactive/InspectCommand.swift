@@ -30,12 +30,19 @@ struct InspectCommand: AsyncParsableCommand {
             :filter EXPR, Tab completes) and K browses them all. z zooms the focused pane, m \
             marks a row (f is:marked lists the marked), w saves what the inspector holds as a \
             recording for `bridge-inspector open`, v shows the capabilities and what \
-            capability.query would answer now. The mouse works too: click a pane or \
+            capability.query would answer now, = compares the session with a recording. The mouse works too: click a pane or \
             a row, click the selected row again to open it, and scroll with the wheel; while \
             the mouse is on, Shift-drag selects text in most terminals (--no-mouse leaves the \
             mouse to the terminal). A terminal that cannot show it \
             (TERM=dumb, or a type terminfo does not know) gets one line saying so and the \
             `bridge-inspector tail --follow` command to use instead, and exit status 64.
+
+            --compare FILE opens with the session compared with the recording FILE (the \
+            "before"), as `bridge-inspector diff FILE` compares them: is this build answering as \
+            the recorded one did? One row per difference (a changed status, a changed field with \
+            its path, a missing, added or moved message, a latency change); Enter shows both \
+            sides' messages, r compares again as the log grows, Esc goes to the live screen. A \
+            FILE that cannot be read is exit status 5.
             """)
 
     @Option(name: .customLong("socket"), help: ArgumentHelp("The host's socket (default: $BRIDGE_INSPECTOR_SOCKET, or the only running host).", valueName: "path"), completion: Completions.anyFile)
@@ -55,7 +62,27 @@ struct InspectCommand: AsyncParsableCommand {
         "Watch only: nothing can be sent from this inspector (no responses, events, slot actions, breakpoints or rules), for pairing and demos; the keys that would send are left out of the footer and help."))
     var readOnly = false
 
+    @Option(name: .customLong("compare"), help: ArgumentHelp(
+        "Open with the session compared with this recording (the \"before\"); r in the view compares again as the log grows.", valueName: "file"),
+        completion: Completions.recording)
+    var compare: String?
+
     @OptionGroup var mouse: MouseOption
+
+    /// The recording of `--compare FILE`, read before the screen starts: a file with nothing
+    /// readable is refused (exit 5); one cut off is compared up to where it broke, with a warning.
+    static func comparison(_ file: String?) throws -> (path: String, contents: Recording.Contents)? {
+        guard let file else { return nil }
+        let contents = RecordingPath.load(file)
+        if contents.frames.isEmpty {
+            StandardStreams.printFailure("--compare \(ScriptOutput.safe(file)): \(ScriptOutput.safe(contents.problem?.description ?? "nothing readable"))")
+            throw ExitCode(ExitCodes.badRecording)
+        }
+        if let problem = contents.problem {
+            StandardStreams.printError("warning: --compare \(ScriptOutput.safe(file)): \(ScriptOutput.safe(problem.description)); comparing what comes before it")
+        }
+        return (file, contents)
+    }
 
     /// The rules of `--rules FILE` with the path to name on screen, read before anything else so
     /// a bad file is refused (exit 64) before the screen starts.
@@ -79,6 +106,7 @@ struct InspectCommand: AsyncParsableCommand {
             throw ExitCode(ExitCodes.usage)
         }
         let shared = try Self.sharedRules(rules)
+        let comparison = try Self.comparison(compare)
         let readOnly = readOnly
         let mouse = mouse.enabled
         let directory = HostDirectory()
@@ -102,6 +130,7 @@ struct InspectCommand: AsyncParsableCommand {
             let path = first?.socket.path ?? ""
             try await Self.onUIThread {
                 var inspector = InteractiveInspector(socketPath: path, follower: follower, sharedRules: shared)
+                inspector.comparison = comparison
                 inspector.readOnly = readOnly
                 inspector.mouse = mouse
                 try inspector.run()
@@ -162,6 +191,7 @@ struct InspectCommand: AsyncParsableCommand {
         let path = socketPath
         try await Self.onUIThread {
             var inspector = InteractiveInspector(socketPath: path, endpoint: endpoint, sharedRules: shared)
+            inspector.comparison = comparison
             inspector.readOnly = readOnly
             inspector.mouse = mouse
             try inspector.run()

@@ -35,6 +35,9 @@ struct InteractiveInspector {
     /// Report clicks and the wheel (off with `--no-mouse`, which leaves the terminal its own
     /// text selection).
     var mouse = true
+    /// A recording to compare the session with as the inspector opens (`--compare FILE`): the
+    /// view opens at once and compares again when the host's state arrives.
+    var comparison: (path: String, contents: Recording.Contents)? = nil
     /// How often an idle screen is redrawn (for the ages and countdowns it shows).
     static let idleRedrawInterval: TimeInterval = 0.25
 
@@ -102,6 +105,8 @@ struct InteractiveInspector {
                     if let notice = TerminalClipboard.copy(bytes, to: screen) { model.handle(notice) }
                 case .saveRecording(let path, let bytes, let overwrite):
                     model.handle(.recordingSaved(RecordingFile.write(bytes, to: path, overwrite: overwrite)))
+                case .loadComparison(let path):
+                    model.handle(.comparisonLoaded(path: path, RecordingPath.load(path)))
                 case .openEditor(let text, let purpose):
                     screen.end()
                     let edited = ExternalEditor.edit(text)
@@ -117,6 +122,7 @@ struct InteractiveInspector {
         }
 
         attach()
+        if let comparison { model.handle(.comparisonLoaded(path: comparison.path, comparison.contents)) }
         // A followed host that does not run yet is waited for (the screen says so), not lost.
         if session == nil, follower == nil { model.handle(.disconnected) }
         // Redraw at once after anything happened; while idle only as often as the ages and

@@ -18,6 +18,8 @@ struct RecordingViewer {
     let problem: String?
     /// Report clicks and the wheel (off with `--no-mouse`).
     var mouse = true
+    /// A recording to compare this one with as the viewer opens (`open FILE --compare OTHER`).
+    var comparison: (path: String, contents: Recording.Contents)? = nil
 
     func run() throws {
         let screen = try CursesScreen(options: CursesScreen.Options(mouse: mouse))
@@ -26,6 +28,7 @@ struct RecordingViewer {
         // Read-only, and as of the recording's end: its ages never run on the wall clock.
         var model = InspectorModel(recording: frames, restarts: restarts, marks: marks, size: screen.size, path: path)
         if let problem { model.handle(.notice(problem, isError: true)) }
+        if let comparison { model.handle(.comparisonLoaded(path: comparison.path, comparison.contents)) }
         while !model.quitting {
             screen.draw(model.render())
             let events = loop.next(timeout: .milliseconds(250)).events
@@ -46,6 +49,8 @@ struct RecordingViewer {
                         if let notice = TerminalClipboard.copy(bytes, to: screen) { model.handle(notice) }
                     case .saveRecording(let path, let bytes, let overwrite):
                         model.handle(.recordingSaved(RecordingFile.write(bytes, to: path, overwrite: overwrite)))
+                    case .loadComparison(let path):
+                        model.handle(.comparisonLoaded(path: path, RecordingPath.load(path)))
                     case .send, .openEditor, .quit:
                         break
                     }

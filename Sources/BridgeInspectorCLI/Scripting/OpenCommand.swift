@@ -19,8 +19,15 @@ struct OpenCommand: ParsableCommand {
             broke. Exit status: 0 the whole file was read; 5 it is cut off or damaged (what \
             was readable is summarised; the line where it broke is named on standard error).
 
+            --compare OTHER opens with the recording compared with OTHER, as \
+            `bridge-inspector diff OTHER FILE` compares them (OTHER is the "before"): one row \
+            per difference (a changed status, a changed field with its path, a missing, added \
+            or moved message, a latency change), Enter shows both sides' messages, Esc goes to \
+            the recording. In the viewer, = compares it with another file.
+
             Examples:
               bridge-inspector open session.jsonl
+              bridge-inspector open build-42.jsonl --compare build-41.jsonl
               bridge-inspector open --check session.jsonl
             """)
 
@@ -30,7 +37,18 @@ struct OpenCommand: ParsableCommand {
     @Flag(help: "Only read and check the file, and print a summary (no terminal needed).")
     var check = false
 
+    @Option(name: .customLong("compare"), help: ArgumentHelp(
+        "Open with the recording compared with this one (the \"before\"): the differences by what happened.", valueName: "other"),
+        completion: Completions.recording)
+    var compare: String?
+
     @OptionGroup var mouse: MouseOption
+
+    func validate() throws {
+        if check, compare != nil {
+            throw ValidationError("--check and --compare cannot be used together: `bridge-inspector diff OTHER FILE` compares two recordings from a script")
+        }
+    }
 
     func run() throws {
         try Script.run {
@@ -54,7 +72,8 @@ struct OpenCommand: ParsableCommand {
                 "\(file): \($0); showing the \(contents.frames.count) frame\(contents.frames.count == 1 ? "" : "s") before it"
             }
             if let problem { StandardStreams.printError("warning: \(problem)") }
-            try Self.runInteractive(contents: contents, path: file, problem: problem, mouse: mouse.enabled)
+            let comparison = try compare.map { other in (path: other, contents: try Self.loadReadable(other)) }
+            try Self.runInteractive(contents: contents, path: file, problem: problem, comparison: comparison, mouse: mouse.enabled)
         }
     }
 
@@ -62,7 +81,7 @@ struct OpenCommand: ParsableCommand {
     /// used (no such file, not a recording, broken at its first line). A file broken later is
     /// returned with its ``Recording/Contents/problem`` for the caller to report.
     static func loadReadable(_ file: String) throws -> Recording.Contents {
-        let contents = Recording.load(from: URL(fileURLWithPath: (file as NSString).expandingTildeInPath))
+        let contents = RecordingPath.load(file)
         if contents.problem?.line == 0 || (contents.frames.isEmpty && contents.problem != nil) {
             throw ScriptError(exitCode: ExitCodes.badRecording, message: "\(file): \(contents.problem?.description ?? "nothing readable")", hint: nil)
         }
@@ -71,14 +90,20 @@ struct OpenCommand: ParsableCommand {
 
     /// Shows the recording's frames in the interactive inspector, offline and read-only;
     /// `problem` says where the file broke, if it did (also printed on stderr, and shown in
-    /// the viewer when it opens); `mouse` reports clicks and the wheel (off with `--no-mouse`).
-    static func runInteractive(contents: Recording.Contents, path: String, problem: String? = nil, mouse: Bool = true) throws {
+    /// the viewer when it opens); `comparison` is a recording to compare it with as it opens
+    /// (`--compare`); `mouse` reports clicks and the wheel (off with `--no-mouse`).
+    static func runInteractive(
+        contents: Recording.Contents, path: String, problem: String? = nil, comparison: (path: String, contents: Recording.Contents)? = nil,
+        mouse: Bool = true
+    ) throws {
         guard TerminalCheck.isInteractive else {
             throw ScriptError.usage(
                 "the interactive viewer needs a terminal",
                 hint: "to check a recording from a script use `bridge-inspector open --check \(ScriptOutput.shellWord(path))`")
         }
-        try RecordingViewer(path: path, frames: contents.frames, restarts: contents.restarts, marks: contents.marks, problem: problem, mouse: mouse).run()
+        try RecordingViewer(
+            path: path, frames: contents.frames, restarts: contents.restarts, marks: contents.marks, problem: problem, mouse: mouse, comparison: comparison
+        ).run()
     }
 }
 

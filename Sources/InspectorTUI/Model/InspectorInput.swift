@@ -37,6 +37,10 @@ public enum InspectorInput: Sendable {
     /// The runner wrote (or could not write) the recording ``InspectorEffect/saveRecording(path:bytes:overwrite:)``
     /// asked for (``RecordingFile/write(_:to:overwrite:from:)`` says what happened).
     case recordingSaved(RecordingFile.Outcome)
+    /// The runner read the recording at `path` that ``InspectorEffect/loadComparison(path:)``
+    /// asked for (or `inspect --compare`, `open --compare` named): what it could read, with its
+    /// problem if it broke. The model compares it with what it shows (``DiffView``).
+    case comparisonLoaded(path: String, Recording.Contents)
 }
 
 /// What the runner must do on the inspector's behalf after an input.
@@ -54,6 +58,9 @@ public enum InspectorEffect: Sendable, Equatable {
     /// ``RecordingFile/write(_:to:overwrite:from:)``, replacing a file there only when
     /// `overwrite`; then report ``InspectorInput/recordingSaved(_:)``.
     case saveRecording(path: String, bytes: [UInt8], overwrite: Bool)
+    /// Read the recording at `path` (`=`: compare with a recording) with
+    /// ``Recording/load(from:)``, then report ``InspectorInput/comparisonLoaded(path:_:)``.
+    case loadComparison(path: String)
 }
 
 /// Which field an `$EDITOR` session edits.

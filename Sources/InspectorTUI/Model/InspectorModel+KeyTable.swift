@@ -99,6 +99,10 @@ extension InspectorModel {
                    .line(keys: "w", text: "save what the inspector holds, marks too, as a recording for open FILE; works read-only")) { model, _ in
             model.openSave()
         },
+        KeyBinding("compare", [.char("=")], .messages,
+                   .line(keys: "=", text: "compare this session with a recording: =, a file name, Enter; the differences by what happened (Enter: both messages, r: recompute, i: count inspector-made)")) { model, _ in
+            model.openCompare()
+        },
         // Answering and events
         KeyBinding("respond", [.char("r")], .answering,
                    .line(keys: "r", text: "respond to the selected pending request (Ctrl-T: your earlier answers, then templates; \"remember\" makes a reply rule)"), sends: true,

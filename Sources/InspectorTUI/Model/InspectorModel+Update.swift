@@ -19,12 +19,15 @@ extension InspectorModel {
         case .frame(let frame):
             hostClock.observe(frame, at: now)
             apply(frame)
+            if case .snapshot = frame { recomputeComparisonsAwaitingHost() }
             offerPendingToRules()
             return dueReplies()
         case .notice(let text, let isError):
             showFlash(text, isError: isError)
         case .recordingSaved(let outcome):
             recordingSaved(outcome)
+        case .comparisonLoaded(let path, let contents):
+            comparisonLoaded(path: path, contents: contents)
         case .attaching(let path, let note):
             socketPath = path
             if let note { showFlash(note, isError: false) }
@@ -243,6 +246,9 @@ extension InspectorModel {
         case .saveRecording(let path, let overwrite):
             overlays.removeLast()
             return saveRecording(to: path, overwrite: overwrite)
+        case .loadComparison(let path):
+            overlays.removeLast()
+            return [.loadComparison(path: path)]
         case .run(let name, let argument):
             overlays.removeAll()
             return runCommand(named: name, argument: argument)

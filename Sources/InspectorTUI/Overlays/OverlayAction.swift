@@ -44,6 +44,9 @@ enum OverlayAction: Sendable {
     /// Close this overlay and save what the inspector holds as a recording at `path`
     /// (``InspectorModel/saveRecording(to:overwrite:)``), replacing a file there only when `overwrite`.
     case saveRecording(path: String, overwrite: Bool)
+    /// Close this overlay and ask the runner to read the recording at `path` to compare with
+    /// (``InspectorEffect/loadComparison(path:)``).
+    case loadComparison(path: String)
     /// Close every view and run the key table's binding `name` on the main screen, as its key
     /// would (the command prompt and the key browser), with what the prompt took after its name.
     case run(name: String, argument: String?)
