@@ -31,9 +31,8 @@ final class RecordedHost {
     /// Reads the recording at `path`; throws a ``RecordedHostError`` saying what is wrong when
     /// nothing in it can be used.
     init(path: String, ignoring: [RecordedDataPath], pacing: Bool) throws {
-        let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
-        let contents = Recording.load(from: url)
-        if contents.problem?.line == 0 || (contents.frames.isEmpty && contents.problem != nil) {
+        let contents = RecordingPath.load(path)
+        if RecordingPath.isUnreadable(contents) {
             throw RecordedHostError(
                 description: "--recording \(path): \(contents.problem?.description ?? "nothing readable"); make one with `bridge-inspector record --host NAME FILE`")
         }

@@ -82,7 +82,7 @@ struct OpenCommand: ParsableCommand {
     /// returned with its ``Recording/Contents/problem`` for the caller to report.
     static func loadReadable(_ file: String) throws -> Recording.Contents {
         let contents = RecordingPath.load(file)
-        if contents.problem?.line == 0 || (contents.frames.isEmpty && contents.problem != nil) {
+        if RecordingPath.isUnreadable(contents) {
             throw ScriptError(exitCode: ExitCodes.badRecording, message: "\(file): \(contents.problem?.description ?? "nothing readable")", hint: nil)
         }
         return contents

@@ -62,13 +62,15 @@ struct RedactCommand: ParsableCommand {
             if Self.sameFile(inPath, outPath) {
                 throw ScriptError.usage("OUT is the same file as IN: the redacted copy is written beside the recording, never over it", hint: "give another file name, such as shared.jsonl")
             }
-            // The same check as `open` and `export`: a file that is no recording at all is exit 5.
-            _ = try OpenCommand.loadReadable(input)
-            let data: Data
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: inPath))
-            } catch {
-                throw ScriptError(exitCode: ExitCodes.badRecording, message: "cannot read \(input): \(error.localizedDescription)", hint: nil)
+            // Read once. A file that cannot be read, or in which nothing is readable, is exit 5 as
+            // for `open` and `export`.
+            guard let data = try? Data(contentsOf: URL(fileURLWithPath: inPath)) else {
+                _ = try OpenCommand.loadReadable(input)  // says why: no such file, or cannot read it
+                throw ScriptError(exitCode: ExitCodes.badRecording, message: "cannot read \(input)", hint: nil)
+            }
+            let contents = Recording.load(data: data)
+            if RecordingPath.isUnreadable(contents) {
+                throw ScriptError(exitCode: ExitCodes.badRecording, message: "\(input): \(contents.problem?.description ?? "nothing readable")", hint: nil)
             }
             var redactor = Redactor(options: options)
             let redacted = redactor.redactRecording(data)

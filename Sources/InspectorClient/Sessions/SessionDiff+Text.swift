@@ -46,11 +46,11 @@ extension SessionDiff {
         guard !differences.isEmpty else { return "no differences (\(alignedCount) item\(alignedCount == 1 ? "" : "s") aligned)" }
         var counts: [(label: String, count: Int)] = []
         for difference in differences {
-            let label = Self.label(difference)
-            if let index = counts.firstIndex(where: { $0.label == label.singular }) {
+            let label = Self.label(of: difference)
+            if let index = counts.firstIndex(where: { $0.label == label }) {
                 counts[index].count += 1
             } else {
-                counts.append((label.singular, 1))
+                counts.append((label, 1))
             }
         }
         let parts = counts.map { entry in
@@ -59,20 +59,21 @@ extension SessionDiff {
         return "\(differences.count) difference\(differences.count == 1 ? "" : "s"): " + parts.joined(separator: ", ")
     }
 
-    /// What one difference is called in the summary (`status changed`, `event missing`).
-    static func label(_ difference: SessionDifference) -> (singular: String, noun: String) {
+    /// What one difference is called in the summary and the TUI's diff view (`status changed`,
+    /// `event missing`); `shortNouns` says `malformed` for `malformed input`, for a narrow column.
+    public static func label(of difference: SessionDifference, shortNouns: Bool = false) -> String {
         let side = difference.left ?? difference.right
-        let thing = side.map { noun(for: $0.kind) } ?? "message"
+        let thing = side.map { shortNouns && $0.kind == .malformed ? "malformed" : noun(for: $0.kind) } ?? "message"
         switch difference.kind {
-        case .statusChanged: return ("status changed", thing)
-        case .errorCodeChanged: return ("error code changed", thing)
-        case .fieldChanged: return ("field changed", thing)
-        case .answerMissing: return ("answer missing", thing)
-        case .answerExtra: return ("extra answer", thing)
-        case .latencyChanged: return ("latency changed", thing)
-        case .missing: return ("\(thing) missing", thing)
-        case .added: return ("\(thing) added", thing)
-        case .moved: return ("\(thing) moved", thing)
+        case .statusChanged: return "status changed"
+        case .errorCodeChanged: return "error code changed"
+        case .fieldChanged: return "field changed"
+        case .answerMissing: return "answer missing"
+        case .answerExtra: return "extra answer"
+        case .latencyChanged: return "latency changed"
+        case .missing: return "\(thing) missing"
+        case .added: return "\(thing) added"
+        case .moved: return "\(thing) moved"
         }
     }
 
@@ -113,7 +114,7 @@ extension SessionDiff {
         case .missing, .added, .moved:
             about = "\(side.map { Self.noun(for: $0.kind) } ?? "message") \(action)"
         }
-        lines.append("\(Self.label(difference).singular): \(about)")
+        lines.append("\(Self.label(of: difference)): \(about)")
         lines.append("  left   " + (difference.left.map { describe(left.items[$0.index], safe: safe) } ?? "(none)"))
         lines.append("  right  " + (difference.right.map { describe(right.items[$0.index], safe: safe) } ?? "(none)"))
         switch difference.kind {

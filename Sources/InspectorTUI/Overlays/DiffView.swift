@@ -191,20 +191,10 @@ enum DiffRow {
         ]
     }
 
-    /// What kind of difference, in a few words: "status changed", "event missing".
+    /// What kind of difference, in a few words: "status changed", "event missing" (the
+    /// engine's words, short nouns for the column).
     static func label(_ difference: SessionDifference) -> String {
-        let noun = (difference.left ?? difference.right).map { $0.kind == .malformed ? "malformed" : $0.kind.rawValue } ?? "message"
-        switch difference.kind {
-        case .statusChanged: return "status changed"
-        case .errorCodeChanged: return "error code changed"
-        case .fieldChanged: return "field changed"
-        case .answerMissing: return "answer missing"
-        case .answerExtra: return "extra answer"
-        case .latencyChanged: return "latency changed"
-        case .missing: return "\(noun) missing"
-        case .added: return "\(noun) added"
-        case .moved: return "\(noun) moved"
-        }
+        SessionDiff.label(of: difference, shortNouns: true)
     }
 
     /// What changed: `data.side: "front" → "back"`, `latency 120ms → 2.1s`, `only before (#4)`.
