@@ -51,7 +51,7 @@ struct LifecycleMenuTests {
             unsupported: [HostFeature.journeyControl.rawValue: "no journey control here"])
         model.handle(.frame(Fixture.journeySnapshot(host: host)))
         model.press(.char("W"))
-        #expect(model.screen.contains { $0.contains("not available for this host: no journey control here") })
+        #expect(model.screen.contains { $0.contains("web view steps: not available for this host: no journey") }, "\(model.screen)")
         #expect(model.press(.char("d")).isEmpty)
         #expect(model.flash?.text == "not available for this host: no journey control here")
         #expect(!model.press(.char("b")).isEmpty)

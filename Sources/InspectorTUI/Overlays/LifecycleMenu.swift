@@ -66,7 +66,7 @@ struct LifecycleMenu: OverlayView {
         let width = min(64, area.width)
         let unsupported = context.live.host?.unsupportedReason(.journeyControl)
         let note = unsupported.map { TextWrap.wrap("web view steps: not available for this host: \($0)", width: width - 4) } ?? []
-        let height = Self.entries.count + 6 + note.count
+        let height = Self.entries.count + 7 + note.count
         let inner = DialogFrame.centered(&buffer, area: area, width: width, height: height, title: "Lifecycle")
         buffer.write("Make the app's lifecycle happen to the journey now:", at: Point(x: inner.x + 1, y: inner.y), maxWidth: inner.width - 1)
         for (index, entry) in Self.entries.enumerated() {
