@@ -21,13 +21,8 @@ struct BrowserLifecycleTests {
         let executable = try ExternalTool.chromium.require()
         let directory = try TemporaryDirectory()
         let socket = directory.file("h.sock")
-        let host = try BinaryProcess([
-            "host", "--serve", examplePath("web-journey"), "--profile", examplePath("web-journey/host-profile.json"),
-            "--socket", socket, "--port", "0",
-        ], binary: binary)
+        let (host, served) = try await startServedExampleJourney(binary: binary, socket: socket)
         defer { host.kill() }
-        #expect(await host.waitForLine(prefix: "socket: ") == socket)
-        let served = try #require(await host.waitForLine(prefix: "serving: "), "stderr: \(host.standardError)")
 
         let browser = try HeadlessChromium(executable: executable, directory: directory)
         defer { browser.close() }

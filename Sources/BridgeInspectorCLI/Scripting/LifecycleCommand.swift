@@ -28,7 +28,7 @@ struct LifecycleCommand: ParsableCommand {
             pendingRequests and capture slots keep their active requests, as GBGBridge's host \
             keeps them. The events are the documented ones and go as `event` sends them; what was \
             sent is printed as `event` prints it. detach, attach and reload print what was done \
-            (with --json, as {"step":…,"done":…}); a host that cannot do them (an app seen \
+            (with --json, as {"step": STEP, "done": WHAT}); a host that cannot do them (an app seen \
             through GBGBridge's public API) refuses with exit 2.
 
             Examples:
