@@ -27,6 +27,7 @@ struct BridgeInspector: AsyncParsableCommand {
             WaitForCommand.self,
             RespondCommand.self,
             EventCommand.self,
+            LifecycleCommand.self,
             SlotCommand.self,
             BreakCommand.self,
             BreakpointsCommand.self,

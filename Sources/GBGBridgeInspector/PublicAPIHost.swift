@@ -187,6 +187,8 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
             .customCapabilities: "GBGBridge's public API does not list custom capabilities; capability.query answers show them in the log",
             .intercept:
                 "GBGBridge hands each message straight from its WebView to its handlers and sends answers itself; its public API has no point where a message could wait, and this inspector was started without the journey's page (JourneyPage), where breakpoints hold messages instead",
+            .journeyControl:
+                "GBGBridge's public API cannot detach, attach or reload the journey's web view; the app would have to give the inspector its own journey control (InspectorAgent's JourneyControl), calling its WKWebView's reload() and GBGBridge's attach and detach",
             .inject:
                 "GBGBridge's public API cannot be handed a message as if the page had sent it, and this inspector was started without the journey's page (JourneyPage); to send one as the journey, run window.webkit.messageHandlers.gbgBridge.postMessage(…) in Safari Web Inspector's console (the inspector's Y key copies that line)",
         ]

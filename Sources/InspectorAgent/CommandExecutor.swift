@@ -14,8 +14,15 @@ final class CommandExecutor {
     /// Every inspector's breakpoints; the host's interceptor while there are any.
     let breakpoints: BreakpointBook
 
-    init(host: any InspectableHost, unsupported: [HostFeature: String] = [:], limits: AgentLimits = AgentLimits()) {
+    /// What the embedding process gave for lifecycle steps (`journey`), if anything.
+    let journeyControl: (any JourneyControl)?
+
+    init(
+        host: any InspectableHost, unsupported: [HostFeature: String] = [:], limits: AgentLimits = AgentLimits(),
+        journeyControl: (any JourneyControl)? = nil
+    ) {
         self.host = host
+        self.journeyControl = journeyControl
         self.unsupported = unsupported
         self.breakpoints = BreakpointBook(host: host, limits: limits)
         breakpoints.running = { [weak self] in self?.current }
@@ -42,7 +49,12 @@ final class CommandExecutor {
             guard !args.name.isEmpty else {
                 return .failure(InspectorError(.invalidArguments, "an event needs a name, such as host.ping"))
             }
-            host.sendEvent(args.name, data: args.data)
+            // A bare host.ready is the host's own, with its timestamp and version.
+            if args.name == "host.ready", args.data == nil {
+                host.sendReadyEvent()
+            } else {
+                host.sendEvent(args.name, data: args.data)
+            }
             return .success([:])
         case .completeSlot(let args):
             guard let request = host.activeRequest(of: args.slot) else {
@@ -88,6 +100,16 @@ final class CommandExecutor {
             return held(args.id) { () throws(BridgeHostError) in try host.dropHeld(args.id, reason: .command) }
         case .inject(let args):
             return inject(args, into: host)
+        case .journey(let args):
+            guard let journeyControl else {
+                return .failure(InspectorError(.unsupported, Self.noJourneyControl))
+            }
+            do {
+                let done = try journeyControl.perform(args.step)
+                return .success(["step": .string(args.step.rawValue), "done": .string(done)])
+            } catch {
+                return .failure(InspectorError(.unsupported, error.reason))
+            }
         case .clearError:
             host.clearLastError()
             return .success([:])
@@ -153,6 +175,10 @@ final class CommandExecutor {
     func settle(_ tag: AgentInbox.CommandTag) async {
         await host?.settle(after: InspectionCause(tag: tag))
     }
+
+    /// Why `journey` is refused by an agent started without a ``JourneyControl``.
+    static let noJourneyControl =
+        "this host gave the inspector no journey control (InspectorAgent's journeyControl): it cannot detach, attach or reload the journey's web view from here"
 
     static func captureResult(_ result: InspectorCommand.SlotResult, kind: CaptureCapability.Kind) -> Result<CaptureResult, InspectorError> {
         switch result {

@@ -30,6 +30,10 @@ public protocol InspectableHost: AnyObject {
     func respondToPending(_ correlationId: String, status: BridgeResponseStatus, data: [String: JSONValue]?, error: BridgeErrorPayload?) throws(BridgeHostError)
     /// Sends a host event.
     func sendEvent(_ name: String, data: [String: JSONValue]?)
+    /// Sends the documented `host.ready` with the host's own `timestamp` and `version`, as it does
+    /// when a journey attaches (`BridgeHost.sendReadyEvent()`); the default sends it through
+    /// ``sendEvent(_:data:)`` with the time now and the profile's `hostVersion`.
+    func sendReadyEvent()
     /// The request holding a capture slot, or `nil` when it is idle.
     func activeRequest(of slot: CaptureCapability.Kind) -> BridgeMessage?
     /// Ends a capture slot's active request with `result`.
@@ -74,6 +78,13 @@ public protocol InspectableHost: AnyObject {
 
 extension InspectableHost {
     public func settle(after cause: InspectionCause) async {}
+
+    public func sendReadyEvent() {
+        sendEvent("host.ready", data: [
+            "timestamp": .number((Date().timeIntervalSince1970 * 1000).rounded()),
+            "version": .string(inspectionProfile.hostVersion),
+        ])
+    }
 
     /// Every result can be sent as it is.
     public func refusal(toComplete slot: CaptureCapability.Kind, with result: CaptureResult) -> String? { nil }

@@ -36,22 +36,32 @@ public final class InspectorAgent: Sendable {
     private let executor: CommandExecutor
 
     /// Starts serving `host` (any ``InspectableHost``) as `name`. `BridgeHost` users call
-    /// `BridgeHost.startInspector(name:socketPath:limits:tcp:)` instead; adapters for
+    /// `BridgeHost.startInspector(name:socketPath:limits:tcp:journeyControl:)` instead; adapters for
     /// other bridges call this.
     ///
     /// The socket is `socketPath` when given, else `BRIDGE_INSPECTOR_SOCKET`, else
     /// `<name>.<pid>.sock` in the per-user directory. The result is not discardable on purpose:
     /// an agent nobody keeps stops at once.
+    ///
+    /// With `journeyControl`, inspectors can detach, re-attach and reload the journey's web view
+    /// (the `journey` command); without it, a `BridgeHost` gets a ``BridgeHostJourneyControl``
+    /// that detaches and re-attaches but cannot reload, and any other host lists
+    /// `HostFeature.journeyControl` as unsupported.
     @MainActor
     public convenience init(
         serving host: any InspectableHost, name: String, socketPath: String? = nil, limits: AgentLimits = AgentLimits(),
-        tcp: InspectorTCPOptions? = nil
+        tcp: InspectorTCPOptions? = nil, journeyControl: (any JourneyControl)? = nil
     ) throws {
-        try self.init(host: host, name: name, location: SocketLocation.resolve(option: socketPath), limits: limits, tcp: tcp)
+        try self.init(
+            host: host, name: name, location: SocketLocation.resolve(option: socketPath), limits: limits, tcp: tcp,
+            journeyControl: journeyControl)
     }
 
     @MainActor
-    init(host: any InspectableHost, name: String, location: SocketLocation, limits: AgentLimits, tcp tcpOptions: InspectorTCPOptions? = nil) throws {
+    init(
+        host: any InspectableHost, name: String, location: SocketLocation, limits: AgentLimits, tcp tcpOptions: InspectorTCPOptions? = nil,
+        journeyControl: (any JourneyControl)? = nil
+    ) throws {
         let pid = Int(ProcessInfo.processInfo.processIdentifier)
         let listener: UnixListener
         switch location {
@@ -75,7 +85,7 @@ public final class InspectorAgent: Sendable {
             tcp?.listener.close()
             throw error
         }
-        let observed = Self.observe(host, name: name, limits: limits, inbox: inbox)
+        let observed = Self.observe(host, name: name, limits: limits, inbox: inbox, journeyControl: journeyControl)
         reporting = observed.reporting
         executor = observed.executor
         self.socketPath = listener.path
@@ -90,16 +100,24 @@ public final class InspectorAgent: Sendable {
     /// state, the executor of commands, and its changes flowing into `inbox` from now on. Made
     /// in one main-actor turn, so no change can fall between the snapshot and the reporting.
     @MainActor
-    static func observe(_ host: any InspectableHost, name: String, limits: AgentLimits, inbox: AgentInbox) -> (
+    static func observe(
+        _ host: any InspectableHost, name: String, limits: AgentLimits, inbox: AgentInbox, journeyControl: (any JourneyControl)? = nil
+    ) -> (
         info: WireHostInfo, state: AgentState, executor: CommandExecutor, reporting: any InspectionReporting
     ) {
-        let profile = host.inspectionProfile
+        var profile = host.inspectionProfile
+        // A native host can always detach and re-attach its own journey; only a reload needs
+        // the embedding process.
+        let journeyControl = journeyControl ?? (host as? BridgeHost).map { BridgeHostJourneyControl(host: $0) }
+        if journeyControl == nil, profile.unsupported[.journeyControl] == nil {
+            profile.unsupported[.journeyControl] = CommandExecutor.noJourneyControl
+        }
         let unsupported = Dictionary(uniqueKeysWithValues: profile.unsupported.map { ($0.key.rawValue, $0.value) })
         let info = WireHostInfo(
             name: name, pid: Int(ProcessInfo.processInfo.processIdentifier), hostVersion: profile.hostVersion,
             environment: profile.environment, startedAt: AgentState.ms(Date()), inspection: profile.path,
             unsupported: unsupported.isEmpty ? nil : unsupported, receivedMessagesCap: profile.receivedMessagesCap)
-        let executor = CommandExecutor(host: host, unsupported: profile.unsupported, limits: limits)
+        let executor = CommandExecutor(host: host, unsupported: profile.unsupported, limits: limits, journeyControl: journeyControl)
         executor.breakpoints.publish = { list in inbox.push(.breakpoints(list)) }
         executor.breakpoints.noteSkipped = { skipped in inbox.push(.holdSkipped(skipped)) }
         let state = AgentState(host: info, snapshot: host.inspectionSnapshot(), limits: limits)
@@ -165,9 +183,12 @@ extension BridgeHost {
     /// and logs one line with the port and token (see ``InspectorTCPOptions``).
     ///
     /// The result is not discardable on purpose: an agent nobody keeps stops at once.
+    /// Inspectors can always detach and re-attach the journey's web view; with `journeyControl`
+    /// (a ``BridgeHostJourneyControl`` given a way to reload), they can reload its page too.
     public func startInspector(
-        name: String, socketPath: String? = nil, limits: AgentLimits = AgentLimits(), tcp: InspectorTCPOptions? = nil
+        name: String, socketPath: String? = nil, limits: AgentLimits = AgentLimits(), tcp: InspectorTCPOptions? = nil,
+        journeyControl: (any JourneyControl)? = nil
     ) throws -> InspectorAgent {
-        try InspectorAgent(serving: self, name: name, socketPath: socketPath, limits: limits, tcp: tcp)
+        try InspectorAgent(serving: self, name: name, socketPath: socketPath, limits: limits, tcp: tcp, journeyControl: journeyControl)
     }
 }

@@ -39,6 +39,8 @@ public enum InspectorCommand: Sendable, Hashable {
     case drop(Drop)
     /// Hand the host a message as if the journey had sent it.
     case inject(Inject)
+    /// Detach or re-attach the journey's web view, or reload its page (a lifecycle step).
+    case journey(Journey)
     /// Send a fresh snapshot (to resynchronise).
     case snapshot
     /// Check the connection; the result is `{}`.
@@ -97,7 +99,9 @@ public enum InspectorCommand: Sendable, Hashable {
     public struct SendEvent: Codable, Sendable, Hashable {
         /// The event's action, such as `host.ping`.
         public var name: String
-        /// Optional event data.
+        /// Optional event data. `host.ready` without data is sent as the host sends it itself,
+        /// with its own `timestamp` and `version` (``BridgeCore/BridgeHost/sendReadyEvent()``);
+        /// with data, exactly as given (a `host.ready` without `version`, say).
         public var data: [String: JSONValue]?
 
         /// Creates the arguments.
@@ -303,6 +307,15 @@ public enum InspectorCommand: Sendable, Hashable {
         }
     }
 
+    /// Arguments of `journey`: one lifecycle step done to the journey's web view.
+    public struct Journey: Codable, Sendable, Hashable {
+        /// What to do.
+        public var step: JourneyStep
+
+        /// Creates the arguments.
+        public init(step: JourneyStep) { self.step = step }
+    }
+
     /// The command's wire name.
     public var name: String {
         switch self {
@@ -318,6 +331,7 @@ public enum InspectorCommand: Sendable, Hashable {
         case .answer: return "answer"
         case .drop: return "drop"
         case .inject: return "inject"
+        case .journey: return "journey"
         case .clearError: return "clearError"
         case .clearLog: return "clearLog"
         case .snapshot: return "snapshot"
@@ -328,7 +342,7 @@ public enum InspectorCommand: Sendable, Hashable {
     /// Every command name this protocol version knows.
     public static let names = [
         "respond", "sendEvent", "completeSlot", "cancelSlot", "setSlotEnabled", "setSlotPermission", "addBreakpoint",
-        "removeBreakpoint", "release", "answer", "drop", "inject", "clearError", "clearLog", "snapshot", "ping",
+        "removeBreakpoint", "release", "answer", "drop", "inject", "journey", "clearError", "clearLog", "snapshot", "ping",
     ]
 
     /// The complete frame for this command, ending in a newline: the arguments are encoded
@@ -351,6 +365,7 @@ public enum InspectorCommand: Sendable, Hashable {
         case .answer(let args): data = try frame(args)
         case .drop(let args): data = try frame(args)
         case .inject(let args): data = try frame(args)
+        case .journey(let args): data = try frame(args)
         case .clearError, .clearLog, .snapshot, .ping: data = try frame(JSONValue?.none)
         }
         data.append(0x0A)
@@ -385,6 +400,7 @@ public enum InspectorCommand: Sendable, Hashable {
             case "answer": return .success(.answer(try arguments(Answer.self)))
             case "drop": return .success(.drop(try arguments(Drop.self)))
             case "inject": return .success(.inject(try arguments(Inject.self)))
+            case "journey": return .success(.journey(try arguments(Journey.self)))
             case "clearError": return .success(.clearError)
             case "clearLog": return .success(.clearLog)
             case "snapshot": return .success(.snapshot)

@@ -38,7 +38,8 @@ import Foundation
 ///   the host accepts;
 /// - host to page: the delivery script itself, which starts with `window.GBGBridge.receive(`, or
 ///   a control frame, which starts with `{`: `{"kind":"post","text":"<the message>","object":<bool>}`
-///   makes the page post `text` (`JSON.parse(text)` when `object` is true) with `gbgBridge.postMessage`.
+///   makes the page post `text` (`JSON.parse(text)` when `object` is true) with `gbgBridge.postMessage`;
+///   `{"kind":"reload"}` makes the page load again (``WebJourneyServer/reloadPage()``).
 public enum BrowserBootstrap {
     /// The whole script served at ``WebJourneyPaths/bootstrapScript``, with `bootstrapScript`
     /// (default: GBGBridge's documented bootstrap) run after the shim in the top-level frame, and
@@ -218,6 +219,10 @@ public enum BrowserBootstrap {
             }
             if (command.kind === "intercept") {
               hold(command);
+              return;
+            }
+            if (command.kind === "reload") {
+              location.reload();
               return;
             }
             if (command.kind !== "post") {

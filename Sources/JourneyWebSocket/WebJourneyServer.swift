@@ -188,6 +188,16 @@ public final class WebJourneyServer: Sendable {
         try pages.callHolder(function, arguments: arguments)
     }
 
+    /// Reloads the attached page (a control frame: the page runs `location.reload()`), as an
+    /// app's web view reloads: the page's bridge context ends (a `detached` notice), and the
+    /// page that loads again attaches as a new page (an `attached` notice, where the host sends
+    /// `host.ready`). Nothing the host holds is cleared: pending requests stay pending.
+    /// Throws ``WebJourneyError/noPageAttached`` when no page is attached.
+    @MainActor
+    public func reloadPage() throws(WebJourneyError) {
+        try pages.reloadPage()
+    }
+
     /// The pages connected now, oldest first (for tests and diagnostics).
     @MainActor
     public var connectedPages: [WebPage] { pages.connectedPages }
@@ -321,6 +331,12 @@ final class PageCoordinator {
     func callHolder(_ function: String, arguments: String) throws(WebJourneyError) {
         guard let current else { throw .noPageAttached }
         try current.callHolder(function, arguments: arguments)
+    }
+
+    /// Reloads the page attached now.
+    func reloadPage() throws(WebJourneyError) {
+        guard let current else { throw .noPageAttached }
+        try current.reloadPage()
     }
 
     /// Hands a post as the journey to the page attached now.

@@ -127,6 +127,12 @@ public final class WebSocketJourneyTransport: JourneyTransport {
         try writeControlFrame(#"{"kind":"intercept","call":"# + Self.jsonStringLiteral(function) + #","args":"# + arguments + "}")
     }
 
+    /// Makes the page load again (`location.reload()`, a lifecycle step): its bridge context ends,
+    /// this connection closes, and the reloaded page connects and attaches as a new page.
+    public func reloadPage() throws(WebJourneyError) {
+        try writeControlFrame(#"{"kind":"reload"}"#)
+    }
+
     /// Writes a control frame, bounded like deliveries; it is no delivery (their count stays).
     private func writeControlFrame(_ frameText: String) throws(WebJourneyError) {
         guard isOpen else { throw .pageClosed(page: page.id) }

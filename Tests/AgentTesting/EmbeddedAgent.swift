@@ -57,26 +57,30 @@ public final class EmbeddedAgent {
     public private(set) var now = Date(timeIntervalSinceReferenceDate: 0)
 
     /// An agent serving a fresh host as `name`, whose timers sleep on `clock`. `prepare` runs on
-    /// the host before the agent observes it.
+    /// the host before the agent observes it. `journeyControl` makes the agent's journey control
+    /// for the host (lifecycle steps); without it, `journey` is unsupported.
     public convenience init(
         limits: AgentLimits = AgentLimits(), name: String = "embedded-host", clock: ManualClock = ManualClock(),
-        prepare: (BridgeHost) -> Void = { _ in }
+        prepare: (BridgeHost) -> Void = { _ in }, journeyControl: ((BridgeHost) -> any JourneyControl)? = nil
     ) throws {
-        try self.init(limits: limits, gate: nil, name: name, clock: clock, prepare: prepare)
+        try self.init(limits: limits, gate: nil, name: name, clock: clock, prepare: prepare, journeyControl: journeyControl)
     }
 
     /// An agent serving a fresh host as `name`; with `gate`, TCP connections must pass it.
     /// `prepare` runs on the host before the agent observes it.
     convenience init(
         limits: AgentLimits = AgentLimits(), gate: AgentAuthGate?, name: String = "embedded-host",
-        clock: ManualClock = ManualClock(), prepare: (BridgeHost) -> Void = { _ in }
+        clock: ManualClock = ManualClock(), prepare: (BridgeHost) -> Void = { _ in },
+        journeyControl: ((BridgeHost) -> any JourneyControl)? = nil
     ) throws {
         let host = BridgeHost(hostVersion: "2.3.4")
         let journey = RecordingJourneyTransport()
         host.clock = clock
         host.attach(journey)
         prepare(host)
-        try self.init(serving: host, host: host, journey: journey, limits: limits, gate: gate, name: name, clock: clock)
+        try self.init(
+            serving: host, host: host, journey: journey, limits: limits, gate: gate, name: name, clock: clock,
+            journeyControl: journeyControl?(host))
     }
 
     /// An agent serving `served` (the GBGBridge adapter of `host`, say) as `name`. `host` and
@@ -91,7 +95,7 @@ public final class EmbeddedAgent {
 
     private init(
         serving served: any InspectableHost, host: BridgeHost, journey: RecordingJourneyTransport, limits: AgentLimits,
-        gate: AgentAuthGate?, name: String, clock: ManualClock
+        gate: AgentAuthGate?, name: String, clock: ManualClock, journeyControl: (any JourneyControl)? = nil
     ) throws {
         self.host = host
         self.journey = journey
@@ -100,7 +104,7 @@ public final class EmbeddedAgent {
         self.gate = gate
         let inbox = try AgentInbox()
         self.inbox = inbox
-        let observed = InspectorAgent.observe(served, name: name, limits: limits, inbox: inbox)
+        let observed = InspectorAgent.observe(served, name: name, limits: limits, inbox: inbox, journeyControl: journeyControl)
         reporting = observed.reporting
         let executor = observed.executor
         core = AgentCore(state: observed.state, limits: limits, auth: gate, now: now, clientLeft: { executor.clientLeft($0) }) {

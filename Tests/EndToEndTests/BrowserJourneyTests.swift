@@ -32,13 +32,8 @@ struct BrowserJourneyTests {
         let executable = try ExternalTool.chromium.require()
         let directory = try TemporaryDirectory()
         let socket = directory.file("h.sock")
-        let host = try BinaryProcess([
-            "host", "--serve", examplePath("web-journey"), "--profile", examplePath("web-journey/host-profile.json"),
-            "--socket", socket, "--port", "0",
-        ], binary: binary)
+        let (host, served) = try await startServedExampleJourney(binary: binary, socket: socket)
         defer { host.kill() }
-        #expect(await host.waitForLine(prefix: "socket: ") == socket)
-        let served = try #require(await host.waitForLine(prefix: "serving: "), "stderr: \(host.standardError)")
         // The URL holds the run's token; opening it gives the browser the cookie every later
         // request and the bridge WebSocket carry.
         let (port, _) = try #require(servedAddress(served), "not http://127.0.0.1:<port>/?token=<token>: \(served)")

@@ -7,6 +7,21 @@ import Testing
 import Glibc
 #endif
 
+/// `bridge-inspector host --serve examples/web-journey` with the example's profile, on the socket
+/// `socket`, once it serves: the process (the caller kills it) and the journey's URL, which holds
+/// the run's token (opening it gives the browser the cookie the bridge WebSocket carries).
+func startServedExampleJourney(binary: String, socket: String) async throws -> (host: BinaryProcess, url: String) {
+    let host = try BinaryProcess([
+        "host", "--serve", examplePath("web-journey"), "--profile", examplePath("web-journey/host-profile.json"),
+        "--socket", socket, "--port", "0",
+    ], binary: binary)
+    guard await host.waitForLine(prefix: "socket: ") == socket, let url = await host.waitForLine(prefix: "serving: ") else {
+        host.kill()
+        throw HostStartFailure(description: "the served journey did not start: \(host.standardError)")
+    }
+    return (host, url)
+}
+
 /// A snapshot of the host through the agent, polled (bounded) until `condition` holds; the last
 /// one taken when it never does.
 func webSnapshot(_ session: InspectorSession, timeout: Duration = .seconds(20), until condition: (WireState) -> Bool) async throws -> WireState {

@@ -190,13 +190,8 @@ struct RecordedHostTests {
         // 1. Record the example journey against its profile: the capture answered by a person
         //    through the agent, then an event.
         let appSocket = directory.file("app.sock")
-        let app = try BinaryProcess([
-            "host", "--serve", examplePath("web-journey"), "--profile", examplePath("web-journey/host-profile.json"),
-            "--socket", appSocket, "--port", "0",
-        ], binary: binary)
+        let (app, appURL) = try await startServedExampleJourney(binary: binary, socket: appSocket)
         defer { app.kill() }
-        #expect(await app.waitForLine(prefix: "socket: ") == appSocket)
-        let appURL = try #require(await app.waitForLine(prefix: "serving: "), "stderr: \(app.standardError)")
         let recorder = try BinaryProcess(["record", recording, "--socket", appSocket], binary: binary, stdin: .closed)
         defer { recorder.kill() }
         // The recorder has its snapshot (header, hello, snapshot) before the page opens.

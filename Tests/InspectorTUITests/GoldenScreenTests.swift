@@ -50,6 +50,7 @@ struct GoldenScreenTests {
         case breakpoints
         case newBreakpoint = "new-breakpoint"
         case inject
+        case lifecycle
         case stats
         case doctor
         case save
@@ -142,6 +143,8 @@ struct GoldenScreenTests {
                 model.press(.char("i"))
                 // The dialog's id is random; the golden's is fixed.
                 model.overlays[model.overlays.count - 1] = InjectDialog(correlationId: "inspector-0f1e2d3c-4b5a-4968-8776-655443322110")
+            case .lifecycle:
+                model.press(.char("W"), .down)
             case .stats:
                 model.press(.char("S"))
             case .doctor:

@@ -69,7 +69,7 @@ struct HelpTests {
         }
         func isMain(_ binding: KeyBinding) -> Bool { if case .main = binding.handler { true } else { false } }
         let sending = Set(table.filter { $0.sends && isMain($0) }.flatMap(\.keys))
-        #expect(sending == Set("rcxetPCLiI".map { Key.char($0) }))
+        #expect(sending == Set("rcxetPCLiIW".map { Key.char($0) }))
         // The help's lines for keys of views that send (a recording's help leaves them out).
         #expect(Set(table.filter { $0.sends && !isMain($0) }.map(\.name)) == ["new-rule", "release-held", "edit-held", "answer-held", "drop-held", "release-all-held"])
         #expect(InspectorModel.binding(named: "respond")?.keys == [.char("r")])

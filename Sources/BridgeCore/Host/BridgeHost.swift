@@ -169,11 +169,16 @@ public final class BridgeHost {
         emit(.journeyAttachment(true))
     }
 
-    /// Detaches the journey; later sends fail with `WebView not attached`.
-    public func detach() {
+    /// Detaches the journey; later sends fail with `WebView not attached`. Returns the transport
+    /// that was attached, so whoever detaches on purpose (an inspector's `journey detach`) can
+    /// keep it and give the same one back with ``attach(_:)``.
+    @discardableResult
+    public func detach() -> (any JourneyTransport)? {
+        let previous = transport
         transport = nil
         reportedJourneyAttached = false
         emit(.journeyAttachment(false))
+        return previous
     }
 
     /// Whether a journey transport is attached.

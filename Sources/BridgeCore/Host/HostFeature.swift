@@ -29,6 +29,9 @@ public enum HostFeature: String, Sendable, CaseIterable, Codable {
     case intercept
     /// Hand the host a message as if the journey had sent it.
     case inject
+    /// Detach and re-attach the journey's web view, or reload its page (the `journey` command):
+    /// only a host whose embedding process gave the agent a journey control offers it.
+    case journeyControl
 
     /// The `inspection` value of a host seen through BridgeCore's own change stream.
     public static let nativePath = "native"

@@ -50,6 +50,11 @@ protocol HostJourney: AnyObject {
     /// would (`--inspect-via public-api`); `nil` for a simulated journey, which the native path serves.
     var journeyPage: (any JourneyPage)? { get }
 
+    /// Reloads the journey's page (the inspector's `journey reload`) and says what was done, or
+    /// throws why it cannot. Nothing the host holds is cleared; the page that loads again gets
+    /// `host.ready` through ``journeyAttached``.
+    func reloadPage() throws(JourneyControlRefusal) -> String
+
     /// Why the journey could not run (a web view that could not be opened): the host then exits
     /// with status 1 once it has stopped. `nil` when nothing failed.
     var failure: String? { get }

@@ -100,7 +100,11 @@ struct HostRunner {
         do {
             served = try ServedInspector(
                 host: host, path: options.inspectionPath, hostVersion: hostVersion, name: name, socketPath: options.socketPath,
-                tcp: options.inspectorTCPOptions, journeyPage: journey.journeyPage)
+                tcp: options.inspectorTCPOptions, journeyPage: journey.journeyPage,
+                journeyControl: BridgeHostJourneyControl(host: host) { [weak journey] () throws(JourneyControlRefusal) in
+                    guard let journey else { throw JourneyControlRefusal("the journey has stopped") }
+                    return try journey.reloadPage()
+                })
         } catch {
             StandardStreams.printFailure("cannot serve the inspector: \(error)")
             await journey.stop()

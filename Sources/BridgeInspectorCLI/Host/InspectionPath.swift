@@ -21,14 +21,15 @@ struct ServedInspector {
     private var pageTap: PageTapTransport?
 
     /// Starts the agent for `host` by `path`.
-    /// `journeyPage` is where the adapter's `inject` posts as the journey would (public-API path only).
+    /// `journeyPage` is where the adapter's `inject` posts as the journey would (public-API path only);
+    /// `journeyControl` does lifecycle steps (native path only: GBGBridge's API has none).
     init(
         host: BridgeHost, path: InspectionPath, hostVersion: String, name: String, socketPath: String?, tcp: InspectorTCPOptions?,
-        journeyPage: (any JourneyPage)? = nil
+        journeyPage: (any JourneyPage)? = nil, journeyControl: (any JourneyControl)? = nil
     ) throws {
         switch path {
         case .native:
-            agent = try host.startInspector(name: name, socketPath: socketPath, tcp: tcp)
+            agent = try host.startInspector(name: name, socketPath: socketPath, tcp: tcp, journeyControl: journeyControl)
             inspector = nil
         case .publicAPI:
             let inspector = try GBGBridgeInspector.start(

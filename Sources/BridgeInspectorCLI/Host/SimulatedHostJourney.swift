@@ -11,6 +11,8 @@ final class SimulatedHostJourney: HostJourney {
     private var log: JourneyLog?
     private var journey: SimulatedJourney?
     private var scenarioTask: Task<Void, Never>?
+    /// What `start` was given, kept for a reload, which starts the scenario again.
+    private var started: (host: BridgeHost, finished: @Sendable () -> Void)?
     var journeyAttached: @MainActor (BridgeHost) -> Void = { $0.sendReadyEvent() }
 
     /// Loads the scenario and checks it fits the options, before anything is visible from outside.
@@ -49,6 +51,7 @@ final class SimulatedHostJourney: HostJourney {
             StandardStreams.printError(
                 "bridge-inspector host: waiting for an inspector to attach before the journey starts (bridge-inspector --socket \(ScriptOutput.shellWord(agent.socketPath))).")
         }
+        started = (host, finished)
         let scenario = scenario
         let journeyAttached = journeyAttached
         scenarioTask = Task { @MainActor in
@@ -59,8 +62,38 @@ final class SimulatedHostJourney: HostJourney {
             }
             journeyAttached(host)
             await journey.run(scenario)
-            finished()
+            // A reload ends this run and starts another, which reports the end instead.
+            if !Task.isCancelled { finished() }
         }
+    }
+
+    /// A reload of the simulated page: the running journey stops (its waits end, as a page's
+    /// timers do), a new journey attaches to the host, gets `host.ready` and runs the scenario
+    /// again from its first step. The host keeps what it holds: requests the old journey sent
+    /// stay in `pendingRequests`, and an answer to one now reaches the new journey, which never
+    /// sent it. Not on the public-API path (its page script stand-in wraps the first journey).
+    func reloadPage() throws(JourneyControlRefusal) -> String {
+        guard let started, let old = journey else {
+            throw JourneyControlRefusal("the journey has not started yet: nothing to reload")
+        }
+        if options.inspectionPath == .publicAPI {
+            throw JourneyControlRefusal("the simulated journey cannot be reloaded on the public-API path")
+        }
+        old.note("the page reloads (an inspector's journey reload): this journey ends, a new one starts from the first step")
+        old.stop()
+        scenarioTask?.cancel()
+        let journey = SimulatedJourney(host: started.host, log: log)
+        self.journey = journey
+        let scenario = scenario
+        let journeyAttached = journeyAttached
+        let finished = started.finished
+        let host = started.host
+        scenarioTask = Task { @MainActor in
+            journeyAttached(host)
+            await journey.run(scenario)
+            if !Task.isCancelled { finished() }
+        }
+        return "reloaded the simulated journey: it starts \"\(scenario.name)\" again from its first step, after host.ready"
     }
 
     func finished() -> Bool {

@@ -81,6 +81,21 @@ final class WebHostJourney: HostJourney {
     /// Nothing to start: every page that connects gets host.ready (see ``report(_:host:)``).
     func start(host: BridgeHost, agent: InspectorAgent, finished: @escaping @Sendable () -> Void) {}
 
+    /// Reloads the attached page by a control frame (`location.reload()` in the page); the page
+    /// that loads again attaches and gets `host.ready` (``report(_:host:journeyAttached:)``).
+    func reloadPage() throws(JourneyControlRefusal) -> String {
+        guard let server else { throw JourneyControlRefusal("the web journey is not served yet") }
+        guard let page = server.connectedPages.last else {
+            throw JourneyControlRefusal("no page of the journey is open: open the \"serving:\" URL in a browser, then try again")
+        }
+        do {
+            try server.reloadPage()
+        } catch {
+            throw JourneyControlRefusal("could not reload \(page): \(error)")
+        }
+        return "asked \(page) to reload: it attaches again as a new page and gets host.ready"
+    }
+
     /// A browser journey never finishes by itself.
     func finished() -> Bool { false }
 

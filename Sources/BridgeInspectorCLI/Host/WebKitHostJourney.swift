@@ -82,6 +82,15 @@ final class WebKitHostJourney: HostJourney {
     /// Ends the host only when the web view could not be opened (or the runner ended).
     func finished() -> Bool { failure != nil }
 
+    /// Reloads the web view's page (the runner's `reload`); the page that loads again gets
+    /// `host.ready` (``report(_:host:finished:)``).
+    func reloadPage() throws(JourneyControlRefusal) -> String {
+        if let reason = page.unavailableReason { throw JourneyControlRefusal(reason) }
+        guard let journey else { throw JourneyControlRefusal("the WebKit web view is not open yet") }
+        journey.reload()
+        return "reloading the page in the WebKit web view: it gets host.ready once it has loaded"
+    }
+
     func stop() async {
         await journey?.stop()
         if let failure { StandardStreams.printFailure(failure) }

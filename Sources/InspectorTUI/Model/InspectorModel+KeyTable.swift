@@ -116,6 +116,9 @@ extension InspectorModel {
             guard model.supports(.sendEvent) else { return [] }
             return model.open(EventDialog(history: model.eventHistory, prefill: model.eventPrefill))
         },
+        KeyBinding("lifecycle", [.char("W")], .answering,
+                   .line(keys: "W", text: "the app's lifecycle: background, foreground, orientation, host.ready again; detach, attach or reload the web view"),
+                   sends: true) { model, _ in model.open(LifecycleMenu()) },
         // Breakpoints, held messages, inject and replay
         KeyBinding("breakpoints", [.char("b")], .interception,
                    .line(keys: "b", text: "breakpoints: every inspector's, yours marked; n adds one (a filter, as f takes, and seconds to hold), d removes yours")) { model, _ in
