@@ -29,6 +29,8 @@ public enum HostFeature: String, Sendable, CaseIterable, Codable {
     case intercept
     /// Hand the host a message as if the journey had sent it.
     case inject
+    /// Fault the host's real handling with fault rules (`addFault`, `removeFault`).
+    case faults
 
     /// The `inspection` value of a host seen through BridgeCore's own change stream.
     public static let nativePath = "native"
