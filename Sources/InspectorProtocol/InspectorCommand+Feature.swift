@@ -13,6 +13,7 @@ extension InspectorCommand {
         case .clearLog: return .clearLog
         case .addBreakpoint, .removeBreakpoint, .release, .answer, .drop: return .intercept
         case .inject: return .inject
+        case .addFault, .removeFault: return .faults
         case .snapshot, .ping: return nil
         }
     }
