@@ -189,6 +189,8 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
                 "GBGBridge hands each message straight from its WebView to its handlers and sends answers itself; its public API has no point where a message could wait, and this inspector was started without the journey's page (JourneyPage), where breakpoints hold messages instead",
             .inject:
                 "GBGBridge's public API cannot be handed a message as if the page had sent it, and this inspector was started without the journey's page (JourneyPage); to send one as the journey, run window.webkit.messageHandlers.gbgBridge.postMessage(…) in Safari Web Inspector's console (the inspector's Y key copies that line)",
+            .faults:
+                "GBGBridge runs its handlers and sends their answers itself; its public API has no point where an answer could be delayed, replaced or swallowed, so fault rules need a host built on BridgeCore (the simulated or served journey's host)",
         ]
     }
 

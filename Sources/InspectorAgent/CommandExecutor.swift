@@ -13,12 +13,16 @@ final class CommandExecutor {
     private(set) var current: AgentInbox.CommandTag?
     /// Every inspector's breakpoints; the host's interceptor while there are any.
     let breakpoints: BreakpointBook
+    /// Every inspector's fault rules; the host's fault injector while there are any.
+    let faults: FaultBook
 
     init(host: any InspectableHost, unsupported: [HostFeature: String] = [:], limits: AgentLimits = AgentLimits()) {
         self.host = host
         self.unsupported = unsupported
         self.breakpoints = BreakpointBook(host: host, limits: limits)
+        self.faults = FaultBook(host: host, limits: limits)
         breakpoints.running = { [weak self] in self?.current }
+        faults.running = { [weak self] in self?.current }
     }
 
     /// Runs one command and returns its result value.
@@ -78,6 +82,10 @@ final class CommandExecutor {
             return breakpoints.add(args, by: tag)
         case .removeBreakpoint(let args):
             return breakpoints.remove(args, by: tag)
+        case .addFault(let rule):
+            return faults.add(rule, by: tag)
+        case .removeFault(let args):
+            return faults.remove(args, by: tag)
         case .release(let args):
             return held(args.id) { () throws(BridgeHostError) in try host.releaseHeld(args.id, as: args.message, reason: .command) }
         case .answer(let args):
@@ -145,7 +153,10 @@ final class CommandExecutor {
     /// A client went away: its breakpoints go and what they hold is released, on the main actor
     /// later. Callable from any thread.
     nonisolated func clientLeft(_ client: Int) {
-        Task { @MainActor in breakpoints.clientLeft(client) }
+        Task { @MainActor in
+            faults.clientLeft(client)
+            breakpoints.clientLeft(client)
+        }
     }
 
     /// Waits until the host has reported what the command `tag` made it send (bounded by the
