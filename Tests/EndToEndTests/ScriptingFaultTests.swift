@@ -19,26 +19,9 @@ struct ScriptingFaultTests {
         binary = try requireBridgeInspectorBinary()
     }
 
-    /// Answers the pending gate.open so the journey sends its next device.info; returns that
-    /// request's correlation id once the host has received it.
+    /// Opens the gated journey's gate and waits for its next device.info (as the breakpoint tests do).
     func openGate(_ host: ScriptedHost) async throws -> String {
-        var gate: String?
-        _ = await waitUntil(timeout: .seconds(20)) {
-            gate = (try? host.state())?.pending.first { $0.action == "gate.open" }?.correlationId
-            return gate != nil
-        }
-        let id = try #require(gate, "gate.open never became pending")
-        let before = Set(((try? host.state())?.messages ?? []).map(\.message.correlationId))
-        let opened = try await host.run(["respond", id, "--quiet"], binary: binary)
-        try #require(opened.status == 0, "\(opened)")
-        var info: String?
-        _ = await waitUntil(timeout: .seconds(20)) {
-            info = (try? host.state())?.messages.first {
-                $0.direction == .received && $0.message.payload.action == "device.info" && !before.contains($0.message.correlationId)
-            }?.message.correlationId
-            return info != nil
-        }
-        return try #require(info, "the journey never sent device.info")
+        try await ScriptingBreakpointTests().openGate(host)
     }
 
     /// The payload of the response the journey received for `id`, once it has.
@@ -48,16 +31,9 @@ struct ScriptingFaultTests {
         return (response["message"] as? [String: Any])?["payload"] as? [String: Any] ?? [:]
     }
 
-    /// The JSON lines `process` printed whose kind is `kind`.
-    func lines(_ process: BinaryProcess, kind: String) -> [[String: Any]] {
-        process.standardOutput.split(separator: "\n").compactMap(scriptingJSON).filter { $0["kind"] as? String == kind }
-    }
-
-    /// Waits for `process` to print its `count`th line of `kind`; returns it.
+    /// Waits for `process` to print its `count`th JSON line of `kind` (as the breakpoint tests do).
     func waitForLine(_ process: BinaryProcess, kind: String, count: Int) async throws -> [String: Any] {
-        let found = await waitUntil(timeout: .seconds(20)) { self.lines(process, kind: kind).count >= count || !process.isRunning }
-        try #require(found && lines(process, kind: kind).count >= count, "no \(kind) line \(count): \(process.standardOutput) \(process.standardError)")
-        return lines(process, kind: kind)[count - 1]
+        try await ScriptingBreakpointTests().waitForLine(process, kind: kind, count: count)
     }
 
     @Test("BUSY, BUSY, then the handler answers: the journey gets exactly that, the log marks it, faults counts it")

@@ -16,27 +16,32 @@ struct FaultCommand: ParsableCommand {
             happens around them, per bridge action:
 
             On a request from the journey (dir:in):
-              --error CODE      answer at once with a documented error (BUSY, TIMEOUT, \
-            PERMISSION_DENIED, CANCELLED, INTERNAL_ERROR, UNSUPPORTED, INVALID_REQUEST, \
-            VERSION_MISMATCH) with the message and recoverable flag the web SDK expects; the \
-            handler never runs. A code of your own needs --recoverable true|false.
-              --delay 2s        the handler runs at once; its answer goes out 2 s later \
-            (a range, 1s..3s, is drawn for each message)
-              --never-answer    the handler runs; its answer is swallowed, so the journey's own \
-            timeout fires
-              --drop            the request never reaches the host: no handler, not pending
+              --error CODE     answered at once with a documented error and the
+                               recoverable flag the web SDK expects; the handler
+                               never runs (a code of your own needs --recoverable)
+              --delay 2s       the handler runs; its answer goes out 2 s later
+                               (a range, 1s..3s, is drawn for each message)
+              --never-answer   the handler runs; its answer is swallowed, so the
+                               journey's own timeout fires
+              --drop           never reaches the host: no handler, not pending
             On what the host sends (dir:out, responses and events):
-              --drop, --delay 2s, --duplicate (delivered twice), --reorder (held back and \
-            delivered right after the next message the host sends, or after 1 s if none comes)
+              --drop           never delivered
+              --delay 2s       delivered late
+              --duplicate      delivered twice
+              --reorder        delivered right after the next message the host
+                               sends, or after 1 s if none comes
+            Documented codes: BUSY, TIMEOUT, PERMISSION_DENIED, CANCELLED (recoverable); \
+            INTERNAL_ERROR, UNSUPPORTED, INVALID_REQUEST, VERSION_MISMATCH (not).
 
             When it fires (default: every matching message):
-              --times 2                   the first 2 matching messages, then none
-              --probability 0.3 --seed 7  each with probability 0.3; the same seed hits the \
-            same messages on every run
+              --times 2                    the first 2 matching messages only
+              --probability 0.3 --seed 7   each with probability 0.3; the same seed
+                                           hits the same messages on every run
               --sequence error:BUSY,error:BUSY,pass
-                                          each matching message takes the next step (pass lets \
-            it through); after the last, everything passes. Steps: pass, drop, never-answer, \
-            duplicate, reorder, error:CODE, delay:2s.
+                                           each matching message takes the next
+                                           step; after the last, all pass. Steps:
+                                           pass, drop, never-answer, duplicate,
+                                           reorder, error:CODE, delay:2s
 
             --file rules.json sets every rule of a file instead ({"version": 1, "faults": [...]}, \
             each rule {"filter", "effect", "firing"}, see docs/cli.md "fault"); share the file to \
@@ -61,7 +66,7 @@ struct FaultCommand: ParsableCommand {
             fault its handling (an app seen through GBGBridge's public API); 3 when the host goes away.
 
             Examples:
-              bridge-inspector fault 'action:camera.document.capture' --sequence error:BUSY,error:BUSY,pass
+              bridge-inspector fault 'action:camera.*' --sequence error:BUSY,error:BUSY,pass
               bridge-inspector fault 'action:capability.query' --delay 6s
               bridge-inspector fault 'action:device.info' --never-answer --times 1
               bridge-inspector fault 'dir:out type:event' --drop --probability 0.3 --seed 7
