@@ -116,6 +116,16 @@ struct FaultInjectionTests {
         #expect(recorder.traffic.first?.fault == FaultMark(rule: "f1", effect: .delayed, detail: "2000ms"))
     }
 
+    @Test("delay and neverAnswer change what a handler answers: a request nobody handles is answered as usual from pendingRequests")
+    func pendingAnswerNotFaulted() throws {
+        let (host, journey, _, _, _) = hostWithHandler()
+        host.setFaultInjector(RuleInjector { _, direction in direction == .received ? .neverAnswer : nil })
+        host.receive(text: request("nobody.handles", id: "r1"))
+        #expect(host.pendingRequests.map(\.correlationId) == ["r1"])
+        try host.respondToPendingRequest("r1", status: .success)
+        #expect(journey.messages.map(\.correlationId) == ["r1"])
+    }
+
     @Test("drop on a sent event: never delivered, logged as dropped")
     func dropEvent() async {
         let (host, journey, _, _, recorder) = hostWithHandler()

@@ -157,6 +157,9 @@ extension BridgeHost {
     }
 
     private func addPending(_ request: BridgeMessage, time: Date) {
+        // A fault delays or swallows what a handler or slot answers; whoever answers a pending
+        // request (an inspector, a reply rule, the app) is answered as usual.
+        answerFaults[request.correlationId] = nil
         outstanding[request.correlationId] = request
         pendingRequests.append(request)
         pendingSince[request.correlationId] = time
