@@ -31,6 +31,8 @@ struct BridgeInspector: AsyncParsableCommand {
             SlotCommand.self,
             BreakCommand.self,
             BreakpointsCommand.self,
+            FaultCommand.self,
+            FaultsCommand.self,
             HeldCommand.self,
             ReleaseCommand.self,
             AnswerCommand.self,

@@ -31,6 +31,10 @@ public enum FilterPredicate: Sendable, Equatable {
     /// inspector's, not the host's: the log's filter reads them from the row, a breakpoint
     /// refuses the term.
     case marked
+    /// `is:fault`: a message a fault rule changed (delayed, answered with an error, never
+    /// answered, dropped, duplicated or reordered). The mark is made as the host handles the
+    /// message, so a breakpoint or fault rule refuses the term.
+    case fault
     /// `body:`: the bytes of the text anywhere in the message's JSON.
     case body(String)
     /// Plain text, lowercased: in the action, correlation id or error code (any case).

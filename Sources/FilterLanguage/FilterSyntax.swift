@@ -20,6 +20,7 @@ import BridgeCore
 /// | `is:malformed`, `is:manual` (made by an inspector), `is:rule` (answered by a rule) | |
 /// | `is:lint` | rows the protocol linter marked (a BUSY answer, an action typo, a lost message, …), but those an inspector made |
 /// | `is:marked` | rows marked in the inspector (`m`), kept in a recording saved with `w` |
+/// | `is:fault` | messages a fault rule changed (delayed, errored, never answered, dropped, duplicated, reordered) |
 /// | `body:text` | text anywhere in the message's JSON |
 /// | anything else | text in the action, correlation id or reason (case-insensitive) |
 ///
@@ -109,7 +110,8 @@ public enum FilterSyntax {
             case "rule": return .rule
             case "lint", "problem": return .lint
             case "marked", "mark": return .marked
-            default: throw WordError(reason: "is: takes pending, error, malformed, manual, rule, lint or marked")
+            case "fault", "faulted": return .fault
+            default: throw WordError(reason: "is: takes pending, error, malformed, manual, rule, lint, marked or fault")
             }
         case "body", "b":
             return .body(value)

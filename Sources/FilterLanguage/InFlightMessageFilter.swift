@@ -63,6 +63,9 @@ public struct InFlightMessageFilter: Sendable, Equatable {
         case .marked:
             return "marks are made in an inspector's log once a message is there, so is:marked never applies to a message in flight; "
                 + "use action:, id: or type: for the messages you would mark"
+        case .fault:
+            return "a fault rule marks a message as it changes it, so is:fault never applies to a message still in flight; "
+                + "use action:, dir: or type: for the messages a fault rule changes"
         case .type, .direction, .action, .status, .code, .id, .error, .body, .text:
             return nil
         }
@@ -103,7 +106,7 @@ public struct InFlightMessageFilter: Sendable, Equatable {
             return TextMatching.containsLowercased(message.payload.action, text) || TextMatching.containsLowercased(message.correlationId, text)
                 || (errorCode.map { TextMatching.containsLowercased($0, text) } ?? false)
         // Refused by init(parsing:): never true of a message in flight.
-        case .pending, .malformed, .manual, .rule, .lint, .marked: return false
+        case .pending, .malformed, .manual, .rule, .lint, .marked, .fault: return false
         }
     }
 }

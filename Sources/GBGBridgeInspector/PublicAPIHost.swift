@@ -191,6 +191,8 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
                 "GBGBridge's public API cannot detach, attach or reload the journey's web view; the app would have to give the inspector its own journey control (InspectorAgent's JourneyControl), calling its WKWebView's reload() and GBGBridge's attach and detach",
             .inject:
                 "GBGBridge's public API cannot be handed a message as if the page had sent it, and this inspector was started without the journey's page (JourneyPage); to send one as the journey, run window.webkit.messageHandlers.gbgBridge.postMessage(…) in Safari Web Inspector's console (the inspector's Y key copies that line)",
+            .faults:
+                "GBGBridge runs its handlers and sends their answers itself; its public API has no point where an answer could be delayed, replaced or swallowed, so fault rules need a host built on BridgeCore (the simulated or served journey's host)",
         ]
     }
 

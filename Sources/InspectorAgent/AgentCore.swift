@@ -200,6 +200,8 @@ final class AgentCore {
                 broadcast(state.apply(list))
             case .holdSkipped(let skipped):
                 broadcast(state.apply(skipped))
+            case .faults(let list):
+                broadcast(state.apply(list))
             }
         }
     }

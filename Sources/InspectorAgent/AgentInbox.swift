@@ -45,6 +45,8 @@ final class AgentInbox: @unchecked Sendable {
         case breakpoints([WireBreakpoint])
         /// A breakpoint's match was let through because of a cap on what the host holds.
         case holdSkipped(WireHoldSkipped)
+        /// The fault rules changed, or one faulted a message (every inspector's, as they are now).
+        case faults([WireFault])
     }
 
     private struct Queue {

@@ -33,6 +33,14 @@ public struct AgentLimits: Sendable {
     public var maxHeldMessageBytes = 16 * 1024 * 1024
     /// The most breakpoints one inspector may set; one more is refused (`too_many_breakpoints`).
     public var maxBreakpointsPerClient = 32
+    /// The most fault rules one inspector may set; one more is refused (`too_many_faults`).
+    public var maxFaultsPerClient = 16
+    /// The most JSON one fault rule may take, as the agent encodes it; a larger one is refused
+    /// (`invalid_arguments`).
+    public static let maxFaultRuleBytes = 8 * 1024
+    /// The most JSON one fault rule takes in the agent's list (the rule, its owner's name with
+    /// each byte escaped as at most 6, and 256 bytes for the rest).
+    static let faultRecordBytes = maxFaultRuleBytes + 6 * maxClientNameBytes + 256
 
     /// The longest breakpoint filter, in bytes; a longer one is refused (`invalid_arguments`).
     public static let maxBreakpointFilterBytes = 1024
@@ -73,6 +81,7 @@ public struct AgentLimits: Sendable {
             + history * (AgentState.malformedRecordLimit + overhead)
             + history * (AgentState.errorRecordLimit + overhead)
             + max(0, maxClients) * max(0, maxBreakpointsPerClient) * (Self.breakpointRecordBytes + overhead)
+            + max(0, maxClients) * max(0, maxFaultsPerClient) * (Self.faultRecordBytes + overhead)
         let perClient = 2 * max(0, maxQueuedBytesPerClient) + 2 * WireProtocol.maxAgentFrameBytes
             + max(1, maxClientFrameBytes) + AgentLoop.readChunkBytes
         return state + max(0, maxClients) * perClient

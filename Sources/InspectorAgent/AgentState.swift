@@ -51,6 +51,9 @@ struct AgentState {
     /// Every inspector's breakpoints, as clients see them, and the bytes of their JSON.
     private var breakpoints: [WireBreakpoint] = []
     private var breakpointBytes = 0
+    /// Every inspector's fault rules, as clients see them, and the bytes of their JSON.
+    private var faults: [WireFault] = []
+    private var faultBytes = 0
     /// The record of the last report of what the host sent that could not be read.
     private var lastUnreadSentReport: [UInt8]?
 
@@ -253,6 +256,14 @@ struct AgentState {
         return agentEventFrame(type: "breakpoints", key: "breakpoints", json)
     }
 
+    /// Takes the fault rules as they are now and returns their event frame.
+    mutating func apply(_ list: [WireFault]) -> [UInt8] {
+        faults = list
+        let json = Self.encode(list)
+        faultBytes = json.count + list.count * Self.recordOverhead
+        return agentEventFrame(type: "faults", key: "faults", json)
+    }
+
     /// Returns the event frame that says a breakpoint's match was let through because of a cap.
     mutating func apply(_ skipped: WireHoldSkipped) -> [UInt8] {
         agentEventFrame(type: "holdSkipped", key: "record", Self.encode(skipped))
@@ -325,6 +336,7 @@ struct AgentState {
         for record in held { writer.splice(record.json) }
         writer.arrayEnd()
         writer.key("breakpoints"); writer.splice(Self.encode(breakpoints))
+        writer.key("faults"); writer.splice(Self.encode(faults))
         if let lastUnreadSentReport { writer.key("lastUnreadSentReport"); writer.splice(lastUnreadSentReport) }
         writer.objectEnd()
         writer.objectEnd()
@@ -341,7 +353,7 @@ struct AgentState {
         return messageBytes + pending.bytes + heldRecordBytes + heldOriginalBytes + editedUnloggedBytes
             + malformed.reduce(0) { $0 + $1.count }
             + (lastUnreadSentReport?.count ?? 0)
-            + errorHistory.reduce(0) { $0 + $1.count } + records * Self.recordOverhead + breakpointBytes
+            + errorHistory.reduce(0) { $0 + $1.count } + records * Self.recordOverhead + breakpointBytes + faultBytes
             + (counts.pendingOmittedActions ?? [:]).keys.reduce(0) { $0 + $1.utf8.count + Self.recordOverhead }
     }
 
@@ -492,6 +504,13 @@ struct AgentState {
             writer.key("hold"); writer.objectStart()
             writer.key("id"); writer.string(hold.id)
             writer.key("outcome"); writer.string(hold.outcome.rawValue)
+            writer.objectEnd()
+        }
+        if let fault = record.fault {
+            writer.key("fault"); writer.objectStart()
+            writer.key("rule"); writer.string(fault.rule)
+            writer.key("effect"); writer.string(fault.effect.rawValue)
+            if let detail = fault.detail { writer.key("detail"); writer.string(detail) }
             writer.objectEnd()
         }
         if let original, record.json.count + original.count <= WireProtocol.maxAgentFrameBytes - 64 * 1024 {

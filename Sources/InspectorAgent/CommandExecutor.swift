@@ -13,6 +13,8 @@ final class CommandExecutor {
     private(set) var current: AgentInbox.CommandTag?
     /// Every inspector's breakpoints; the host's interceptor while there are any.
     let breakpoints: BreakpointBook
+    /// Every inspector's fault rules; the host's fault injector while there are any.
+    let faults: FaultBook
 
     /// What the embedding process gave for lifecycle steps (`journey`), if anything.
     let journeyControl: (any JourneyControl)?
@@ -25,7 +27,9 @@ final class CommandExecutor {
         self.journeyControl = journeyControl
         self.unsupported = unsupported
         self.breakpoints = BreakpointBook(host: host, limits: limits)
+        self.faults = FaultBook(host: host, limits: limits)
         breakpoints.running = { [weak self] in self?.current }
+        faults.running = { [weak self] in self?.current }
     }
 
     /// Runs one command and returns its result value.
@@ -90,6 +94,10 @@ final class CommandExecutor {
             return breakpoints.add(args, by: tag)
         case .removeBreakpoint(let args):
             return breakpoints.remove(args, by: tag)
+        case .addFault(let rule):
+            return faults.add(rule, by: tag)
+        case .removeFault(let args):
+            return faults.remove(args, by: tag)
         case .release(let args):
             return held(args.id) { () throws(BridgeHostError) in try host.releaseHeld(args.id, as: args.message, reason: .command) }
         case .answer(let args):
@@ -167,7 +175,10 @@ final class CommandExecutor {
     /// A client went away: its breakpoints go and what they hold is released, on the main actor
     /// later. Callable from any thread.
     nonisolated func clientLeft(_ client: Int) {
-        Task { @MainActor in breakpoints.clientLeft(client) }
+        Task { @MainActor in
+            faults.clientLeft(client)
+            breakpoints.clientLeft(client)
+        }
     }
 
     /// Waits until the host has reported what the command `tag` made it send (bounded by the

@@ -65,6 +65,9 @@ public protocol InspectableHost: AnyObject {
     /// Hands the host input as if the journey had posted it (only called when
     /// `HostFeature.inject` is supported, and ``refusalToInject()`` is `nil`).
     func inject(_ bytes: Data)
+    /// Sets or removes the fault injector that makes the host's handling go wrong on purpose
+    /// (only used when `HostFeature.faults` is supported).
+    func setFaultInjector(_ injector: (any BridgeFaultInjector)?)
     /// Why the host cannot inject now although it can in general (the GBGBridge adapter's page
     /// is not loaded), or `nil`. The agent refuses `inject` with this reason.
     func refusalToInject() -> String?
@@ -105,6 +108,7 @@ extension InspectableHost {
         throw .notHeld(holdId: id)
     }
     public func inject(_ bytes: Data) {}
+    public func setFaultInjector(_ injector: (any BridgeFaultInjector)?) {}
     public func refusalToInject() -> String? { nil }
 }
 

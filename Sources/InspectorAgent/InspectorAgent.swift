@@ -120,6 +120,7 @@ public final class InspectorAgent: Sendable {
         let executor = CommandExecutor(host: host, unsupported: profile.unsupported, limits: limits, journeyControl: journeyControl)
         executor.breakpoints.publish = { list in inbox.push(.breakpoints(list)) }
         executor.breakpoints.noteSkipped = { skipped in inbox.push(.holdSkipped(skipped)) }
+        executor.faults.publish = { list in inbox.push(.faults(list)) }
         let state = AgentState(host: info, snapshot: host.inspectionSnapshot(), limits: limits)
         let sink = InspectionSink(
             push: { change, cause in inbox.push(.change(change, tag: cause?.tag)) },
@@ -136,11 +137,13 @@ public final class InspectorAgent: Sendable {
         // What breakpoints hold is released as it was: the host never waits on a stopped agent.
         if Thread.isMainThread {
             MainActor.assumeIsolated {
+                executor.faults.detach()
                 executor.breakpoints.detach()
                 reporting.stop()
             }
         } else {
             Task { @MainActor in
+                executor.faults.detach()
                 executor.breakpoints.detach()
                 reporting.stop()
             }

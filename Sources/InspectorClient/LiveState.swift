@@ -64,6 +64,9 @@ public struct LiveState: Sendable {
     public private(set) var held: [WireHeld] = []
     /// Every inspector's breakpoints, oldest first.
     public private(set) var breakpoints: [WireBreakpoint] = []
+    /// Every inspector's fault rules with their hit counts, oldest first (each faulted row
+    /// carries its rule in ``WireTraffic/fault``).
+    public private(set) var faults: [WireFault] = []
     /// The last message a breakpoint matched but that went on, not held, because the host
     /// already held as much as the agent allows (docs/inspector-protocol.md, section 13.4).
     public private(set) var lastHoldSkipped: WireHoldSkipped?
@@ -231,6 +234,8 @@ public struct LiveState: Sendable {
             markEdited(resolution)
         case .breakpoints(let list):
             breakpoints = list
+        case .faults(let list):
+            faults = list
         case .unknown:
             break
         }
@@ -395,6 +400,7 @@ public struct LiveState: Sendable {
         lastUnreadSentReport = state.lastUnreadSentReport
         held = state.held ?? []
         breakpoints = state.breakpoints ?? []
+        faults = state.faults ?? []
         self.seq = seq
         connection = .connected
         for request in pending { markNearMiss(request) }

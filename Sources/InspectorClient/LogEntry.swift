@@ -75,6 +75,8 @@ public struct LogEntry: Sendable {
     /// it). The inspector's, not the host's: kept with the row across reconnects, and in a
     /// recording saved with the TUI's `w` (``Recording/Mark``).
     public var marked: Bool = false
+    /// For a message a fault rule changed: the rule and what it did (`is:fault` finds it).
+    public var fault: FaultMark?
     /// The message's JSON (or the malformed text), exactly as it crossed the bridge. For a
     /// message an inspector edited at a breakpoint, what went on: the edited message (what the
     /// host routed, or what the journey received); ``original`` has it before the edit.
@@ -126,6 +128,7 @@ public struct LogEntry: Sendable {
             json: json ?? traffic.messageJSON ?? ((try? LogEntry.encoder.encode(traffic.message)) ?? Data()), bytes: traffic.bytes)
         answeredByRule = traffic.rule != nil
         lost = traffic.lost
+        fault = traffic.fault
         reported = traffic.reported.map { Data($0.utf8) }
         if let delivered = traffic.delivered {
             showDelivered(delivered)

@@ -14,6 +14,7 @@ extension InspectorCommand {
         case .addBreakpoint, .removeBreakpoint, .release, .answer, .drop: return .intercept
         case .inject: return .inject
         case .journey: return .journeyControl
+        case .addFault, .removeFault: return .faults
         case .snapshot, .ping: return nil
         }
     }

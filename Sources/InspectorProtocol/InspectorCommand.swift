@@ -41,6 +41,10 @@ public enum InspectorCommand: Sendable, Hashable {
     case inject(Inject)
     /// Detach or re-attach the journey's web view, or reload its page (a lifecycle step).
     case journey(Journey)
+    /// Make the host's real handling of matching messages go wrong on purpose (a fault rule).
+    case addFault(WireFaultRule)
+    /// Remove one of this client's fault rules.
+    case removeFault(RemoveFault)
     /// Send a fresh snapshot (to resynchronise).
     case snapshot
     /// Check the connection; the result is `{}`.
@@ -239,6 +243,15 @@ public enum InspectorCommand: Sendable, Hashable {
     /// The longest hold a breakpoint may ask for.
     public static let maxHoldSeconds = 3600.0
 
+    /// Arguments of `removeFault`.
+    public struct RemoveFault: Codable, Sendable, Hashable {
+        /// The fault rule's id, such as `f1`.
+        public var id: String
+
+        /// Creates the arguments.
+        public init(id: String) { self.id = id }
+    }
+
     /// Arguments of `removeBreakpoint`.
     public struct RemoveBreakpoint: Codable, Sendable, Hashable {
         /// The breakpoint's id, such as `b1`.
@@ -332,6 +345,8 @@ public enum InspectorCommand: Sendable, Hashable {
         case .drop: return "drop"
         case .inject: return "inject"
         case .journey: return "journey"
+        case .addFault: return "addFault"
+        case .removeFault: return "removeFault"
         case .clearError: return "clearError"
         case .clearLog: return "clearLog"
         case .snapshot: return "snapshot"
@@ -342,7 +357,8 @@ public enum InspectorCommand: Sendable, Hashable {
     /// Every command name this protocol version knows.
     public static let names = [
         "respond", "sendEvent", "completeSlot", "cancelSlot", "setSlotEnabled", "setSlotPermission", "addBreakpoint",
-        "removeBreakpoint", "release", "answer", "drop", "inject", "journey", "clearError", "clearLog", "snapshot", "ping",
+        "removeBreakpoint", "release", "answer", "drop", "inject", "journey", "addFault", "removeFault", "clearError", "clearLog",
+        "snapshot", "ping",
     ]
 
     /// The complete frame for this command, ending in a newline: the arguments are encoded
@@ -366,6 +382,8 @@ public enum InspectorCommand: Sendable, Hashable {
         case .drop(let args): data = try frame(args)
         case .inject(let args): data = try frame(args)
         case .journey(let args): data = try frame(args)
+        case .addFault(let args): data = try frame(args)
+        case .removeFault(let args): data = try frame(args)
         case .clearError, .clearLog, .snapshot, .ping: data = try frame(JSONValue?.none)
         }
         data.append(0x0A)
@@ -401,6 +419,8 @@ public enum InspectorCommand: Sendable, Hashable {
             case "drop": return .success(.drop(try arguments(Drop.self)))
             case "inject": return .success(.inject(try arguments(Inject.self)))
             case "journey": return .success(.journey(try arguments(Journey.self)))
+            case "addFault": return .success(.addFault(try arguments(WireFaultRule.self)))
+            case "removeFault": return .success(.removeFault(try arguments(RemoveFault.self)))
             case "clearError": return .success(.clearError)
             case "clearLog": return .success(.clearLog)
             case "snapshot": return .success(.snapshot)

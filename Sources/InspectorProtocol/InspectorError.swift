@@ -75,6 +75,9 @@ public enum InspectorErrorCode: String, Codable, Sendable, CaseIterable {
     /// `addBreakpoint`: this inspector already has as many breakpoints as the agent allows one
     /// inspector (`AgentLimits.maxBreakpointsPerClient`); remove one first.
     case tooManyBreakpoints = "too_many_breakpoints"
+    /// `addFault`: this inspector already has as many fault rules as the agent allows one
+    /// inspector (`AgentLimits.maxFaultsPerClient`); remove one first.
+    case tooManyFaults = "too_many_faults"
     /// The agent already serves its maximum number of clients.
     case tooManyClients = "too_many_clients"
     /// The client sent too many bad frames; the connection is closed.

@@ -43,7 +43,7 @@ public enum WireProtocol {
     public static let handshakeDeadlineSeconds = 5.0
 
     /// What this agent can do, listed in its `hello` as `features`.
-    public static let features = ["snapshot", "events", "gap", "commands", "origin", "breakpoints", "inject"]
+    public static let features = ["snapshot", "events", "gap", "commands", "origin", "breakpoints", "inject", "faults"]
 
     /// The version of bridge-inspector (the agent, the command and the libraries ship together):
     /// `bridge-inspector --version` prints it beside ``version``, and the agent names it in its

@@ -81,6 +81,9 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     /// received request held and released edited: that hold, `edited` (see ``delivered`` and
     /// ``original``).
     public var hold: HoldMark?
+    /// For a message a fault rule changed: the rule and what it did (`dropped`: never routed
+    /// or delivered). Absent otherwise and from older agents.
+    public var fault: FaultMark?
     /// For a message logged before it was held (a request the journey posted to a native host;
     /// what GBGBridge sent, seen through its public API) and then released edited: what went on
     /// instead of ``message``, which stays as it was logged. Absent otherwise and from older
@@ -115,14 +118,14 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     public var messageJSON: Data?
 
     private enum CodingKeys: String, CodingKey {
-        case seq, direction, time, origin, command, rule, deliveryError, hold, delivered, original, bytes, truncated, reported, lost, message
+        case seq, direction, time, origin, command, rule, deliveryError, hold, fault, delivered, original, bytes, truncated, reported, lost, message
     }
 
     /// Records are equal when their fields are, whether or not they carry ``messageJSON``.
     public static func == (lhs: WireTraffic, rhs: WireTraffic) -> Bool {
         lhs.seq == rhs.seq && lhs.direction == rhs.direction && lhs.time == rhs.time && lhs.origin == rhs.origin
             && lhs.command == rhs.command && lhs.rule == rhs.rule && lhs.deliveryError == rhs.deliveryError
-            && lhs.hold == rhs.hold && lhs.bytes == rhs.bytes && lhs.truncated == rhs.truncated && lhs.message == rhs.message
+            && lhs.hold == rhs.hold && lhs.fault == rhs.fault && lhs.bytes == rhs.bytes && lhs.truncated == rhs.truncated && lhs.message == rhs.message
             && lhs.reported == rhs.reported && lhs.lost == rhs.lost && lhs.delivered == rhs.delivered && lhs.original == rhs.original
     }
 
@@ -136,8 +139,10 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     public init(
         seq: Int, direction: TrafficRecord.Direction, time: Double, origin: MessageOrigin, command: String? = nil,
         rule: String? = nil, deliveryError: String? = nil, hold: HoldMark? = nil, bytes: Int, truncated: Bool? = nil,
-        reported: String? = nil, lost: String? = nil, delivered: BridgeMessage? = nil, original: BridgeMessage? = nil, message: BridgeMessage
+        reported: String? = nil, lost: String? = nil, delivered: BridgeMessage? = nil, original: BridgeMessage? = nil,
+        fault: FaultMark? = nil, message: BridgeMessage
     ) {
+        self.fault = fault
         self.delivered = delivered
         self.original = original
         self.reported = reported
@@ -442,6 +447,9 @@ public struct WireState: Codable, Sendable {
     public var held: [WireHeld]?
     /// Every inspector's breakpoints, oldest first (`nil` from an agent without breakpoints).
     public var breakpoints: [WireBreakpoint]?
+    /// Every inspector's fault rules with their hit counts, oldest first (`nil` from an agent
+    /// without fault rules).
+    public var faults: [WireFault]?
     /// The last report of what the host sent that could not be read as a message, with why
     /// (``WireCounts/unreadSentReports`` counts them); absent when there was none, and from
     /// older agents. Kept when the log is cleared.
@@ -449,7 +457,7 @@ public struct WireState: Codable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case host, journeyAttached, lastError, errorHistory, messages, malformed, pending, slots
-        case customCapabilities, counts, held, breakpoints, lastUnreadSentReport
+        case customCapabilities, counts, held, breakpoints, faults, lastUnreadSentReport
     }
 
     /// Encodes every field; `lastError` is `null` when there is none, as in the agent's frame.
@@ -471,6 +479,7 @@ public struct WireState: Codable, Sendable {
         try container.encode(counts, forKey: .counts)
         try container.encodeIfPresent(held, forKey: .held)
         try container.encodeIfPresent(breakpoints, forKey: .breakpoints)
+        try container.encodeIfPresent(faults, forKey: .faults)
         try container.encodeIfPresent(lastUnreadSentReport, forKey: .lastUnreadSentReport)
     }
 }
@@ -506,12 +515,15 @@ public enum WireEvent: Sendable {
     /// A breakpoint matched a message that was let through, not held, because of a cap on what
     /// the host holds.
     case holdSkipped(WireHoldSkipped)
+    /// The fault rules changed (one was added or removed, or one faulted a message): every
+    /// inspector's, as they are now, with their hit counts.
+    case faults([WireFault])
     /// An event type this client does not know (from a newer agent); safe to ignore.
     case unknown(type: String)
 }
 
 extension WireEvent: Decodable {
-    enum CodingKeys: String, CodingKey { case type, record, correlationId, slot, capabilities, attached, breakpoints }
+    enum CodingKeys: String, CodingKey { case type, record, correlationId, slot, capabilities, attached, breakpoints, faults }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -530,6 +542,7 @@ extension WireEvent: Decodable {
         case "heldResolved": self = .heldResolved(try container.decode(WireHeldResolution.self, forKey: .record))
         case "breakpoints": self = .breakpoints(try container.decode([WireBreakpoint].self, forKey: .breakpoints))
         case "holdSkipped": self = .holdSkipped(try container.decode(WireHoldSkipped.self, forKey: .record))
+        case "faults": self = .faults(try container.decode([WireFault].self, forKey: .faults))
         default: self = .unknown(type: type)
         }
     }

@@ -33,11 +33,21 @@ extension WireTraffic {
             hold = HoldMark(id: id, outcome: outcome)
         default: return nil
         }
+        var fault: FaultMark?
+        switch fields["fault"] {
+        case nil, .null?: fault = nil
+        case .object(let mark)?:
+            guard case .string(let rule)? = mark["rule"], case .string(let rawEffect)? = mark["effect"],
+                let effect = FaultMark.Effect(rawValue: rawEffect), let detail = Self.optionalString(mark["detail"])
+            else { return nil }
+            fault = FaultMark(rule: rule, effect: effect, detail: detail)
+        default: return nil
+        }
         guard let delivered = Self.optionalMessage(fields["delivered"]), let original = Self.optionalMessage(fields["original"]) else { return nil }
         self.init(
             seq: seq, direction: direction, time: time, origin: origin, command: command, rule: rule,
             deliveryError: deliveryError, hold: hold, bytes: bytes, truncated: truncated, reported: reported, lost: lost,
-            delivered: delivered, original: original, message: message)
+            delivered: delivered, original: original, fault: fault, message: message)
     }
 
     /// `.some(nil)` for a missing or `null` field, `.some(message)` for a bridge message, `nil` for anything else.

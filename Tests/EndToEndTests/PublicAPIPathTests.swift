@@ -89,7 +89,7 @@ struct PublicAPIPathTests {
         if path.isPublicAPI {
             #expect(info["inspection"] as? String == "public-api", "\(info)")
             let unsupported = try #require(info["unsupported"] as? [String: String], "\(info)")
-            #expect(Set(unsupported.keys) == ["clearError", "clearLog", "malformedInput", "customCapabilities", "intercept", "inject", "journeyControl"], "\(unsupported)")
+            #expect(Set(unsupported.keys) == ["clearError", "clearLog", "malformedInput", "customCapabilities", "intercept", "inject", "journeyControl", "faults"], "\(unsupported)")
             #expect(unsupported.values.allSatisfy { !$0.isEmpty })
             // What the public API cannot show: the malformed input itself (lastError says why).
             #expect((state["malformed"] as? [Any])?.isEmpty != false, "\(state)")

@@ -221,7 +221,7 @@ struct ScriptingCommandTests {
         #expect(json.status == 0, "\(json)")
         #expect(json.lines.count == 1, "one line of JSON")
         let state = try #require(scriptingJSON(json.stdout))
-        #expect(Set(state.keys) == ["host", "journeyAttached", "lastError", "errorHistory", "messages", "malformed", "pending", "slots", "customCapabilities", "counts", "held", "breakpoints"])
+        #expect(Set(state.keys) == ["host", "journeyAttached", "lastError", "errorHistory", "messages", "malformed", "pending", "slots", "customCapabilities", "counts", "held", "breakpoints", "faults"])
         let pending = try #require(state["pending"] as? [[String: Any]])
         #expect(pending.map { $0["correlationId"] as? String } == ["nfc-1", "nfc-2"])
         #expect(pending.first?["action"] as? String == "nfc.read")

@@ -27,7 +27,9 @@ struct PublicAPIHostTests {
         #expect(host.name == "app")
         #expect(host.unsupportedReason(.clearError)?.contains("clearError") == true)
         #expect(host.unsupportedReason(.respond) == nil)
-        for command in [InspectorCommand.clearError, .clearLog] {
+        // Fault rules need BridgeCore's own send path (docs/inspector-protocol.md 14.5).
+        #expect(host.unsupportedReason(.faults)?.contains("fault rules need a host built on BridgeCore") == true)
+        for command in [InspectorCommand.clearError, .clearLog, .addFault(WireFaultRule(filter: "action:x", effect: .drop))] {
             let reply = try await session.run(command)
             guard case .failure(let error) = reply.result else {
                 Issue.record("\(command) was not refused")

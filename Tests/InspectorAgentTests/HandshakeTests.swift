@@ -30,7 +30,7 @@ struct HandshakeTests {
         #expect(host["hostVersion"]?.stringValue == "2.3.4")
         #expect(host["environment"]?.stringValue == "ios")
         #expect((host["startedAt"]?.numberValue ?? 0) > 1_600_000_000_000)
-        #expect(hello.json["features"] == ["snapshot", "events", "gap", "commands", "origin", "breakpoints", "inject"])
+        #expect(hello.json["features"] == ["snapshot", "events", "gap", "commands", "origin", "breakpoints", "inject", "faults"])
         // The host's capabilities, so that a client that never subscribes knows them too.
         let capabilities = try #require(hello.json["capabilities"])
         #expect(capabilities["slots"]?.arrayValue?.compactMap { $0["kind"]?.stringValue } == ["document", "selfie"])

@@ -153,7 +153,7 @@ struct LogFilterTests {
         arguments: [
             ("type:", "needs a value after 'type:'"), ("type:bogus", "type is request, response or event"),
             ("dir:up", "dir is in or out"), ("status:ok", "status is success, error, cancelled or unsupported"),
-            ("is:weird", "is: takes pending, error, malformed, manual, rule, lint or marked"), ("colour:red", "unknown key; use type: dir:"),
+            ("is:weird", "is: takes pending, error, malformed, manual, rule, lint, marked or fault"), ("colour:red", "unknown key; use type: dir:"),
             ("!", "'!' needs a term after it"),
         ])
     func parseErrors(text: String, reason: String) {

@@ -24,13 +24,26 @@ extension BridgeHost {
 
     private func accept(_ message: BridgeMessage, json: Data) {
         let time = now()
+        // A fault is decided before anything else sees the request, so that its mark is on the
+        // request's own record (docs/inspector-protocol.md, "Fault rules").
+        let fault = message.type == .request ? requestFault(for: message, json: json) : nil
+        if let fault, case .drop = fault.action {
+            // Lost on its way: the host never sees it, only the log does.
+            emit(.traffic(TrafficRecord(direction: .received, message: message, json: json, time: time, fault: fault.mark)))
+            return
+        }
         receivedMessages.append(message)
         trimReceivedMessages()
-        emit(.traffic(TrafficRecord(direction: .received, message: message, json: json, time: time)))
+        emit(.traffic(TrafficRecord(direction: .received, message: message, json: json, time: time, fault: fault?.mark)))
         delegate?.bridgeHost(self, didReceive: message)
 
         switch message.type {
         case .request:
+            if let fault, case .error(let payload) = fault.action {
+                respond(to: message.correlationId, action: message.payload.action, status: .error, data: nil, error: payload)
+                return
+            }
+            if let fault { answerFaults[message.correlationId] = AnswerFault(mark: fault.mark, action: fault.action) }
             route(message, json: json, time: time)
         case .response:
             // The documented protocol has no host-to-journey requests, so no response from the
@@ -144,6 +157,9 @@ extension BridgeHost {
     }
 
     private func addPending(_ request: BridgeMessage, time: Date) {
+        // A fault delays or swallows what a handler or slot answers; whoever answers a pending
+        // request (an inspector, a reply rule, the app) is answered as usual.
+        answerFaults[request.correlationId] = nil
         outstanding[request.correlationId] = request
         pendingRequests.append(request)
         pendingSince[request.correlationId] = time

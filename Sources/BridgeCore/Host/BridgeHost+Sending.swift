@@ -79,7 +79,13 @@ extension BridgeHost {
             pendingSince.removeValue(forKey: correlationId)
             emit(.pendingRemoved(correlationId: correlationId, action: removed.payload.action))
         }
-        deliver(message, json: json, hold: answeredHold.map { HoldMark(id: $0.id, outcome: .answered) })
+        let hold = answeredHold.map { HoldMark(id: $0.id, outcome: .answered) }
+        if let fault = answerFaults[correlationId] {
+            answerFaults[correlationId] = nil
+            applyAnswerFault(fault, to: message, json: json, hold: hold)
+            return
+        }
+        deliver(message, json: json, hold: hold)
     }
 
     /// Sends the responses that responders queued, oldest first. One at a time: a response sent
@@ -120,7 +126,8 @@ extension BridgeHost {
     /// Hands an encoded message to the transport, unless the interceptor holds it; records the
     /// outcome. `hold` marks a message that leaves a hold (or answers a held request): it is
     /// not held again.
-    func deliver(_ message: BridgeMessage, json: Data, hold: HoldMark? = nil) {
+    func deliver(_ message: BridgeMessage, json: Data, hold: HoldMark? = nil, fault: FaultMark? = nil) {
+        if hold == nil, fault == nil, faultInjector != nil, faultIfAsked(message, json: json) { return }
         if hold == nil, interceptor != nil, holdIfIntercepted(message, direction: .sent, json: json) { return }
         var deliveryError: String?
         if let transport {
@@ -139,9 +146,11 @@ extension BridgeHost {
                 "WebView not attached: \(message.type.rawValue) '\(message.payload.action)' (\(message.correlationId)) was not delivered; attach a journey with attach(_:)"
         }
         if !observers.isEmpty {
-            emit(.traffic(TrafficRecord(direction: .sent, message: message, json: json, time: now(), deliveryError: deliveryError, hold: hold)))
+            emit(.traffic(TrafficRecord(
+                direction: .sent, message: message, json: json, time: now(), deliveryError: deliveryError, hold: hold, fault: fault)))
         }
         if let deliveryError { setLastError(deliveryError) }
+        if fault?.effect != .reordered, !reorderedMessages.isEmpty { deliverReordered() }
     }
 
     /// Reports that a delivery the transport accepted failed later (an `evaluateJavaScript` completion error).

@@ -119,6 +119,14 @@ public final class BridgeHost {
     /// What became of recently resolved holds, so that a second action on one says what the
     /// first did.
     var resolvedHolds = BoundedMap<HeldResolution.Outcome>(capacity: 1024)
+    /// Decides which messages are faulted (``setFaultInjector(_:)``); `nil` faults nothing.
+    var faultInjector: (any BridgeFaultInjector)?
+    /// Requests whose answer a fault delays or swallows, by correlation id, until answered.
+    var answerFaults = BoundedMap<AnswerFault>(capacity: 1024)
+    /// Sent messages a `reorder` fault holds back until the next delivery (or their bound).
+    var reorderedMessages: [ReorderedMessage] = []
+    /// Reorder faults so far, to tell each held-back message apart.
+    var reorderCount = 0
     var observers: [Int: @Sendable (BridgeChange) -> Void] = [:]
     var nextObserverId = 0
     let capabilityReport: (() -> [String: BridgeCapabilityInfo])?

@@ -31,12 +31,16 @@ public struct TrafficRecord: Sendable {
     /// For sent messages that reached the page but no journey code: why the journey did not get
     /// it (such as GBGBridge's no-op bootstrap `receive`, before the journey set its own).
     public var lost: String?
+    /// For a message a fault rule changed: the rule and what it did (a `dropped` request was
+    /// never routed, a `dropped` response or event never delivered).
+    public var fault: FaultMark?
 
     /// Creates a record.
     public init(
         direction: Direction, message: BridgeMessage, json: Data, time: Date, deliveryError: String? = nil, hold: HoldMark? = nil,
-        reported: Data? = nil, lost: String? = nil
+        reported: Data? = nil, lost: String? = nil, fault: FaultMark? = nil
     ) {
+        self.fault = fault
         self.direction = direction
         self.message = message
         self.json = json

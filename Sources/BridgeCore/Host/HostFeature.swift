@@ -32,6 +32,8 @@ public enum HostFeature: String, Sendable, CaseIterable, Codable {
     /// Detach and re-attach the journey's web view, or reload its page (the `journey` command):
     /// only a host whose embedding process gave the agent a journey control offers it.
     case journeyControl
+    /// Fault the host's real handling with fault rules (`addFault`, `removeFault`).
+    case faults
 
     /// The `inspection` value of a host seen through BridgeCore's own change stream.
     public static let nativePath = "native"

@@ -45,7 +45,15 @@ struct LogLineFormatter {
         if let latency = entry.latencyMs { parts.append(TimeFormat.duration(ms: latency)) }
         if entry.deliveryError != nil { parts.append("UNDELIVERED") } else if entry.lost != nil { parts.append("LOST") }
         if let hold { parts.append(Self.tag(hold)) }
+        if let fault = entry.fault { parts.append(Self.tag(fault)) }
         return parts.joined(separator: "  ")
+    }
+
+    /// `⚡ f1 errored BUSY`: what a fault rule did to a message (the host's text sanitized).
+    static func tag(_ fault: FaultMark) -> String {
+        var text = "⚡ " + Sanitizer.sanitize(fault.rule) + " " + fault.effect.rawValue
+        if let detail = fault.detail { text += " " + Sanitizer.sanitize(detail) }
+        return text
     }
 
     /// `EDITED h1`: how a message was held at a breakpoint, in capitals like `UNDELIVERED`.

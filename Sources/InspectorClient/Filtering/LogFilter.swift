@@ -96,6 +96,7 @@ public struct LogFilter: Sendable, Equatable {
         case .rule: return entry.pointee.answeredByRule
         case .lint: return entry.pointee.countsAsLint
         case .marked: return entry.pointee.marked
+        case .fault: return entry.pointee.fault != nil
         case .body(let text):
             return TextMatching.containsBytes(entry.pointee.json, text)
         case .text(let text):

@@ -1,0 +1,109 @@
+import BridgeCore
+import FilterLanguage
+import Foundation
+import InspectorProtocol
+
+/// A file of fault rules a person saves and shares (`bridge-inspector fault --file rules.json`):
+/// `{"version": 1, "faults": [rule, …]}`, each rule a ``InspectorProtocol/WireFaultRule`` as the
+/// agent takes it (docs/cli.md, "fault").
+///
+/// ```json
+/// {"version": 1, "faults": [
+///   {"filter": "action:camera.document.capture", "firing": {"kind": "sequence",
+///    "steps": [{"kind": "error", "code": "BUSY"}, {"kind": "error", "code": "BUSY"}, {"kind": "pass"}]}},
+///   {"filter": "action:capability.query", "effect": {"kind": "delay", "minMs": 6000}}
+/// ]}
+/// ```
+///
+/// Read with ``read(file:)``, whose error says where (`faults[1].effect`, a line and column) and
+/// what is wrong, before anything reaches a host.
+public struct FaultRuleFile: Codable, Sendable, Hashable {
+    /// The rules, in the order they are tried.
+    public var faults: [WireFaultRule]
+
+    /// The version of the saved form this reader writes and reads.
+    public static let formatVersion = 1
+
+    /// A file holding `faults`.
+    public init(faults: [WireFaultRule]) {
+        self.faults = faults
+    }
+
+    private enum CodingKeys: String, CodingKey { case version, faults }
+
+    /// Reads `{"version": 1, "faults": [...]}`; a newer version is refused.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let version = try container.decodeIfPresent(Int.self, forKey: .version), version > Self.formatVersion {
+            throw DecodingError.dataCorruptedError(
+                forKey: .version, in: container,
+                debugDescription: "fault rules format version \(version) is newer than this bridge-inspector reads (\(Self.formatVersion)); update bridge-inspector")
+        }
+        faults = try container.decode([WireFaultRule].self, forKey: .faults)
+    }
+
+    /// Writes the version and the rules.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.formatVersion, forKey: .version)
+        try container.encode(faults, forKey: .faults)
+    }
+
+    /// Reads the file at `path` (`~` expanded). A file with no rules is refused, and so is a rule
+    /// the agent would refuse (its filter, effect or firing), naming it.
+    public static func read(file path: String) throws(FaultRuleFileError) -> FaultRuleFile {
+        let full = (path as NSString).expandingTildeInPath
+        guard let bytes = FileManager.default.contents(atPath: full) else {
+            throw FaultRuleFileError(place: "", reason: FileManager.default.fileExists(atPath: full) ? "cannot read the file" : "no such file")
+        }
+        return try decode(bytes)
+    }
+
+    /// Reads a file's contents, checking every rule as ``read(file:)`` does.
+    public static func decode(_ data: Data) throws(FaultRuleFileError) -> FaultRuleFile {
+        let file: FaultRuleFile
+        do throws(JSONDecoding.Failure) {
+            file = try JSONDecoding.decode(FaultRuleFile.self, from: data)
+        } catch {
+            switch error {
+            case .invalidJSON(let problem):
+                throw FaultRuleFileError(place: "line \(problem.line), column \(problem.characterColumn(in: data))", reason: "invalid JSON: \(problem.reason)")
+            case .wrongContent(let problem):
+                throw FaultRuleFileError(place: problem.path.isEmpty ? "(top level)" : problem.path, reason: problem.reason)
+            }
+        }
+        if file.faults.isEmpty { throw FaultRuleFileError(place: "faults", reason: "holds no rules; add at least one") }
+        for (index, rule) in file.faults.enumerated() {
+            if let problem = rule.problem { throw FaultRuleFileError(place: "faults[\(index)]", reason: problem) }
+            do {
+                _ = try InFlightMessageFilter(parsing: rule.filter)
+            } catch {
+                throw FaultRuleFileError(place: "faults[\(index)].filter", reason: "\(error)")
+            }
+        }
+        return file
+    }
+
+    /// The file as text: pretty-printed JSON with sorted keys.
+    public func encoded() throws -> Data {
+        try JSONEncoding.encode(self, pretty: true)
+    }
+}
+
+/// What is wrong with a fault rules file, and where. Its text comes from the file: sanitize it
+/// before it reaches a terminal.
+public struct FaultRuleFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A JSON path such as `faults[1].effect`, `line 3, column 7`, or `(top level)`; empty when
+    /// the file itself is wrong (missing, unreadable).
+    public var place: String
+    /// What is wrong and what would be right.
+    public var reason: String
+
+    public var description: String { place.isEmpty ? reason : "\(place): \(reason)" }
+
+    /// Creates an error.
+    public init(place: String, reason: String) {
+        self.place = place
+        self.reason = reason
+    }
+}
