@@ -51,6 +51,7 @@ struct GoldenScreenTests {
         case newBreakpoint = "new-breakpoint"
         case inject
         case stats
+        case statsCoverage = "stats-coverage"
         case doctor
         case save
         case capabilities
@@ -144,6 +145,8 @@ struct GoldenScreenTests {
                 model.overlays[model.overlays.count - 1] = InjectDialog(correlationId: "inspector-0f1e2d3c-4b5a-4968-8776-655443322110")
             case .stats:
                 model.press(.char("S"))
+            case .statsCoverage:
+                model.press(.char("S"), .char("c"))
             case .doctor:
                 model.press(.char("D"))
             case .save:
