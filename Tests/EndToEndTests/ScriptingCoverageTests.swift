@@ -5,7 +5,9 @@ import Testing
 /// With the demo profile: the document slot is held by its manual camera UI, so a second
 /// capture is refused with BUSY (and a third, the journey's retry, too); location.get fails with
 /// PERMISSION_DENIED; nfc.read waits until the test answers it `cancelled` by hand, and the
-/// journey then sends journey.cancel. One request's action carries terminal control characters.
+/// journey then sends journey.cancel. The journey waits 600 s for its requests (`timeoutMs`),
+/// so `stats` is told so (`--journey-timeout 600`): on a busy machine the hand-typed answer can
+/// come more than the web SDK's 30 s after the request. One request's action carries terminal control characters.
 private let coverageScenario = """
     {"name": "coverage", "steps": [
       {"send": {"payload": {"action": "capability.query"}, "correlationId": "cap-1", "label": "cap"}},
@@ -55,7 +57,7 @@ struct ScriptingCoverageTests {
         #expect(answered.status == 0, "\(answered)")
         #expect(await waitUntil(timeout: .seconds(30)) { (try? host.state())?.messages.contains { $0.message.payload.action == "journey.cancel" } == true })
 
-        let live = try await host.run(["stats", "--coverage", "--json"], binary: binary)
+        let live = try await host.run(["stats", "--coverage", "--json", "--journey-timeout", "600"], binary: binary)
         #expect(live.status == 0, "\(live)")
         let root = try #require(try JSONSerialization.jsonObject(with: Data(live.stdout.utf8)) as? [String: Any], "\(live)")
         #expect(root["version"] as? Int == 1)
@@ -79,7 +81,7 @@ struct ScriptingCoverageTests {
         #expect((never["journeyEvents"] as? [String]) == [])
         #expect(!live.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
 
-        let text = try await host.run(["stats", "--coverage"], binary: binary)
+        let text = try await host.run(["stats", "--coverage", "--journey-timeout", "600"], binary: binary)
         #expect(text.status == 0, "\(text)")
         #expect(text.lines.contains { $0.contains("doc-2") && $0.contains("BUSY") && $0.contains("retried after") }, "\(text)")
         #expect(text.lines.contains { $0.contains("nfc-1") && $0.contains("cancelled ✎") && $0.contains("sent journey.cancel after") }, "\(text)")
@@ -90,7 +92,7 @@ struct ScriptingCoverageTests {
         let file = host.directory.file("session.jsonl")
         let recorded = try await host.run(["record", file, "--duration", "1"], binary: binary)
         #expect(recorded.status == 0, "\(recorded)")
-        let fromFile = try await runCLI(["stats", "--coverage", "--json", file], binary: binary)
+        let fromFile = try await runCLI(["stats", "--coverage", "--json", "--journey-timeout", "600", file], binary: binary)
         #expect(fromFile.status == 0, "\(fromFile)")
         let recordedRoot = try #require(try JSONSerialization.jsonObject(with: Data(fromFile.stdout.utf8)) as? [String: Any], "\(fromFile)")
         let recordedPaths = Self.paths(recordedRoot)

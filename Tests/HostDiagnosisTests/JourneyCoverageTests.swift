@@ -173,6 +173,8 @@ struct JourneyCoverageTests {
         #expect(text.contains { $0.contains("BUSY ✎") && $0.contains("i3") })
         #expect(text.contains("host events: host.ping, host.background, host.foreground, host.orientation"))
         #expect(text.contains("statuses: unsupported"))
+        #expect(text.contains("journey timeout: met"))
+        #expect(text.contains("journey events: all met"))
         #expect(text.contains { $0.hasPrefix("evil\\e]0;x\\a") })
         #expect(!text.joined().unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
     }

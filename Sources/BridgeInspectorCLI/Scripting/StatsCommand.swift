@@ -36,15 +36,15 @@ struct StatsCommand: ParsableCommand {
 
             --coverage prints the journey's coverage instead: which documented actions \
             (capability.query, the capture actions, the custom capabilities the host declared), \
-            statuses, error codes and events the session met (✓) and never met (–), with \
-            counts (✎ N: N made by an inspector, a typed answer or an injection, which still \
-            shows how the journey reacts); how the journey answered each unhappy path: after an \
-            error, cancelled or unsupported answer, or a request left unanswered past the \
-            journey's timeout (--journey-timeout), its next request for the same action within \
-            30 s is a retry ("⚑" when the web SDK says the error is not recoverable), none is \
-            giving up, and after a cancellation whether it sent journey.cancel; and the list of \
-            what it never met, to provoke next with `bridge-inspector fault` and `lifecycle`. \
-            With --json: one object, {"version": 1, ...} (docs/cli.md, "stats --coverage").
+            statuses, error codes and events the session met and never met, with counts (and \
+            how many of them an inspector made: a typed answer still shows how the journey \
+            reacts); how the journey answered each unhappy path: after an error, cancelled or \
+            unsupported answer, or a request left unanswered past the journey's timeout \
+            (--journey-timeout), its next request for the same action within 30 s is a retry \
+            (flagged when the web SDK says the error is not recoverable), none is giving up, \
+            and after a cancellation whether it sent journey.cancel; and the list of what it \
+            never met, to provoke next with `bridge-inspector fault` and `lifecycle`. With \
+            --json: one object, {"version": 1, ...} (docs/cli.md, "stats --coverage").
 
             Examples:
               bridge-inspector stats --host demo
