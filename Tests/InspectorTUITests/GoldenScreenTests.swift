@@ -52,6 +52,7 @@ struct GoldenScreenTests {
         case inject
         case lifecycle
         case stats
+        case statsCoverage = "stats-coverage"
         case doctor
         case save
         case capabilities
@@ -147,6 +148,8 @@ struct GoldenScreenTests {
                 model.press(.char("W"), .down)
             case .stats:
                 model.press(.char("S"))
+            case .statsCoverage:
+                model.press(.char("S"), .char("c"))
             case .doctor:
                 model.press(.char("D"))
             case .save:

@@ -34,8 +34,21 @@ struct StatsCommand: ParsableCommand {
             breakpoint is not in it (a request held for 40 s and answered at once shows a few \
             milliseconds). The summary line says how many were held, and for how long.
 
+            --coverage prints the journey's coverage instead: which documented actions \
+            (capability.query, the capture actions, the custom capabilities the host declared), \
+            statuses, error codes and events the session met and never met, with counts (and \
+            how many of them an inspector made: a typed answer still shows how the journey \
+            reacts); how the journey answered each unhappy path: after an error, cancelled or \
+            unsupported answer, or a request left unanswered past the journey's timeout \
+            (--journey-timeout), its next request for the same action within 30 s is a retry \
+            (flagged when the web SDK says the error is not recoverable), none is giving up, \
+            and after a cancellation whether it sent journey.cancel; and the list of what it \
+            never met, to provoke next with `bridge-inspector fault` and `lifecycle`. With \
+            --json: one object, {"version": 1, ...} (docs/cli.md, "stats --coverage").
+
             Examples:
               bridge-inspector stats --host demo
+              bridge-inspector stats --coverage --host demo
               bridge-inspector stats session.jsonl
               bridge-inspector stats --json | jq '.actions[] | select(.errorRate > 0)'
             """)
@@ -49,9 +62,28 @@ struct StatsCommand: ParsableCommand {
     @Flag(help: "Print the statistics as one JSON object (sorted keys; latencies in milliseconds).")
     var json = false
 
+    @Flag(help: "Print the journey's coverage instead: the documented actions, statuses, error codes and events it met and never met, and how it answered each unhappy path.")
+    var coverage = false
+
+    @OptionGroup var journeyTimeout: JourneyTimeoutOption
+
     func run() throws {
         try Script.run {
+            let timeouts = try journeyTimeout.timeouts()
             let (state, problem) = try SessionLog.load(file: file, selection: selection, client: "bridge-inspector stats", usedAs: "the statistics count")
+            if coverage {
+                // A recording is read as of its last row; a live host as of now (its clock is
+                // taken to be this machine's, as `doctor` takes it).
+                let now = file == nil ? Date().timeIntervalSince1970 * 1000 : JourneyCoverage.sessionEnd(of: state)
+                let result = JourneyCoverage(state: state, now: now, timeouts: timeouts)
+                if json {
+                    StandardStreams.printJSON(try ScriptOutput.json(result))
+                } else {
+                    StandardStreams.printOut(Self.text(result))
+                }
+                if let problem { throw problem }
+                return
+            }
             let statistics = ActionStatistics(log: state.log)
             if json {
                 StandardStreams.printJSON(try ScriptOutput.json(statistics))
@@ -63,6 +95,11 @@ struct StatsCommand: ParsableCommand {
             }
             if let problem { throw problem }
         }
+    }
+
+    /// The coverage as text: the sections of ``CoverageTable``, every untrusted text made safe.
+    static func text(_ coverage: JourneyCoverage) -> String {
+        CoverageTable.lines(coverage, safe: ScriptOutput.safe, width: TextWidth.width(of:)).map(\.text).joined(separator: "\n")
     }
 
     /// The readable form: a summary line, then the table (action names made safe).

@@ -5,9 +5,18 @@ import TerminalUI
 /// Per-action statistics of the log (`S`): for each action its requests, answers, errors, error
 /// rate and latency p50/p95/max, worked out again from the log each time it is drawn, so it
 /// follows the traffic live. A summary line and the column titles stay put; the rows scroll.
+///
+/// `c` switches to the journey's coverage (``JourneyCoverage``: what documented paths it met,
+/// how it answered the unhappy ones, what it never met) and back. The coverage reads the whole
+/// log, so it is computed when shown and again on `r`, never while drawing (issue 30); the
+/// title says how many messages came since.
 public struct StatsView: OverlayView {
     /// The first row shown.
     var offset = 0
+    /// The coverage, while it is shown (`c`); `nil` shows the per-action statistics.
+    private(set) var coverage: JourneyCoverage?
+    /// How many rows the log had when the coverage was computed.
+    private(set) var coverageLogCount = 0
 
     /// The widest an action name is shown, so a long name does not push the numbers off screen.
     static let maxActionWidth = 40
@@ -49,12 +58,53 @@ public struct StatsView: OverlayView {
     /// Rows shown at once under the fixed lines, for a screen of the context's size.
     static func page(context: OverlayContext, top: Int) -> Int { max(1, context.size.height - 6 - top) }
 
-    var footerKeys: [(key: String, label: String)] { [("Esc", "back"), ("j/k", "scroll")] }
+    var footerKeys: [(key: String, label: String)] {
+        coverage == nil
+            ? [("Esc", "back"), ("j/k", "scroll"), ("c", "coverage")]
+            : [("Esc", "back"), ("j/k", "scroll"), ("r", "recompute"), ("c", "per action")]
+    }
+
+    /// The coverage of the log as it is now, at the host's time (a recording's: its end).
+    mutating func computeCoverage(context: OverlayContext) {
+        let now = context.readOnly ? JourneyCoverage.sessionEnd(of: context.live) : context.pendingClock
+        coverage = JourneyCoverage(state: context.live, now: now, timeouts: context.journeyTimeouts)
+        coverageLogCount = context.live.log.count
+    }
+
+    /// The coverage's lines, coloured.
+    static func coverageLines(_ coverage: JourneyCoverage, width: Int) -> [[Span]] {
+        CoverageTable.lines(coverage, safe: { Sanitizer.sanitize($0) }, width: { TextWidth.width(of: $0) }).flatMap { line -> [[Span]] in
+            let style: Style = switch line.style {
+            case .plain: .plain
+            case .heading: Theme.paneTitle
+            case .never, .note: Theme.dim
+            case .finding: Theme.danger
+            }
+            return DialogFrame.wrap([Span(line.text, style)], width: width)
+        }
+    }
 
     mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         switch key {
         case .escape, .char("q"), .char("S"): return .close
+        case .char("c"):
+            offset = 0
+            if coverage == nil {
+                computeCoverage(context: context)
+            } else {
+                coverage = nil
+            }
+            return .none
+        case .char("r") where coverage != nil:
+            computeCoverage(context: context)
+            return .flash("coverage computed again: " + (coverage.map(CoverageTable.summary) ?? ""), isError: false)
         default:
+            if let coverage {
+                let rows = Self.coverageLines(coverage, width: max(1, context.size.width - 2))
+                guard let next = DialogFrame.scroll(offset, key: key, count: rows.count, page: Self.page(context: context, top: 0)) else { return .unbound(key) }
+                offset = next
+                return .none
+            }
             let (top, rows) = Self.lines(context: context, width: max(1, context.size.width - 2))
             guard let next = DialogFrame.scroll(offset, key: key, count: rows.count, page: Self.page(context: context, top: top.count)) else { return .unbound(key) }
             offset = next
@@ -63,6 +113,17 @@ public struct StatsView: OverlayView {
     }
 
     func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
+        if let coverage {
+            let rows = Self.coverageLines(coverage, width: max(1, area.width - 2))
+            let shown = max(0, area.height - 2)
+            let first = min(offset, max(0, rows.count - shown))
+            let since = context.live.log.count - coverageLogCount
+            let title = "Journey coverage (c: per action, r: recompute" + (since > 0 ? ", \(since) new since" : "") + ")"
+            let more = rows.count > shown ? "  \(first + 1)-\(min(rows.count, first + shown))/\(rows.count)" : ""
+            let inner = DialogFrame.full(&buffer, area: area, title: title + more)
+            DialogFrame.drawLines(rows, first: first, into: &buffer, rect: inner)
+            return
+        }
         let (top, rows) = Self.lines(context: context, width: max(1, area.width - 2))
         let shown = max(0, area.height - 2 - top.count)
         let first = min(offset, max(0, rows.count - shown))
