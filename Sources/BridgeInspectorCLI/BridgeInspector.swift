@@ -45,6 +45,7 @@ struct BridgeInspector: AsyncParsableCommand {
             StatsCommand.self,
             DoctorCommand.self,
             OpenCommand.self,
+            ContractCommand.self,
             VersionCommand.self,
         ],
         defaultSubcommand: InspectCommand.self
