@@ -17,15 +17,6 @@ extension LiveState {
         keepLint(mark, at: index, inspectorMade: inspectorMade)
     }
 
-    /// Counts the envelope rules malformed input breaks; its row keeps its decode-failure mark,
-    /// whose reason already names the field.
-    mutating func checkContract(envelope value: JSONValue, of malformed: WireMalformed, at index: Int) {
-        let direction: ContractRule.Direction = (malformed.direction ?? .received) == .received ? .journeyToHost : .hostToJourney
-        let violations = GBGBridgeContract.check(envelope: value, direction: direction)
-        guard !violations.isEmpty else { return }
-        contract.add(violations, at: index, inspectorMade: malformed.origin == .inspector)
-    }
-
     /// The lint mark for a row's contract violations: the first one's line, and how many more.
     static func contractMark(_ violations: [ContractViolation]) -> LintMark? {
         guard let first = violations.first else { return nil }

@@ -85,7 +85,8 @@ public struct LiveState: Sendable {
     public private(set) var inspectorMadeLintRows: [Int] = []
     /// Every violation of GBG's documented contract seen in the log, by rule, with the first
     /// example of each (``GBGBridgeContract``): what the doctor's contract check and `open
-    /// --check` report. Rows whose only problem is the contract are also marked
+    /// --check` report. Input that did not decode is not counted here: its decode failure
+    /// (``LintRule/malformed``) already names the field. Rows whose only problem is the contract are also marked
     /// ``LintRule/contract``.
     public internal(set) var contract = ContractTally()
     /// The log indexes of the messages of at least ``largeRowBytes``, oldest first: what a check
@@ -300,9 +301,7 @@ public struct LiveState: Sendable {
     private mutating func appendMalformed(_ malformed: WireMalformed) {
         let index = log.count
         indexBySeq[malformed.seq] = index
-        let parsed = LogEntry.parsedMalformed(malformed)
-        var entry = LogEntry(malformed, parsed: parsed)
-        if let parsed { checkContract(envelope: parsed, of: malformed, at: index) }
+        var entry = LogEntry(malformed)
         if entry.bytes >= Self.largeRowBytes { largeRows.append(index) }
         let mark = ProtocolLinter.mark(malformed)
         entry.lint = mark.rule

@@ -150,27 +150,16 @@ public struct LogEntry: Sendable {
     /// report of what the host sent that could not be read, or (``WireMalformed/origin``
     /// `inspector`) text an inspector injected.
     public init(_ malformed: WireMalformed) {
-        self.init(malformed, parsed: Self.parsedMalformed(malformed))
-    }
-
-    /// Malformed input as a JSON value, when it is JSON of at most ``maxParsedMalformedBytes``
-    /// (read once, by the one JSON rule the host reads messages by: `JSONParser`).
-    static func parsedMalformed(_ malformed: WireMalformed) -> JSONValue? {
-        let bytes = malformed.raw.utf8
-        guard !bytes.isEmpty, bytes.count <= Self.maxParsedMalformedBytes else { return nil }
-        return JSONParser.parse(Data(bytes))
-    }
-
-    /// The row for malformed input whose JSON value, if any, the caller has read already
-    /// (``parsedMalformed(_:)``).
-    init(_ malformed: WireMalformed, parsed: JSONValue?) {
         let direction = malformed.direction ?? .received
         self.init(
             kind: .malformed, seq: malformed.seq, time: malformed.time, direction: direction, type: nil,
             summary: malformed.reason, correlationId: "", status: nil, errorCode: nil,
             origin: malformed.origin ?? (direction == .sent ? .host : .journey), command: malformed.command,
             deliveryError: nil, latencyMs: nil, partner: nil, json: Data(malformed.raw.utf8), bytes: malformed.bytes)
-        if case .object(let fields)? = parsed, case .string(let id)? = fields["correlationId"], !id.isEmpty
+        // Read by the one JSON rule the host reads messages by (JSONParser), not another parser.
+        if !json.isEmpty, json.count <= Self.maxParsedMalformedBytes,
+            case .object(let fields)? = JSONParser.parse(json),
+            case .string(let id)? = fields["correlationId"], !id.isEmpty
         {
             malformedCorrelationId = id
         }

@@ -66,7 +66,8 @@ extension GBGBridgeContract {
         }
     }
 
-    private static func requireString(_ value: JSONValue?, _ name: String, _ rule: ContractRule, into found: inout [ContractViolation]) {
+    /// Adds a violation of `rule` unless `value` is a non-empty string; `name` is its path.
+    static func requireString(_ value: JSONValue?, _ name: String, _ rule: ContractRule, into found: inout [ContractViolation]) {
         switch value {
         case .string(let text)? where !text.isEmpty: break
         case .string?: found.append(ContractViolation(rule, "\(name) is empty"))

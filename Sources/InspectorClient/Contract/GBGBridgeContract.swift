@@ -101,11 +101,7 @@ public enum GBGBridgeContract {
             return
         }
         for key in ["environment", "hostVersion"] {
-            switch data[key] {
-            case .string?: break
-            case nil: found.append(ContractViolation(.capabilityQueryAnswerShape, "data.\(key) is missing"))
-            case let other?: found.append(ContractViolation(.capabilityQueryAnswerShape, "data.\(key) is \(ContractText.describe(other)), not a string"))
-            }
+            requireString(data[key], "data.\(key)", .capabilityQueryAnswerShape, into: &found)
         }
         guard case .object(let capabilities)? = data["capabilities"] else {
             let what = data["capabilities"].map { "is \(ContractText.describe($0)), not an object" } ?? "is missing"

@@ -63,7 +63,7 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Codable {
         case .notDelivered: return "not delivered"
         case .lost: return "lost: receive not set"
         case .unreadSentReport: return "unread page report"
-        case .contract: return "breaks GBG's contract"
+        case .contract: return "GBG contract"
         }
     }
 }
