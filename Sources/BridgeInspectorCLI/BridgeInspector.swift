@@ -48,6 +48,7 @@ struct BridgeInspector: AsyncParsableCommand {
             StatsCommand.self,
             DoctorCommand.self,
             OpenCommand.self,
+            ContractCommand.self,
             VersionCommand.self,
         ],
         defaultSubcommand: InspectCommand.self

@@ -86,6 +86,12 @@ public struct LiveState: Sendable {
     /// an injection: ✎) that break a rule, oldest first. Their marks are shown, with a reason
     /// that says they do not count, but they never count: the app did not make them.
     public private(set) var inspectorMadeLintRows: [Int] = []
+    /// Every violation of GBG's documented contract seen in the log, by rule, with the first
+    /// example of each (``GBGBridgeContract``): what the doctor's contract check and `open
+    /// --check` report. Input that did not decode is not counted here: its decode failure
+    /// (``LintRule/malformed``) already names the field. Rows whose only problem is the contract are also marked
+    /// ``LintRule/contract``.
+    public internal(set) var contract = ContractTally()
     /// The log indexes of the messages of at least ``largeRowBytes``, oldest first: what a check
     /// for large payloads reads instead of the whole log.
     public private(set) var largeRows: [Int] = []
@@ -257,6 +263,7 @@ public struct LiveState: Sendable {
             entry.lint = mark.rule
             keepLint(mark, at: index, inspectorMade: traffic.origin == .inspector)
         }
+        checkContract(traffic, entry: &entry, at: index)
         switch traffic.message.type {
         case .request where traffic.direction == .received:
             // A duplicate of a request still waiting is not routed (the host refuses it): the
@@ -310,7 +317,7 @@ public struct LiveState: Sendable {
 
     /// Keeps the reason of the mark on the newest row, `index`, and lists the row with those that
     /// count, or (made by an inspector) with those shown but not counted.
-    private mutating func keepLint(_ mark: LintMark, at index: Int, inspectorMade: Bool) {
+    mutating func keepLint(_ mark: LintMark, at index: Int, inspectorMade: Bool) {
         if inspectorMade {
             lintReasons[index] = mark.reason + Self.notCountedNote
             inspectorMadeLintRows.append(index)
@@ -325,10 +332,10 @@ public struct LiveState: Sendable {
 
     /// Marks the row of a request that went to `pendingRequests` when its action is a near miss
     /// of a known one, unless the row already breaks another rule. A typo of a known action is
-    /// also not reported by `capability.query`: the near miss says why, so it replaces that mark.
+    /// also not reported by `capability.query`: the near miss says why, so it replaces that mark, as it replaces a mark of GBG's contract (which `contract` still counts).
     private mutating func markNearMiss(_ request: WirePending) {
         guard let index = openRequests[request.correlationId], log.indices.contains(index),
-            log[index].lint == nil || log[index].lint == .notReported,
+            log[index].lint == nil || log[index].lint == .notReported || log[index].lint == .contract,
             let mark = linter.nearMiss(for: request.action, slots: slots, capabilities: customCapabilities)
         else { return }
         let wasMarked = log[index].lint != nil

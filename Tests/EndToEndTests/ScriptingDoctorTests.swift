@@ -99,7 +99,7 @@ struct ScriptingDoctorTests {
         let skipped = try await host.run(["doctor", "--json", "--skip", "pending-requests"], binary: binary)
         let skippedRoot = try #require(scriptingJSON(skipped.stdout), "\(skipped)")
         #expect(Self.check(skippedRoot, "pending-requests") == nil)
-        #expect((skippedRoot["checks"] as? [Any])?.count == 15)
+        #expect((skippedRoot["checks"] as? [Any])?.count == 16)
 
         let bad = try await host.run(["doctor", "--skip", "pending"], binary: binary)
         #expect(bad.status == 64, "\(bad)")

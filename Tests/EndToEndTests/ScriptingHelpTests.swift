@@ -11,7 +11,7 @@ struct ScriptingHelpTests {
     }
 
     static let subcommands = [
-        "inspect", "demo", "host", "hosts", "snapshot", "tail", "wait-for", "respond", "event", "lifecycle", "slot", "auto-respond", "record", "open", "diff", "stats", "doctor", "version",
+        "inspect", "demo", "host", "hosts", "snapshot", "tail", "wait-for", "respond", "event", "lifecycle", "slot", "auto-respond", "record", "open", "diff", "stats", "doctor", "contract", "version",
     ]
 
     @Test("docs/cli.md shows exactly what each subcommand's --help prints (docs/update-cli-help.sh regenerates it)", arguments: subcommands)

@@ -23,7 +23,10 @@ struct DoctorTests {
     @Test func aHealthyHostPassesEveryCheck() {
         let messages = [
             TrafficFixture.request(seq: 1, id: "q-1", action: "capability.query", at: Self.t0),
-            TrafficFixture.response(seq: 2, id: "q-1", action: "capability.query", at: Self.t0 + 3),
+            TrafficFixture.response(seq: 2, id: "q-1", action: "capability.query", at: Self.t0 + 3, data: [
+                "capabilities": .object(["camera.document": .object(["supported": .bool(true), "version": "1.0", "permissionState": "granted"])]),
+                "environment": "ios", "hostVersion": "1.0.0",
+            ]),
         ]
         let report = Self.examine(DiagnosisFixture.state(messages: messages, slots: [DiagnosisFixture.slot(.document)]))
         #expect(report.status == .ok)

@@ -35,9 +35,11 @@ struct ProtocolLinterTests {
         let t0 = Self.t0
         let query = Fixture.message("q-1", .response, "capability.query", at: t0 + 2, data: [
             "capabilities": .object([
-                "camera.document": .object(["supported": .bool(true)]), "camera.selfie": .object(["supported": .bool(false)]),
-                "device.info": .object(["supported": .bool(true)]),
-            ])
+                "camera.document": .object(["supported": .bool(true), "version": "1.0"]),
+                "camera.selfie": .object(["supported": .bool(false), "version": "1.0"]),
+                "device.info": .object(["supported": .bool(true), "version": "1.0"]),
+            ]),
+            "environment": "ios", "hostVersion": "1.0.0",
         ], status: .success)
         let big = Fixture.request(seq: 12, id: "big-1", action: "device.info", at: t0 + 40, data: ["imageBase64": .string(String(repeating: "A", count: ProtocolLinter.largePayloadBytes + 1))])
         let messages: [WireTraffic] = [
@@ -114,7 +116,8 @@ struct ProtocolLinterTests {
         var state = LiveState()
         state.apply(.snapshot(seq: 0, state: DiagnosisFixture.state(slots: [DiagnosisFixture.slot(.document)])), at: t0)
         let answer = Fixture.message("q-1", .response, "capability.query", at: t0 + 2, data: [
-            "capabilities": .object(["camera.document": .object(["supported": .bool(true)])])
+            "capabilities": .object(["camera.document": .object(["supported": .bool(true), "version": "1.0"])]),
+            "environment": "ios", "hostVersion": "1.0.0",
         ], status: .success)
         state.apply(.event(seq: 1, event: .traffic(Fixture.request(seq: 1, id: "q-1", action: "capability.query", at: t0 + 1))), at: t0 + 1)
         state.apply(.event(seq: 2, event: .traffic(Fixture.traffic(seq: 2, .sent, answer, at: t0 + 2))), at: t0 + 2)

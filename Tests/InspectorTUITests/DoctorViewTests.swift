@@ -31,7 +31,7 @@ struct DoctorViewTests {
         // were not reported, and two requests are pending (two warnings); the agent does not
         // report receivedMessages' size (not run).
         #expect(report.failures == 2 && report.warnings == 2, "\(report.checks.map { "\($0.id) \($0.status)" })")
-        #expect(screen.contains { $0.contains("2 failures, 2 warnings, 11 ok, 1 not run") }, "\(screen)")
+        #expect(screen.contains { $0.contains("2 failures, 2 warnings, 12 ok, 1 not run") }, "\(screen)")
         let head = try #require(Self.checkLine("lastError", in: screen))
         #expect(head.contains("✗ lastError  lastError: a message failed to decode (missing required field 'payload.action')."), "\(head)")
         let text = model.screenText
@@ -144,7 +144,7 @@ struct DoctorViewTests {
         #expect(glyphs.count == DoctorCheckID.allCases.count, "\(model.screen)")
         let rank: [Character: Int] = ["✗": 0, "!": 1, "✓": 2, "–": 3]
         #expect(glyphs.map { rank[$0] ?? 9 } == glyphs.map { rank[$0] ?? 9 }.sorted(), "\(glyphs)")
-        #expect(String(glyphs) == "✗✗!!✓✓✓✓✓✓✓✓✓✓✓–", "\(glyphs)")
+        #expect(String(glyphs) == "✗✗!!✓✓✓✓✓✓✓✓✓✓✓✓–", "\(glyphs)")
 
         // The cursor on an ok check that turns into a warning: the check moves up, the cursor with it.
         var live = makeModel(width: 120, height: 40)
@@ -219,14 +219,15 @@ struct DoctorViewTests {
         #expect(buffer.lines[1].hasPrefix("┌") && buffer.lines[1].hasSuffix("┐"), "\(buffer.lines[1])")
         #expect(buffer.lines[22].hasPrefix("└") && buffer.lines[22].hasSuffix("┘"), "\(buffer.lines[22])")
         #expect(buffer.lines[2...21].allSatisfy { $0.hasPrefix("│") && $0.hasSuffix("│") }, "\(buffer.lines)")
-        #expect(buffer.rendered().contains("3 failures, 2 warnings"), "\(buffer.rendered())")
+        #expect(buffer.rendered().contains("4 failures, 2 warnings"), "\(buffer.rendered())")
         #expect(buffer.rendered().contains("guide: Message Decoding Failures"), "opens on the first failure")
-        #expect(buffer.lines[1].contains("(1/16, j/k)"), "\(buffer.lines[1])")
-        // Failures first: the lost message is the third line, right under the other two failures.
+        #expect(buffer.lines[1].contains("(1/17, j/k)"), "\(buffer.lines[1])")
+        // Failures first: the lost message is the third line, right under the other two failures
+        // (its id, not <environment>-event-<uuid>, also fails the contract check, listed after it).
         model.press(.char("j"), .char("j"))
         buffer = model.render()
         var text = buffer.rendered()
-        #expect(buffer.lines[1].contains("(3/16, j/k)"), "\(buffer.lines[1])")
+        #expect(buffer.lines[1].contains("(3/17, j/k)"), "\(buffer.lines[1])")
         #expect(text.contains("✗ Messages reach the journey  1 message the host sent not delivered."), "\(text)")
         #expect(text.contains("→ 22:13:20.000  id ios-event-lost-1  event host.ping: sent while no"), "\(text)")
         #expect(text.contains("guide: Messages Not Being Received by the Web Journey"), "\(text)")
@@ -235,10 +236,10 @@ struct DoctorViewTests {
         model.press(.char("G"))
         buffer = model.render()
         text = buffer.rendered()
-        #expect(buffer.lines[1].contains("(16/16, j/k)"), "\(buffer.lines[1])")
+        #expect(buffer.lines[1].contains("(17/17, j/k)"), "\(buffer.lines[1])")
         #expect(text.contains("guide: Memory Warnings or Crashes"), "\(text)")
         #expect(!text.contains("lastError  lastError"), "scrolled past the first check: \(text)")
-        #expect(text.contains("2 failures") == false && text.contains("3 failures, 2 warnings"), "the summary stays put")
+        #expect(text.contains("2 failures") == false && text.contains("4 failures, 2 warnings"), "the summary stays put")
         #expect(forbiddenCells(buffer).isEmpty)
         model.press(.char("g"))
         #expect(model.screenText.contains("✗ lastError  lastError"))

@@ -55,13 +55,14 @@ extension TrafficFixture {
     static func journeyState(host: WireHostInfo = Fixture.host) -> WireState {
         let messages = [
             hostEvent(seq: 1, id: "ios-event-3f2a9c1d-0000-4000-8000-000000000001", name: "host.ready", at: t0 - 10_000,
-                      data: ["version": "2.1.0"]),
+                      data: ["timestamp": .number(t0 - 10_000), "version": "2.1.0"]),
             request(seq: 2, id: "cap-1", action: "capability.query", at: t0 - 9_000),
-            response(seq: 3, id: "cap-1", action: "capability.query", at: t0 - 8_958, data: ["capabilities": [:]]),
+            response(seq: 3, id: "cap-1", action: "capability.query", at: t0 - 8_958, data: ["capabilities": [:], "environment": "ios", "hostVersion": "2.1.0"]),
             request(seq: 4, id: "doc-7", action: "camera.document.capture", at: t0 - 6_000, data: ["side": "front"]),
             request(seq: 5, id: "nfc-1", action: "nfc.read", at: t0 - 4_000),
             request(seq: 6, id: "cap-2", action: "capability.query", at: t0 - 3_000),
-            hostEvent(seq: 7, id: "ios-event-abcdef12-0000-4000-8000-000000000002", name: "host.ping", at: t0 - 2_000, origin: .inspector),
+            hostEvent(seq: 7, id: "ios-event-abcdef12-0000-4000-8000-000000000002", name: "host.ping", at: t0 - 2_000,
+                      data: ["timestamp": .number(t0 - 2_000)], origin: .inspector),
             request(seq: 8, id: "up-1", action: "document.upload", at: t0 - 1_500),
             response(seq: 9, id: "up-1", action: "document.upload", at: t0 - 1_380, status: .error,
                      error: BridgeErrorCode.invalidRequest.payload()),

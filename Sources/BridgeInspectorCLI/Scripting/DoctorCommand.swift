@@ -20,7 +20,9 @@ struct DoctorCommand: ParsableCommand {
             without a handler or disabled, requests capability.query did not report, slots \
             stuck busy and BUSY answers, permissionState still notDetermined, large payloads, \
             receivedMessages piling up, responses that answer nothing, duplicate correlation \
-            ids and messages that never reached the journey. docs/cli.md lists every check.
+            ids, messages that never reached the journey, and messages either way that break \
+            GBGBridge's documented contract (`bridge-inspector contract` lists its rules). \
+            docs/cli.md lists every check.
 
             It reads the host's state and message log now (the messages the host still keeps). \
             Failures and warnings come first. The inspector's doctor view (key D) shows the \

@@ -15,8 +15,9 @@ struct OpenCommand: ParsableCommand {
             could be read, and the place where it broke is shown.
 
             --check reads the file without a terminal and prints a summary: the host, the \
-            frames and messages it holds, the requests still pending at its end, and where it \
-            broke. Exit status: 0 the whole file was read; 5 it is cut off or damaged (what \
+            frames and messages it holds, the requests still pending at its end, the messages \
+            that break GBGBridge's documented contract (counted by rule: `bridge-inspector \
+            contract` lists the rules), and where it broke. Exit status: 0 the whole file was read; 5 it is cut off or damaged (what \
             was readable is summarised; the line where it broke is named on standard error).
 
             --compare OTHER opens with the recording compared with OTHER, as \
@@ -152,6 +153,7 @@ struct RecordingSummary {
         }
         lines.append("pending    \(state.pending.count) at the end\(state.pending.isEmpty ? "" : ": " + state.pending.prefix(5).map { "\(safe($0.action)) \(safe($0.correlationId))" }.joined(separator: ", ") + (state.pending.count > 5 ? ", …" : ""))")
         lines.append("lastError  \(state.lastError?.text.map(safe) ?? "none")")
+        lines.append("contract   \(safe(state.contract.summary))\(state.contract.notCounted > 0 ? ", \(state.contract.notCounted) more in messages an inspector made (not counted)" : "")")
         if !contents.marks.isEmpty {
             lines.append("marked     \(contents.marks.count) row\(contents.marks.count == 1 ? "" : "s") (m in the inspector that saved it)")
         }

@@ -101,6 +101,7 @@ private struct Context {
             }
             return fromRows(id, [.notDelivered, .lost], status: .failure, found: ("message the host sent", "messages the host sent"), verb: "not delivered", none: "Every message the host sent was delivered.")
         case .unreadSentReports: return unreadSentReports()
+        case .contract: return Doctor.contractCheck(state, evidenceLimit: thresholds.evidenceLimit)
         }
     }
 

@@ -37,6 +37,8 @@ public enum DoctorCheckID: String, Sendable, Hashable, CaseIterable, Codable {
     /// Messages the host sent that never reached a journey (through GBGBridge's public API:
     /// those that reached its no-op bootstrap `receive`).
     case lostMessages = "lost-messages"
+    /// Messages, either way, that break GBG's documented contract (`GBGBridgeContract`).
+    case contract
 
     /// A short title for a person.
     public var title: String {
@@ -57,6 +59,7 @@ public enum DoctorCheckID: String, Sendable, Hashable, CaseIterable, Codable {
         case .duplicateIds: return "Correlation ids are unique"
         case .lostMessages: return "Messages reach the journey"
         case .unreadSentReports: return "What the host sends can be read"
+        case .contract: return "Messages follow GBG's documented contract"
         }
     }
 
@@ -75,6 +78,7 @@ public enum DoctorCheckID: String, Sendable, Hashable, CaseIterable, Codable {
         case .largePayloads, .messageAccumulation: return "Memory Warnings or Crashes"
         case .unknownResponses, .duplicateIds: return "Debugging Checklist"
         case .lostMessages, .unreadSentReports: return "Messages Not Being Received by the Web Journey"
+        case .contract: return "Message Decoding Failures"
         }
     }
 
@@ -108,6 +112,8 @@ public enum DoctorCheckID: String, Sendable, Hashable, CaseIterable, Codable {
             return "Attach the WebView to the host before sending, and make the journey set window.GBGBridge.receive after each page load."
         case .unreadSentReports:
             return "Each row shows the text the page script reported and why it could not be read. A delivery the inspector cannot read may not be one the journey can read either: check it in Safari Web Inspector; if the page script cannot see window.GBGBridge (frozen, or receive redefined), let the journey assign receive as a plain property."
+        case .contract:
+            return "Make the sender follow the rule: each line names the rule and the GBG page it comes from (docs/gbgbridge-contract.md; `bridge-inspector contract` lists every rule)."
         }
     }
 

@@ -42,6 +42,10 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Codable {
     /// A page script's report of what the host sent that the inspector could not read as a
     /// message (or a problem the script reported): shown with its raw text and the reason.
     case unreadSentReport = "unread-sent-report"
+    /// A message, either way, that breaks a rule of GBG's documented contract
+    /// (``GBGBridgeContract``): the reason names the contract rule and its page. Any other mark
+    /// on the row wins; ``LiveState/contract`` counts every violation, marked or not.
+    case contract
 
     /// A few words for the log's inline mark.
     public var label: String {
@@ -59,6 +63,7 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Codable {
         case .notDelivered: return "not delivered"
         case .lost: return "lost: receive not set"
         case .unreadSentReport: return "unread page report"
+        case .contract: return "GBG contract"
         }
     }
 }
