@@ -51,6 +51,9 @@ extension HostSelection {
 
 extension InspectorSession {
     /// Waits for the snapshot a subscribed session receives first (bounded).
+    /// How long a scripting command waits for the host's reply, in seconds.
+    static let replyTimeout: Double = 30
+
     func firstSnapshot(timeout: Double = 15) throws -> (seq: Int, state: WireState) {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
@@ -64,8 +67,12 @@ extension InspectorSession {
 
     /// Runs `command` and returns its reply's result and sent messages; a refusal becomes exit 2
     /// with the host's message and `hint`.
+    ///
+    /// Waits up to ``replyTimeout`` for the reply: a command whose answer carries an image (a
+    /// slot completed with a camera-sized PNG) takes the host seconds on a busy machine, and a
+    /// command reported as timed out that then happens anyway misleads a script.
     func perform(_ command: InspectorCommand, hint: String?) throws -> (result: JSONValue, sent: [BridgeMessage]) {
-        let reply = try run(command)
+        let reply = try run(command, timeout: Self.replyTimeout)
         switch reply.result {
         case .success(let value): return (value, reply.sent)
         case .failure(let error): throw ScriptError.refused(error, hint: hint)
