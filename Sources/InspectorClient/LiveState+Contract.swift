@@ -10,7 +10,7 @@ extension LiveState {
         let direction: ContractRule.Direction = traffic.direction == .received ? .journeyToHost : .hostToJourney
         let violations = GBGBridgeContract.check(traffic.delivered ?? traffic.message, direction: direction)
         guard !violations.isEmpty else { return }
-        let inspectorMade = traffic.origin == .inspector
+        let inspectorMade = traffic.isInspectorCaused
         contract.add(violations, at: index, inspectorMade: inspectorMade)
         guard entry.lint == nil, let mark = Self.contractMark(violations) else { return }
         entry.lint = mark.rule

@@ -261,7 +261,7 @@ public struct LiveState: Sendable {
         let reusesOpenId = isRequest && openRequests[traffic.message.correlationId] != nil
         if let mark = linter.mark(traffic, slots: slots, reusesOpenId: reusesOpenId) {
             entry.lint = mark.rule
-            keepLint(mark, at: index, inspectorMade: traffic.origin == .inspector)
+            keepLint(mark, at: index, inspectorMade: traffic.isInspectorCaused)
         }
         checkContract(traffic, entry: &entry, at: index)
         switch traffic.message.type {
@@ -340,7 +340,7 @@ public struct LiveState: Sendable {
         else { return }
         let wasMarked = log[index].lint != nil
         log[index].lint = mark.rule
-        let inspectorMade = log[index].origin == .inspector
+        let inspectorMade = log[index].isInspectorCaused
         lintReasons[index] = inspectorMade ? mark.reason + Self.notCountedNote : mark.reason
         if wasMarked { return }
         if inspectorMade {

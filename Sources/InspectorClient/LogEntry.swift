@@ -77,6 +77,9 @@ public struct LogEntry: Sendable {
     public var marked: Bool = false
     /// For a message a fault rule changed: the rule and what it did (`is:fault` finds it).
     public var fault: FaultMark?
+    /// Whether an inspector caused the row: it made it (``origin`` `inspector`, ✎) or one of its
+    /// fault rules changed it (``fault``); see `WireTraffic.isInspectorCaused`.
+    public var isInspectorCaused: Bool { origin == .inspector || fault != nil }
     /// The message's JSON (or the malformed text), exactly as it crossed the bridge. For a
     /// message an inspector edited at a breakpoint, what went on: the edited message (what the
     /// host routed, or what the journey received); ``original`` has it before the edit.
@@ -94,10 +97,10 @@ public struct LogEntry: Sendable {
     public var malformedCorrelationId: String?
 
     /// Whether the row's lint mark counts against the app (the status line's `⚑ N`, `is:lint`,
-    /// the doctor's verdicts): it has one, and no inspector made the row. A response, event,
-    /// slot completion or injection made by an inspector (``origin`` `inspector`, ✎) shows its
-    /// mark but is not the app's doing.
-    public var countsAsLint: Bool { lint != nil && origin != .inspector }
+    /// the doctor's verdicts): it has one, and no inspector caused the row. A response, event,
+    /// slot completion or injection made by an inspector (``origin`` `inspector`, ✎), or a
+    /// message a fault rule changed (``fault``, ⚡), shows its mark but is not the app's doing.
+    public var countsAsLint: Bool { lint != nil && !isInspectorCaused }
 
     /// Larger malformed input is not parsed for its ``malformedCorrelationId``.
     public static let maxParsedMalformedBytes = 8 * 1024

@@ -84,6 +84,10 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     /// For a message a fault rule changed: the rule and what it did (`dropped`: never routed
     /// or delivered). Absent otherwise and from older agents.
     public var fault: FaultMark?
+    /// Whether an inspector caused this message: it made it (``origin`` `inspector`, ✎) or one of
+    /// its fault rules changed it (``fault``). Such a message is shown as it is, but its lint
+    /// mark, contract violations and the `lastError` it causes are never held against the app.
+    public var isInspectorCaused: Bool { origin == .inspector || fault != nil }
     /// For a message logged before it was held (a request the journey posted to a native host;
     /// what GBGBridge sent, seen through its public API) and then released edited: what went on
     /// instead of ``message``, which stays as it was logged. Absent otherwise and from older

@@ -56,8 +56,9 @@ struct FaultInjectionTests {
         #expect(host.pendingRequests.isEmpty)
         let requestRecord = recorder.traffic.first { $0.direction == .received }
         #expect(requestRecord?.fault == FaultMark(rule: "f1", effect: .errored, detail: "BUSY"))
-        // The error is a real response: logged as sent and delivered, not marked itself.
-        #expect(recorder.traffic.filter { $0.direction == .sent }.map(\.fault) == [nil])
+        // The error is a real response, logged as sent and delivered, and marked as the fault's
+        // answer: an inspector never holds it against the app.
+        #expect(recorder.traffic.filter { $0.direction == .sent }.map(\.fault) == [FaultMark(rule: "f1", effect: .errored, detail: "BUSY")])
     }
 
     @Test("drop on a request: it never reaches the host's routing, and the log still shows it")

@@ -57,6 +57,7 @@ struct ReadmeWalkthroughTests {
             if text.hasPrefix("bridge-inspector host --serve") { return .background(ready: "serving: ") }
             if text.hasPrefix("bridge-inspector host") { return .background(ready: "socket: ") }
             if text.hasPrefix("bridge-inspector break") { return .background(ready: "breakpoint b1 set") }
+            if text.hasPrefix("bridge-inspector fault") { return .background(ready: "fault rule f1 set") }
             return nil
         }
         if command.comment.contains("Ctrl-C to stop") {

@@ -55,12 +55,15 @@ struct ScriptingFaultTests {
         #expect(answered["status"] as? String == "success", "\(answered)")
         #expect(answered["error"] == nil)
 
-        let faulted = try await waitForLine(faulter, kind: "faulted", count: 2)
+        // One line for each request the rule answered and one for its error answer.
+        let faulted = try await waitForLine(faulter, kind: "faulted", count: 4)
         #expect((faulted["fault"] as? [String: Any])?["effect"] as? String == "errored")
         #expect((faulted["message"] as? [String: Any])?["correlationId"] as? String == second)
-        // The host's log marks the two requests, and only them.
+        #expect((faulted["message"] as? [String: Any])?["type"] as? String == "response")
+        // The host's log marks the two requests and their error answers, and only them.
         let marked = try host.state().messages.filter { $0.fault != nil }
-        #expect(marked.map(\.message.correlationId) == [first, second])
+        #expect(marked.map(\.message.correlationId) == [first, first, second, second])
+        #expect(marked.map(\.message.type) == [.request, .response, .request, .response])
         #expect(marked.allSatisfy { $0.fault == FaultMark(rule: rule, effect: .errored, detail: "BUSY") })
         let tail = try await host.run(["tail", "--filter", "is:fault"], binary: binary)
         #expect(tail.status == 0, "\(tail)")

@@ -155,6 +155,37 @@ struct JourneyCoverageTests {
         #expect(coverage.unhappyPaths.isEmpty)
     }
 
+    @Test("faulted traffic: a fault's BUSY counts as met and as the inspector's; an answer or event a fault kept from the journey was never met")
+    func faultedTraffic() {
+        let t = Self.t0
+        var busy = F.response(seq: 0, id: "d1", action: "camera.document.capture", at: t + 10, status: .error, error: Self.error(.busy))
+        busy.fault = FaultMark(rule: "f1", effect: .errored, detail: "BUSY")
+        var swallowed = F.response(seq: 0, id: "i1", action: "device.info", at: t + 1_010)
+        swallowed.fault = FaultMark(rule: "f2", effect: .neverAnswered)
+        var droppedEvent = F.hostEvent(seq: 0, id: "ios-event-1", name: "host.background", at: t + 2_000)
+        droppedEvent.fault = FaultMark(rule: "f3", effect: .dropped)
+        var infoRequest = F.request(seq: 0, id: "i1", action: "device.info", at: t + 1_000)
+        infoRequest.fault = FaultMark(rule: "f2", effect: .neverAnswered)
+        let state = Self.state([
+            F.request(seq: 0, id: "d1", action: "camera.document.capture", at: t),
+            busy,
+            F.request(seq: 0, id: "d2", action: "camera.document.capture", at: t + 500),
+            infoRequest,
+            swallowed,
+            droppedEvent,
+        ])
+        let coverage = JourneyCoverage(state: state, now: t + 100_000)
+        #expect(coverage.errorCodes.first { $0.code == .busy }?.answers == CoverageCount(count: 1, inspectorMade: 1))
+        // The swallowed success never reached the journey: a timeout for it, not a success.
+        #expect(coverage.statuses.first { $0.status == .success }?.answers == CoverageCount(count: 0))
+        // d2, the retry, was never answered at all: the journey's own timeout, the app's doing.
+        #expect(coverage.unhappyPaths.map(\.correlationId) == ["d1", "d2", "i1"])
+        #expect(coverage.unhappyPaths.map(\.inspectorMade) == [true, false, true])
+        #expect(coverage.unhappyPaths.first?.reaction == .retried(afterMs: 490))
+        #expect(coverage.unhappyPaths.last?.label == "no answer in 30.0s")
+        #expect(coverage.events.first { $0.event.name == "host.background" }?.sent == CoverageCount(count: 0))
+    }
+
     @Test("the table: summary, marks, the reactions in words, never-met lists; hostile text made safe by the caller's function")
     func table() {
         let t = Self.t0

@@ -23,6 +23,25 @@ struct FaultRuleClientTests {
         #expect(try LogFilter.parse("is:faulted").expression == filter.expression)
     }
 
+    @Test("A fault's BUSY is shown with its lint mark but never held against the app, nor its contract violations")
+    func faultedRowsAreTheInspectors() {
+        var state = LiveState()
+        state.apply(.event(seq: 1, event: .traffic(Fixture.request(seq: 1, id: "r1", action: "device.info", at: 0))))
+        var busy = Fixture.response(
+            seq: 2, id: "r1", action: "device.info", at: 10, status: .error,
+            error: BridgeErrorPayload(code: "BUSY", message: "Another native operation is in progress", recoverable: false))
+        busy.fault = Self.mark
+        state.apply(.event(seq: 2, event: .traffic(busy)))
+        let row = state.log[1]
+        #expect(row.lint == .busy)
+        #expect(row.isInspectorCaused)
+        #expect(!row.countsAsLint)
+        #expect(state.lintCount == 0)
+        // recoverable: false with BUSY breaks GBG's contract, but a fault rule sent it.
+        #expect(state.contract.total == 0)
+        #expect(state.contract.notCounted == 1)
+    }
+
     @Test("LiveState keeps every inspector's rules from snapshots and faults events")
     func liveStateRules() {
         var state = LiveState()

@@ -71,7 +71,7 @@ public struct FaultMark: Sendable, Hashable, Codable {
     public enum Effect: String, Sendable, Codable {
         /// A request answered late, or a response or event delivered late (marked on what went out late).
         case delayed
-        /// A request answered with an error instead of by its handler (marked on the request).
+        /// A request answered with an error instead of by its handler (marked on the request and on the error answer).
         case errored
         /// A request whose answer was swallowed (marked on the request, and on the swallowed answer, never delivered).
         case neverAnswered = "never-answered"

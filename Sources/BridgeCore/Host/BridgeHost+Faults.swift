@@ -7,7 +7,8 @@ import Foundation
 /// - a request from the journey is offered to the injector first, before breakpoints and routing
 ///   (a request whose correlation id is still outstanding is refused as a duplicate, as always,
 ///   and is never faulted); its record carries the mark;
-/// - `error` answers it at once through the normal send path; `drop` loses it (logged only);
+/// - `error` answers it at once through the normal send path, the answer marked as the request
+///   is; `drop` loses it (logged only);
 ///   `delay` and `neverAnswer` let it be routed (breakpoints may hold it, its handler runs) and
 ///   change what is sent in answer: the answer is not pending meanwhile, it has been given;
 /// - a response or event is offered to the injector before breakpoints; what a fault lets go on
@@ -74,7 +75,9 @@ extension BridgeHost {
             if !observers.isEmpty {
                 emit(.traffic(TrafficRecord(direction: .sent, message: response, json: json, time: now(), hold: hold, fault: fault.mark)))
             }
-        case .error, .drop, .duplicate, .reorder:
+        case .error:
+            deliver(response, json: json, hold: hold, fault: fault.mark)
+        case .drop, .duplicate, .reorder:
             deliver(response, json: json, hold: hold)
         }
     }

@@ -40,10 +40,13 @@ extension BridgeHost {
         switch message.type {
         case .request:
             if let fault, case .error(let payload) = fault.action {
+                // The error goes out through the normal send path, marked as the fault's own
+                // answer, so no inspector holds it against the app.
+                answerFaults[message.correlationId] = fault
                 respond(to: message.correlationId, action: message.payload.action, status: .error, data: nil, error: payload)
                 return
             }
-            if let fault { answerFaults[message.correlationId] = AnswerFault(mark: fault.mark, action: fault.action) }
+            if let fault { answerFaults[message.correlationId] = fault }
             route(message, json: json, time: time)
         case .response:
             // The documented protocol has no host-to-journey requests, so no response from the

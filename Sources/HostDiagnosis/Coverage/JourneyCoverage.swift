@@ -22,7 +22,10 @@ import InspectorProtocol
 /// - **unhappy paths** (``UnhappyPath``): each non-`success` answer and each request the journey
 ///   gave up on, with how it answered.
 ///
-/// Inspector-made traffic (✎) counts as met and is counted apart (``CoverageCount/inspectorMade``).
+/// Inspector-made traffic (✎), and answers and events a fault rule changed (⚡), count as met and
+/// are counted apart (``CoverageCount/inspectorMade``); what a fault rule kept from the journey
+/// (a dropped event, an answer swallowed by never-answer) was never met: such a request is a
+/// timeout for the journey.
 ///
 /// ```swift
 /// let coverage = JourneyCoverage(state: state, now: hostNow)
@@ -176,7 +179,11 @@ public struct JourneyCoverage: Sendable, Equatable {
                 let byInspector = row.origin == .inspector
                 if !byInspector { journeyRequestTimes[row.summary, default: []].append(row.time) }
                 var answer: Int?
-                if let partner = row.partner, log.indices.contains(partner), log[partner].kind == .message, log[partner].type == .response {
+                // An answer a fault rule kept from the journey (dropped, or swallowed by
+                // never-answer) is no answer to it: the journey waits for its timeout.
+                if let partner = row.partner, log.indices.contains(partner), log[partner].kind == .message, log[partner].type == .response,
+                    !Self.faultWithheld(log[partner])
+                {
                     answer = partner
                 }
                 update(row.summary) { action in
@@ -185,7 +192,7 @@ public struct JourneyCoverage: Sendable, Equatable {
                 }
                 if let answer {
                     let answerRow = log[answer]
-                    let made = byInspector || answerRow.origin == .inspector
+                    let made = byInspector || answerRow.isInspectorCaused
                     let status = answerRow.status ?? .error
                     statusCounts[status, default: CoverageCount()].add(inspectorMade: made)
                     let code = status == .error ? (answerRow.errorCode ?? "") : nil
@@ -198,8 +205,8 @@ public struct JourneyCoverage: Sendable, Equatable {
                 if !byInspector { candidates.append((index, answer)) }
             case (.event?, let direction?):
                 let sender: DocumentedEvent.Sender = direction == .sent ? .host : .journey
-                if let slot = events.firstIndex(where: { $0.event.name == row.summary && $0.event.sender == sender }) {
-                    events[slot].sent.add(inspectorMade: row.origin == .inspector)
+                if !Self.faultWithheld(row), let slot = events.firstIndex(where: { $0.event.name == row.summary && $0.event.sender == sender }) {
+                    events[slot].sent.add(inspectorMade: row.isInspectorCaused)
                 }
                 if sender == .journey, row.origin != .inspector, row.summary == "journey.cancel" { journeyCancelTimes.append(row.time) }
             default:
@@ -245,7 +252,7 @@ public struct JourneyCoverage: Sendable, Equatable {
             }
             var path = UnhappyPath(
                 kind: kind, action: request.summary, correlationId: request.correlationId, time: metAt, recoverable: recoverable,
-                inspectorMade: answer?.origin == .inspector, reaction: reaction)
+                inspectorMade: answer?.isInspectorCaused ?? (request.fault != nil), reaction: reaction)
             if path.isCancellation, let cancel = Self.first(in: journeyCancelTimes, after: metAt, excluding: nil), cancel <= window {
                 path.journeyCancelAfterMs = cancel - metAt
             }
@@ -257,6 +264,12 @@ public struct JourneyCoverage: Sendable, Equatable {
         self.unhappyPaths = paths.sorted { $0.time < $1.time }
         self.statusCounts = statusCounts
         self.codeCounts = codeCounts
+    }
+
+    /// Whether a fault rule kept `row` from its recipient: dropped, or an answer swallowed by
+    /// never-answer. The journey never met it.
+    static func faultWithheld(_ row: LogEntry) -> Bool {
+        row.direction == .sent && (row.fault?.effect == .dropped || row.fault?.effect == .neverAnswered)
     }
 
     /// The first time in the sorted `times` at or after `start`, other than `excluding` (the
