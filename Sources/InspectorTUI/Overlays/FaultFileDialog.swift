@@ -37,21 +37,10 @@ struct FaultFileDialog: OverlayView {
     var footerKeys: [(key: String, label: String)] { [("Enter", "load"), ("Esc", "back")] + path.footerKeys }
 
     func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
-        let width = min(76, area.width)
-        let words = TextWrap.wrap(
-            "Set every rule of a fault rules file ({\"version\": 1, \"faults\": [...]}, as bridge-inspector fault --file takes): "
-                + "the rules are yours and go when you quit.", width: width - 4)
-        let problemLines = problem.map { TextWrap.wrap("✗ " + Sanitizer.sanitize($0), width: width - 4) } ?? []
-        let height = words.count + problemLines.count + 6
-        let inner = DialogFrame.centered(&buffer, area: area, width: width, height: height, title: "Load fault rules")
-        for (row, line) in words.enumerated() {
-            buffer.write(line, at: Point(x: inner.x + 1, y: inner.y + row), maxWidth: inner.width - 1)
-        }
-        let fields = Rect(x: inner.x + 1, y: inner.y, width: max(1, inner.width - 1), height: inner.height)
-        FormDrawing.textField("file", path, focused: true, placeholder: "faults.json", into: &buffer, at: inner.y + words.count + 1, in: fields)
-        for (row, line) in problemLines.enumerated() {
-            buffer.write(line, at: Point(x: inner.x + 1, y: inner.y + words.count + 3 + row), style: Theme.danger, maxWidth: inner.width - 1)
-        }
-        buffer.write("Enter: load   Esc: back", at: Point(x: inner.x + 1, y: inner.maxY - 1), style: Theme.paneTitle, maxWidth: inner.width - 1)
+        FilePromptDrawing.draw(
+            title: "Load fault rules",
+            intro: "Set every rule of a fault rules file ({\"version\": 1, \"faults\": [...]}, as bridge-inspector fault --file takes): "
+                + "the rules are yours and go when you quit.",
+            path: path, placeholder: "faults.json", problem: problem.map { "✗ " + $0 }, keys: "Enter: load   Esc: back", into: &buffer, area: area)
     }
 }
