@@ -37,7 +37,7 @@ public struct HelpView: OverlayView {
         ("Markers in the log", [
             ("IN / OUT", "received from / sent to the journey"), ("✎", "made by an inspector, not by the app"),
             ("R", "answered by a reply rule"), ("◆", "marked by you (m; M next, f is:marked)"),
-            ("⚡ f1 errored BUSY", "changed by a fault rule (X): the rule, and what it did (delayed, errored, never-answered, dropped, duplicated, reordered)"),
+            ("⚡ f1 errored BUSY", "changed by a fault rule (X): the rule and what it did; f is:fault lists them"),
             ("⏸ held  ✎ edited  ⏸ answered  ✗ dropped", "a sent message held at a breakpoint, and what became of it"), ("┄┄ gap / disconnected / reattached ┄┄", "where the stream was interrupted"),
             ("── NAME restarted ──", "the app was run again (--host NAME): both pids"),
             ("⊘ (Pending)", "sent by a page that has gone; an answer reaches the next page"),
