@@ -49,6 +49,9 @@ struct GoldenScreenTests {
         case heldEdit = "held-edit"
         case breakpoints
         case newBreakpoint = "new-breakpoint"
+        case faults
+        case newFault = "new-fault"
+        case mainFaulted = "main-faulted"
         case inject
         case lifecycle
         case stats
@@ -140,6 +143,16 @@ struct GoldenScreenTests {
                     .held: [.char("H")], .heldEdit: [.char("H"), .char("e")], .breakpoints: [.char("b")], .newBreakpoint: [.char("b"), .char("n")],
                 ]
                 for key in keys[self] ?? [] { model.press(key) }
+            case .faults, .newFault, .mainFaulted:
+                // Two fault rules (f1 this inspector's) and a request f1 answered BUSY.
+                model = FaultRulesScreenTests.faultedRowModel(width: width, height: height)
+                if self == .faults { model.press(.char("X")) }
+                if self == .newFault {
+                    model.press(.char("X"), .char("n"))
+                    model.type("action:camera.*")
+                    model.press(.tab)
+                    model.type("error:BUSY,error:BUSY,pass")
+                }
             case .inject:
                 model.press(.char("i"))
                 // The dialog's id is random; the golden's is fixed.

@@ -71,7 +71,9 @@ struct HelpTests {
         let sending = Set(table.filter { $0.sends && isMain($0) }.flatMap(\.keys))
         #expect(sending == Set("rcxetPCLiIW".map { Key.char($0) }))
         // The help's lines for keys of views that send (a recording's help leaves them out).
-        #expect(Set(table.filter { $0.sends && !isMain($0) }.map(\.name)) == ["new-rule", "release-held", "edit-held", "answer-held", "drop-held", "release-all-held"])
+        #expect(
+            Set(table.filter { $0.sends && !isMain($0) }.map(\.name))
+                == ["new-rule", "release-held", "edit-held", "answer-held", "drop-held", "release-all-held", "new-fault", "remove-fault", "load-faults"])
         #expect(InspectorModel.binding(named: "respond")?.keys == [.char("r")])
         // Every line the help shows for a binding comes from the table.
         let lines = table.filter { if case .line = $0.help { return true } else { return false } }.count
@@ -131,8 +133,9 @@ struct HelpTests {
         model.press(.char("?"))
         #expect(!model.screenText.contains("Markers in the log"))
         model.press(.char("G"))
-        #expect(model.screenText.contains("Markers in the log"))
-        #expect(model.screenText.contains("made by an inspector"))
+        // The end: the last lines of the last section, the markers in the log.
+        #expect(model.screenText.contains("changed by a fault rule"))
+        #expect(model.screenText.contains("past the journey's timeout"))
     }
 
     @Test("The help uses the terminal's width: at 80, 120 and 200 columns no key runs into its meaning and no meaning is cut")

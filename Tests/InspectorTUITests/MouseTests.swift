@@ -38,7 +38,7 @@ struct MouseTests {
     static func sendsOrQuits(_ effects: [InspectorEffect]) -> Bool {
         effects.contains {
             switch $0 {
-            case .send, .quit: true
+            case .send, .quit, .loadFaultRules: true
             case .openEditor, .copyToClipboard, .saveRecording, .loadComparison: false
             }
         }

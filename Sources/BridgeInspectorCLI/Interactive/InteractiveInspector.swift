@@ -107,6 +107,8 @@ struct InteractiveInspector {
                     model.handle(.recordingSaved(RecordingFile.write(bytes, to: path, overwrite: overwrite)))
                 case .loadComparison(let path):
                     model.handle(.comparisonLoaded(path: path, RecordingPath.load(path)))
+                case .loadFaultRules(let path):
+                    model.handle(.faultRulesLoaded(path: path, Result { () throws(FaultRuleFileError) in try FaultRuleFile.read(file: path) }))
                 case .openEditor(let text, let purpose):
                     screen.end()
                     let edited = ExternalEditor.edit(text)

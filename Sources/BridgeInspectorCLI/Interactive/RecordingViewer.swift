@@ -51,7 +51,7 @@ struct RecordingViewer {
                         model.handle(.recordingSaved(RecordingFile.write(bytes, to: path, overwrite: overwrite)))
                     case .loadComparison(let path):
                         model.handle(.comparisonLoaded(path: path, RecordingPath.load(path)))
-                    case .send, .openEditor, .quit:
+                    case .send, .openEditor, .quit, .loadFaultRules:
                         break
                     }
                 }

@@ -81,6 +81,12 @@ extension InspectorModel {
         if let unread = live.counts.unreadSentReports, unread > 0 { parts.append("⚠ \(unread) unread from page") }
         // Held messages wait on a person: counted whatever view is open (H lists them).
         if !live.held.isEmpty { parts.append("⏸ \(live.held.count) held (H)") }
+        // Fault rules make the host misbehave on purpose: while any is set (anyone's), say so,
+        // with how many messages they have changed (the rules' hits, cheap to sum every frame).
+        if !live.faults.isEmpty {
+            let hits = live.faults.reduce(0) { $0 + $1.hits }
+            parts.append("⚡ \(live.faults.count) fault rule\(live.faults.count == 1 ? "" : "s"), \(hits) faulted (X)")
+        }
         // What changes what you see comes before the rate, so it survives a narrow terminal.
         if pausedAt != nil { parts.append("⏸ PAUSED") }
         if !filter.isEmpty { parts.append("filter: \(filter.source)") }

@@ -6,7 +6,8 @@ import TerminalUI
 /// ``CorrelationIdText``), status, latency, and
 /// the ``LintRule`` the row breaks, if any, as a mark at the end of the action column
 /// (`⚑ BUSY`, `⚑ action typo?`; the detail view gives the whole reason). A row the person
-/// marked (`m`) shows ``markGlyph`` in the column after its time.
+/// marked (`m`) shows ``markGlyph`` in the column after its time. A row a fault rule changed shows
+/// ``FaultMarkText/short(_:narrow:)`` before its action.
 ///
 /// A malformed row shows no mark: its `BAD malformed: reason` already says what the linter's
 /// ``LintRule/malformed`` mark would.
@@ -83,6 +84,9 @@ enum MessageRow {
         }
         if let hold {
             x += buffer.write(HoldMarkText.short(hold) + " ", at: Point(x: x, y: origin.y), style: style(Theme.handMade), maxWidth: limit - x)
+        }
+        if let fault = entry.fault {
+            x += buffer.write(FaultMarkText.short(fault, narrow: narrow) + " ", at: Point(x: x, y: origin.y), style: style(Theme.warning), maxWidth: limit - x)
         }
         // Right-hand part: status and latency (on rows that have them), then the id at the right
         // edge; the action takes what is left. The id keeps one column on every row, at every

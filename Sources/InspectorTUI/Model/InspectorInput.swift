@@ -41,6 +41,10 @@ public enum InspectorInput: Sendable {
     /// asked for (or `inspect --compare`, `open --compare` named): what it could read, with its
     /// problem if it broke. The model compares it with what it shows (``DiffView``).
     case comparisonLoaded(path: String, Recording.Contents)
+    /// The runner read the fault rules file at `path` that ``InspectorEffect/loadFaultRules(path:)``
+    /// asked for (``FaultRuleFile/read(file:)``): its rules, or where and why it could not be used.
+    /// The model sets each rule (`addFault`) or reopens the dialog with the reason.
+    case faultRulesLoaded(path: String, Result<FaultRuleFile, FaultRuleFileError>)
 }
 
 /// What the runner must do on the inspector's behalf after an input.
@@ -61,6 +65,9 @@ public enum InspectorEffect: Sendable, Equatable {
     /// Read the recording at `path` (`=`: compare with a recording) with
     /// ``Recording/load(from:)``, then report ``InspectorInput/comparisonLoaded(path:_:)``.
     case loadComparison(path: String)
+    /// Read the fault rules file at `path` (`o` in the fault rules view) with
+    /// ``FaultRuleFile/read(file:)``, then report ``InspectorInput/faultRulesLoaded(path:_:)``.
+    case loadFaultRules(path: String)
 }
 
 /// Which field an `$EDITOR` session edits.

@@ -111,6 +111,17 @@ extension InspectorModel {
             model.open(RulesView())
         },
         KeyBinding("new-rule", [.char("n")], .answering, .line(keys: "n (in R)", text: "new rule: action pattern (camera.*), how many (N or every), delay, response"), sends: true, handler: .view("R")),
+        KeyBinding("faults", [.char("X")], .answering,
+                   .line(keys: "X  Tab (in R)", text: "fault rules: every inspector's, yours marked; make the host's real handling answer an error, late or never, drop, duplicate or reorder")) { model, _ in
+            model.open(FaultsView())
+        },
+        KeyBinding("new-fault", [.char("n")], .answering,
+                   .line(keys: "n (in X)", text: "new fault rule: a filter (as f takes), an effect (error:BUSY, delay:2s, never-answer, drop; error:BUSY,pass is a sequence), a firing (2 times, p=0.3 seed=7)"),
+                   sends: true, handler: .view("X")),
+        KeyBinding("remove-fault", [.char("d")], .answering, .line(keys: "d (in X)", text: "remove your fault rule (another inspector's goes when it disconnects)"), sends: true, handler: .view("X")),
+        KeyBinding("load-faults", [.char("o")], .answering, .line(keys: "o (in X)", text: "load a fault rules file ({\"version\": 1, \"faults\": [...]}, as bridge-inspector fault --file takes) and set its rules"), sends: true, handler: .view("X")),
+        KeyBinding("fault-marks", [], .answering,
+                   .line(keys: "⚡ f1 errored BUSY", text: "a row a fault rule changed, with the rule and what it did; f is:fault lists them"), handler: .note),
         KeyBinding("event", [.char("e")], .answering, .line(keys: "e", text: "fire a host event (↑ ↓ recall earlier ones)"), sends: true,
                    hint: .init(order: 55, key: "e") { _ in "event" }) { model, _ in
             guard model.supports(.sendEvent) else { return [] }

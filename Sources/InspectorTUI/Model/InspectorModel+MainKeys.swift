@@ -42,6 +42,10 @@ extension InspectorModel {
             }
             consequences.append(sentence + ".")
         }
+        let faults = ownFaultIds.count
+        if faults > 0 {
+            consequences.append("Your \(faults) fault rule\(faults == 1 ? "" : "s") will be removed: the host handles messages as usual again.")
+        }
         guard !consequences.isEmpty else { return nil }
         return "Quit? " + consequences.joined(separator: " ")
     }

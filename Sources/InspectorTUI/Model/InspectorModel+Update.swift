@@ -28,6 +28,8 @@ extension InspectorModel {
             recordingSaved(outcome)
         case .comparisonLoaded(let path, let contents):
             comparisonLoaded(path: path, contents: contents)
+        case .faultRulesLoaded(let path, let result):
+            return faultRulesLoaded(path: path, result: result)
         case .attaching(let path, let note):
             socketPath = path
             if let note { showFlash(note, isError: false) }
@@ -249,6 +251,9 @@ extension InspectorModel {
         case .loadComparison(let path):
             overlays.removeLast()
             return [.loadComparison(path: path)]
+        case .loadFaultRules(let path):
+            overlays.removeLast()
+            return [.loadFaultRules(path: path)]
         case .run(let name, let argument):
             overlays.removeAll()
             return runCommand(named: name, argument: argument)

@@ -41,21 +41,10 @@ struct CompareDialog: OverlayView {
     var footerKeys: [(key: String, label: String)] { [("Enter", "compare"), ("Esc", "back")] + path.footerKeys }
 
     func render(into buffer: inout Buffer, area: Rect, context: OverlayContext) {
-        let width = min(76, area.width)
-        let words = TextWrap.wrap(
-            "Compare \(subject) with a recording (made by bridge-inspector record, or saved with w): "
-                + "the differences by what happened, the recording as \"before\".", width: width - 4)
-        let problemLines = problem.map { TextWrap.wrap(Sanitizer.sanitize($0), width: width - 4) } ?? []
-        let height = words.count + problemLines.count + 6
-        let inner = DialogFrame.centered(&buffer, area: area, width: width, height: height, title: "Compare with a recording")
-        for (row, line) in words.enumerated() {
-            buffer.write(line, at: Point(x: inner.x + 1, y: inner.y + row), maxWidth: inner.width - 1)
-        }
-        let fields = Rect(x: inner.x + 1, y: inner.y, width: max(1, inner.width - 1), height: inner.height)
-        FormDrawing.textField("file", path, focused: true, placeholder: "session.jsonl", into: &buffer, at: inner.y + words.count + 1, in: fields)
-        for (row, line) in problemLines.enumerated() {
-            buffer.write(line, at: Point(x: inner.x + 1, y: inner.y + words.count + 3 + row), style: Theme.danger, maxWidth: inner.width - 1)
-        }
-        buffer.write("Enter: compare   Esc: back", at: Point(x: inner.x + 1, y: inner.maxY - 1), style: Theme.paneTitle, maxWidth: inner.width - 1)
+        FilePromptDrawing.draw(
+            title: "Compare with a recording",
+            intro: "Compare \(subject) with a recording (made by bridge-inspector record, or saved with w): "
+                + "the differences by what happened, the recording as \"before\".",
+            path: path, placeholder: "session.jsonl", problem: problem, keys: "Enter: compare   Esc: back", into: &buffer, area: area)
     }
 }

@@ -78,6 +78,7 @@ public struct DetailView: OverlayView {
         func section(_ row: LogEntry, index: Int, selected: Bool, relation: String?) {
             result.append(header(row, context: context, selected: selected, relation: relation))
             if let hold = context.live.holdMarks[index] { result.append([Span(HoldMarkText.sentence(hold), Theme.handMade)]) }
+            if let fault = row.fault { result.append([Span(FaultMarkText.sentence(fault), Theme.warning)]) }
             // The linter's reason in full (a malformed row's `reason:` line already is it). It can
             // quote what the journey sent: sanitized here so wrapping measures what is drawn.
             if row.kind == .message, let rule = row.lint {

@@ -30,13 +30,14 @@ public struct HelpView: OverlayView {
         ("Filter language (f and /)", [
             ("type:request/response/event", "by type"), ("dir:in/out", "from / to the journey"),
             ("action:camera.*", "by action, * matches anything"), ("status:error  code:BUSY", "by response status or error code"),
-            ("id:a1b2", "part of a correlation id"), ("is:pending/error/malformed/manual/rule/lint/marked", "by state (is:lint: ⚑ marks, not on ✎ rows; is:marked: ◆, your m)"),
+            ("id:a1b2", "part of a correlation id"), ("is:pending/error/malformed/manual/rule/lint/marked/fault", "by state (is:lint: ⚑ marks, not on ✎ rows; is:marked: ◆, your m; is:fault: ⚡)"),
             ("body:text", "text anywhere in the JSON"), ("a b   a | b   !a   ( )", "and, or, not, group (! first, | last)"),
             ("anything else", "text in the action, id or reason"),
         ]),
         ("Markers in the log", [
             ("IN / OUT", "received from / sent to the journey"), ("✎", "made by an inspector, not by the app"),
             ("R", "answered by a reply rule"), ("◆", "marked by you (m; M next, f is:marked)"),
+            ("⚡ f1 errored BUSY", "changed by a fault rule (X): the rule and what it did; f is:fault lists them"),
             ("⏸ held  ✎ edited  ⏸ answered  ✗ dropped", "a sent message held at a breakpoint, and what became of it"), ("┄┄ gap / disconnected / reattached ┄┄", "where the stream was interrupted"),
             ("── NAME restarted ──", "the app was run again (--host NAME): both pids"),
             ("⊘ (Pending)", "sent by a page that has gone; an answer reaches the next page"),

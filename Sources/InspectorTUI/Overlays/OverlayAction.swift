@@ -47,6 +47,9 @@ enum OverlayAction: Sendable {
     /// Close this overlay and ask the runner to read the recording at `path` to compare with
     /// (``InspectorEffect/loadComparison(path:)``).
     case loadComparison(path: String)
+    /// Close this overlay and ask the runner to read the fault rules file at `path`
+    /// (``InspectorEffect/loadFaultRules(path:)``); its rules are then set one by one.
+    case loadFaultRules(path: String)
     /// Close every view and run the key table's binding `name` on the main screen, as its key
     /// would (the command prompt and the key browser), with what the prompt took after its name.
     case run(name: String, argument: String?)

@@ -7,12 +7,13 @@ import TerminalUI
 public struct RulesView: OverlayView {
     var cursor = 0
 
-    var footerKeys: [(key: String, label: String)] { [("Esc", "back"), ("n", "new rule"), ("space", "pause/resume"), ("d", "remove"), ("j/k", "move")] }
+    var footerKeys: [(key: String, label: String)] { [("Esc", "back"), ("n", "new rule"), ("space", "pause/resume"), ("d", "remove"), ("Tab", "fault rules"), ("j/k", "move")] }
 
     mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         let rules = context.rules.rules
         switch key {
         case .escape, .char("q"), .char("R"): return .close
+        case .tab, .backTab: return .switchTo(FaultsView())
         case .char("j"), .down: cursor = min(cursor + 1, max(0, rules.count - 1))
         case .char("k"), .up: cursor = max(0, cursor - 1)
         case .char("d"), .delete:
@@ -39,6 +40,7 @@ public struct RulesView: OverlayView {
                 "Press n to make one: action pattern (camera.* too), how many, delay and response.",
                 "In the respond dialog (r), set \"remember\" to answer the next requests for that action the same way;",
                 "or run `bridge-inspector auto-respond` from a shell.",
+                "Tab: the fault rules, which make the host's own handling go wrong on purpose (BUSY, late, never answered).",
             ]
             DialogFrame.emptyListNote(lines, into: &buffer, rect: inner)
             return
