@@ -142,7 +142,7 @@ struct DiffViewTests {
             path: "nope.jsonl", Recording.Contents(header: nil, frames: [], problem: Recording.Problem(line: 0, reason: "no such file"), linesRead: 0)))
         #expect(model.notice.contains("cannot compare with nope.jsonl: no such file"))
         let dialog = try #require(model.topOverlay as? CompareDialog)
-        #expect(dialog.path.text == "nope.jsonl")
+        #expect(dialog.input.path.text == "nope.jsonl")
         #expect(model.screen.line(containing: "no such file") != nil)
         #expect(model.live.log.count == rows)
         model.press(.escape)

@@ -181,7 +181,7 @@ struct FaultRulesScreenTests {
         let failure = FaultRuleFileError(place: "faults[1].effect", reason: "unknown fault kind 'boom'")
         #expect(model.handle(.faultRulesLoaded(path: "faults.json", .failure(failure))).isEmpty)
         let dialog = try #require(model.topOverlay as? FaultFileDialog)
-        #expect(dialog.path.text == "faults.json")
+        #expect(dialog.input.path.text == "faults.json")
         #expect(model.screenText.contains("faults[1].effect: unknown fault kind 'boom'"))
     }
 

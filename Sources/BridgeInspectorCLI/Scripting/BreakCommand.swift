@@ -164,12 +164,7 @@ struct BreakCommand: ParsableCommand {
                     break
                 }
             }
-            // Frames that came while the breakpoint was being set.
-            while let frame = try session.nextFrame(timeout: 0.001) { try show(frame) }
-            let end = try loop.run(timeout: nil) { frame in
-                if let frame { try show(frame) }
-                return false
-            }
+            let end = try loop.showUntilStopped(show)
             switch end {
             case .hostGone:
                 throw ScriptError.hostWentAway(session.socketPath, while: "while the breakpoint was set")

@@ -259,11 +259,7 @@ struct FaultCommand: ParsableCommand {
                     StandardStreams.printOut(Self.line(record, mark: mark))
                 }
             }
-            while let frame = try session.nextFrame(timeout: 0.001) { try show(frame) }
-            let end = try loop.run(timeout: nil) { frame in
-                if let frame { try show(frame) }
-                return false
-            }
+            let end = try loop.showUntilStopped(show)
             switch end {
             case .hostGone:
                 throw ScriptError.hostWentAway(session.socketPath, while: "while the fault rules were set")

@@ -45,6 +45,19 @@ final class FrameLoop {
     /// Whether a signal asked to stop.
     var isInterrupted: Bool { stop.isSet }
 
+    /// Hands `show` every frame until a signal or the host going away, those that came while the
+    /// command was setting itself up first: the loop under `break` and `fault`, which stay
+    /// attached as long as what they set should live.
+    func showUntilStopped(_ show: (AgentFrame) throws -> Void) throws -> End {
+        if let session {
+            while let frame = try session.nextFrame(timeout: 0.001) { try show(frame) }
+        }
+        return try run(timeout: nil) { frame in
+            if let frame { try show(frame) }
+            return false
+        }
+    }
+
     /// Calls `step` with each frame, and with `nil` whenever `nextWake()` seconds (at most a
     /// quarter of a second) pass without one; `step` returns `true` when done. `timeout` (seconds)
     /// bounds the whole loop.
