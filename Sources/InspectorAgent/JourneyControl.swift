@@ -2,7 +2,7 @@ import BridgeCore
 import InspectorProtocol
 
 /// What the process embedding the agent gives it so that inspectors can do lifecycle steps to the
-/// journey's web view (``InspectorProtocol/JourneyStep``: detach, attach, reload), through the
+/// journey's web view (`JourneyStep` in InspectorProtocol: detach, attach, reload), through the
 /// `journey` command.
 ///
 /// The host alone cannot reload a page or keep a detached web view: the embedding process owns
