@@ -33,6 +33,7 @@ struct BridgeInspector: AsyncParsableCommand {
             BreakpointsCommand.self,
             FaultCommand.self,
             FaultsCommand.self,
+            FaultScenarioCommand.self,
             HeldCommand.self,
             ReleaseCommand.self,
             AnswerCommand.self,

@@ -227,26 +227,12 @@ struct FaultCommand: ParsableCommand {
             try session.require(.faults, doing: "fault its handling of messages")
             _ = try session.firstSnapshot()
 
-            var ids: [String] = []
-            for rule in rules {
-                let reply = try session.run(.addFault(rule))
-                switch reply.result {
-                case .success(let value):
-                    guard case .object(let fields) = value, case .string(let id)? = fields["id"] else {
-                        throw ScriptError.failure("the host set the fault rule but did not say its id")
-                    }
-                    ids.append(id)
-                    if json {
-                        StandardStreams.printJSON(try ScriptOutput.json(Started(id: id, rule: rule)))
-                    } else {
-                        StandardStreams.printError(
-                            "fault rule \(ScriptOutput.safe(id)) set on \(ScriptOutput.safe(session.hello.host.name)): \(ScriptOutput.safe(rule.filter)): \(ScriptOutput.safe(rule.summary))")
-                    }
-                case .failure(let error) where error.knownCode == .invalidArguments:
-                    throw ScriptError.usage(
-                        "the rule for '\(ScriptOutput.safe(rule.filter))' cannot be set: \(ScriptOutput.safe(error.message))", hint: FilterArgument.hint)
-                case .failure(let error):
-                    throw ScriptError.refused(error, hint: nil)
+            let ids = try FaultRuleInstaller.add(rules, on: session) { id, rule in
+                if json {
+                    StandardStreams.printJSON(try ScriptOutput.json(Started(id: id, rule: rule)))
+                } else {
+                    StandardStreams.printError(
+                        "fault rule \(ScriptOutput.safe(id)) set on \(ScriptOutput.safe(session.hello.host.name)): \(ScriptOutput.safe(rule.filter)): \(ScriptOutput.safe(rule.summary))")
                 }
             }
             if !json { StandardStreams.printError("Ctrl-C removes the rules; bridge-inspector faults lists them with their hit counts") }
@@ -264,7 +250,7 @@ struct FaultCommand: ParsableCommand {
             case .hostGone:
                 throw ScriptError.hostWentAway(session.socketPath, while: "while the fault rules were set")
             case .interrupted, .finished, .timedOut:
-                for id in ids { _ = try? session.run(.removeFault(.init(id: id)), timeout: 5) }
+                FaultRuleInstaller.remove(ids, on: session)
                 if !json { StandardStreams.printError("fault rules \(ids.map(ScriptOutput.safe).joined(separator: ", ")) removed") }
             }
         }

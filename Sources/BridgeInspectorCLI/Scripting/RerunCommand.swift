@@ -133,7 +133,7 @@ struct RerunCommand: AsyncParsableCommand {
         try Seconds.check(answerTimeout, option: "--answer-timeout")
         let diffOptions = try comparison.options()
         let filter = try FilterArgument.parse(filter, option: "--filter")
-        let recordPath = try record.map(Self.freshFile)
+        let recordPath = try record.map { try RunRecording.freshFile($0, command: "rerun") }
         let contents = try OpenCommand.loadReadable(recording)
         if let problem = contents.problem, !quiet {
             StandardStreams.printError("warning: \(recording): \(problem); rerunning the \(contents.frames.count) frames before it")
@@ -161,15 +161,7 @@ struct RerunCommand: AsyncParsableCommand {
         }
 
         if let recordPath {
-            let header = Recording.Header(socket: session.socketPath, startedAt: Date().timeIntervalSince1970 * 1000, client: Self.client)
-            switch RecordingFile.write(outcome.state.recording(header: header), to: recordPath, overwrite: false) {
-            case .saved(let path, _):
-                if !quiet && !json { StandardStreams.printError("recorded the rerun to \(ScriptOutput.safe(path))") }
-            case .exists(let path):
-                throw ScriptError.failure("\(ScriptOutput.safe(path)) appeared during the rerun; the rerun was not written", hint: "choose another --record file")
-            case .failed(let path, let reason):
-                throw ScriptError.failure("cannot write \(ScriptOutput.safe(path)): \(reason)")
-            }
+            try RunRecording.write(outcome.state, of: "the rerun", to: recordPath, socket: session.socketPath, client: Self.client, quiet: quiet || json)
         }
         let divergence = Self.divergence(outcome, recording: recording, includeInjected: includeInjected, options: diffOptions)
         if json {
@@ -233,15 +225,6 @@ struct RerunCommand: AsyncParsableCommand {
             return name
         }.joined(separator: ", ")
         return "\(late.count) request\(late.count == 1 ? "" : "s") the recording shows answered got no answer within \(TimeFormat.duration(ms: timeout * 1000)): \(names)\(late.count > 5 ? ", …" : "")"
-    }
-
-    /// The full path of `--record`'s file, refused (64) when a file is already there.
-    static func freshFile(_ path: String) throws -> String {
-        let full = RecordingFile.fullPath(path)
-        if FileManager.default.fileExists(atPath: full) {
-            throw ScriptError.usage("--record \(ScriptOutput.safe(path)): the file exists; rerun never writes over a file", hint: "choose another file name, or remove it first")
-        }
-        return full
     }
 }
 
