@@ -115,7 +115,6 @@ struct FaultScenarioCommand: ParsableCommand {
             } catch {
                 throw ScriptError.usage(ScriptOutput.safe(error.description))
             }
-            let hostStartedAt = clock.hostNow(localNow: startedAt)
 
             let end = try loop.run(timeout: nil, nextWake: { run.nextWakeMs(at: Self.nowMs()) / 1000 }) { frame in
                 let now = Self.nowMs()
@@ -148,8 +147,10 @@ struct FaultScenarioCommand: ParsableCommand {
             FaultRuleInstaller.remove(installed, on: control)
             installed = []
             let endedAt = Self.nowMs()
+            // Both ends on the host's clock as read at the end, when the clock has seen the most.
             let verdict = FaultScenarioVerdict(
-                run: run, ruleIds: ids, state: state, hostStartedAt: hostStartedAt, hostNow: clock.hostNow(localNow: endedAt), doctor: doctor)
+                run: run, ruleIds: ids, state: state, hostStartedAt: clock.hostNow(localNow: startedAt), hostNow: clock.hostNow(localNow: endedAt),
+                doctor: doctor)
             if let recordPath {
                 try RunRecording.write(state, of: "the fault scenario", to: recordPath, socket: watch.socketPath, client: Self.client, quiet: quiet || json)
             }
