@@ -185,6 +185,39 @@ struct FaultRulesScreenTests {
         #expect(model.screenText.contains("faults[1].effect: unknown fault kind 'boom'"))
     }
 
+    @Test("s saves every rule listed as a rules file that reads back as the same rules; a file there is replaced only on y")
+    func savesFile() throws {
+        var model = Self.faultModel()
+        model.press(.char("X"), .char("s"))
+        let dialog = try #require(model.topOverlay as? SaveDialog)
+        #expect(dialog.kind == .faultRules)
+        #expect(model.screenText.contains("Save 2 fault rules (1 yours) as a fault rules file"))
+        let effects = model.press(.enter)
+        guard case .saveFaultRules(let path, let bytes, let overwrite)? = effects.first, effects.count == 1 else {
+            Issue.record("expected one saveFaultRules effect, got \(effects)")
+            return
+        }
+        #expect(path == "faults.json" && !overwrite)
+        // The file is what `fault --file` and a fault scenario's "faults" read: the same rules, oldest first.
+        #expect(try FaultRuleFile.decode(Data(bytes)).faults == [Self.ownFault.rule, Self.othersFault.rule])
+
+        model.handle(.faultRulesSaved(.exists(path: "/tmp/faults.json")))
+        #expect(model.screenText.contains("/tmp/faults.json already exists. Replace it with these fault rules?"))
+        guard case .saveFaultRules(_, _, true)? = model.press(.char("y")).first else {
+            Issue.record("y should replace the file")
+            return
+        }
+        model.handle(.faultRulesSaved(.saved(path: "/tmp/faults.json", bytes: bytes.count)))
+        #expect(model.footer.contains("saved 2 fault rules (1 yours) to /tmp/faults.json (bridge-inspector fault --file /tmp/faults.json sets them again)"))
+
+        // Nothing listed: nothing to save, and the view says how to add one.
+        var empty = makeModel(width: 120, height: 40)
+        empty.handle(.frame(Fixture.journeySnapshot()))
+        empty.press(.char("X"), .char("s"))
+        #expect(empty.topOverlay is FaultsView)
+        #expect(empty.footer.contains("no fault rules to save: n adds one"))
+    }
+
     @Test("a faulted row shows the rule and what it did in the log and the detail view; the status line counts the rules' hits")
     func faultMark() {
         var model = Self.faultedRowModel()

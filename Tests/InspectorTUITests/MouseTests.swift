@@ -39,7 +39,7 @@ struct MouseTests {
         effects.contains {
             switch $0 {
             case .send, .quit, .loadFaultRules: true
-            case .openEditor, .copyToClipboard, .saveRecording, .loadComparison: false
+            case .openEditor, .copyToClipboard, .saveRecording, .loadComparison, .saveFaultRules: false
             }
         }
     }

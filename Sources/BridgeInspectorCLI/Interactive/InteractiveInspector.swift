@@ -105,6 +105,8 @@ struct InteractiveInspector {
                     if let notice = TerminalClipboard.copy(bytes, to: screen) { model.handle(notice) }
                 case .saveRecording(let path, let bytes, let overwrite):
                     model.handle(.recordingSaved(RecordingFile.write(bytes, to: path, overwrite: overwrite)))
+                case .saveFaultRules(let path, let bytes, let overwrite):
+                    model.handle(.faultRulesSaved(RecordingFile.write(bytes, to: path, overwrite: overwrite)))
                 case .loadComparison(let path):
                     model.handle(.comparisonLoaded(path: path, RecordingPath.load(path)))
                 case .loadFaultRules(let path):

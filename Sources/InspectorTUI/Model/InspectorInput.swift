@@ -45,6 +45,9 @@ public enum InspectorInput: Sendable {
     /// asked for (``FaultRuleFile/read(file:)``): its rules, or where and why it could not be used.
     /// The model sets each rule (`addFault`) or reopens the dialog with the reason.
     case faultRulesLoaded(path: String, Result<FaultRuleFile, FaultRuleFileError>)
+    /// The runner wrote (or could not write) the fault rules file
+    /// ``InspectorEffect/saveFaultRules(path:bytes:overwrite:)`` asked for.
+    case faultRulesSaved(RecordingFile.Outcome)
 }
 
 /// What the runner must do on the inspector's behalf after an input.
@@ -68,6 +71,10 @@ public enum InspectorEffect: Sendable, Equatable {
     /// Read the fault rules file at `path` (`o` in the fault rules view) with
     /// ``FaultRuleFile/read(file:)``, then report ``InspectorInput/faultRulesLoaded(path:_:)``.
     case loadFaultRules(path: String)
+    /// Write these bytes, a fault rules file of the rules listed (`s` in the fault rules view),
+    /// to `path` as ``saveRecording(path:bytes:overwrite:)`` writes a recording; then report
+    /// ``InspectorInput/faultRulesSaved(_:)``.
+    case saveFaultRules(path: String, bytes: [UInt8], overwrite: Bool)
 }
 
 /// Which field an `$EDITOR` session edits.

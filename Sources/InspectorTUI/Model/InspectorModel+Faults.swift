@@ -1,7 +1,8 @@
 import InspectorClient
 import InspectorProtocol
 
-/// Fault rules from the TUI: the rules file `o` loads in the fault rules view (``FaultsView``).
+/// Fault rules from the TUI: the rules file `o` loads in the fault rules view (``FaultsView``),
+/// and the one `s` saves.
 ///
 /// The model stays pure: ``FaultFileDialog`` asks for the file, the runner reads it
 /// (``InspectorEffect/loadFaultRules(path:)``) and hands back what it read
@@ -31,6 +32,32 @@ extension InspectorModel {
             "\(count) fault rule\(count == 1 ? "" : "s") from \(path) sent: \(file.faults.map(\.summary).joined(separator: "; ")) (A shows each answer)",
             isError: false)
         return effects
+    }
+
+    /// What `s` saves, in a few words (``FaultsView/saveSummary(_:clientId:)``).
+    var faultRulesSummary: String { FaultsView.saveSummary(live.faults, clientId: readOnly ? nil : clientId) }
+
+    /// Makes the rules file's bytes (every rule listed, every inspector's, oldest first: the
+    /// order the host tries them) and asks the runner to write them to `path`.
+    mutating func saveFaultRules(to path: String, overwrite: Bool) -> [InspectorEffect] {
+        guard let bytes = try? FaultRuleFile(faults: live.faults.map(\.rule)).encoded() else {
+            showFlash("the fault rules could not be written as JSON", isError: true)
+            return []
+        }
+        return [.saveFaultRules(path: path, bytes: [UInt8](bytes), overwrite: overwrite)]
+    }
+
+    /// What the runner made of a save.
+    mutating func faultRulesSaved(_ outcome: RecordingFile.Outcome) {
+        switch outcome {
+        case .saved(let path, _):
+            showFlash(
+                "saved \(faultRulesSummary) to \(path) (bridge-inspector fault --file \(ShellWord.quoted(path)) sets them again)", isError: false)
+        case .exists(let path):
+            open(SaveDialog(path: path, summary: faultRulesSummary, existing: path, kind: .faultRules))
+        case .failed(let path, let reason):
+            showFlash("not saved to \(path): \(reason) (s to try again)", isError: true)
+        }
     }
 
     /// The ids of the fault rules this inspector set (they go when it disconnects); none before

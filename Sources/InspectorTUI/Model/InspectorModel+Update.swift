@@ -30,6 +30,8 @@ extension InspectorModel {
             comparisonLoaded(path: path, contents: contents)
         case .faultRulesLoaded(let path, let result):
             return faultRulesLoaded(path: path, result: result)
+        case .faultRulesSaved(let outcome):
+            faultRulesSaved(outcome)
         case .attaching(let path, let note):
             socketPath = path
             if let note { showFlash(note, isError: false) }
@@ -254,6 +256,9 @@ extension InspectorModel {
         case .loadFaultRules(let path):
             overlays.removeLast()
             return [.loadFaultRules(path: path)]
+        case .saveFaultRules(let path, let overwrite):
+            overlays.removeLast()
+            return saveFaultRules(to: path, overwrite: overwrite)
         case .run(let name, let argument):
             overlays.removeAll()
             return runCommand(named: name, argument: argument)

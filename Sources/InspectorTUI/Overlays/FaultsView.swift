@@ -6,7 +6,8 @@ import TerminalUI
 /// Each row has the rule's id (the one its marks in the log carry), filter, what it does and when,
 /// its hits and who set it, yours marked as the breakpoints view marks them (another's dimmed). `n` adds one
 /// (``FaultDialog``), `d` removes yours (another inspector's goes when it does), `o` loads a
-/// rules file (``FaultFileDialog``), Tab goes back to the reply rules.
+/// rules file (``FaultFileDialog``), `s` saves every rule listed to one (``SaveDialog``, to share
+/// or to paste into a fault scenario), Tab goes back to the reply rules.
 public struct FaultsView: OverlayView {
     var cursor = 0
 
@@ -22,8 +23,14 @@ public struct FaultsView: OverlayView {
         return nil
     }
 
+    /// What `s` saves, in a few words: "3 fault rules (2 yours)".
+    static func saveSummary(_ faults: [WireFault], clientId: Int?) -> String {
+        let own = clientId.map { id in faults.filter { $0.ownerClient == id }.count } ?? 0
+        return "\(faults.count) fault rule\(faults.count == 1 ? "" : "s")" + (own > 0 && own < faults.count ? " (\(own) yours)" : "")
+    }
+
     var footerKeys: [(key: String, label: String)] {
-        [("Esc", "back"), ("n", "new fault"), ("d", "remove yours"), ("o", "load file"), ("Tab", "reply rules"), ("j/k", "move")]
+        [("Esc", "back"), ("n", "new fault"), ("d", "remove yours"), ("o", "load file"), ("s", "save"), ("Tab", "reply rules"), ("j/k", "move")]
     }
 
     var sendingFooterKeys: Set<String> { ["n", "d", "o"] }
@@ -41,6 +48,10 @@ public struct FaultsView: OverlayView {
         case .char("o"):
             if let refusal = Self.refusal(context, what: "no fault rule can be set from here") { return .flash(refusal, isError: true) }
             return .push(FaultFileDialog())
+        case .char("s"):
+            // Saving sends nothing: it works in a recording too (the rules set when it was made).
+            guard !list.isEmpty else { return .flash("no fault rules to save: n adds one", isError: true) }
+            return .push(SaveDialog(path: "faults.json", summary: Self.saveSummary(list, clientId: context.readOnly ? nil : context.clientId), kind: .faultRules))
         case .char("d"), .delete:
             guard let fault = list[safe: min(cursor, list.count - 1)] else { return .flash("no fault rule to remove", isError: true) }
             if Self.isOwn(fault, in: context) == false {

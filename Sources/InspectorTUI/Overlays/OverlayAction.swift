@@ -50,6 +50,9 @@ enum OverlayAction: Sendable {
     /// Close this overlay and ask the runner to read the fault rules file at `path`
     /// (``InspectorEffect/loadFaultRules(path:)``); its rules are then set one by one.
     case loadFaultRules(path: String)
+    /// Close this overlay and save the fault rules listed as a rules file at `path`
+    /// (``InspectorModel/saveFaultRules(to:overwrite:)``), replacing a file there only when `overwrite`.
+    case saveFaultRules(path: String, overwrite: Bool)
     /// Close every view and run the key table's binding `name` on the main screen, as its key
     /// would (the command prompt and the key browser), with what the prompt took after its name.
     case run(name: String, argument: String?)
