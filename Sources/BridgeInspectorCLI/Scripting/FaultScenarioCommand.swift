@@ -96,6 +96,17 @@ struct FaultScenarioCommand: ParsableCommand {
             }
             let progress = FaultScenarioProgress(quiet: quiet || json)
             progress.header(scenario, host: control.hello.host)
+            // A reload at 0s goes first: the page that was running cannot use up the rules.
+            var early: [(index: Int, outcome: FaultScenarioRun.StepOutcome)] = []
+            for index in scenario.stepsBeforeRules {
+                let outcome = Self.perform(scenario.steps[index].step, on: control)
+                early.append((index, outcome))
+                progress.step(index, scenario.steps[index], outcome, since: 0, at: 0)
+            }
+            // The run is what comes after this number: messages between now and the watching
+            // session's snapshot are in that snapshot's log.
+            _ = try control.perform(.snapshot, hint: nil)
+            let startSeq = try control.firstSnapshot().seq
             let ids = try FaultRuleInstaller.add(scenario.faults, on: control) { id, rule in progress.ruleSet(id: id, rule: rule) }
             var installed = ids
             defer { FaultRuleInstaller.remove(installed, on: control) }
@@ -111,10 +122,14 @@ struct FaultScenarioCommand: ParsableCommand {
             state.apply(.snapshot(seq: snapshot.seq, state: snapshot.state), at: startedAt)
             var run: FaultScenarioRun
             do throws(FaultScenarioError) {
-                run = try FaultScenarioRun(scenario, startedAt: startedAt, startSeq: snapshot.seq)
+                run = try FaultScenarioRun(scenario, startedAt: startedAt, startSeq: startSeq)
             } catch {
                 throw ScriptError.usage(ScriptOutput.safe(error.description))
             }
+            for (index, outcome) in early {
+                run.record(outcome, forStep: index)
+            }
+            run.observe(state, at: startedAt)
 
             let end = try loop.run(timeout: nil, nextWake: { run.nextWakeMs(at: Self.nowMs()) / 1000 }) { frame in
                 let now = Self.nowMs()
@@ -131,7 +146,7 @@ struct FaultScenarioCommand: ParsableCommand {
                 for index in run.takeDueSteps(at: now) {
                     let outcome = Self.perform(run.steps[index].step.step, on: control)
                     run.record(outcome, forStep: index)
-                    progress.step(index, run.steps[index], since: startedAt, at: Self.nowMs())
+                    progress.step(index, run.steps[index].step, outcome, since: startedAt, at: Self.nowMs())
                 }
                 if case .finished = run.advance(at: Self.nowMs()) { return true }
                 return false

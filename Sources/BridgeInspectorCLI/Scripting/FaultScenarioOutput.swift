@@ -29,14 +29,14 @@ struct FaultScenarioProgress {
         StandardStreams.printError("\(Self.offset(now - start))  " + FaultCommand.line(record, mark: mark))
     }
 
-    func step(_ index: Int, _ state: FaultScenarioRun.StepState, since start: Double, at now: Double) {
+    func step(_ index: Int, _ step: FaultScenario.Step, _ result: FaultScenarioRun.StepOutcome, since start: Double, at now: Double) {
         let outcome: String
-        switch state.outcome {
+        switch result {
         case .done(let what): outcome = what
         case .refused(let reason): outcome = "refused: \(reason)"
         case .started, .waiting: outcome = "no answer"
         }
-        say("\(Self.offset(now - start))  step \(index) \(state.step.step.label) (\(state.step.momentText)): \(outcome)")
+        say("\(Self.offset(now - start))  step \(index) \(step.step.label) (\(step.momentText)): \(outcome)")
     }
 
     func reachedUntil(_ scenario: FaultScenario, seq: Int, since start: Double, at now: Double) {

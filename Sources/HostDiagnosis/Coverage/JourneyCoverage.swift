@@ -252,7 +252,7 @@ public struct JourneyCoverage: Sendable, Equatable {
             }
             var path = UnhappyPath(
                 kind: kind, action: request.summary, correlationId: request.correlationId, time: metAt, recoverable: recoverable,
-                inspectorMade: answer?.isInspectorCaused ?? (request.fault != nil), reaction: reaction)
+                inspectorMade: answer?.isInspectorCaused ?? (request.fault != nil), reaction: reaction, requestSeq: request.seq)
             if path.isCancellation, let cancel = Self.first(in: journeyCancelTimes, after: metAt, excluding: nil), cancel <= window {
                 path.journeyCancelAfterMs = cancel - metAt
             }

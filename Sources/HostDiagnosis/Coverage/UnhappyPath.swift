@@ -42,6 +42,9 @@ public struct UnhappyPath: Sendable, Equatable {
     public var action: String
     /// The request's correlation id. Untrusted text.
     public var correlationId: String
+    /// The agent's sequence number of the request's row (0 when not known): what a fault
+    /// scenario's run compares with its start, immune to the clocks of two machines.
+    public var requestSeq: Int
     /// When the journey met it (the answer's time, or the request's time plus the timeout), in
     /// milliseconds since 1970, on the host's clock.
     public var time: Double
@@ -60,11 +63,12 @@ public struct UnhappyPath: Sendable, Equatable {
     /// Creates an entry.
     public init(
         kind: Kind, action: String, correlationId: String, time: Double, recoverable: Bool, inspectorMade: Bool, reaction: Reaction,
-        journeyCancelAfterMs: Double? = nil
+        journeyCancelAfterMs: Double? = nil, requestSeq: Int = 0
     ) {
         self.kind = kind
         self.action = action
         self.correlationId = correlationId
+        self.requestSeq = requestSeq
         self.time = time
         self.recoverable = recoverable
         self.inspectorMade = inspectorMade

@@ -75,6 +75,13 @@ public struct FaultScenario: Sendable, Equatable {
         self.doctor = doctor
     }
 
+    /// The steps done before the fault rules are set: a `reload` at `0s`. A page that was already
+    /// running could otherwise use up a rule (`times`, a `sequence`) meant for the page the run
+    /// is about, in the moment between the rules being set and the reload.
+    public var stepsBeforeRules: [Int] {
+        steps.indices.filter { steps[$0].moment == .at(ms: 0) && steps[$0].step == .journey(.reload) }
+    }
+
     /// One lifecycle step and its moment.
     public struct Step: Sendable, Equatable {
         /// When the step is done.

@@ -60,7 +60,9 @@ public struct FaultScenarioVerdict: Sendable {
 
     /// Judges `run`: `ruleIds` are the ids the host gave the scenario's fault rules, in order;
     /// `state` is the inspector's state at the end; `hostStartedAt` and `hostNow` are the run's
-    /// start and end on the host's clock (``HostClock``), the times the log is stamped with.
+    /// start and end on the host's clock (``HostClock``), the times the log is stamped with: the
+    /// report shows times from the start, and a retry not seen is "not in the 2.0s watched". Which
+    /// messages are the run's is decided by sequence number (``FaultScenarioRun/startSeq``).
     public init(
         run: FaultScenarioRun, ruleIds: [String], state: LiveState, hostStartedAt: Double, hostNow: Double, doctor: Doctor = Doctor()
     ) {
@@ -72,7 +74,10 @@ public struct FaultScenarioVerdict: Sendable {
         if !scenario.faults.isEmpty { checks.append(Self.faultsCheck(scenario: scenario, ruleIds: ruleIds, state: state, after: run.startSeq)) }
         if !scenario.steps.isEmpty { checks.append(Self.stepsCheck(run)) }
         if let until = scenario.until { checks.append(Self.untilCheck(run, until: until)) }
-        let paths = coverage.unhappyPaths.filter { $0.time >= hostStartedAt }
+        // The run's paths: those whose request came after its start, by the agent's numbers
+        // (the host's clock and this machine's may disagree, and a journey that starts as the
+        // run subscribes sends its first request before this process has read the time).
+        let paths = coverage.unhappyPaths.filter { $0.requestSeq > run.startSeq }
         for (index, expectation) in scenario.expectations.enumerated() {
             checks.append(Self.judge(expectation, id: "expect[\(index)]", paths: paths, startedAt: hostStartedAt, endedAt: hostNow))
         }

@@ -63,6 +63,13 @@ struct FaultScenarioReadingTests {
         #expect(scenario.expectations[0].sentence == "after BUSY on camera.* the journey retries within 5.0s")
     }
 
+    @Test("a reload at 0s is done before the rules are set; any other step, or a reload later, in its time")
+    func stepsBeforeRules() throws {
+        #expect(try Self.read(Self.full).stepsBeforeRules == [0])
+        let later = try Self.read(#"{"name": "n", "steps": [{"at": "1s", "do": "reload"}, {"at": "0s", "do": "background"}, {"when": "action:x", "do": "reload"}]}"#)
+        #expect(later.stepsBeforeRules.isEmpty)
+    }
+
     @Test("the defaults: one minute, a second's settle, every doctor check failing on failures")
     func defaults() throws {
         let scenario = try Self.read(#"{"name": "n", "steps": [{"at": "1s", "do": "background"}]}"#)
