@@ -101,6 +101,10 @@ struct ScriptingRerunTests {
         #expect((lines.first?["latencyMs"] as? Double).map { $0 >= 0 } == true, "\(json)")
         #expect(lines.dropLast().last?["kind"] as? String == "summary")
         #expect(lines.dropLast().last?["answered"] as? Int == 1)
+        #expect(
+            lines.dropLast().last.map { Set($0.keys) }
+                == ["kind", "sent", "answered", "leftPending", "leftPendingAnsweredInRecording", "timedOut", "refused"],
+            "the summary line's members (record only with --record): \(json)")
         #expect(lines.last?["kind"] as? String == "divergence")
         let report = lines.last?["report"] as? [String: Any]
         #expect(report?["same"] as? Bool == true, "\(json)")
