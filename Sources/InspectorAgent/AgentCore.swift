@@ -45,6 +45,9 @@ final class AgentCore {
     private var closing: [Int] = []
     /// The time of the input being handled.
     private var now: Date
+    /// When the fault rules' new hit counts are due to be sent, if some wait: hits are sent at
+    /// most once per ``AgentLimits/faultHitsIntervalSeconds`` (a rule added or removed at once).
+    private var faultHitsDue: Date?
 
     /// A core serving `state`; `auth` when TCP clients may connect; `now` is the driver's clock.
     init(
@@ -86,14 +89,16 @@ final class AgentCore {
     }
 
     /// When the core next needs ``service(now:)`` even if nothing happens: the earliest
-    /// handshake deadline, stall deadline or (for a TCP client whose token was refused) time its
-    /// refusal is sent. The limits are "later than", so a call at the deadline itself changes
-    /// nothing; a refusal is sent at its time.
+    /// handshake deadline, stall deadline, (for a TCP client whose token was refused) time its
+    /// refusal is sent, or time the fault rules' hit counts are due. The limits are "later than",
+    /// so a call at the deadline itself changes nothing; a refusal and hit counts are sent at
+    /// their time.
     var nextDeadline: Date? {
         var earliest: Date?
         func consider(_ date: Date) {
             if earliest.map({ date < $0 }) ?? true { earliest = date }
         }
+        if let faultHitsDue { consider(faultHitsDue) }
         for client in clients.values {
             switch client.phase {
             case .awaitingAuth(let deadline):
@@ -201,7 +206,12 @@ final class AgentCore {
             case .holdSkipped(let skipped):
                 broadcast(state.apply(skipped))
             case .faults(let list):
+                // The list carries the latest hit counts too: none wait any longer.
+                faultHitsDue = nil
                 broadcast(state.apply(list))
+            case .faultHits(let list):
+                state.take(list)
+                if faultHitsDue == nil { faultHitsDue = now.addingTimeInterval(AgentLimits.faultHitsIntervalSeconds) }
             }
         }
     }
@@ -213,11 +223,15 @@ final class AgentCore {
         }
     }
 
-    /// The end of every pass of the driver, and what a deadline wakes: enforces the time limits,
-    /// writes what each output takes (a gap marker and snapshot to a client that caught up),
+    /// The end of every pass of the driver, and what a deadline wakes: sends the fault rules' hit
+    /// counts when due, enforces the time limits, writes what each output takes (a gap marker and snapshot to a client that caught up),
     /// closes what is done, and handles frames held back while a client was behind.
     func service(now: Date) {
         self.now = now
+        if let due = faultHitsDue, now >= due {
+            faultHitsDue = nil
+            broadcast(state.faultsFrame())
+        }
         housekeeping()
         flushAll()
         // Frames held back while a client was behind, now that it may have caught up.

@@ -45,8 +45,11 @@ final class AgentInbox: @unchecked Sendable {
         case breakpoints([WireBreakpoint])
         /// A breakpoint's match was let through because of a cap on what the host holds.
         case holdSkipped(WireHoldSkipped)
-        /// The fault rules changed, or one faulted a message (every inspector's, as they are now).
+        /// A fault rule was added or removed (every inspector's rules, as they are now): sent at once.
         case faults([WireFault])
+        /// A fault rule faulted a message: only hit counts changed (every inspector's rules, as
+        /// they are now). Sent at most once per ``AgentLimits/faultHitsIntervalSeconds``.
+        case faultHits([WireFault])
     }
 
     private struct Queue {

@@ -41,6 +41,11 @@ public struct AgentLimits: Sendable {
     /// The most JSON one fault rule takes in the agent's list (the rule, its owner's name with
     /// each byte escaped as at most 6, and 256 bytes for the rest).
     static let faultRecordBytes = maxFaultRuleBytes + 6 * maxClientNameBytes + 256
+    /// The least time between two `faults` events that only bring new hit counts: a rule that
+    /// fires on every message of a busy journey sends its counts to each inspector a few times a
+    /// second, not once a message (the snapshot always has them as they are). Adding or removing
+    /// a rule is sent at once (docs/inspector-protocol.md, section 14.2).
+    public static let faultHitsIntervalSeconds = 0.25
 
     /// The longest breakpoint filter, in bytes; a longer one is refused (`invalid_arguments`).
     public static let maxBreakpointFilterBytes = 1024

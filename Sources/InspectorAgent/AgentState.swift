@@ -258,10 +258,20 @@ struct AgentState {
 
     /// Takes the fault rules as they are now and returns their event frame.
     mutating func apply(_ list: [WireFault]) -> [UInt8] {
+        take(list)
+        return faultsFrame()
+    }
+
+    /// Takes the fault rules as they are now for snapshots, without an event: new hit counts,
+    /// whose event the core sends later (``faultsFrame()``).
+    mutating func take(_ list: [WireFault]) {
         faults = list
-        let json = Self.encode(list)
-        faultBytes = json.count + list.count * Self.recordOverhead
-        return agentEventFrame(type: "faults", key: "faults", json)
+        faultBytes = Self.encode(list).count + list.count * Self.recordOverhead
+    }
+
+    /// The event frame of the fault rules as they are now (numbered ``seq``).
+    mutating func faultsFrame() -> [UInt8] {
+        agentEventFrame(type: "faults", key: "faults", Self.encode(faults))
     }
 
     /// Returns the event frame that says a breakpoint's match was let through because of a cap.

@@ -8,8 +8,9 @@ import InspectorProtocol
 ///
 /// A rule belongs to the client that set it: only that client removes it, and when the client
 /// goes away its rules go, so a host is never left misbehaving for an inspector that is gone.
-/// Every attached inspector sees every rule and its hit count (a `faults` event after each
-/// change and each hit).
+/// Every attached inspector sees every rule and its hit count: a `faults` event at once after a
+/// rule is added or removed; hits go through ``publishHits``, which the agent's core coalesces
+/// (at most one event per ``AgentLimits/faultHitsIntervalSeconds``).
 ///
 /// Messages an inspector writes itself are never faulted (as ``BreakpointBook`` never holds
 /// them): the responses and events of `respond`, `answer`, `sendEvent` and the slot commands,
@@ -37,8 +38,11 @@ final class FaultBook: BridgeFaultInjector {
     private let limits: AgentLimits
     /// The command running now, if any (``CommandExecutor/current``).
     var running: () -> AgentInbox.CommandTag? = { nil }
-    /// Tells the agent's thread the rules changed (added, removed, or a hit counted).
+    /// Tells the agent's thread a rule was added or removed (sent to every inspector at once).
     var publish: @MainActor ([WireFault]) -> Void = { _ in }
+    /// Tells the agent's thread a rule faulted a message: only the hit counts changed (the core
+    /// sends them at most once per ``AgentLimits/faultHitsIntervalSeconds``).
+    var publishHits: @MainActor ([WireFault]) -> Void = { _ in }
 
     init(host: any InspectableHost, limits: AgentLimits = AgentLimits()) {
         self.host = host
@@ -131,7 +135,7 @@ final class FaultBook: BridgeFaultInjector {
             }
             rules[index].hits += 1
             let action = effect.action(using: &rules[index].state.random)
-            publish(wire)
+            publishHits(wire)
             return FaultVerdict(rule: rules[index].id, action: action)
         }
         return nil

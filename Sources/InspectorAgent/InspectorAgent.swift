@@ -121,6 +121,7 @@ public final class InspectorAgent: Sendable {
         executor.breakpoints.publish = { list in inbox.push(.breakpoints(list)) }
         executor.breakpoints.noteSkipped = { skipped in inbox.push(.holdSkipped(skipped)) }
         executor.faults.publish = { list in inbox.push(.faults(list)) }
+        executor.faults.publishHits = { list in inbox.push(.faultHits(list)) }
         let state = AgentState(host: info, snapshot: host.inspectionSnapshot(), limits: limits)
         let sink = InspectionSink(
             push: { change, cause in inbox.push(.change(change, tag: cause?.tag)) },

@@ -80,6 +80,13 @@ public struct LogEntry: Sendable {
     /// Whether an inspector caused the row: it made it (``origin`` `inspector`, ✎) or one of its
     /// fault rules changed it (``fault``); see `WireTraffic.isInspectorCaused`.
     public var isInspectorCaused: Bool { origin == .inspector || fault != nil }
+    /// Whether a fault rule kept the row from the journey: a message the host sent that a rule
+    /// dropped, or an answer `neverAnswer` swallowed (``fault``). The journey never met it, so
+    /// what it says (an answer, an event) is not what the journey saw: the journey's coverage
+    /// counts such an answer as none (the request times out) and such an event as never sent.
+    public var withheldFromJourney: Bool {
+        direction == .sent && (fault?.effect == .dropped || fault?.effect == .neverAnswered)
+    }
     /// The message's JSON (or the malformed text), exactly as it crossed the bridge. For a
     /// message an inspector edited at a breakpoint, what went on: the edited message (what the
     /// host routed, or what the journey received); ``original`` has it before the edit.

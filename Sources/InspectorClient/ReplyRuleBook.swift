@@ -137,11 +137,7 @@ extension ReplyRuleBook: Codable {
         } else {
             try RuleKeys.refuseUnknown(in: decoder, known: CodingKeys.allCases.map(\.rawValue))
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            if let version = try container.decodeIfPresent(Int.self, forKey: .version), version > Self.formatVersion {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .version, in: container,
-                    debugDescription: "rules format version \(version) is newer than this bridge-inspector reads (\(Self.formatVersion)); update bridge-inspector")
-            }
+            try RulesFile.refuseNewerVersion(in: container, forKey: .version, current: Self.formatVersion, what: "rules")
             list = try container.decode([ReplyRule].self, forKey: .rules)
         }
         self.init(rules: list)
@@ -158,11 +154,7 @@ extension ReplyRuleBook: Codable {
     /// refused, as there is nothing to use. The error names the place (`rules[1].status`, a line
     /// and column, or none when the file itself cannot be read) and what is wrong.
     public static func read(file path: String) throws(ReplyRuleFileError) -> ReplyRuleBook {
-        let full = (path as NSString).expandingTildeInPath
-        guard let bytes = FileManager.default.contents(atPath: full) else {
-            throw ReplyRuleFileError(place: "", reason: FileManager.default.fileExists(atPath: full) ? "cannot read the file" : "no such file")
-        }
-        var book = try decode(bytes)
+        var book = try decode(RulesFile.contents(of: path))
         book.resetHits()
         if book.isEmpty { throw ReplyRuleFileError(place: "", reason: "holds no rules") }
         try book.refuseOversizedData()
@@ -228,16 +220,7 @@ extension ReplyRuleBook: Codable {
 
     /// Reads a rules file's contents; the error names the place (`rules[1].status`) and what is wrong.
     public static func decode(_ data: Data) throws(ReplyRuleFileError) -> ReplyRuleBook {
-        do throws(JSONDecoding.Failure) {
-            return try JSONDecoding.decode(ReplyRuleBook.self, from: data)
-        } catch {
-            switch error {
-            case .invalidJSON(let problem):
-                throw ReplyRuleFileError(place: "line \(problem.line), column \(problem.characterColumn(in: data))", reason: "invalid JSON: \(problem.reason)")
-            case .wrongContent(let problem):
-                throw ReplyRuleFileError(problem)
-            }
-        }
+        try RulesFile.decode(ReplyRuleBook.self, from: data)
     }
 
     /// The book as a rules file: pretty-printed JSON with sorted keys.
@@ -246,27 +229,6 @@ extension ReplyRuleBook: Codable {
     }
 }
 
-/// What is wrong with a rules file, and where.
-public struct ReplyRuleFileError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// A JSON path such as `rules[1].status`, `line 3, column 7`, or `(top level)`; empty when
-    /// the file as a whole is wrong (missing, unreadable, empty of rules).
-    public var place: String
-    /// What is wrong and what would be right.
-    public var reason: String
-
-    /// Whether the fault is in the file's content (it has a place), as opposed to the file.
-    public var isInContent: Bool { !place.isEmpty }
-
-    public var description: String { place.isEmpty ? reason : "\(place): \(reason)" }
-
-    /// Creates an error.
-    public init(place: String, reason: String) {
-        self.place = place
-        self.reason = reason
-    }
-
-    /// The error for a rules file whose JSON does not hold rules.
-    init(_ problem: DecodingProblem) {
-        self.init(place: problem.path.isEmpty ? "(top level)" : problem.path, reason: problem.reason)
-    }
-}
+/// What is wrong with a reply rules file, and where (`rules[1].status`): the rules files' one
+/// error, ``RulesFileError``, by the name the reply rules' readers have always thrown.
+public typealias ReplyRuleFileError = RulesFileError

@@ -12,19 +12,6 @@ import Testing
 @MainActor
 @Suite("Injected text that fails to decode is the inspector's")
 struct InjectedInputOriginTests {
-    /// Sends `command` and runs the agent until its reply comes; returns every frame read.
-    func run(_ command: String, id: String, on agent: EmbeddedAgent, client: EmbeddedConnection) async throws -> [Frame] {
-        client.send(command)
-        agent.run()
-        var frames: [Frame] = []
-        for _ in 0..<1_000 where !frames.contains(where: { $0.isReply && $0.id == id }) {
-            await Task.yield()  // the command runs on the main actor, as the host's own code does
-            agent.run()
-            frames += try client.readFrames()
-        }
-        return frames
-    }
-
     @Test("inject --raw: the malformed record carries origin inspector and the command; the client marks it and counts it nowhere, nor the lastError it caused")
     func rawInjectIsTheInspectors() async throws {
         let agent = try EmbeddedAgent()
@@ -38,7 +25,7 @@ struct InjectedInputOriginTests {
         // The journey's own bad input first: that one is the app's (the journey's) problem.
         agent.receive("{oops")
         for frame in try client.readFrames() { live.apply(try AgentFrame.decode(Data(frame.raw))) }
-        let frames = try await run(#"{"kind":"command","id":"c7","command":"inject","args":{"raw":"{not json"}}"#, id: "c7", on: agent, client: client)
+        let frames = try await agent.perform(#""inject","args":{"raw":"{not json"}"#, id: "c7", client: client)
         for frame in frames + (try client.readFrames()) { live.apply(try AgentFrame.decode(Data(frame.raw))) }
 
         let records = frames.filter { $0.eventType == "malformed" }

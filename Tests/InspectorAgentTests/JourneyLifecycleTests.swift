@@ -9,20 +9,6 @@ import Testing
 @MainActor
 @Suite("Lifecycle steps through the agent")
 struct JourneyLifecycleTests {
-    /// Sends `command` and runs the agent until its reply arrives; returns every frame read meanwhile.
-    private func perform(_ command: String, id: String, on agent: EmbeddedAgent, client: EmbeddedConnection) async throws -> [Frame] {
-        client.send(#"{"kind":"command","id":"\#(id)","command":\#(command)}"#)
-        var frames: [Frame] = []
-        for _ in 0..<1_000 {
-            await Task.yield()  // the command runs on the main actor, as the host's own code does
-            agent.run()
-            frames += try client.readFrames()
-            if frames.contains(where: { $0.isReply && $0.id == id }) { return frames }
-        }
-        Issue.record("no reply to \(id)")
-        return frames
-    }
-
     @Test("detach: a host send fails with WebView not attached and every client sees the detach; attach gives delivery back")
     func detachAndAttach() async throws {
         let agent = try EmbeddedAgent(journeyControl: { BridgeHostJourneyControl(host: $0) })
@@ -32,20 +18,20 @@ struct JourneyLifecycleTests {
         agent.run()
         _ = try client.readFrames()
 
-        let detached = try await perform(#""journey","args":{"step":"detach"}"#, id: "d1", on: agent, client: client)
+        let detached = try await agent.perform(#""journey","args":{"step":"detach"}"#, id: "d1", client: client)
         #expect(detached.contains { $0.eventType == "journey" && $0.json["event"]?["attached"]?.boolValue == false })
         #expect(detached.last { $0.isReply }?.ok == true)
         #expect(agent.host.isJourneyAttached == false)
 
-        let sent = try await perform(#""sendEvent","args":{"name":"host.background"}"#, id: "e1", on: agent, client: client)
+        let sent = try await agent.perform(#""sendEvent","args":{"name":"host.background"}"#, id: "e1", client: client)
         #expect(agent.journey.messages.isEmpty, "nothing reaches the journey while detached")
         let lastError = try #require(agent.host.lastError)
         #expect(lastError.hasPrefix("WebView not attached"))
         #expect(sent.contains { $0.eventType == "lastError" })
 
-        let attached = try await perform(#""journey","args":{"step":"attach"}"#, id: "a1", on: agent, client: client)
+        let attached = try await agent.perform(#""journey","args":{"step":"attach"}"#, id: "a1", client: client)
         #expect(attached.contains { $0.eventType == "journey" && $0.json["event"]?["attached"]?.boolValue == true })
-        _ = try await perform(#""sendEvent","args":{"name":"host.foreground"}"#, id: "e2", on: agent, client: client)
+        _ = try await agent.perform(#""sendEvent","args":{"name":"host.foreground"}"#, id: "e2", client: client)
         #expect(agent.journey.messages.map(\.payload.action) == ["host.foreground"], "the same transport is back")
     }
 
@@ -58,10 +44,10 @@ struct JourneyLifecycleTests {
         #expect(hello.json["host"]?["unsupported"] == nil, "a native host offers the journey command")
         client.sendHello(subscribe: false)
         bare.run()
-        let reload = try await perform(#""journey","args":{"step":"reload"}"#, id: "r1", on: bare, client: client)
+        let reload = try await bare.perform(#""journey","args":{"step":"reload"}"#, id: "r1", client: client)
         #expect(reload.last { $0.isReply }?.errorCode == "unsupported")
         #expect(reload.last { $0.isReply }?.errorMessage?.contains("cannot reload") == true)
-        let detach = try await perform(#""journey","args":{"step":"detach"}"#, id: "d1", on: bare, client: client)
+        let detach = try await bare.perform(#""journey","args":{"step":"detach"}"#, id: "d1", client: client)
         #expect(detach.last { $0.isReply }?.ok == true)
         #expect(bare.host.isJourneyAttached == false)
 
@@ -76,7 +62,7 @@ struct JourneyLifecycleTests {
         let other = controlled.connect()
         other.sendHello(subscribe: false)
         controlled.run()
-        let reloaded = try await perform(#""journey","args":{"step":"reload"}"#, id: "r2", on: controlled, client: other)
+        let reloaded = try await controlled.perform(#""journey","args":{"step":"reload"}"#, id: "r2", client: other)
         #expect(reloaded.last { $0.isReply }?.json["result"]?["done"]?.stringValue == "reloaded")
         #expect(reloads == 1)
     }
@@ -88,10 +74,10 @@ struct JourneyLifecycleTests {
         let client = agent.connect()
         client.sendHello(subscribe: false)
         agent.run()
-        let attach = try await perform(#""journey","args":{"step":"attach"}"#, id: "a1", on: agent, client: client)
+        let attach = try await agent.perform(#""journey","args":{"step":"attach"}"#, id: "a1", client: client)
         #expect(attach.last { $0.isReply }?.json["result"]?["done"]?.stringValue?.contains("already attached") == true)
         agent.host.detach()  // the app's own detach: the inspector has no web view to give back
-        let refused = try await perform(#""journey","args":{"step":"attach"}"#, id: "a2", on: agent, client: client)
+        let refused = try await agent.perform(#""journey","args":{"step":"attach"}"#, id: "a2", client: client)
         #expect(refused.last { $0.isReply }?.errorCode == "unsupported")
         #expect(agent.host.isJourneyAttached == false)
     }
@@ -103,8 +89,8 @@ struct JourneyLifecycleTests {
         let client = agent.connect()
         client.sendHello(subscribe: false)
         agent.run()
-        _ = try await perform(#""sendEvent","args":{"name":"host.ready"}"#, id: "r1", on: agent, client: client)
-        _ = try await perform(#""sendEvent","args":{"name":"host.ready","data":{"late":true}}"#, id: "r2", on: agent, client: client)
+        _ = try await agent.perform(#""sendEvent","args":{"name":"host.ready"}"#, id: "r1", client: client)
+        _ = try await agent.perform(#""sendEvent","args":{"name":"host.ready","data":{"late":true}}"#, id: "r2", client: client)
         let ready = agent.journey.messages
         #expect(ready.map(\.payload.action) == ["host.ready", "host.ready"])
         #expect(ready.first?.payload.data?["version"] == .string("2.3.4"))

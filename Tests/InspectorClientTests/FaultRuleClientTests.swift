@@ -42,6 +42,27 @@ struct FaultRuleClientTests {
         #expect(state.contract.notCounted == 1)
     }
 
+    @Test("A row a fault rule kept from the journey: a dropped or swallowed message the host sent, nothing else")
+    func withheldFromJourney() {
+        func row(_ record: WireTraffic, _ effect: FaultMark.Effect?) -> LogEntry {
+            var record = record
+            record.fault = effect.map { FaultMark(rule: "f1", effect: $0) }
+            return LogEntry(record)
+        }
+        let answer = Fixture.response(seq: 2, id: "r1", action: "device.info", at: 10)
+        let event = Fixture.hostEvent(seq: 3, id: "ios-event-1", name: "host.background", at: 20)
+        let request = Fixture.request(seq: 1, id: "r1", action: "device.info", at: 0)
+        #expect(row(answer, .neverAnswered).withheldFromJourney)
+        #expect(row(answer, .dropped).withheldFromJourney)
+        #expect(row(event, .dropped).withheldFromJourney)
+        // What the journey did receive, late, twice or out of order, and what it sent itself.
+        for effect in [FaultMark.Effect.delayed, .errored, .duplicated, .reordered] {
+            #expect(!row(answer, effect).withheldFromJourney, "\(effect)")
+        }
+        #expect(!row(answer, nil).withheldFromJourney)
+        #expect(!row(request, .dropped).withheldFromJourney, "a request the journey sent was met by the journey")
+    }
+
     @Test("LiveState keeps every inspector's rules from snapshots and faults events")
     func liveStateRules() {
         var state = LiveState()

@@ -327,24 +327,23 @@ private struct RerunStepLine: Encodable {
     }
 }
 
-/// The last `--json` line.
+/// The last `--json` line: `"kind":"summary"`, the figures of the summary line as
+/// ``SessionRerunOutcome/Counts`` names them, and `record` (the file written, if any).
 private struct RerunSummaryLine: Encodable {
-    let kind = "summary"
-    let sent: Int
-    let answered: Int
-    let leftPending: Int
-    let leftPendingAnsweredInRecording: Int
-    let timedOut: Int
-    let refused: Int
+    let counts: SessionRerunOutcome.Counts
     let record: String?
 
     init(_ counts: SessionRerunOutcome.Counts, record: String?) {
-        sent = counts.sent
-        answered = counts.answered
-        leftPending = counts.leftPending
-        leftPendingAnsweredInRecording = counts.leftPendingAnsweredInRecording
-        timedOut = counts.timedOut
-        refused = counts.refused
+        self.counts = counts
         self.record = record
+    }
+
+    private enum CodingKeys: String, CodingKey { case kind, record }
+
+    func encode(to encoder: any Encoder) throws {
+        try counts.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("summary", forKey: .kind)
+        try container.encodeIfPresent(record, forKey: .record)
     }
 }

@@ -182,7 +182,7 @@ public struct JourneyCoverage: Sendable, Equatable {
                 // An answer a fault rule kept from the journey (dropped, or swallowed by
                 // never-answer) is no answer to it: the journey waits for its timeout.
                 if let partner = row.partner, log.indices.contains(partner), log[partner].kind == .message, log[partner].type == .response,
-                    !Self.faultWithheld(log[partner])
+                    !log[partner].withheldFromJourney
                 {
                     answer = partner
                 }
@@ -205,7 +205,7 @@ public struct JourneyCoverage: Sendable, Equatable {
                 if !byInspector { candidates.append((index, answer)) }
             case (.event?, let direction?):
                 let sender: DocumentedEvent.Sender = direction == .sent ? .host : .journey
-                if !Self.faultWithheld(row), let slot = events.firstIndex(where: { $0.event.name == row.summary && $0.event.sender == sender }) {
+                if !row.withheldFromJourney, let slot = events.firstIndex(where: { $0.event.name == row.summary && $0.event.sender == sender }) {
                     events[slot].sent.add(inspectorMade: row.isInspectorCaused)
                 }
                 if sender == .journey, row.origin != .inspector, row.summary == "journey.cancel" { journeyCancelTimes.append(row.time) }
@@ -264,12 +264,6 @@ public struct JourneyCoverage: Sendable, Equatable {
         self.unhappyPaths = paths.sorted { $0.time < $1.time }
         self.statusCounts = statusCounts
         self.codeCounts = codeCounts
-    }
-
-    /// Whether a fault rule kept `row` from its recipient: dropped, or an answer swallowed by
-    /// never-answer. The journey never met it.
-    static func faultWithheld(_ row: LogEntry) -> Bool {
-        row.direction == .sent && (row.fault?.effect == .dropped || row.fault?.effect == .neverAnswered)
     }
 
     /// The first time in the sorted `times` at or after `start`, other than `excluding` (the

@@ -34,11 +34,7 @@ public struct FaultRuleFile: Codable, Sendable, Hashable {
     /// Reads `{"version": 1, "faults": [...]}`; a newer version is refused.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        if let version = try container.decodeIfPresent(Int.self, forKey: .version), version > Self.formatVersion {
-            throw DecodingError.dataCorruptedError(
-                forKey: .version, in: container,
-                debugDescription: "fault rules format version \(version) is newer than this bridge-inspector reads (\(Self.formatVersion)); update bridge-inspector")
-        }
+        try RulesFile.refuseNewerVersion(in: container, forKey: .version, current: Self.formatVersion, what: "fault rules")
         faults = try container.decode([WireFaultRule].self, forKey: .faults)
     }
 
@@ -52,26 +48,12 @@ public struct FaultRuleFile: Codable, Sendable, Hashable {
     /// Reads the file at `path` (`~` expanded). A file with no rules is refused, and so is a rule
     /// the agent would refuse (its filter, effect or firing), naming it.
     public static func read(file path: String) throws(FaultRuleFileError) -> FaultRuleFile {
-        let full = (path as NSString).expandingTildeInPath
-        guard let bytes = FileManager.default.contents(atPath: full) else {
-            throw FaultRuleFileError(place: "", reason: FileManager.default.fileExists(atPath: full) ? "cannot read the file" : "no such file")
-        }
-        return try decode(bytes)
+        try decode(RulesFile.contents(of: path))
     }
 
     /// Reads a file's contents, checking every rule as ``read(file:)`` does.
     public static func decode(_ data: Data) throws(FaultRuleFileError) -> FaultRuleFile {
-        let file: FaultRuleFile
-        do throws(JSONDecoding.Failure) {
-            file = try JSONDecoding.decode(FaultRuleFile.self, from: data)
-        } catch {
-            switch error {
-            case .invalidJSON(let problem):
-                throw FaultRuleFileError(place: "line \(problem.line), column \(problem.characterColumn(in: data))", reason: "invalid JSON: \(problem.reason)")
-            case .wrongContent(let problem):
-                throw FaultRuleFileError(place: problem.path.isEmpty ? "(top level)" : problem.path, reason: problem.reason)
-            }
-        }
+        let file = try RulesFile.decode(FaultRuleFile.self, from: data)
         if file.faults.isEmpty { throw FaultRuleFileError(place: "faults", reason: "holds no rules; add at least one") }
         for (index, rule) in file.faults.enumerated() {
             if let problem = rule.problem { throw FaultRuleFileError(place: "faults[\(index)]", reason: problem) }
@@ -90,20 +72,7 @@ public struct FaultRuleFile: Codable, Sendable, Hashable {
     }
 }
 
-/// What is wrong with a fault rules file, and where. Its text comes from the file: sanitize it
-/// before it reaches a terminal.
-public struct FaultRuleFileError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// A JSON path such as `faults[1].effect`, `line 3, column 7`, or `(top level)`; empty when
-    /// the file itself is wrong (missing, unreadable).
-    public var place: String
-    /// What is wrong and what would be right.
-    public var reason: String
-
-    public var description: String { place.isEmpty ? reason : "\(place): \(reason)" }
-
-    /// Creates an error.
-    public init(place: String, reason: String) {
-        self.place = place
-        self.reason = reason
-    }
-}
+/// What is wrong with a fault rules file, and where (`faults[1].effect`): the rules files' one
+/// error, ``RulesFileError``. Its text comes from the file: sanitize it before it reaches a
+/// terminal.
+public typealias FaultRuleFileError = RulesFileError

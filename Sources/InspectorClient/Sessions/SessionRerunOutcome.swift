@@ -63,8 +63,8 @@ public struct SessionRerunOutcome: Sendable {
     /// The steps the host refused to take.
     public var refused: [StepOutcome] { steps.filter { if case .refused = $0.fate { true } else { false } } }
 
-    /// The figures of the summary line.
-    public struct Counts: Sendable, Equatable {
+    /// The figures of the summary line; `rerun --json`'s summary line has them by these names.
+    public struct Counts: Sendable, Equatable, Encodable {
         /// Journey messages the host took.
         public var sent = 0
         /// Requests the host answered.

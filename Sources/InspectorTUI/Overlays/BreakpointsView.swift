@@ -8,12 +8,6 @@ import TerminalUI
 public struct BreakpointsView: OverlayView {
     var cursor = 0
 
-    /// Whether `breakpoint` was set by this inspector; `nil` when the agent does not say who we
-    /// are (an agent older than breakpoints).
-    static func isOwn(_ breakpoint: WireBreakpoint, in context: OverlayContext) -> Bool? {
-        context.clientId.map { $0 == breakpoint.ownerClient }
-    }
-
     mutating func handle(_ key: Key, context: OverlayContext) -> OverlayAction {
         let list = context.live.breakpoints
         switch key {
@@ -26,11 +20,7 @@ public struct BreakpointsView: OverlayView {
             return .push(BreakpointDialog())
         case .char("d"), .delete:
             guard let breakpoint = list[safe: min(cursor, list.count - 1)] else { return .flash("no breakpoint to remove", isError: true) }
-            if Self.isOwn(breakpoint, in: context) == false {
-                return .flash(
-                    "\(breakpoint.id) is \(breakpoint.owner)'s (inspector \(breakpoint.ownerClient)): only it can remove it, and it goes when that inspector disconnects",
-                    isError: true)
-            }
+            if let refusal = breakpoint.removalRefusal(in: context) { return refusal }
             return .sendAndStay(.removeBreakpoint(.init(id: breakpoint.id)), label: "remove breakpoint \(breakpoint.id) \(breakpoint.filter)")
         default: return .unbound(key)
         }
@@ -61,15 +51,10 @@ public struct BreakpointsView: OverlayView {
             let y = inner.y + 1 + index
             let selected = index == selectedIndex
             if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: Theme.selection) }
-            let owner: String
-            switch Self.isOwn(breakpoint, in: context) {
-            case true?: owner = "● you"
-            case false?: owner = "\(breakpoint.owner) (inspector \(breakpoint.ownerClient)): not yours, only it can remove it"
-            case nil: owner = breakpoint.owner
-            }
             let line = TextWidth.pad(breakpoint.id, to: 6) + TextWidth.pad(TextWidth.fit(breakpoint.filter, to: 39), to: 40)
-                + TextWidth.pad(TimeFormat.duration(ms: breakpoint.holdSeconds * 1000), to: 8) + TextWidth.pad("\(breakpoint.hits)", to: 6) + owner
-            let own = Self.isOwn(breakpoint, in: context) != false
+                + TextWidth.pad(TimeFormat.duration(ms: breakpoint.holdSeconds * 1000), to: 8) + TextWidth.pad("\(breakpoint.hits)", to: 6)
+                + breakpoint.ownerColumn(in: context, others: ": not yours, only it can remove it")
+            let own = breakpoint.isOwn(in: context) != false
             buffer.write(line, at: Point(x: inner.x, y: y), style: selected ? Theme.selection : (own ? .plain : Theme.dim), maxWidth: inner.width)
         }
     }

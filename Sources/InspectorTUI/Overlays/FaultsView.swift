@@ -11,11 +11,6 @@ import TerminalUI
 public struct FaultsView: OverlayView {
     var cursor = 0
 
-    /// Whether `fault` was set by this inspector; `nil` when the agent does not say who we are.
-    static func isOwn(_ fault: WireFault, in context: OverlayContext) -> Bool? {
-        context.clientId.map { $0 == fault.ownerClient }
-    }
-
     /// Why this inspector cannot set fault rules here, as a notice says it, or `nil` when it can.
     static func refusal(_ context: OverlayContext, what: String) -> String? {
         if context.readOnly { return "\(context.readOnlyWhy): \(what)" }
@@ -54,11 +49,7 @@ public struct FaultsView: OverlayView {
             return .push(SaveDialog(path: "faults.json", summary: Self.saveSummary(list, clientId: context.readOnly ? nil : context.clientId), kind: .faultRules))
         case .char("d"), .delete:
             guard let fault = list[safe: min(cursor, list.count - 1)] else { return .flash("no fault rule to remove", isError: true) }
-            if Self.isOwn(fault, in: context) == false {
-                return .flash(
-                    "\(fault.id) is \(Sanitizer.sanitize(fault.owner))'s (inspector \(fault.ownerClient)): only it can remove it, and it goes when that inspector disconnects",
-                    isError: true)
-            }
+            if let refusal = fault.removalRefusal(in: context) { return refusal }
             return .sendAndStay(.removeFault(.init(id: fault.id)), label: "remove fault \(fault.id) \(fault.rule.filter)")
         default: return .unbound(key)
         }
@@ -91,19 +82,13 @@ public struct FaultsView: OverlayView {
             let y = inner.y + 1 + index
             let selected = index == selectedIndex
             if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: Theme.selection) }
-            let owner: String
-            switch Self.isOwn(fault, in: context) {
-            case true?: owner = "● you"
-            case false?: owner = "\(fault.owner) (inspector \(fault.ownerClient))"
-            case nil: owner = fault.owner
-            }
             // Another inspector's filter and name come from a socket: `write` sanitizes them, and
             // `fit` cuts what it measures the same way.
             let line = TextWidth.pad(TextWidth.fit(Sanitizer.sanitize(fault.id), to: 5), to: 6)
                 + TextWidth.pad(TextWidth.fit(Sanitizer.sanitize(fault.rule.filter), to: column - 1), to: column)
                 + TextWidth.pad(TextWidth.fit(Sanitizer.sanitize(fault.rule.summary), to: column - 1), to: column)
-                + TextWidth.pad("\(fault.hits)", to: 6) + Sanitizer.sanitize(owner)
-            let own = Self.isOwn(fault, in: context) != false
+                + TextWidth.pad("\(fault.hits)", to: 6) + fault.ownerColumn(in: context)
+            let own = fault.isOwn(in: context) != false
             buffer.write(line, at: Point(x: inner.x, y: y), style: selected ? Theme.selection : (own ? .plain : Theme.dim), maxWidth: inner.width)
         }
     }
