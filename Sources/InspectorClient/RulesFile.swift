@@ -14,10 +14,13 @@ import Foundation
 /// ```swift
 /// let file = try RulesFile.decode(FaultRuleFile.self, from: RulesFile.contents(of: path))
 /// ```
-enum RulesFile {
+///
+/// A fault scenario (`fault-scenario`, read in HostDiagnosis) comes in here too, so the package
+/// sees it.
+package enum RulesFile {
     /// The bytes of the file at `path` (`~` expanded); `no such file` or `cannot read the file`
     /// (with no place) when there are none.
-    static func contents(of path: String) throws(RulesFileError) -> Data {
+    package static func contents(of path: String) throws(RulesFileError) -> Data {
         let full = (path as NSString).expandingTildeInPath
         guard let bytes = FileManager.default.contents(atPath: full) else {
             throw RulesFileError(place: "", reason: FileManager.default.fileExists(atPath: full) ? "cannot read the file" : "no such file")
@@ -27,7 +30,7 @@ enum RulesFile {
 
     /// `data` decoded as `T`; the error names the line and column of invalid JSON, or the JSON
     /// path of content that does not fit (`(top level)` for the whole).
-    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(RulesFileError) -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(RulesFileError) -> T {
         do throws(JSONDecoding.Failure) {
             return try JSONDecoding.decode(type, from: data)
         } catch {

@@ -16,11 +16,7 @@ extension FaultScenario {
 
     /// Reads the scenario file at `path` (`~` expanded).
     public static func read(file path: String) throws(FaultScenarioError) -> FaultScenario {
-        let full = (path as NSString).expandingTildeInPath
-        guard let bytes = FileManager.default.contents(atPath: full) else {
-            throw FaultScenarioError(place: "", reason: FileManager.default.fileExists(atPath: full) ? "cannot read the file" : "no such file")
-        }
-        return try read(bytes)
+        try read(RulesFile.contents(of: path))
     }
 
     /// Reads a scenario strictly: a field this version does not know, a value of the wrong type,
@@ -28,36 +24,14 @@ extension FaultScenario {
     /// range is refused with its place (`steps[2].do`, `line 4, column 9`) and what would be right,
     /// before anything reaches a host.
     public static func read(_ data: Data) throws(FaultScenarioError) -> FaultScenario {
-        let root: JSONValue
-        do throws(JSONDecoding.Failure) {
-            root = try JSONDecoding.decode(JSONValue.self, from: data)
-        } catch {
-            if case .invalidJSON(let problem) = error {
-                throw FaultScenarioError(place: "line \(problem.line), column \(problem.characterColumn(in: data))", reason: "invalid JSON: \(problem.reason)")
-            }
-            throw FaultScenarioError(place: "(top level)", reason: error.description)
-        }
-        return try ScenarioReader.scenario(root)
+        try ScenarioReader.scenario(RulesFile.decode(JSONValue.self, from: data))
     }
 }
 
-/// What is wrong with a fault scenario file, and where. Its text comes from the file: sanitize
-/// it before it reaches a terminal.
-public struct FaultScenarioError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// A JSON path such as `steps[1].do`, `line 3, column 7`, or `(top level)`; empty when the
-    /// file itself is wrong (missing, unreadable).
-    public var place: String
-    /// What is wrong and what would be right.
-    public var reason: String
-
-    public var description: String { place.isEmpty ? reason : "\(place): \(reason)" }
-
-    /// Creates an error.
-    public init(place: String, reason: String) {
-        self.place = place
-        self.reason = reason
-    }
-}
+/// What is wrong with a fault scenario file, and where: a rules file's error (the fault rules
+/// and reply rules files' reader reads scenarios too). Its text comes from the file: sanitize it
+/// before it reaches a terminal.
+public typealias FaultScenarioError = RulesFileError
 
 /// The strict reading of a scenario's JSON value, field by field.
 private enum ScenarioReader {
