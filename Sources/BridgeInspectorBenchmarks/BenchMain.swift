@@ -352,7 +352,7 @@ struct BridgeInspectorBench {
         table.row("render(), cursor in the middle", Format.fixed(tui.frameMsMiddle, 3) + " ms")
         table.row("render(), filter type:request active", Format.fixed(tui.frameMsFiltered, 3) + " ms")
         table.row("render(), doctor view (D) open", Format.fixed(tui.frameMsDoctor, 3) + " ms", "the checklist examined again each frame")
-        table.row("render(), statistics view (S) open", Format.fixed(tui.frameMsStats, 3) + " ms", "the whole log counted again each frame")
+        table.row("render(), statistics view (S) open", Format.fixed(tui.frameMsStats, 3) + " ms", "the rows that arrived counted, not the whole log")
         table.row("memory per message beyond its JSON", Format.fixed(tui.bytesPerMessageBeyondJSON, 0) + " B",
             Format.verdict(tui.bytesPerMessageBeyondJSON < 500, "< 500 B") + "; JSON \(Format.fixed(tui.jsonBytesPerMessage, 0)) B")
         for filter in tui.filterMs {

@@ -20,8 +20,8 @@ struct TUIResult {
     /// Median `render()` time with the doctor view (`D`) open: the whole checklist examined
     /// again over the long log, as each frame does.
     var frameMsDoctor: Double
-    /// Median `render()` time with the statistics view (`S`) open: every action's counts and
-    /// latency percentiles worked out again from the whole log, as each frame does.
+    /// Median `render()` time with the statistics view (`S`) open: it counted the log when it
+    /// opened and follows only the rows that arrive since (issue 30), so a frame draws the table.
     var frameMsStats: Double
     /// Resident bytes per message (after `malloc_trim`) beyond the message's own JSON bytes.
     var bytesPerMessageBeyondJSON: Double

@@ -123,6 +123,12 @@ public struct LiveState: Sendable {
     /// An empty state.
     public init() {}
 
+    /// How many times a row already in the log had its message changed in place (a message
+    /// logged, then held and released edited: ``LogEntry/showDelivered(_:)``). Every other
+    /// change adds rows or threads a response to its request; a reader that follows the log by
+    /// the rows added (the statistics view) reads the whole log again when this moves.
+    public private(set) var rowsEditedInPlace = 0
+
     /// The number of rows the person marked (``LogEntry/marked``).
     public private(set) var markedCount = 0
 
@@ -300,6 +306,7 @@ public struct LiveState: Sendable {
             log[index].correlationId == resolution.correlationId
         else { return }
         log[index].showDelivered(delivered)
+        rowsEditedInPlace += 1
         holdMarks[index] = HoldMark(id: resolution.id, outcome: .edited)
     }
 

@@ -69,6 +69,27 @@ struct StatsViewTests {
         #expect(screen.contains { $0.contains("6 requests for 5 actions: 4 answered, 2 unanswered") })
     }
 
+    @Test("the open view counts only the rows that arrive: the log is counted when it opens, never again (issue 30)")
+    func followsIncrementally() {
+        var model = journeyModel(width: 140, height: 40)
+        model.press(.char("S"))
+        for index in 0..<40 {
+            let seq = 12 + 2 * index
+            model.feed(seq, .traffic(Fixture.request(seq: seq, id: "loc-\(index)", action: "location.get", at: Self.t0 + Double(seq))))
+            model.feed(seq + 1, .traffic(Fixture.response(seq: seq + 1, id: "loc-\(index)", action: "location.get", at: Self.t0 + Double(seq) + Double(index % 7))))
+        }
+        model.handle(.disconnected)
+        let view = model.overlays.last as? StatsView
+        #expect(view?.statistics.countedRows == model.live.log.count, "every row counted as it came, the disconnection's marker too")
+        #expect(view?.statistics.recounts == 0, "the log was not counted again from the start")
+        let followed = model.screen
+        #expect(followed.line(containing: "location.get")?.contains("40        40           0       0          0%    3ms    6ms    6ms") == true, "\(followed)")
+        // The same as a view opened now, which counts the whole log.
+        model.press(.escape)
+        model.press(.char("S"))
+        #expect(model.screen == followed)
+    }
+
     @Test("an action name with control characters is drawn with visible escapes; nothing reaches the terminal raw")
     func hostileActionName() {
         var model = journeyModel(width: 140, height: 40)

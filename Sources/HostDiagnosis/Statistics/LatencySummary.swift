@@ -22,8 +22,8 @@ public struct LatencySummary: Sendable, Equatable {
     /// The summary of `latencies` (any order), or `nil` when there are none.
     ///
     /// Each percentile is found by selection (the k-th smallest, in linear time on average)
-    /// rather than by sorting every latency: the statistics view works this out on every frame,
-    /// for logs of a million messages.
+    /// rather than by sorting every latency: `stats` works this out for logs of a million
+    /// messages (the statistics view keeps its percentiles running instead, with the same values).
     public init?(latencies: [Double]) {
         guard !latencies.isEmpty else { return nil }
         var values = latencies

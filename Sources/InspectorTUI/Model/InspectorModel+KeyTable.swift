@@ -69,7 +69,7 @@ extension InspectorModel {
         },
         KeyBinding("stats", [.char("S")], .messages,
                    .line(keys: "S", text: "statistics per action, live: requests, answered, error rate, latency p50 / p95 / max; in it c: the journey's coverage (what it met, never met, and how it answered errors)"),
-                   hint: .init(order: 85, key: "S") { $0.live.counts.received > 0 ? "stats" : nil }) { model, _ in model.open(StatsView()) },
+                   hint: .init(order: 85, key: "S") { $0.live.counts.received > 0 ? "stats" : nil }) { model, _ in model.open(StatsView(context: model.overlayContext)) },
         // The doctor, when there is something for it to explain. Examining the whole state for
         // every frame only to decide on a hint costs too much in a long session (it reads every
         // lint-marked row), so the hint follows what is cheap to see: lastError or a lint mark.

@@ -38,6 +38,7 @@ extension InspectorModel {
         case .disconnected:
             live.markDisconnected(at: now)
             refreshVisible()
+            overlaysFollowLive()
         case .tick(let time):
             tick(to: time)
             return dueReplies()
@@ -90,6 +91,14 @@ extension InspectorModel {
             pendingCursor = index
         }
         clampCursors()
+        overlaysFollowLive()
+    }
+
+    /// Lets each open view catch up with ``live`` after it changed (``OverlayView/follow(context:)``).
+    mutating func overlaysFollowLive() {
+        guard !overlays.isEmpty else { return }
+        let context = overlayContext
+        for index in overlays.indices { overlays[index].follow(context: context) }
     }
 
     /// Rebuilds ``visible`` from scratch, keeping the selected row selected (or the next one shown).

@@ -58,6 +58,12 @@ protocol OverlayView: Sendable {
     /// host and the closed view was opened again), keeping what was typed. Does nothing by default.
     mutating func refused(_ message: String)
 
+    /// Catches up with the host's state after it changed (a frame applied, the connection
+    /// lost): a view that shows what it works out from the whole log keeps that here, counting
+    /// only what arrived (``StatsView``), instead of working it out again on every frame. The
+    /// model calls it on every open view after each change. Does nothing by default.
+    mutating func follow(context: OverlayContext)
+
     /// Takes the text written in `$EDITOR` (opened by ``OverlayAction/openEditor(text:purpose:)``)
     /// when it is for `purpose`, and says whether it took it: the model offers it to the open
     /// views, innermost first. Takes nothing by default.
@@ -70,6 +76,8 @@ extension OverlayView {
     var awaitingLabel: String? { nil }
 
     mutating func refused(_ message: String) {}
+
+    mutating func follow(context: OverlayContext) {}
 
     mutating func editorFinished(_ purpose: EditorPurpose, text: String) -> Bool { false }
 }

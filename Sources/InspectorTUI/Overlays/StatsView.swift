@@ -3,8 +3,10 @@ import InspectorClient
 import TerminalUI
 
 /// Per-action statistics of the log (`S`): for each action its requests, answers, errors, error
-/// rate and latency p50/p95/max, worked out again from the log each time it is drawn, so it
-/// follows the traffic live. A summary line and the column titles stay put; the rows scroll.
+/// rate and latency p50/p95/max, live. The view counts the log once when it opens, then only
+/// the rows that arrive (``ActionStatisticsAccumulator``, through ``follow(context:)``), so a
+/// frame costs the same at a million messages as at ten (issue 30). A summary line and the
+/// column titles stay put; the rows scroll.
 ///
 /// `c` switches to the journey's coverage (``JourneyCoverage``: what documented paths it met,
 /// how it answered the unhappy ones, what it never met) and back. The coverage reads the whole
@@ -13,6 +15,13 @@ import TerminalUI
 public struct StatsView: OverlayView {
     /// The first row shown.
     var offset = 0
+    /// The statistics of the log, followed as rows arrive.
+    private(set) var statistics: ActionStatisticsAccumulator
+
+    /// The view over the log as it is now.
+    init(context: OverlayContext) {
+        statistics = ActionStatisticsAccumulator(following: context.live)
+    }
     /// The coverage, while it is shown (`c`); `nil` shows the per-action statistics.
     private(set) var coverage: JourneyCoverage?
     /// How many rows the log had when the coverage was computed.
@@ -22,11 +31,11 @@ public struct StatsView: OverlayView {
     static let maxActionWidth = 40
 
     /// What is drawn: the summary and column titles (fixed) and one line per action.
-    static func lines(context: OverlayContext, width: Int) -> (top: [[Span]], rows: [[Span]]) {
-        let statistics = ActionStatistics(log: context.live.log)
+    func lines(context: OverlayContext, width: Int) -> (top: [[Span]], rows: [[Span]]) {
+        let statistics = currentStatistics(context: context)
         var top = DialogFrame.wrap([Span(StatisticsTable.summary(statistics), .plain)], width: width)
         guard !statistics.actions.isEmpty else { return (top, []) }
-        let (table, compact) = fittedTable(statistics, width: width)
+        let (table, compact) = Self.fittedTable(statistics, width: width)
         if compact { top += DialogFrame.wrap([Span(StatisticsTable.shortHeaderLegend, Theme.dim)], width: width) }
         top.append([])
         top.append([Span(table[0], Theme.paneTitle)])
@@ -34,6 +43,18 @@ public struct StatsView: OverlayView {
             [Span(line, (row.errorRate ?? 0) > 0 ? Theme.danger : .plain)]
         }
         return (top, rows)
+    }
+
+    /// The statistics of the log in `context`: those followed, or, should the log have changed
+    /// without ``follow(context:)`` being told, a count of a copy brought up to date.
+    func currentStatistics(context: OverlayContext) -> ActionStatistics {
+        var statistics = statistics
+        statistics.follow(context.live)
+        return statistics.statistics
+    }
+
+    mutating func follow(context: OverlayContext) {
+        statistics.follow(context.live)
     }
 
     /// The table as wide as `width` allows, so that every column stays on screen: the full
@@ -105,7 +126,7 @@ public struct StatsView: OverlayView {
                 offset = next
                 return .none
             }
-            let (top, rows) = Self.lines(context: context, width: max(1, context.size.width - 2))
+            let (top, rows) = lines(context: context, width: max(1, context.size.width - 2))
             guard let next = DialogFrame.scroll(offset, key: key, count: rows.count, page: Self.page(context: context, top: top.count)) else { return .unbound(key) }
             offset = next
             return .none
@@ -124,7 +145,7 @@ public struct StatsView: OverlayView {
             DialogFrame.drawLines(rows, first: first, into: &buffer, rect: inner)
             return
         }
-        let (top, rows) = Self.lines(context: context, width: max(1, area.width - 2))
+        let (top, rows) = lines(context: context, width: max(1, area.width - 2))
         let shown = max(0, area.height - 2 - top.count)
         let first = min(offset, max(0, rows.count - shown))
         let more = rows.count > shown ? "  (j/k scroll, \(first + 1)-\(min(rows.count, first + shown))/\(rows.count))" : ""
