@@ -103,10 +103,10 @@ struct BridgeInspectorBench {
         }
         if options.instructions || options.instructionsFrom != nil {
             progress("machine: \(machine.summary)")
-            let (counts, valgrind) = try InstructionCounts.measure(options, scratch: scratch)
-            return only("--instructions", details: ", counted by \(valgrind)") {
+            let (counts, callgrind) = try InstructionCounts.measure(options, scratch: scratch)
+            return only("--instructions", details: ", counted by \(callgrind)") {
                 counts.add(to: &$0)
-                $0.set("instr_valgrind", valgrind)
+                $0.set("instr_callgrind", callgrind)
                 counts.add(to: &$1)
             }
         }

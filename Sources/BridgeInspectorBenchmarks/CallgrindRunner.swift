@@ -54,12 +54,18 @@ struct CallgrindRunner {
 
     /// Runs `path`'s workload under callgrind, `feed` of `2 × base` messages, writing one file
     /// per thread to `<outFile>-NN` and valgrind's own messages to `<outFile>.log`.
+    ///
+    /// With `SWIFT_DETERMINISTIC_HASHING=1`: Swift seeds its hashing at random per process, so
+    /// dictionaries and sets collide differently in each run, and the host's count alone moved by
+    /// over 1 % between two runs without it.
     func count(_ path: InstructionPath, base: Int, feed: Int, outFile: String) throws {
         let arguments = [
             valgrind, "--tool=callgrind", "--separate-threads=yes", "--callgrind-out-file=\(outFile)",
             bench, "--instructions-workload", path.rawValue, "--instruction-messages", String(base), "--instructions-feed", String(feed),
         ]
-        let (status, _) = try Self.run(arguments, log: outFile + ".log")
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
+        let (status, _) = try Self.run(arguments, environment: environment, log: outFile + ".log")
         guard status == 0 else {
             let log = (try? String(contentsOfFile: outFile + ".log", encoding: .utf8)) ?? ""
             throw BenchError("\(path.rawValue) with \(feed) messages under callgrind exited with \(status):\n\(log.suffix(2000))")
@@ -67,8 +73,11 @@ struct CallgrindRunner {
     }
 
     /// Runs `arguments` to its end, its output to `log` (or returned, without one).
-    private static func run(_ arguments: [String], log: String?) throws -> (status: Int32, output: String) {
+    private static func run(
+        _ arguments: [String], environment: [String: String]? = nil, log: String?
+    ) throws -> (status: Int32, output: String) {
         let process = Process()
+        if let environment { process.environment = environment }
         process.executableURL = URL(fileURLWithPath: arguments[0])
         process.arguments = Array(arguments.dropFirst())
         let pipe = Pipe()

@@ -134,12 +134,15 @@ struct InstructionCounts {
 extension InstructionCounts {
     /// Runs every path under callgrind with `options.instructionMessages` and twice as many
     /// messages, keeping the outputs in `--callgrind-dir` or in `scratch`, and reads the counts;
-    /// or, with `--instructions-from`, only reads them. Also returns the valgrind that counted.
-    static func measure(_ options: Options, scratch: ScratchDirectory) throws -> (InstructionCounts, valgrind: String) {
-        if let directory = options.instructionsFrom {
-            let counts = try read(from: directory)
+    /// or, with `--instructions-from`, only reads them. Also returns the callgrind that counted
+    /// (the outputs' `creator:`, e.g. `callgrind-3.19.0`).
+    static func measure(_ options: Options, scratch: ScratchDirectory) throws -> (InstructionCounts, callgrind: String) {
+        /// The counts in `directory`, and who wrote them.
+        func counted(in directory: String) throws -> (InstructionCounts, callgrind: String) {
+            let counts = try InstructionCounts.read(from: directory)
             return (counts, try CallgrindOutput.creator(in: outFile(.hostReceive, count: counts.messages.small, in: directory)))
         }
+        if let directory = options.instructionsFrom { return try counted(in: directory) }
         let directory = options.callgrindDirectory ?? scratch.file("callgrind")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let runner = try CallgrindRunner.prepare(explicitPath: options.valgrindPath, in: directory)
@@ -154,6 +157,6 @@ extension InstructionCounts {
                 try runner.count(path, base: base, feed: feed, outFile: outFile)
             }
         }
-        return (try read(from: directory), version)
+        return try counted(in: directory)
     }
 }
