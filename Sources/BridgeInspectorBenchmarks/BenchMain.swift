@@ -18,6 +18,19 @@ struct BridgeInspectorBench {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             exit("\(error)".hasPrefix("usage") ? 0 : 2)
         }
+        if let path = options.instructionWorkload {
+            // Under valgrind, for `--instructions`: the workload alone, nothing printed, and
+            // no suspension (InstructionPath says why).
+            do {
+                let scratch = try ScratchDirectory()
+                defer { scratch.remove() }
+                try path.run(base: options.instructionMessages, feed: options.instructionsFeed, scratch: scratch)
+            } catch {
+                FileHandle.standardError.write(Data("bridge-inspector-bench --instructions-workload \(path.rawValue): \(error)\n".utf8))
+                exit(1)
+            }
+            exit(0)
+        }
         do {
             let (report, table) = try await run(options)
             if options.json {
@@ -86,6 +99,15 @@ struct BridgeInspectorBench {
             return only("--sessions-only", details: ", \(options.sessionMessages) messages") {
                 sessions.add(to: &$0)
                 sessions.add(to: &$1)
+            }
+        }
+        if options.instructions || options.instructionsFrom != nil {
+            progress("machine: \(machine.summary)")
+            let (counts, callgrind) = try InstructionCounts.measure(options, scratch: scratch)
+            return only("--instructions", details: ", counted by \(callgrind)") {
+                counts.add(to: &$0)
+                $0.set("instr_callgrind", callgrind)
+                counts.add(to: &$1)
             }
         }
         if options.tuiOnly {

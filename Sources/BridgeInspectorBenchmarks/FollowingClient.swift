@@ -29,6 +29,9 @@ final class FollowingClient: @unchecked Sendable {
     static let doneAction = "bench.done"
 
     let status = Locked(Status())
+    /// Signalled once when the client is ready and once for each `done` marker, for a waiter that
+    /// must block instead of polling (the instruction counts: a polling loop's cost depends on time).
+    let signals = DispatchSemaphore(value: 0)
     let arrivals: Locked<[UInt64]>
     private let stopRequested = Locked(false)
     private let track: @Sendable (String) -> Int?
@@ -81,17 +84,21 @@ final class FollowingClient: @unchecked Sendable {
                     record(traffic.message.correlationId, at: now)
                 }
                 let cpu = threadCPUNanoseconds()
-                status.withLock {
-                    $0.frames += 1
-                    $0.snapshots += 1
-                    if !$0.ready { $0.cpuAtReady = cpu }
-                    $0.ready = true
-                    if done > $0.doneMarkers {
-                        $0.doneMarkers = done
-                        $0.doneAt = now
-                        $0.cpuAtDone = cpu
+                let (becameReady, newMarkers) = status.withLock { status -> (Bool, Int) in
+                    status.frames += 1
+                    status.snapshots += 1
+                    let becameReady = !status.ready
+                    if becameReady { status.cpuAtReady = cpu }
+                    status.ready = true
+                    let newMarkers = max(0, done - status.doneMarkers)
+                    if done > status.doneMarkers {
+                        status.doneMarkers = done
+                        status.doneAt = now
+                        status.cpuAtDone = cpu
                     }
+                    return (becameReady, newMarkers)
                 }
+                for _ in 0..<(newMarkers + (becameReady ? 1 : 0)) { signals.signal() }
             case .event(_, let event):
                 var isDone = false
                 if case .traffic(let traffic) = event {
@@ -108,6 +115,7 @@ final class FollowingClient: @unchecked Sendable {
                         $0.cpuAtDone = cpu
                     }
                 }
+                if isDone { signals.signal() }
             case .gap:
                 status.withLock {
                     $0.frames += 1

@@ -47,6 +47,21 @@ struct Options {
     /// Messages each way per WebKit run, and runs per setup.
     var webKitMessages = 2_000
     var webKitRuns = 5
+    /// `--instructions`: only the instructions per message, counted under valgrind's callgrind.
+    var instructions = false
+    /// Messages of the smaller callgrind run of each path (the larger runs twice as many).
+    var instructionMessages = 2_000
+    /// The valgrind to run (default: `valgrind` on `PATH`).
+    var valgrindPath: String?
+    /// Where to keep the callgrind outputs (default: a scratch directory, removed at the end).
+    var callgrindDirectory: String?
+    /// `--instructions-from DIR`: the instruction counts read from outputs kept earlier, without
+    /// running valgrind.
+    var instructionsFrom: String?
+    /// Hidden, what `--instructions` runs under valgrind: one path's workload, feeding this
+    /// many of `2 × instructionMessages` messages, and nothing else.
+    var instructionWorkload: InstructionPath?
+    var instructionsFeed = 0
 
     static let usage = """
         usage: bridge-inspector-bench [--json] [--quick | --smoke] [overrides]
@@ -71,6 +86,17 @@ struct Options {
                                  and rerun it into a real host (needs bridge-inspector built:
                                  swift build -c release)
           --session-messages N   messages in that recording (default 100000)
+          --instructions         only the instructions per message of each per-message path (the
+                                 host's receive with and without the agent, the agent's and the
+                                 client's threads, the client's decoding, the TUI's ingest),
+                                 counted by valgrind's callgrind: the same on every run, unlike
+                                 timings (a few minutes; needs valgrind: apt-get install valgrind)
+          --instruction-messages N  messages of the smaller callgrind run of each path; the larger
+                                 runs 2N and per message = difference / N (default 2000)
+          --valgrind PATH        the valgrind to run (default: valgrind on PATH)
+          --callgrind-dir DIR    keep the callgrind outputs in DIR (for callgrind_annotate)
+          --instructions-from DIR  report the counts from outputs kept with --callgrind-dir,
+                                 without running valgrind again
           --help                 this text
         """
 
@@ -85,6 +111,11 @@ struct Options {
                 throw BenchError("\(name) needs a positive number\n\n\(usage)")
             }
             return number
+        }
+        func text(_ name: String) throws -> String {
+            index += 1
+            guard index < arguments.count, !arguments[index].isEmpty else { throw BenchError("\(name) needs a value\n\n\(usage)") }
+            return arguments[index]
         }
         while index < arguments.count {
             switch arguments[index] {
@@ -104,6 +135,18 @@ struct Options {
             case "--webkit-messages": options.webKitMessages = Int(try value("--webkit-messages"))
             case "--sessions-only": options.sessionsOnly = true
             case "--session-messages": options.sessionMessages = Int(try value("--session-messages"))
+            case "--instructions": options.instructions = true
+            case "--instruction-messages": options.instructionMessages = Int(try value("--instruction-messages"))
+            case "--valgrind": options.valgrindPath = try text("--valgrind")
+            case "--callgrind-dir": options.callgrindDirectory = try text("--callgrind-dir")
+            case "--instructions-from": options.instructionsFrom = try text("--instructions-from")
+            case "--instructions-workload":
+                let name = try text("--instructions-workload")
+                guard let path = InstructionPath(rawValue: name) else {
+                    throw BenchError("--instructions-workload: no path \(name) (\(InstructionPath.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                options.instructionWorkload = path
+            case "--instructions-feed": options.instructionsFeed = Int(try value("--instructions-feed"))
             case "--help", "-h": throw BenchError(usage)
             default: throw BenchError("unknown option \(arguments[index])\n\n\(usage)")
             }
@@ -153,6 +196,7 @@ struct Options {
             webKitMessages = 50
             webKitRuns = 1
             sessionMessages = 400
+            instructionMessages = 20
         }
     }
 }

@@ -79,24 +79,12 @@ enum TUIBench {
         // takes it, as the inspector's loop does.
         var ingestNanoseconds: UInt64 = 0
         var ingestCPUNanoseconds: UInt64 = 0
-        var seq = 1
-        var index = 0
-        let encoder = JSONEncoding.compact
+        var lines = IngestLines(templates: templates)
         var batch: [Data] = []
         batch.reserveCapacity(ingestBatch)
-        while seq <= count {
+        while lines.seq <= count {
             batch.removeAll(keepingCapacity: true)
-            while seq <= count, batch.count < ingestBatch {
-                let traffic = templates.traffic(workloadIndex: index, seq: seq, time: startTime + Double(seq))
-                batch.append(try frameLine(traffic, encoder: encoder))
-                seq += 1
-                if Workload.isRequest(index), seq <= count {
-                    let response = templates.response(workloadIndex: index, seq: seq, time: startTime + Double(seq))
-                    batch.append(try frameLine(response, encoder: encoder))
-                    seq += 1
-                }
-                index += 1
-            }
+            try lines.append(ingestBatch, upTo: count, to: &batch)
             let begin = monotonicNanoseconds()
             let cpuBegin = threadCPUNanoseconds()
             for line in batch { model.handle(.frame(try AgentFrame.decode(line))) }
@@ -152,7 +140,7 @@ enum TUIBench {
         stats.handle(.key(.char("S")))
         let withStats = renderMedian(stats, renders)
 
-        let keyUnderLoad = try measureKeyUnderLoad(model, templates: templates, messagesPerSecond: 10_000, cycles: keyCycles, firstSeq: seq)
+        let keyUnderLoad = try measureKeyUnderLoad(model, templates: templates, messagesPerSecond: 10_000, cycles: keyCycles, firstSeq: lines.seq)
         let frameDecode = try measureFrameDecode(templates: templates, frames: min(count, 100_000))
 
         return TUIResult(
@@ -174,11 +162,49 @@ enum TUIBench {
         var state = LiveState()
         let begin = monotonicNanoseconds()
         let cpuBegin = threadCPUNanoseconds()
-        for line in lines { state.apply(try AgentFrame.decode(line), at: startTime) }
+        try decodeAndApply(lines[...], to: &state)
         let cpu = threadCPUNanoseconds() - cpuBegin
         let elapsed = seconds(from: begin, to: monotonicNanoseconds())
         precondition(state.log.count == lines.count)
         return (Double(lines.count) / elapsed, Double(cpu) / 1000 / Double(lines.count))
+    }
+
+    /// What a client does with each traffic line the agent writes: decode it
+    /// (``AgentFrame/decode(_:)``) and apply it to its state (``LiveState/apply(_:json:at:)``).
+    static func decodeAndApply(_ lines: ArraySlice<Data>, to state: inout LiveState) throws {
+        for line in lines { state.apply(try AgentFrame.decode(line), at: startTime) }
+    }
+
+    /// The lines of the ingest figure, as the agent writes them for the workload: each message's
+    /// `traffic` event, and after each request the `traffic` event of the host's response, with
+    /// sequence numbers from 1.
+    struct IngestLines {
+        let templates: Templates
+        /// The sequence number of the next line.
+        private(set) var seq = 1
+        private var index = 0
+        private let encoder = JSONEncoding.compact
+
+        init(templates: Templates) { self.templates = templates }
+
+        /// Appends about `batch` lines (a request's response is never split from it), but none
+        /// after sequence number `last`, to `lines`.
+        mutating func append(_ batch: Int = .max, upTo last: Int, to lines: inout [Data]) throws {
+            var appended = 0
+            while seq <= last, appended < batch {
+                appended += 1
+                let traffic = templates.traffic(workloadIndex: index, seq: seq, time: startTime + Double(seq))
+                lines.append(try frameLine(traffic, encoder: encoder))
+                seq += 1
+                if Workload.isRequest(index), seq <= last {
+                    let response = templates.response(workloadIndex: index, seq: seq, time: startTime + Double(seq))
+                    lines.append(try frameLine(response, encoder: encoder))
+                    seq += 1
+                    appended += 1
+                }
+                index += 1
+            }
+        }
     }
 
     /// `count` traffic event lines as the agent writes them, sequence numbers from `first`.
