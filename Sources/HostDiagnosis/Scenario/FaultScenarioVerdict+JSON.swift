@@ -24,24 +24,10 @@ extension FaultScenarioVerdict: Encodable {
         }
         try container.encodeIfPresent(run.untilSeq, forKey: .untilSeq)
         try container.encode(run.steps.enumerated().map { EncodedStep(index: $0, state: $1) }, forKey: .steps)
-        try container.encode(checks.map(EncodedCheck.init), forKey: .checks)
+        try container.encode(checks, forKey: .checks)
         try container.encode(doctor, forKey: .doctor)
         try container.encode(doctorFailures.map(\.id.rawValue), forKey: .doctorFailures)
         try container.encode(coverage, forKey: .coverage)
-    }
-}
-
-private struct EncodedCheck: Encodable {
-    var id: String
-    var passed: Bool
-    var summary: String
-    var evidence: [String]
-
-    init(_ check: FaultScenarioVerdict.Check) {
-        id = check.id
-        passed = check.passed
-        summary = check.summary
-        evidence = check.evidence
     }
 }
 

@@ -15,7 +15,7 @@ import InspectorProtocol
 /// ```
 public struct FaultScenarioVerdict: Sendable {
     /// One of the scenario's own checks.
-    public struct Check: Sendable, Equatable {
+    public struct Check: Sendable, Equatable, Encodable {
         /// `faults`, `steps`, `until`, or `expect[N]` (the expectation's place in the file).
         public var id: String
         /// Whether it passed.
