@@ -1,5 +1,4 @@
 import BridgeCore
-import FilterLanguage
 import Foundation
 import InspectorClient
 import InspectorProtocol
@@ -87,14 +86,7 @@ private enum ScenarioReader {
             }
             throw FaultScenarioError(place: "faults", reason: error.description)
         }
-        for (index, rule) in rules.enumerated() {
-            if let problem = rule.problem { throw FaultScenarioError(place: "faults[\(index)]", reason: problem) }
-            do throws(FilterParseError) {
-                _ = try InFlightMessageFilter(parsing: rule.filter)
-            } catch {
-                throw FaultScenarioError(place: "faults[\(index)].filter", reason: "\(error)")
-            }
-        }
+        try FaultRuleFile.check(rules)
         if rules.count > FaultScenario.maxSteps { throw FaultScenarioError(place: "faults", reason: "more than \(FaultScenario.maxSteps) rules") }
         return rules
     }

@@ -55,15 +55,21 @@ public struct FaultRuleFile: Codable, Sendable, Hashable {
     public static func decode(_ data: Data) throws(FaultRuleFileError) -> FaultRuleFile {
         let file = try RulesFile.decode(FaultRuleFile.self, from: data)
         if file.faults.isEmpty { throw FaultRuleFileError(place: "faults", reason: "holds no rules; add at least one") }
-        for (index, rule) in file.faults.enumerated() {
+        try check(file.faults)
+        return file
+    }
+
+    /// Refuses the first of `rules` the agent would refuse (its filter, effect or firing), naming
+    /// it as `faults[i]`: the check of a rules file and of a fault scenario's `faults`.
+    package static func check(_ rules: [WireFaultRule]) throws(FaultRuleFileError) {
+        for (index, rule) in rules.enumerated() {
             if let problem = rule.problem { throw FaultRuleFileError(place: "faults[\(index)]", reason: problem) }
-            do {
+            do throws(FilterParseError) {
                 _ = try InFlightMessageFilter(parsing: rule.filter)
             } catch {
                 throw FaultRuleFileError(place: "faults[\(index)].filter", reason: "\(error)")
             }
         }
-        return file
     }
 
     /// The file as text: pretty-printed JSON with sorted keys.
