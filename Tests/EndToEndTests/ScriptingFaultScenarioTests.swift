@@ -117,6 +117,24 @@ struct ScriptingFaultScenarioTests {
         #expect(failing.lines.contains { $0.hasPrefix("    · device.info ") && $0.contains("retried after") && $0.hasSuffix("(not recoverable)") }, "\(failing)")
     }
 
+    @Test("through GBGBridge's public API: a scenario of event steps runs; one with fault rules is refused before it starts (exit 2)")
+    func publicAPIPath() async throws {
+        let host = try await ScriptedHost(binary: binary, scenario: Self.givesUp, extra: ["--inspect-via", "public-api"])
+        defer { host.stop() }
+        let directory = try TemporaryDirectory()
+        let events = try file(
+            #"{"name": "events-only", "steps": [{"at": "0s", "do": "background"}, {"at": "300ms", "do": "foreground"}], "duration": "1s", "doctor": {"failOn": "never"}}"#,
+            in: directory, name: "events.json")
+        let ran = try await host.run(["fault-scenario", events], binary: binary)
+        #expect(ran.status == 0, "\(ran)")
+        #expect(ran.lines.contains("✓ steps: 2 of 2 steps done"), "\(ran)")
+        let faulty = try file(Self.scenario(), in: directory, name: "faulty.json")
+        let refused = try await host.run(["fault-scenario", faulty], binary: binary)
+        #expect(refused.status == 2, "\(refused)")
+        #expect(refused.stderr.contains("cannot fault its handling of messages"), "\(refused)")
+        #expect(!refused.stderr.contains("rule f1"), "nothing was set: \(refused)")
+    }
+
     @Test("a bad file is refused with its place before anything reaches the host (exit 64); hostile text is made safe")
     func badFileAndHostileText() async throws {
         let host = try await ScriptedHost(binary: binary, scenario: Self.givesUp, extra: ["--wait-for-inspector"])

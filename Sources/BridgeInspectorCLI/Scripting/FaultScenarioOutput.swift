@@ -81,7 +81,7 @@ struct FaultScenarioReport {
             let name = ScriptOutput.safe(verdict.run.scenario.name)
             lines.append(
                 verdict.passed
-                    ? "fault scenario \(name) passed: \(verdict.judgedCount) checks"
+                    ? "fault scenario \(name) passed: \(FaultScenarioProgress.count(verdict.judgedCount, "check"))"
                     : "fault scenario \(name) FAILED: \(verdict.failedCount) of \(verdict.judgedCount) checks")
         }
         return lines
