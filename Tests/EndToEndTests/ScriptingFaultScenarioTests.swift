@@ -77,6 +77,49 @@ struct ScriptingFaultScenarioTests {
         #expect(faults.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "\(faults)")
     }
 
+    @Test("--quiet: only the failed checks on standard output, no progress on standard error, the same exit status")
+    func quietPrintsOnlyFailures() async throws {
+        let host = try await ScriptedHost(binary: binary, scenario: Self.givesUp, extra: ["--wait-for-inspector"])
+        defer { host.stop() }
+        let directory = try TemporaryDirectory()
+        let result = try await host.run(["fault-scenario", try file(Self.scenario(), in: directory), "--quiet"], binary: binary)
+        #expect(result.status == 6, "\(result)")
+        #expect(result.lines.first == "✗ expect[0]: after BUSY on device.info the journey retries within 5.0s: met 1 time, 1 not as expected", "\(result)")
+        #expect(result.lines.dropFirst().allSatisfy { $0.hasPrefix("    · ") }, "only the failed check and its evidence: \(result)")
+        #expect(!result.lines.isEmpty && !result.lines.contains { $0.hasPrefix("✓") || $0.hasPrefix("doctor:") || $0.hasPrefix("fault scenario") }, "\(result)")
+        let progress = result.stderr.split(separator: "\n").filter { !$0.hasPrefix("Error:") && !$0.hasPrefix("hint:") && !$0.isEmpty }
+        #expect(progress.isEmpty, "no progress lines: \(result)")
+        #expect(result.stderr.contains("Error: fault scenario device-info-busy failed"), "\(result)")
+    }
+
+    /// A journey that asks for device.info every 100 ms, whoever watches.
+    static let keepsAsking = #"""
+        {"name": "keeps-asking", "loop": true, "steps": [
+          {"send": {"payload": {"action": "device.info"}, "label": "info"}},
+          {"awaitResponse": {"label": "info", "timeoutMs": 10000}},
+          {"wait": 100}
+        ]}
+        """#
+
+    @Test("against a journey already running: each message the rule changed has exactly one FAULT line, whether it came before the watch subscribed or after")
+    func faultLinesBeforeSubscribing() async throws {
+        let host = try await ScriptedHost(binary: binary, scenario: Self.keepsAsking)
+        defer { host.stop() }
+        let directory = try TemporaryDirectory()
+        // The run ends at the faulted answer: its request and its answer are the rule's one hit.
+        let scenario = #"""
+            {"version": 1, "name": "busy-once",
+             "faults": [{"filter": "action:device.info", "firing": {"kind": "sequence", "steps": [{"kind": "error", "code": "BUSY"}, {"kind": "pass"}]}}],
+             "until": "is:fault type:response", "duration": "60s", "settle": "0s"}
+            """#
+        let result = try await host.run(["fault-scenario", try file(scenario, in: directory, name: "once.json")], binary: binary)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.contains("✓ faults: every rule fired (f1 1×)"), "\(result)")
+        let faultLines = result.stderr.split(separator: "\n").filter { $0.contains("FAULT f1") }
+        #expect(faultLines.count == 2, "the faulted request and its BUSY answer, whenever they came: \(result)")
+        #expect(faultLines.first?.contains("IN   request device.info") == true, "\(result)")
+    }
+
     @Test("a journey that retries after BUSY: exit 0; --json holds the verdict, the steps and the coverage")
     func handledExitsZero() async throws {
         let host = try await ScriptedHost(binary: binary, scenario: Self.retries, extra: ["--wait-for-inspector"])

@@ -120,6 +120,11 @@ struct FaultScenarioCommand: ParsableCommand {
             let snapshot = try watch.firstSnapshot()
             let startedAt = Self.nowMs()
             state.apply(.snapshot(seq: snapshot.seq, state: snapshot.state), at: startedAt)
+            // What a rule changed between setting the rules and this snapshot is in its log:
+            // said as if it came now, so every message the rules changed has its line.
+            for record in snapshot.state.messages where record.seq > startSeq {
+                if let mark = record.fault, ids.contains(mark.rule) { progress.faulted(record, mark: mark, since: startedAt, at: startedAt) }
+            }
             var run: FaultScenarioRun
             do throws(FaultScenarioError) {
                 run = try FaultScenarioRun(scenario, startedAt: startedAt, startSeq: startSeq)
