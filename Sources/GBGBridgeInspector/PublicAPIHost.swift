@@ -518,18 +518,17 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
             report(.lastError(error, time: time))
         }
         let current = api.pendingRequests
-        let currentIds = Set(current.map(\.correlationId))
-        for (id, action) in pending where !currentIds.contains(id) {
+        let change = PendingChange(from: pending, to: current)
+        for (id, action) in change.removed {
             pendingSince.removeValue(forKey: id)
             recent.leftPending(id)
             report(.pendingRemoved(correlationId: id, action: action))
         }
-        let known = Set(pending.map(\.id))
-        for message in current where !known.contains(message.correlationId) {
+        for message in change.added {
             pendingSince[message.correlationId] = time
             report(.pendingAdded(PendingRequest(message: message, since: time)))
         }
-        pending = current.map { ($0.correlationId, $0.payload.action) }
+        if !change.isEmpty { pending = current.map { ($0.correlationId, $0.payload.action) } }
         for kind in CaptureCapability.Kind.allCases {
             let previous = slots[kind]
             let since = previous?.activeRequest?.correlationId == Self.capture(kind, of: api).activeRequest?.correlationId

@@ -1,0 +1,49 @@
+import BridgeCore
+
+/// What changed in GBGBridge's `pendingRequests` between two looks: the requests that left it
+/// (with their actions, in the order they had) and those that joined it (in the order they have).
+///
+/// A request is removed when its id is no longer there and added when its id was not there
+/// before, whatever the order. ``PublicAPIHost`` looks after every message (a request landing in
+/// `pendingRequests`, an answer sent), so the list is nearly always the one before, less a few
+/// answered requests, plus a few at its end. That case is found in one ordered walk over the two
+/// lists, comparing ids, with no sets built (hashing every id on each look cost the app's main
+/// thread more than the rest of the adapter's work per message); anything else (a list
+/// reordered, an id twice) is worked out with sets, with the same result.
+struct PendingChange {
+    /// The requests that left, in the order they had: id and action.
+    var removed: [(id: String, action: String)] = []
+    /// The requests that joined, in the order they have.
+    var added: [BridgeMessage] = []
+
+    /// Nothing left and nothing joined.
+    var isEmpty: Bool { removed.isEmpty && added.isEmpty }
+
+    /// The change from `before` (ids and actions, as last seen) to `after` (the list now).
+    init(from before: [(id: String, action: String)], to after: [BridgeMessage]) {
+        // The walk: each request seen before is either the next one now, or it left.
+        var next = 0
+        var left: [(id: String, action: String)] = []
+        for request in before {
+            if next < after.count, after[next].correlationId == request.id {
+                next += 1
+            } else {
+                left.append(request)
+            }
+        }
+        let joined = after[next...]
+        // The walk's answer is right when none of those that left is still there and none of
+        // those that joined was there before (both checks are short: few leave or join at once).
+        let walkHolds = left.allSatisfy { request in !after.contains { $0.correlationId == request.id } }
+            && joined.allSatisfy { message in !before.contains { $0.id == message.correlationId } }
+        if walkHolds {
+            removed = left
+            added = Array(joined)
+            return
+        }
+        let now = Set(after.map(\.correlationId))
+        let then = Set(before.map(\.id))
+        removed = before.filter { !now.contains($0.id) }
+        added = after.filter { !then.contains($0.correlationId) }
+    }
+}

@@ -1,0 +1,87 @@
+import BridgeCore
+@testable import GBGBridgeInspector
+import InspectorProtocol
+import Testing
+
+/// `PendingChange`, the adapter's comparison of GBGBridge's `pendingRequests` with the last look,
+/// gives exactly what comparing the two lists' sets of ids gives: the same requests removed and
+/// added, in the same order, whether the list changed the usual way (answered requests gone, new
+/// ones at the end) or not (reordered, ids twice, everything replaced).
+@Suite("What changed in pendingRequests")
+struct PendingChangeTests {
+    /// The rule the adapter used before: by sets of ids.
+    static func reference(from before: [(id: String, action: String)], to after: [BridgeMessage]) -> (removed: [String], added: [String]) {
+        let now = Set(after.map(\.correlationId))
+        let then = Set(before.map(\.id))
+        return (before.filter { !now.contains($0.id) }.map(\.id), after.filter { !then.contains($0.correlationId) }.map(\.correlationId))
+    }
+
+    static func request(_ id: String) -> BridgeMessage {
+        BridgeMessage(correlationId: id, type: .request, timestamp: 0, payload: .init(action: "action-\(id)"))
+    }
+
+    static func check(_ before: [String], _ after: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        let seen = before.map { (id: $0, action: "action-\($0)") }
+        let now = after.map(request)
+        let change = PendingChange(from: seen, to: now)
+        let expected = reference(from: seen, to: now)
+        #expect(change.removed.map(\.id) == expected.removed, "\(before) → \(after)", sourceLocation: sourceLocation)
+        #expect(change.removed.map(\.action) == expected.removed.map { "action-\($0)" }, sourceLocation: sourceLocation)
+        #expect(change.added.map(\.correlationId) == expected.added, "\(before) → \(after)", sourceLocation: sourceLocation)
+        #expect(change.isEmpty == (expected.removed.isEmpty && expected.added.isEmpty), sourceLocation: sourceLocation)
+    }
+
+    @Test("the usual changes: one joins at the end, one answered leaves, both, nothing")
+    func usual() {
+        Self.check(["a", "b"], ["a", "b", "c"])
+        Self.check(["a", "b", "c"], ["a", "c"])
+        Self.check(["a", "b", "c"], ["b", "c", "d", "e"])
+        Self.check(["a", "b"], ["a", "b"])
+        Self.check([], ["a"])
+        Self.check(["a"], [])
+        Self.check([], [])
+        let change = PendingChange(from: [("a", "x"), ("b", "y")], to: [Self.request("a"), Self.request("b")])
+        #expect(change.isEmpty)
+    }
+
+    @Test("unusual changes give what sets give: reordered, an id twice, an answered id back again, all replaced")
+    func unusual() {
+        Self.check(["a", "b"], ["b", "a"])
+        Self.check(["a", "b"], ["b", "a", "c"])
+        Self.check(["a", "a"], ["a"])
+        Self.check(["a"], ["a", "a"])
+        Self.check(["a", "b", "c"], ["c", "x", "a"])
+        Self.check(["a", "b"], ["x", "y"])
+        Self.check(["a", "b", "a"], ["b", "a", "b"])
+    }
+
+    @Test("random sequences of looks (5 seeds × 2,000 looks): always what sets give")
+    func randomLooks() {
+        for seed in UInt64(1)...5 {
+            var random = SplitMix64(seed: seed)
+            var list: [String] = []
+            var next = 0
+            for _ in 0..<2_000 {
+                let before = list
+                // Mostly the usual (answers leave, requests join at the end); now and then a
+                // reorder, a duplicate or an id back again.
+                for _ in 0..<Int.random(in: 0...2, using: &random) where !list.isEmpty {
+                    list.remove(at: Int.random(in: 0..<list.count, using: &random))
+                }
+                for _ in 0..<Int.random(in: 0...2, using: &random) {
+                    next += 1
+                    list.append("r\(next)")
+                }
+                switch Int.random(in: 0..<20, using: &random) {
+                case 0 where list.count > 1: list.swapAt(0, list.count - 1)
+                case 1 where !list.isEmpty: list.append(list[Int.random(in: 0..<list.count, using: &random)])
+                case 2 where !before.isEmpty: list.append(before[Int.random(in: 0..<before.count, using: &random)])
+                case 3: list.shuffle(using: &random)
+                default: break
+                }
+                if list.count > 60 { list.removeFirst(list.count - 60) }
+                Self.check(before, list)
+            }
+        }
+    }
+}
