@@ -124,7 +124,7 @@ public final class InspectorAgent: Sendable {
         executor.faults.publishHits = { list in inbox.push(.faultHits(list)) }
         let state = AgentState(host: info, snapshot: host.inspectionSnapshot(), limits: limits)
         let sink = InspectionSink(
-            push: { change, cause in inbox.push(.change(change, tag: cause?.tag)) },
+            push: { change, cause in inbox.push(change, tag: cause?.tag) },
             running: { executor.current.map(InspectionCause.init) })
         return (info, state, executor, host.startReporting(to: sink))
     }
