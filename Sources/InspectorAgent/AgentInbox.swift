@@ -100,6 +100,8 @@ final class AgentInbox: @unchecked Sendable {
         /// The batch the agent emptied on its last pass, kept for its capacity (``drain(_:)``).
         var spare = Batch()
         var memory = TrafficMemory()
+        /// The inspector command running on the host now (``setRunning(_:)``).
+        var running: CommandTag?
         var closed = false
         /// The agent thread is blocked (or about to block) in `poll` and needs a wake byte.
         var agentParked = false
@@ -127,27 +129,46 @@ final class AgentInbox: @unchecked Sendable {
         if wake { wakePipe.wake() }
     }
 
-    /// Called on the host's main actor with every change the host reports: a plain traffic
-    /// record (no command running, no hold, fault or note on it, not too large) is handed over as
-    /// a ``Traffic`` record and its bytes; any other change as it is, with its ``Links``.
-    func push(_ change: BridgeChange, tag: CommandTag?) {
+    /// Called on the host's main actor when the command it runs for an inspector starts and ends.
+    func setRunning(_ tag: CommandTag?) {
+        queue.withLock { $0.running = tag }
+    }
+
+    /// Called on the host's main actor with every change the host reports, caused by `tag`'s
+    /// command (or, with `causedByRunningCommand`, by the one running now, ``setRunning(_:)``):
+    /// a plain traffic record (no command, no hold, fault or note on it, not too large) is handed
+    /// over as a ``Traffic`` record and its bytes; any other change as it is, with its ``Links``.
+    func push(_ change: BridgeChange, tag: CommandTag? = nil, causedByRunningCommand: Bool = false) {
+        switch change {
+        case .traffic(let record):
+            push(record, tag: tag, causedByRunningCommand: causedByRunningCommand)
+        default:
+            let wake = queue.withLock { queue -> Bool in
+                guard !queue.closed else { return false }
+                let tag = causedByRunningCommand ? queue.running : tag
+                queue.batch.items.append(.change(change, tag: tag, links: queue.memory.links(of: change)))
+                defer { queue.agentParked = false }
+                return queue.agentParked
+            }
+            if wake { wakePipe.wake() }
+        }
+    }
+
+    private func push(_ record: TrafficRecord, tag: CommandTag?, causedByRunningCommand: Bool) {
         let wake = queue.withLock { queue -> Bool in
             guard !queue.closed else { return false }
-            if case .traffic(let record) = change {
-                queue.memory.note(record.direction, record.message)
-                if tag == nil, Self.isPlain(record) {
-                    let start = queue.batch.bytes.count
-                    record.json.withUnsafeBytes { json in
-                        json.withMemoryRebound(to: UInt8.self) { queue.batch.bytes.append(contentsOf: $0) }
-                    }
-                    queue.batch.traffic.append(
-                        Traffic(direction: record.direction, time: record.time, start: start, count: record.json.count))
-                    queue.batch.items.append(.traffic)
-                } else {
-                    queue.batch.items.append(.change(change, tag: tag))
+            let tag = causedByRunningCommand ? queue.running : tag
+            queue.memory.note(record.direction, record.message)
+            if tag == nil, Self.isPlain(record) {
+                let start = queue.batch.bytes.count
+                record.json.withUnsafeBytes { json in
+                    json.withMemoryRebound(to: UInt8.self) { queue.batch.bytes.append(contentsOf: $0) }
                 }
+                queue.batch.traffic.append(
+                    Traffic(direction: record.direction, time: record.time, start: start, count: record.json.count))
+                queue.batch.items.append(.traffic)
             } else {
-                queue.batch.items.append(.change(change, tag: tag, links: queue.memory.links(of: change)))
+                queue.batch.items.append(.change(.traffic(record), tag: tag))
             }
             defer { queue.agentParked = false }
             return queue.agentParked
