@@ -1,5 +1,4 @@
 import BridgeCore
-import DequeModule
 import Foundation
 import InspectorProtocol
 import SocketSupport
@@ -79,7 +78,7 @@ final class AgentInbox: @unchecked Sendable {
     /// What one ``drain(_:)`` hands the agent: the items, oldest first, and the traffic records
     /// and bytes the ``Item/traffic`` items stand for, in the same order.
     struct Batch {
-        var items: Deque<Item> = []
+        var items: [Item] = []
         var traffic: [Traffic] = []
         var bytes: [UInt8] = []
 
@@ -157,9 +156,10 @@ final class AgentInbox: @unchecked Sendable {
     private func push(_ record: TrafficRecord, tag: CommandTag?, causedByRunningCommand: Bool) {
         let wake = queue.withLock { queue -> Bool in
             guard !queue.closed else { return false }
-            let tag = causedByRunningCommand ? queue.running : tag
             queue.memory.note(record.direction, record.message)
-            if tag == nil, Self.isPlain(record) {
+            // The tag is looked at, not copied, on the hot path.
+            let uncaused = causedByRunningCommand ? queue.running == nil : tag == nil
+            if uncaused, Self.isPlain(record) {
                 let start = queue.batch.bytes.count
                 record.json.withUnsafeBytes { json in
                     json.withMemoryRebound(to: UInt8.self) { queue.batch.bytes.append(contentsOf: $0) }
@@ -168,7 +168,7 @@ final class AgentInbox: @unchecked Sendable {
                     Traffic(direction: record.direction, time: record.time, start: start, count: record.json.count))
                 queue.batch.items.append(.traffic)
             } else {
-                queue.batch.items.append(.change(.traffic(record), tag: tag))
+                queue.batch.items.append(.change(.traffic(record), tag: causedByRunningCommand ? queue.running : tag))
             }
             defer { queue.agentParked = false }
             return queue.agentParked

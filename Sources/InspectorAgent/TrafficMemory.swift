@@ -17,9 +17,10 @@ struct TrafficMemory {
 
     /// Notes a traffic record, as the agent will log it.
     mutating func note(_ direction: TrafficRecord.Direction, _ message: BridgeMessage) {
-        switch direction {
-        case .received: lastReceived = message
-        case .sent: lastSent = message
+        if direction == .received {
+            lastReceived = message
+        } else {
+            lastSent = message
         }
     }
 
