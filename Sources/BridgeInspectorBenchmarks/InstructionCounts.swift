@@ -148,10 +148,10 @@ struct InstructionCounts {
             Format.verdict(agentAndClientOverHostReceive <= 1, "≤ 100 %"))
         if let stalled, let agentOnHostThreadStalled {
             let ratio = agentOnHostThreadStalled / hostReceive
-            row("host with agent + following + stalled client: the host's thread", stalled.host)
+            row("with a stalled client too: the host's thread", stalled.host)
             row("  of which the agent (the difference)", agentOnHostThreadStalled,
                 Format.fixed(ratio * 100, 1) + " % of the host's receive  " + Format.verdict(ratio <= 0.05, "≤ 5 %"))
-            row("the agent's thread, with the stalled client too", stalled.agent)
+            row("the agent's thread, with a stalled client too", stalled.agent)
         }
         row("client: decode + LiveState.apply, per traffic line", clientDecode)
         row("TUI: decode + handle(.frame), per traffic line", tuiIngest)
