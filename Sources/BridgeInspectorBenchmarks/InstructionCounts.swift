@@ -23,6 +23,9 @@ struct InstructionCounts {
     var followingClientThread: Double
     var clientDecode: Double
     var tuiIngest: Double
+    /// The host's and the agent's threads with a stalled client too (nil when the outputs read
+    /// hold no such run, such as those of a bench from before it was counted).
+    var stalled: (host: Double, agent: Double)?
     /// The two message counts each path ran with.
     var messages: (small: Int, large: Int)
 
@@ -33,6 +36,8 @@ struct InstructionCounts {
     var agentAndClientOverHostReceive: Double { (agentThread + followingClientThread) / hostReceive }
     /// Target at most 0.05.
     var agentOnHostThreadOverHostReceive: Double { agentOnHostThread / hostReceive }
+    /// The agent's cost on the host's thread with a stalled client too, per message.
+    var agentOnHostThreadStalled: Double? { stalled.map { $0.host - hostReceive } }
 
     /// A function the agent's thread runs and no other (the mangled `AgentLoop`, whose thread
     /// body is its `run()`).
@@ -71,7 +76,8 @@ struct InstructionCounts {
             throw BenchError("\(directory) holds no callgrind outputs of two sizes for \(InstructionPath.hostReceive.rawValue) (found \(counts))")
         }
         let messages = (small: counts[0], large: counts[1])
-        for path in InstructionPath.allCases where sizes(path) != counts {
+        let hasStalled = !sizes(.hostReceiveWithAgentStalled).isEmpty
+        for path in InstructionPath.allCases where sizes(path) != counts && (path != .hostReceiveWithAgentStalled || hasStalled) {
             throw BenchError("\(directory): \(path.rawValue) ran with \(sizes(path)) messages, \(InstructionPath.hostReceive.rawValue) with \(counts)")
         }
         /// The instructions of the thread `pick` chooses, in the run of each size, per message.
@@ -87,15 +93,23 @@ struct InstructionCounts {
             return try perMessage(small: totals[0], large: totals[1], messages: messages)
         }
         let main: ([CallgrindOutput]) -> CallgrindOutput? = { $0.first { $0.thread == 1 } }
+        let agent: ([CallgrindOutput]) -> CallgrindOutput? = { $0.first { $0.thread != 1 && $0.ran(agentThreadFragment) } }
+        var stalled: (host: Double, agent: Double)?
+        if hasStalled {
+            stalled = (
+                try per(.hostReceiveWithAgentStalled, "the host (the main thread)", main),
+                try per(.hostReceiveWithAgentStalled, "the agent", agent)
+            )
+        }
         return InstructionCounts(
             hostReceive: try per(.hostReceive, "the host (the main thread)", main),
             hostReceiveWithAgent: try per(.hostReceiveWithAgent, "the host (the main thread)", main),
-            agentThread: try per(.hostReceiveWithAgent, "the agent", { $0.first { $0.thread != 1 && $0.ran(agentThreadFragment) } }),
+            agentThread: try per(.hostReceiveWithAgent, "the agent", agent),
             followingClientThread: try per(
                 .hostReceiveWithAgent, "the following client", { $0.first { $0.thread != 1 && $0.ran(clientThreadFragment) } }),
             clientDecode: try per(.clientDecode, "the client's decoding (the main thread)", main),
             tuiIngest: try per(.tuiIngest, "the TUI's ingest (the main thread)", main),
-            messages: messages)
+            stalled: stalled, messages: messages)
     }
 
     /// The figures in the JSON object.
@@ -111,6 +125,12 @@ struct InstructionCounts {
         report.set("instr_tui_ingest_per_frame", tuiIngest.rounded())
         report.set("instr_ratio_agent_and_client_over_host_receive", agentAndClientOverHostReceive)
         report.set("instr_ratio_agent_on_host_thread_over_host_receive", agentOnHostThreadOverHostReceive)
+        if let stalled, let agentOnHostThreadStalled {
+            report.set("instr_host_receive_with_agent_stalled_per_msg", stalled.host.rounded())
+            report.set("instr_agent_on_host_thread_stalled_per_msg", agentOnHostThreadStalled.rounded())
+            report.set("instr_agent_thread_stalled_per_msg", stalled.agent.rounded())
+            report.set("instr_ratio_agent_on_host_thread_stalled_over_host_receive", agentOnHostThreadStalled / hostReceive)
+        }
     }
 
     /// The figures in the table.
@@ -126,6 +146,13 @@ struct InstructionCounts {
         row("the following client's thread (read, decode)", followingClientThread)
         table.row("  agent + client over the host's receive", Format.fixed(agentAndClientOverHostReceive * 100, 0) + " %",
             Format.verdict(agentAndClientOverHostReceive <= 1, "≤ 100 %"))
+        if let stalled, let agentOnHostThreadStalled {
+            let ratio = agentOnHostThreadStalled / hostReceive
+            row("with a stalled client too: the host's thread", stalled.host)
+            row("  of which the agent (the difference)", agentOnHostThreadStalled,
+                Format.fixed(ratio * 100, 1) + " % of the host's receive  " + Format.verdict(ratio <= 0.05, "≤ 5 %"))
+            row("the agent's thread, with a stalled client too", stalled.agent)
+        }
         row("client: decode + LiveState.apply, per traffic line", clientDecode)
         row("TUI: decode + handle(.frame), per traffic line", tuiIngest)
     }

@@ -25,6 +25,10 @@ enum InstructionPath: String, CaseIterable {
     /// The same with the agent started and a client following everything; the agent's and the
     /// client's threads are counted from this run too.
     case hostReceiveWithAgent = "host-receive-agent"
+    /// The same with a second client that attaches, subscribes and then never reads: what a
+    /// stalled client costs the host's thread and the agent's (its queue fills, then its gap
+    /// grows). Paced on the following client as before.
+    case hostReceiveWithAgentStalled = "host-receive-agent-stalled"
     /// A client's work per traffic line: `AgentFrame.decode` and `LiveState.apply`.
     case clientDecode = "client-decode"
     /// The TUI's work per traffic line: `AgentFrame.decode` and `InspectorModel.handle(.frame)`.
@@ -43,6 +47,8 @@ enum InstructionPath: String, CaseIterable {
             try Self.feedHost(base: base, feed: feed, follower: nil)
         case .hostReceiveWithAgent:
             try Self.feedHost(base: base, feed: feed, follower: scratch.file("i.sock"))
+        case .hostReceiveWithAgentStalled:
+            try Self.feedHost(base: base, feed: feed, follower: scratch.file("i.sock"), stalled: true)
         case .clientDecode:
             let lines = try TUIBench.trafficLines(templates: try TUIBench.Templates(), from: 1, count: 2 * base)
             var state = LiveState()
@@ -65,22 +71,34 @@ enum InstructionPath: String, CaseIterable {
 
     /// Feeds `feed` of the workload's messages to a host, a ``pace`` at a time, each batch
     /// followed by a `bench.done` event; with `follower` (a socket path), the agent is started
-    /// there and a ``FollowingClient`` must hold each marker before the next batch.
+    /// there and a ``FollowingClient`` must hold each marker before the next batch; with
+    /// `stalled`, a client that never reads is attached first.
     @MainActor
-    private static func feedHost(base: Int, feed: Int, follower socketPath: String?) throws {
+    private static func feedHost(base: Int, feed: Int, follower socketPath: String?, stalled: Bool = false) throws {
         let messages = Workload.messages(2 * base)
         let transport = DiscardingTransport()
         let host = makeBenchHost(transport: transport)
         var agent: InspectorAgent?
         var follower: FollowingClient?
+        var stalledClient: InspectorSession?
         defer {
             agent?.stop()
             follower?.stop()
+            stalledClient?.close()
         }
         if let socketPath {
             var limits = AgentLimits()
             limits.stalledClientSeconds = 3600
             agent = try host.startInspector(name: "bench", socketPath: socketPath, limits: limits)
+            if stalled {
+                // Subscribed once its snapshot arrives (the agent sends it when it takes the
+                // client's hello): from then on every event is queued for it, and it reads no more.
+                let session = try InspectorSession(socketPath: socketPath, subscribe: true, clientName: "bench-stalled", timeout: 600)
+                stalledClient = session
+                guard case .snapshot = try session.nextFrame(timeout: 600) else {
+                    throw BenchError("the stalled client got no snapshot")
+                }
+            }
             let client = FollowingClient()
             follower = client
             client.start(socketPath: socketPath)

@@ -179,12 +179,24 @@ final class AgentClient {
     }
 
     /// Writes as much of the queue as the output takes now. Returns `false` when the peer is gone.
+    ///
+    /// Frames smaller than ``gatherBytes`` are gathered into one buffer and written together: a
+    /// batch of events costs one `write` per client, not one per frame. A larger frame is written
+    /// from its own bytes, and so is the head alone while the output last took nothing (a client
+    /// that does not read costs no copying on every pass).
     func flush(now: Date) -> Bool {
+        // Only for this call: a buffer kept would be memory held for every client.
+        var gathered: [UInt8] = []
         while let head = queue.first {
             let result: UnixConnection.WriteResult
             do {
-                result = try head.bytes.withUnsafeBytes { buffer in
-                    try output.write(UnsafeRawBufferPointer(rebasing: buffer[headOffset...]))
+                if !outputWasFull, queue.count > 1, head.bytes.count - headOffset < Self.gatherBytes {
+                    gatherHead(into: &gathered)
+                    result = try gathered.withUnsafeBytes { try output.write($0) }
+                } else {
+                    result = try head.bytes.withUnsafeBytes { buffer in
+                        try output.write(UnsafeRawBufferPointer(rebasing: buffer[headOffset...]))
+                    }
                 }
             } catch {
                 return false
@@ -192,19 +204,52 @@ final class AgentClient {
             switch result {
             case .written(let count):
                 lastProgress = now
-                headOffset += count
-                queuedBytes -= count
-                if head.kind == .event { queuedEventBytes -= count }
-                if headOffset >= head.bytes.count {
-                    if head.kind == .oversizedEvent { oversizedEventQueued = false }
-                    queue.removeFirst()
-                    headOffset = 0
-                }
+                outputWasFull = false
+                consume(count)
             case .wouldBlock:
+                outputWasFull = true
                 return true
             }
         }
         return true
+    }
+
+    /// Whether the last write found the output full.
+    private var outputWasFull = false
+
+    /// The most bytes gathered into one write.
+    static let gatherBytes = 64 * 1024
+
+    /// Copies the unwritten rest of the head and the frames after it into `gathered`, as many
+    /// whole frames as fit in ``gatherBytes`` (the head always).
+    private func gatherHead(into gathered: inout [UInt8]) {
+        if gathered.capacity == 0 { gathered.reserveCapacity(Self.gatherBytes) }
+        gathered.removeAll(keepingCapacity: true)
+        for (index, frame) in queue.enumerated() {
+            if index == 0 {
+                gathered.append(contentsOf: frame.bytes[headOffset...])
+            } else {
+                guard gathered.count + frame.bytes.count <= Self.gatherBytes else { break }
+                gathered.append(contentsOf: frame.bytes)
+            }
+        }
+    }
+
+    /// Accounts for `count` bytes written from the head of the queue on, across frames.
+    private func consume(_ count: Int) {
+        var left = count
+        while left > 0, let head = queue.first {
+            let taken = min(left, head.bytes.count - headOffset)
+            left -= taken
+            headOffset += taken
+            queuedBytes -= taken
+            if head.kind == .event { queuedEventBytes -= taken }
+            if headOffset >= head.bytes.count {
+                if head.kind == .oversizedEvent { oversizedEventQueued = false }
+                queue.removeFirst()
+                headOffset = 0
+            }
+        }
     }
 
     /// Whether the client has left a non-empty queue unread for longer than `seconds`.

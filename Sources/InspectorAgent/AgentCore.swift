@@ -188,12 +188,21 @@ final class AgentCore {
 
     /// Applies the host's changes and command replies, in order: events to every subscribed
     /// client (or into its gap), replies to the client that asked.
-    func apply(_ items: some Sequence<AgentInbox.Item>, now: Date) {
+    func apply(_ batch: AgentInbox.Batch, now: Date) {
         self.now = now
-        for item in items {
+        var nextTraffic = 0
+        for item in batch.items {
             switch item {
-            case .change(let change, let tag):
-                let (frame, sent) = state.apply(change, tag: tag)
+            case .traffic:
+                guard nextTraffic < batch.traffic.count else { continue }
+                let traffic = batch.traffic[nextTraffic]
+                nextTraffic += 1
+                let frame = batch.bytes.withUnsafeBytes { bytes in
+                    state.apply(traffic, json: UnsafeRawBufferPointer(rebasing: bytes[traffic.start..<(traffic.start + traffic.count)]))
+                }
+                broadcast(frame)
+            case .change(let change, let tag, let links):
+                let (frame, sent) = state.apply(change, tag: tag, links: links)
                 if let tag, let sent { sentByCommand[tag, default: []].append(sent) }
                 broadcast(frame)
             case .reply(let tag, let result):

@@ -1,5 +1,4 @@
 import BridgeCore
-import DequeModule
 import Foundation
 import InspectorProtocol
 import SocketSupport
@@ -39,7 +38,11 @@ final class AgentInbox: @unchecked Sendable {
     }
 
     enum Item: Sendable {
-        case change(BridgeChange, tag: CommandTag?)
+        /// A change, as the host reported it, and what the host's side knows of its message.
+        case change(BridgeChange, tag: CommandTag?, links: Links = Links())
+        /// A message that crossed the bridge, with nothing but its direction and time to say:
+        /// the batch's next ``Traffic`` record, whose bytes are in the batch's ``Batch/bytes``.
+        case traffic
         case reply(tag: CommandTag, result: Result<JSONValue, InspectorError>)
         /// The breakpoints changed (every inspector's, as they are now).
         case breakpoints([WireBreakpoint])
@@ -52,10 +55,52 @@ final class AgentInbox: @unchecked Sendable {
         case faultHits([WireFault])
     }
 
+    /// What the host's side (``TrafficMemory``) knows of a change's message, which the agent's
+    /// copy does not keep: whether a pending request is the message received last, whether a
+    /// held message is the one logged last in its direction.
+    struct Links: Sendable, Equatable {
+        var isLastReceived = false
+        var isLastLogged = false
+    }
+
+    /// A traffic record on the hot path: scalars only, its message's bytes copied into the
+    /// inbox's own buffer. Nothing in it is reference-counted, so the host's thread and the
+    /// agent's never touch the same object for it (every retain and release of a shared object
+    /// is an atomic operation on a cache line both threads use).
+    struct Traffic: Sendable, Equatable {
+        var direction: TrafficRecord.Direction
+        var time: Date
+        /// Where its message's bytes are in ``Batch/bytes``.
+        var start: Int
+        var count: Int
+    }
+
+    /// What one ``drain(_:)`` hands the agent: the items, oldest first, and the traffic records
+    /// and bytes the ``Item/traffic`` items stand for, in the same order.
+    struct Batch {
+        var items: [Item] = []
+        var traffic: [Traffic] = []
+        var bytes: [UInt8] = []
+
+        var isEmpty: Bool { items.isEmpty }
+
+        mutating func removeAll() {
+            items.removeAll(keepingCapacity: true)
+            traffic.removeAll(keepingCapacity: true)
+            bytes.removeAll(keepingCapacity: true)
+        }
+
+        /// Bytes of the buffers, by capacity.
+        var capacityBytes: Int { bytes.capacity + traffic.capacity * MemoryLayout<Traffic>.stride }
+    }
+
     private struct Queue {
-        var items: Deque<Item> = []
+        var batch = Batch()
         /// The batch the agent emptied on its last pass, kept for its capacity (``drain(_:)``).
-        var spare: Deque<Item> = []
+        var spare = Batch()
+        var memory = TrafficMemory()
+        /// The inspector command running on the host now (``setRunning(_:)``).
+        var running: CommandTag?
         var closed = false
         /// The agent thread is blocked (or about to block) in `poll` and needs a wake byte.
         var agentParked = false
@@ -68,22 +113,80 @@ final class AgentInbox: @unchecked Sendable {
         wakePipe = try WakePipe()
     }
 
+    /// The largest message handed over as bytes; larger ones (whose records leave their data
+    /// out) keep the whole change.
+    static let compactMessageLimit = WireProtocol.maxAgentFrameBytes - 64 * 1024
+
     /// Called on the host's main actor: a non-blocking append.
     func push(_ item: Item) {
         let wake = queue.withLock { queue -> Bool in
             guard !queue.closed else { return false }
-            queue.items.append(item)
+            queue.batch.items.append(item)
             defer { queue.agentParked = false }
             return queue.agentParked
         }
         if wake { wakePipe.wake() }
     }
 
+    /// Called on the host's main actor when the command it runs for an inspector starts and ends.
+    func setRunning(_ tag: CommandTag?) {
+        queue.withLock { $0.running = tag }
+    }
+
+    /// Called on the host's main actor with every change the host reports, caused by `tag`'s
+    /// command (or, with `causedByRunningCommand`, by the one running now, ``setRunning(_:)``):
+    /// a plain traffic record (no command, no hold, fault or note on it, not too large) is handed
+    /// over as a ``Traffic`` record and its bytes; any other change as it is, with its ``Links``.
+    func push(_ change: BridgeChange, tag: CommandTag? = nil, causedByRunningCommand: Bool = false) {
+        switch change {
+        case .traffic(let record):
+            push(record, tag: tag, causedByRunningCommand: causedByRunningCommand)
+        default:
+            let wake = queue.withLock { queue -> Bool in
+                guard !queue.closed else { return false }
+                let tag = causedByRunningCommand ? queue.running : tag
+                queue.batch.items.append(.change(change, tag: tag, links: queue.memory.links(of: change)))
+                defer { queue.agentParked = false }
+                return queue.agentParked
+            }
+            if wake { wakePipe.wake() }
+        }
+    }
+
+    private func push(_ record: TrafficRecord, tag: CommandTag?, causedByRunningCommand: Bool) {
+        let wake = queue.withLock { queue -> Bool in
+            guard !queue.closed else { return false }
+            queue.memory.note(record.direction, record.message)
+            // The tag is looked at, not copied, on the hot path.
+            let uncaused = causedByRunningCommand ? queue.running == nil : tag == nil
+            if uncaused, Self.isPlain(record) {
+                let start = queue.batch.bytes.count
+                record.json.withUnsafeBytes { json in
+                    json.withMemoryRebound(to: UInt8.self) { queue.batch.bytes.append(contentsOf: $0) }
+                }
+                queue.batch.traffic.append(
+                    Traffic(direction: record.direction, time: record.time, start: start, count: record.json.count))
+                queue.batch.items.append(.traffic)
+            } else {
+                queue.batch.items.append(.change(.traffic(record), tag: causedByRunningCommand ? queue.running : tag))
+            }
+            defer { queue.agentParked = false }
+            return queue.agentParked
+        }
+        if wake { wakePipe.wake() }
+    }
+
+    /// Whether a record says nothing but its direction, time and bytes.
+    private static func isPlain(_ record: TrafficRecord) -> Bool {
+        record.hold == nil && record.fault == nil && record.deliveryError == nil && record.reported == nil
+            && record.lost == nil && record.json.count <= compactMessageLimit
+    }
+
     /// Called on the agent thread right before it blocks in `poll`: `true` when it may block
     /// (the queue is empty; the next push wakes it), `false` when items are already waiting.
     func park() -> Bool {
         queue.withLock { queue in
-            guard queue.items.isEmpty else { return false }
+            guard queue.batch.isEmpty else { return false }
             queue.agentParked = true
             return true
         }
@@ -97,23 +200,24 @@ final class AgentInbox: @unchecked Sendable {
     /// Called on the agent thread: hands everything queued so far, oldest first, to `handle`,
     /// and returns how many items there were (`handle` is not called for none).
     ///
-    /// Two buffers take turns: the queue the host appends to is swapped for the batch emptied on
-    /// the last pass, which keeps its capacity, so the host's pushes append into a buffer already
-    /// grown instead of growing a fresh one from nothing each pass (every doubling a new
+    /// Two batches take turns: the one the host appends to is swapped for the batch emptied on
+    /// the last pass, which keeps its capacity, so the host's pushes append into buffers already
+    /// grown instead of growing fresh ones from nothing each pass (every doubling a new
     /// allocation and a copy of the items so far, on the host's thread). A batch larger than
-    /// ``batchCapacityKept`` is let go after a burst rather than kept at that size for good.
+    /// ``batchCapacityKept`` items (or ``batchBytesKept`` bytes) is let go after a burst rather
+    /// than kept at that size for good.
     @discardableResult
-    func drain(_ handle: (Deque<Item>) -> Void) -> Int {
-        var batch = queue.withLock { queue -> Deque<Item> in
-            var batch: Deque<Item> = []
+    func drain(_ handle: (Batch) -> Void) -> Int {
+        var batch = queue.withLock { queue -> Batch in
+            var batch = Batch()
             swap(&batch, &queue.spare)
-            swap(&batch, &queue.items)
+            swap(&batch, &queue.batch)
             return batch
         }
-        let count = batch.count
+        let count = batch.items.count
         if count > 0 { handle(batch) }
-        guard count <= Self.batchCapacityKept else { return count }
-        batch.removeAll(keepingCapacity: true)
+        guard count <= Self.batchCapacityKept, batch.capacityBytes <= Self.batchBytesKept else { return count }
+        batch.removeAll()
         queue.withLock { swap(&$0.spare, &batch) }
         return count
     }
@@ -122,12 +226,16 @@ final class AgentInbox: @unchecked Sendable {
     /// full speed).
     static let batchCapacityKept = 4096
 
+    /// The most bytes of message text a batch kept for the next pass may hold.
+    static let batchBytesKept = 4 * 1024 * 1024
+
     /// Stops accepting items; later pushes are dropped.
     func close() {
         queue.withLock { queue in
             queue.closed = true
-            queue.items = []
-            queue.spare = []
+            queue.batch = Batch()
+            queue.spare = Batch()
+            queue.memory.removeAll()
         }
     }
 }

@@ -16,7 +16,9 @@ struct AgentState {
 
     private var lastError: [UInt8]?
     private var errorHistory: Deque<[UInt8]> = []
-    private var messages: Deque<[UInt8]> = []
+    /// The log's records. A record logged from a traffic event is a slice of that event's frame,
+    /// whose bytes it shares with the clients' queues (written once).
+    private var messages: Deque<ArraySlice<UInt8>> = []
     private var messageBytes = 0
     private var malformed: Deque<[UInt8]> = []
     private var pending = PendingRecords()
@@ -25,13 +27,16 @@ struct AgentState {
     private var counts = WireCounts()
     /// The message or malformed input that the next `lastError` is attributed to.
     private var lastCauseSeq: Int?
-    /// The last received message and its JSON, reused when that very message turns out to be a
-    /// pending request (the usual case: it goes to `pendingRequests` as it arrives).
-    private var lastReceived: (message: BridgeMessage, json: Data)?
-    /// The last message logged each way and the sequence number of its traffic record: a hold
-    /// of that very message was logged before it was held (a request the journey posted to a
-    /// native host; a message GBGBridge sent, seen through its public API).
-    private var lastLogged: [TrafficRecord.Direction: (message: BridgeMessage, seq: Int)] = [:]
+    /// The JSON of the last received message, reused when that very message turns out to be a
+    /// pending request (the usual case: it goes to `pendingRequests` as it arrives). Whether it
+    /// is that message is the inbox's to say (``AgentInbox/Links``): the agent keeps no message
+    /// values of the host's.
+    private var lastReceivedJSON: [UInt8]?
+    /// The sequence number of the traffic record of the last message logged each way: a hold of
+    /// that very message (``AgentInbox/Links/isLastLogged``) was logged before it was held (a
+    /// request the journey posted to a native host; a message GBGBridge sent, seen through its
+    /// public API).
+    private var lastLoggedSeq: [TrafficRecord.Direction: Int] = [:]
     /// Messages held at breakpoints, oldest first, as their records.
     private var held: [(id: String, json: [UInt8])] = []
     private var heldRecordBytes = 0
@@ -78,12 +83,16 @@ struct AgentState {
             guard let json = try? codec.encode(message) else { continue }
             seq += 1
             counts.received += 1
-            appendMessage(encodeTraffic(
-                seq: seq, record: TrafficRecord(direction: .received, message: message, json: json, time: snapshot.time),
-                origin: .journey, command: nil))
+            var writer = JSONWriter(capacity: json.count + 160)
+            json.withUnsafeBytes { bytes in
+                writeTraffic(
+                    seq: seq, TrafficFields(direction: .received, time: snapshot.time), json: bytes, envelope: message,
+                    origin: .journey, command: nil, into: &writer)
+            }
+            appendMessage(writer.bytes[...])
         }
         for request in snapshot.pendingRequests {
-            keepPending(request, encodePending(request))
+            keepPending(request, encodePending(request, isLastReceived: false))
         }
         for slot in snapshot.slots {
             slots[slot.kind] = Self.encode(WireSlot(slot))
@@ -107,53 +116,50 @@ struct AgentState {
 
     // MARK: Applying changes
 
+    /// Applies a plain traffic record handed over as bytes (``AgentInbox/Traffic``) and returns
+    /// its event frame: the frame, and the state, that the whole change would give.
+    mutating func apply(_ traffic: AgentInbox.Traffic, json: UnsafeRawBufferPointer) -> [UInt8] {
+        seq += 1
+        var writer = JSONWriter(capacity: json.count + 256)
+        writer.objectStart()
+        writer.key("kind"); writer.string("event")
+        writer.key("seq"); writer.number(seq)
+        writer.key("event"); writer.objectStart()
+        logTraffic(
+            TrafficFields(direction: traffic.direction, time: traffic.time), json: json, tag: nil,
+            message: { Self.decodeMessage(json) }, into: &writer)
+        writer.objectEnd()
+        writer.objectEnd()
+        writer.newline()
+        return writer.bytes
+    }
+
+    /// A message the host handed over as bytes, read back (only when a record needs more than
+    /// its bytes: its correlation id, for an edit waiting for it).
+    private static func decodeMessage(_ json: UnsafeRawBufferPointer) -> BridgeMessage? {
+        try? BridgeMessageCodec().decode(Data(json)).get()
+    }
+
     /// Applies one change and returns its event frame (ending in a newline) and, for traffic,
-    /// the message JSON (for the reply of the command that caused it).
-    mutating func apply(_ change: BridgeChange, tag: AgentInbox.CommandTag?) -> (frame: [UInt8], sent: Data?) {
+    /// the message JSON (for the reply of the command that caused it). `links` is what the
+    /// inbox knows of the change's message (``AgentInbox/Links``).
+    mutating func apply(
+        _ change: BridgeChange, tag: AgentInbox.CommandTag?, links: AgentInbox.Links = .init()
+    ) -> (frame: [UInt8], sent: Data?) {
         seq += 1
         var sent: Data?
         var writer = JSONWriter(capacity: 256)
+        if case .traffic(let record) = change { writer = JSONWriter(capacity: record.json.count + 256) }
         writer.objectStart()
         writer.key("kind"); writer.string("event")
         writer.key("seq"); writer.number(seq)
         writer.key("event"); writer.objectStart()
         switch change {
         case .traffic(let record):
-            // A message that was held is logged as it goes on, while whichever command let it go
-            // runs (`release`, `removeBreakpoint`, `drop`): that does not make it the inspector's.
-            // What an inspector writes itself is never held, so it is the journey's or the host's.
-            // The one exception is the answer `answer` writes to a held request: it carries that
-            // hold's mark, and it is the inspector's.
-            let madeByCommand = record.hold == nil || record.hold?.outcome == .answered
-            let origin = Self.origin(of: record.direction, tag: madeByCommand ? tag : nil)
-            let command = origin == .inspector ? tag?.command : nil
-            if record.direction == .received { counts.received += 1 } else { counts.sent += 1 }
-            if record.direction == .received {
-                lastReceived = (record.message, record.json)
-                counts.countReceivedMessage(cap: host.receivedMessagesCap)
+            record.json.withUnsafeBytes { json in
+                logTraffic(TrafficFields(record), json: json, tag: tag, message: { record.message }, into: &writer)
             }
-            lastLogged[record.direction] = (record.message, seq)
-            var logged = record
-            var original: Data?
-            if let hold = record.hold {
-                let kept = forgetOriginal(of: hold.id)
-                if hold.outcome == .edited { original = kept }
-            } else if record.direction == .received,
-                let index = editedUnlogged.firstIndex(where: { $0.correlationId == record.message.correlationId })
-            {
-                let edit = editedUnlogged.remove(at: index)
-                editedUnloggedBytes -= edit.original.count
-                logged.hold = HoldMark(id: edit.hold, outcome: .edited)
-                original = edit.original
-            }
-            let json = encodeTraffic(
-                seq: seq, record: logged, origin: origin, command: command, rule: tag?.rule,
-                original: original)
-            appendMessage(json)
-            lastCauseSeq = seq
             if tag != nil, record.direction == .sent { sent = record.json }
-            writer.key("type"); writer.string("traffic")
-            writer.key("record"); writer.splice(json)
         case .malformed(let input):
             counts.malformed += 1
             // Text an inspector injected is the inspector's, as an injected message is.
@@ -177,7 +183,7 @@ struct AgentState {
             writer.key("type"); writer.string("lastError")
             writer.key("record"); writer.splice(json)
         case .pendingAdded(let request):
-            let json = encodePending(request)
+            let json = encodePending(request, isLastReceived: links.isLastReceived)
             keepPending(request, json)
             writer.key("type"); writer.string("pendingAdded")
             writer.key("record"); writer.splice(json)
@@ -212,7 +218,7 @@ struct AgentState {
             if let index = breakpoints.firstIndex(where: { $0.id == message.breakpoint }) { breakpoints[index].hits += 1 }
             let json = encodeHeld(message)
             keepHeld(message.id, json)
-            rememberOrigin(of: message)
+            rememberOrigin(of: message, isLastLogged: links.isLastLogged)
             writer.key("type"); writer.string("held")
             writer.key("record"); writer.splice(json)
         case .heldResolved(let resolution):
@@ -246,6 +252,56 @@ struct AgentState {
         writer.objectEnd()
         writer.newline()
         return (writer.bytes, sent)
+    }
+
+    /// Logs a message that crossed the bridge: its counts, the bookkeeping of holds and edits,
+    /// and its record, written as the `type` and `record` members of its event into `writer`,
+    /// the log keeping the record as a slice of the frame. `message` gives the decoded message
+    /// when the record needs more than its bytes.
+    private mutating func logTraffic(
+        _ fields: TrafficFields, json: UnsafeRawBufferPointer, tag: AgentInbox.CommandTag?, message: () -> BridgeMessage?,
+        into writer: inout JSONWriter
+    ) {
+        // A message that was held is logged as it goes on, while whichever command let it go
+        // runs (`release`, `removeBreakpoint`, `drop`): that does not make it the inspector's.
+        // What an inspector writes itself is never held, so it is the journey's or the host's.
+        // The one exception is the answer `answer` writes to a held request: it carries that
+        // hold's mark, and it is the inspector's.
+        let madeByCommand = fields.hold == nil || fields.hold?.outcome == .answered
+        let origin = Self.origin(of: fields.direction, tag: madeByCommand ? tag : nil)
+        let command = origin == .inspector ? tag?.command : nil
+        if fields.direction == .received { counts.received += 1 } else { counts.sent += 1 }
+        if fields.direction == .received {
+            if lastReceivedJSON == nil { lastReceivedJSON = [] }
+            lastReceivedJSON?.removeAll(keepingCapacity: true)
+            json.withMemoryRebound(to: UInt8.self) { lastReceivedJSON?.append(contentsOf: $0) }
+            counts.countReceivedMessage(cap: host.receivedMessagesCap)
+        }
+        lastLoggedSeq[fields.direction] = seq
+        var logged = fields
+        var original: Data?
+        var envelope: BridgeMessage?
+        if let hold = fields.hold {
+            let kept = forgetOriginal(of: hold.id)
+            if hold.outcome == .edited { original = kept }
+        } else if fields.direction == .received, !editedUnlogged.isEmpty, let decoded = message() {
+            envelope = decoded
+            if let index = editedUnlogged.firstIndex(where: { $0.correlationId == decoded.correlationId }) {
+                let edit = editedUnlogged.remove(at: index)
+                editedUnloggedBytes -= edit.original.count
+                logged.hold = HoldMark(id: edit.hold, outcome: .edited)
+                original = edit.original
+            }
+        }
+        if json.count > Self.forwardLimit, envelope == nil { envelope = message() }
+        writer.key("type"); writer.string("traffic")
+        writer.key("record")
+        let start = writer.bytes.count
+        writeTraffic(
+            seq: seq, logged, json: json, envelope: envelope, origin: origin, command: command, rule: tag?.rule,
+            original: original, into: &writer)
+        appendMessage(writer.bytes[start..<writer.bytes.count])
+        lastCauseSeq = seq
     }
 
     /// Takes the breakpoints as they are now and returns their event frame.
@@ -403,10 +459,10 @@ struct AgentState {
     /// was logged before it was held (then an edit marks that record); otherwise its JSON as
     /// held, the `original` of the record logged once it goes on (unless that would pass
     /// ``heldTotalLimit``).
-    private mutating func rememberOrigin(of message: HeldMessage) {
-        if let logged = lastLogged[message.direction], logged.message == message.message {
+    private mutating func rememberOrigin(of message: HeldMessage, isLastLogged: Bool) {
+        if isLastLogged, let loggedSeq = lastLoggedSeq[message.direction] {
             guard heldRecordSeqs.count < Self.maxHeldRecords else { return }
-            heldRecordSeqs[message.id] = logged.seq
+            heldRecordSeqs[message.id] = loggedSeq
             return
         }
         let size = message.json.count
@@ -430,7 +486,7 @@ struct AgentState {
     private mutating func markEdited(seq: Int, holdId: String, delivered: BridgeMessage) {
         let prefix = Array("{\"seq\":\(seq),".utf8)
         guard let index = messages.lastIndex(where: { $0.starts(with: prefix) }), messages[index].last == UInt8(ascii: "}") else { return }
-        var record = messages[index]
+        var record = Array(messages[index])
         var writer = JSONWriter(capacity: 256)
         writer.objectStart()
         writer.key("hold"); writer.objectStart()
@@ -447,7 +503,7 @@ struct AgentState {
         record.append(UInt8(ascii: ","))
         record.append(contentsOf: writer.bytes.dropFirst())
         messageBytes += record.count - messages[index].count
-        messages[index] = record
+        messages[index] = record[...]
         trimLog()
     }
 
@@ -476,7 +532,7 @@ struct AgentState {
 
     // MARK: Encoding
 
-    private mutating func appendMessage(_ json: [UInt8]) {
+    private mutating func appendMessage(_ json: ArraySlice<UInt8>) {
         // A record larger than the whole budget is not kept at all (it still reached the clients
         // connected at the time, as an event), and it pushes nothing else out.
         guard json.count <= limits.effectiveMaxLogBytes else {
@@ -497,10 +553,43 @@ struct AgentState {
         }
     }
 
-    private func encodeTraffic(
-        seq: Int, record: TrafficRecord, origin: MessageOrigin, command: String?, rule: String? = nil, original: Data? = nil
-    ) -> [UInt8] {
-        var writer = JSONWriter(capacity: record.json.count + 160)
+    /// The largest message forwarded whole in a traffic record; a larger one's record carries
+    /// its envelope with the data left out, so that the record fits in a frame.
+    static let forwardLimit = WireProtocol.maxAgentFrameBytes - 64 * 1024
+
+    /// A traffic record's members other than its message, as the change stream gives them (a
+    /// plain record handed over as bytes has only its direction and time).
+    struct TrafficFields {
+        var direction: TrafficRecord.Direction
+        var time: Date
+        var deliveryError: String?
+        var lost: String?
+        var hold: HoldMark?
+        var fault: FaultMark?
+        var reported: Data?
+
+        init(direction: TrafficRecord.Direction, time: Date) {
+            self.direction = direction
+            self.time = time
+        }
+
+        init(_ record: TrafficRecord) {
+            direction = record.direction
+            time = record.time
+            deliveryError = record.deliveryError
+            lost = record.lost
+            hold = record.hold
+            fault = record.fault
+            reported = record.reported
+        }
+    }
+
+    /// Writes a traffic record (an object) into `writer`: `fields`, the message's bytes `json`
+    /// (or, beyond ``forwardLimit``, `envelope` without its data).
+    private func writeTraffic(
+        seq: Int, _ record: TrafficFields, json: UnsafeRawBufferPointer, envelope: BridgeMessage?, origin: MessageOrigin,
+        command: String?, rule: String? = nil, original: Data? = nil, into writer: inout JSONWriter
+    ) {
         writer.objectStart()
         writer.key("seq"); writer.number(seq)
         writer.key("direction"); writer.string(record.direction.rawValue)
@@ -523,26 +612,28 @@ struct AgentState {
             if let detail = fault.detail { writer.key("detail"); writer.string(detail) }
             writer.objectEnd()
         }
-        if let original, record.json.count + original.count <= WireProtocol.maxAgentFrameBytes - 64 * 1024 {
+        if let original, json.count + original.count <= Self.forwardLimit {
             writer.key("original"); Self.appendMessageJSON(original, to: &writer)
         }
-        writer.key("bytes"); writer.number(record.json.count)
-        if let reported = record.reported, record.json.count + 6 * reported.count <= WireProtocol.maxAgentFrameBytes - 64 * 1024 {
+        writer.key("bytes"); writer.number(json.count)
+        if let reported = record.reported, json.count + 6 * reported.count <= Self.forwardLimit {
             // At most six bytes a byte once escaped, so the record always fits in a frame.
             writer.key("reported"); writer.string(String(decoding: reported, as: UTF8.self))
         }
-        if record.json.count > WireProtocol.maxAgentFrameBytes - 64 * 1024 {
+        if json.count > Self.forwardLimit {
             // Too large to forward: send the envelope with its data left out.
-            var envelope = record.message
-            envelope.payload.data = nil
             writer.key("truncated"); writer.bool(true)
             writer.key("message")
-            if let json = try? BridgeMessageCodec().encode(envelope) { writer.rawJSON(json) } else { writer.null() }
+            if var envelope {
+                envelope.payload.data = nil
+                if let encoded = try? BridgeMessageCodec().encode(envelope) { writer.rawJSON(encoded) } else { writer.null() }
+            } else {
+                writer.null()
+            }
         } else {
-            writer.key("message"); Self.appendMessageJSON(record.json, to: &writer)
+            writer.key("message"); Self.appendMessageJSON(json, to: &writer)
         }
         writer.objectEnd()
-        return writer.bytes
     }
 
     /// A pending request's message is kept whole up to this size, while all pending records
@@ -558,10 +649,10 @@ struct AgentState {
     /// is not always the last message received with its id (a hold released with an edit, or a
     /// refused duplicate sent while the first was held); the received bytes are reused only when
     /// they are that very message.
-    private func encodePending(_ request: PendingRequest) -> [UInt8] {
+    private func encodePending(_ request: PendingRequest, isLastReceived: Bool) -> [UInt8] {
         var message: Data
-        if let lastReceived, lastReceived.message == request.message {
-            message = lastReceived.json
+        if isLastReceived, let lastReceivedJSON {
+            message = Data(lastReceivedJSON)
         } else {
             message = (try? BridgeMessageCodec().encode(request.message)) ?? Data("null".utf8)
         }
@@ -587,11 +678,18 @@ struct AgentState {
     /// frame (about 60 ms for a 10 MB message); here `memchr` finds out first whether there is
     /// any line break at all, which there almost never is (compact JSON has none).
     static func appendMessageJSON(_ json: Data, to writer: inout JSONWriter) {
-        let hasLineBreak = json.withUnsafeBytes { raw -> Bool in
-            guard let base = raw.baseAddress else { return false }
-            return memchr(base, 0x0A, raw.count) != nil || memchr(base, 0x0D, raw.count) != nil
+        json.withUnsafeBytes { appendMessageJSON($0, to: &writer) }
+    }
+
+    /// ``appendMessageJSON(_:to:)-(Data,_)`` for bytes the caller holds.
+    static func appendMessageJSON(_ json: UnsafeRawBufferPointer, to writer: inout JSONWriter) {
+        let hasLineBreak: Bool
+        if let base = json.baseAddress {
+            hasLineBreak = memchr(base, 0x0A, json.count) != nil || memchr(base, 0x0D, json.count) != nil
+        } else {
+            hasLineBreak = false
         }
-        if hasLineBreak { writer.rawJSON(json) } else { writer.splice([UInt8](json)) }
+        if hasLineBreak { writer.rawJSON(Data(json)) } else { writer.splice(json) }
     }
 
     /// A malformed input's record, within ``malformedRecordLimit``: `raw` keeps the first 64 KiB

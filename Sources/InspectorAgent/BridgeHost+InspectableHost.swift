@@ -14,10 +14,9 @@ extension BridgeHost: InspectableHost {
     public func inspectionSnapshot() -> BridgeSnapshot { snapshot() }
 
     public func startReporting(to sink: InspectionSink) -> any InspectionReporting {
-        let token = addObserver { change in
-            let cause = MainActor.assumeIsolated { sink.runningCommand }
-            sink.report(change, causedBy: cause)
-        }
+        // Observers run synchronously on the main actor, inside whatever caused the change: the
+        // command running now (if any) is the cause, and the inbox knows it.
+        let token = addObserver { change in sink.reportCausedByRunningCommand(change) }
         return ObserverReporting(host: self, token: token)
     }
 

@@ -9,8 +9,13 @@ final class CommandExecutor {
     weak var host: (any InspectableHost)?
     /// What the host cannot do, and why: those commands are refused with `unsupported`.
     let unsupported: [HostFeature: String]
-    /// The command being executed, read by the agent's observer to mark what it causes.
-    private(set) var current: AgentInbox.CommandTag?
+    /// The command being executed, read by the agent's observer to mark what it causes (and
+    /// told to the inbox as it changes, ``runningChanged``).
+    private(set) var current: AgentInbox.CommandTag? {
+        didSet { runningChanged(current) }
+    }
+    /// Called with ``current`` whenever it changes.
+    var runningChanged: (AgentInbox.CommandTag?) -> Void = { _ in }
     /// Every inspector's breakpoints; the host's interceptor while there are any.
     let breakpoints: BreakpointBook
     /// Every inspector's fault rules; the host's fault injector while there are any.

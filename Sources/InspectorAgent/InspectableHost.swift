@@ -157,6 +157,19 @@ public struct InspectionCause: Sendable, Hashable {
 public struct InspectionSink: Sendable {
     let push: @Sendable (BridgeChange, InspectionCause?) -> Void
     let running: @MainActor @Sendable () -> InspectionCause?
+    /// Pushes a change marked with the command running now, the agent's inbox reading which
+    /// one under the lock it takes anyway (no main-actor check on the host's hot path).
+    let pushCausedByRunning: @Sendable (BridgeChange) -> Void
+
+    init(
+        push: @escaping @Sendable (BridgeChange, InspectionCause?) -> Void,
+        running: @escaping @MainActor @Sendable () -> InspectionCause?,
+        pushCausedByRunning: @escaping @Sendable (BridgeChange) -> Void
+    ) {
+        self.push = push
+        self.running = running
+        self.pushCausedByRunning = pushCausedByRunning
+    }
 
     /// Reports a change caused by the command running now, if any (the usual case: a change
     /// happens synchronously inside the call that caused it).
@@ -168,6 +181,12 @@ public struct InspectionSink: Sendable {
     /// Reports a change caused by `cause` (taken earlier from ``runningCommand``), or by nobody.
     public func report(_ change: BridgeChange, causedBy cause: InspectionCause?) {
         push(change, cause)
+    }
+
+    /// Reports a change caused by the command running now, as ``report(_:)`` does, from a host
+    /// that reports synchronously on the main actor (this package's `BridgeHost`).
+    func reportCausedByRunningCommand(_ change: BridgeChange) {
+        pushCausedByRunning(change)
     }
 
     /// The inspector command running now, or `nil`.

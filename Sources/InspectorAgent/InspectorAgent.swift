@@ -124,8 +124,10 @@ public final class InspectorAgent: Sendable {
         executor.faults.publishHits = { list in inbox.push(.faultHits(list)) }
         let state = AgentState(host: info, snapshot: host.inspectionSnapshot(), limits: limits)
         let sink = InspectionSink(
-            push: { change, cause in inbox.push(.change(change, tag: cause?.tag)) },
-            running: { executor.current.map(InspectionCause.init) })
+            push: { change, cause in inbox.push(change, tag: cause?.tag) },
+            running: { executor.current.map(InspectionCause.init) },
+            pushCausedByRunning: { change in inbox.push(change, causedByRunningCommand: true) })
+        executor.runningChanged = { tag in inbox.setRunning(tag) }
         return (info, state, executor, host.startReporting(to: sink))
     }
 

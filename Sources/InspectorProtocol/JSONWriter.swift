@@ -82,7 +82,7 @@ public struct JSONWriter: Sendable {
     /// Writes an integer value.
     public mutating func number(_ value: Int) {
         separate()
-        bytes.append(contentsOf: String(value).utf8)
+        appendDecimal(Int64(value))
     }
 
     /// Writes a number value; non-finite numbers become `null`, integral ones have no fraction.
@@ -91,7 +91,7 @@ public struct JSONWriter: Sendable {
         if !value.isFinite {
             bytes.append(contentsOf: "null".utf8)
         } else if value == value.rounded(), abs(value) < 1e15 {
-            bytes.append(contentsOf: String(Int64(value)).utf8)
+            appendDecimal(Int64(value))
         } else {
             bytes.append(contentsOf: String(value).utf8)
         }
@@ -152,29 +152,90 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: json)
     }
 
+    /// Writes JSON this program encoded itself (one line, valid), without scanning it: part of
+    /// a longer text, such as a record inside the event frame it was written in.
+    public mutating func splice(_ json: ArraySlice<UInt8>) {
+        separate()
+        bytes.append(contentsOf: json)
+    }
+
+    /// Writes valid one-line JSON the caller holds as bytes, without scanning it (a message's
+    /// text, once the caller made sure it has no raw line break).
+    public mutating func splice(_ json: UnsafeRawBufferPointer) {
+        separate()
+        json.withMemoryRebound(to: UInt8.self) { bytes.append(contentsOf: $0) }
+    }
+
     /// Ends a frame.
     public mutating func newline() {
         bytes.append(0x0A)
     }
 
+    /// Appends `value` in decimal, as `String(value)` writes it, without making a string.
+    private mutating func appendDecimal(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        if magnitude < 10 {
+            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude))
+            return
+        }
+        // Twenty digits hold any UInt64; they are written from the end.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var index = 20
+            while magnitude > 0 {
+                index -= 1
+                digits[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index..<20]))
+        }
+    }
+
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// Whether a byte of UTF-8 text is written escaped: quote, backslash, control characters
+    /// and DEL. Every other byte, non-ASCII included, is copied as it is.
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
+    }
+
+    /// Appends `text` as a JSON string: runs of bytes that need no escape are copied at once.
     private mutating func appendEscaped(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-            case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
-            case 0..<0x20, 0x7F:
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                bytes.append(Self.hex[Int(byte >> 4)])
-                bytes.append(Self.hex[Int(byte & 0x0F)])
-            default: bytes.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            var index = 0
+            let count = utf8.count
+            while index < count {
+                let byte = utf8[index]
+                guard Self.needsEscape(byte) else {
+                    index += 1
+                    continue
+                }
+                if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                appendEscape(byte)
+                index += 1
+                runStart = index
             }
+            if runStart < count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count])) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the escape of one byte that ``needsEscape(_:)``.
+    private mutating func appendEscape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+        case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+        case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+        default:
+            bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+            bytes.append(Self.hex[Int(byte >> 4)])
+            bytes.append(Self.hex[Int(byte & 0x0F)])
+        }
     }
 }

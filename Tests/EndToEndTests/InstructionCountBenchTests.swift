@@ -24,11 +24,16 @@ struct InstructionCountBenchTests {
 
     /// Writes every file `--instructions` reads for runs of 10 and 20 messages; `main(path, count)`
     /// is the main thread's count, and the with-agent runs have an agent and a client thread.
-    static func writeOutputs(in directory: String, main: (String, Int) -> Int, agent: (Int) -> Int, client: (Int) -> Int) throws {
+    /// With `stalled`, the run with a stalled client too is written (its host thread
+    /// `main("host-receive-agent-stalled", count)`, its agent `stalled(count)`).
+    static func writeOutputs(
+        in directory: String, main: (String, Int) -> Int, agent: (Int) -> Int, client: (Int) -> Int, stalled: ((Int) -> Int)? = nil
+    ) throws {
         func write(_ name: String, _ text: String) throws {
             try text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
         }
-        for path in ["host-receive", "host-receive-agent", "client-decode", "tui-ingest"] {
+        let paths = ["host-receive", "host-receive-agent", "client-decode", "tui-ingest"] + (stalled == nil ? [] : ["host-receive-agent-stalled"])
+        for path in paths {
             for count in [10, 20] {
                 let prefix = "callgrind.\(path).\(count)"
                 // The main thread's file in the two forms valgrind writes: with `totals:`, and
@@ -41,9 +46,10 @@ struct InstructionCountBenchTests {
                 try write("\(prefix).log", "")
                 // A thread of the Swift runtime that must not be taken for anything.
                 try write("\(prefix)-02", callgrindFile(thread: 2, function: "swift_task_enqueueGlobal", totals: "999999"))
-                if path == "host-receive-agent" {
+                if path == "host-receive-agent" || path == "host-receive-agent-stalled" {
+                    let agentCount = path == "host-receive-agent" ? agent(count) : stalled?(count) ?? 0
                     try write("\(prefix)-03", callgrindFile(
-                        thread: 3, function: "$s14InspectorAgent0B4LoopC3run33_ABCDEFLLyyF", totals: "\(agent(count))"))
+                        thread: 3, function: "$s14InspectorAgent0B4LoopC3run33_ABCDEFLLyyF", totals: "\(agentCount)"))
                     try write("\(prefix)-04", callgrindFile(
                         thread: 4, function: "$s25BridgeInspectorBenchmarks15FollowingClientC3run33_ABCDEFLL10socketPathySS_tF",
                         totals: "\(client(count))"))
@@ -80,6 +86,25 @@ struct InstructionCountBenchTests {
         #expect(number("instr_messages_small_run") == 10)
         #expect(number("instr_messages_large_run") == 20)
         #expect(object["instr_callgrind"] as? String == "callgrind-3.19.0")
+        // Outputs without the stalled client's run (a bench from before it was counted) give
+        // no stalled figures rather than an error.
+        #expect(object["instr_host_receive_with_agent_stalled_per_msg"] == nil)
+    }
+
+    @Test("--instructions-from reports the host's and the agent's threads with a stalled client too")
+    func stalledClientCounts() async throws {
+        let directory = try TemporaryDirectory(prefix: "bi-cg")
+        let perMessage = ["host-receive": 20_000, "host-receive-agent": 21_000, "host-receive-agent-stalled": 21_500, "client-decode": 3_000, "tui-ingest": 4_000]
+        try Self.writeOutputs(
+            in: directory.path, main: { path, count in 5_000_000 + count * (perMessage[path] ?? 0) },
+            agent: { 2_000_000 + $0 * 8_000 }, client: { 3_000_000 + $0 * 9_000 }, stalled: { 2_500_000 + $0 * 8_800 })
+        let object = try await benchJSONRun(["--instructions-from", directory.path, "--json"]).object
+        func number(_ key: String) -> Double? { (object[key] as? NSNumber)?.doubleValue }
+        #expect(number("instr_host_receive_with_agent_stalled_per_msg") == 21_500)
+        #expect(number("instr_agent_on_host_thread_stalled_per_msg") == 1_500)
+        #expect(number("instr_agent_thread_stalled_per_msg") == 8_800)
+        #expect(number("instr_ratio_agent_on_host_thread_stalled_over_host_receive") == 0.075)
+        #expect(number("instr_agent_thread_per_msg") == 8_000)
     }
 
     @Test("--instructions-from refuses outputs where a path is missing or the larger run counted less")
@@ -115,7 +140,7 @@ struct InstructionCountBenchTests {
         #expect(run.errors.contains("/nonexistent/valgrind is not an executable"), "\(run.errors)")
     }
 
-    @Test("each workload --instructions runs under valgrind finishes on its own", arguments: ["host-receive", "host-receive-agent", "client-decode", "tui-ingest"])
+    @Test("each workload --instructions runs under valgrind finishes on its own", arguments: ["host-receive", "host-receive-agent", "host-receive-agent-stalled", "client-decode", "tui-ingest"])
     func workloadFinishes(path: String) async throws {
         let binary = try Self.bench()
         let run = try await onThread {

@@ -8,9 +8,9 @@ import Testing
 /// agent's batch and the inbox swap buffers (`AgentInbox.drain(_:)`).
 @Suite("AgentInbox")
 struct AgentInboxTests {
-    private static func ids(_ batch: Deque<AgentInbox.Item>) -> [Bool?] {
-        batch.map { item -> Bool? in
-            if case .change(.journeyAttachment(let attached), _) = item { return attached }
+    private static func ids(_ batch: AgentInbox.Batch) -> [Bool?] {
+        batch.items.map { item -> Bool? in
+            if case .change(.journeyAttachment(let attached), _, _) = item { return attached }
             return nil
         }
     }
