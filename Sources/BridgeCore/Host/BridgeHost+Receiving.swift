@@ -32,8 +32,7 @@ extension BridgeHost {
             emit(.traffic(TrafficRecord(direction: .received, message: message, json: json, time: time, fault: fault.mark)))
             return
         }
-        receivedMessages.append(message)
-        trimReceivedMessages()
+        logReceived(message)
         emit(.traffic(TrafficRecord(direction: .received, message: message, json: json, time: time, fault: fault?.mark)))
         delegate?.bridgeHost(self, didReceive: message)
 
