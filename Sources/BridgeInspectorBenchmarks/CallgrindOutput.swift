@@ -45,8 +45,12 @@ struct CallgrindOutput {
     }
 
     /// Whether the thread ran a function whose (mangled) name contains `fragment`.
+    ///
+    /// callgrind writes a name in full only where it first appears, as a function (`fn=`) or as
+    /// one called (`cfn=`), and by number after that; a function called is run by the same
+    /// thread, so either line tells.
     func ran(_ fragment: String) -> Bool {
-        text.split(separator: "\n").contains { $0.hasPrefix("fn=") && $0.contains(fragment) }
+        text.split(separator: "\n").contains { ($0.hasPrefix("fn=") || $0.hasPrefix("cfn=")) && $0.contains(fragment) }
     }
 
     /// The valgrind that wrote the main thread's file of the run written to `outFile` (its

@@ -67,4 +67,60 @@ struct BoundedMapTests {
         map["last"] = 1
         #expect(map["last"] == 1)
     }
+
+    /// What the map means, kept as plainly as possible: keys in the order first set, a key set
+    /// again keeps its place, a removed key frees its room, the oldest go past the capacity.
+    struct Model {
+        var entries: [(key: String, value: Int)] = []
+        let capacity: Int
+
+        subscript(key: String) -> Int? { entries.first { $0.key == key }?.value }
+
+        mutating func set(_ key: String, _ value: Int?) {
+            guard let value else {
+                entries.removeAll { $0.key == key }
+                return
+            }
+            if let index = entries.firstIndex(where: { $0.key == key }) {
+                entries[index].value = value
+                return
+            }
+            entries.append((key, value))
+            if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
+        }
+    }
+
+    /// A small deterministic generator, so that a failing seed can be replayed.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test("Random sets, sets again and removals over few keys give what the model gives, after every step")
+    func followsTheModel() {
+        for seed in UInt64(1)...20 {
+            var random = Seeded(state: seed)
+            let capacity = Int.random(in: 0...6, using: &random)
+            var map = BoundedMap<Int>(capacity: capacity)
+            var model = Model(capacity: capacity)
+            let keys = (0..<10).map { "k\($0)" }
+            for step in 0..<400 {
+                let key = keys[Int.random(in: 0..<keys.count, using: &random)]
+                let value: Int? = Int.random(in: 0..<4, using: &random) == 0 ? nil : step
+                map[key] = value
+                model.set(key, value)
+                #expect(map.count == model.entries.count, "seed \(seed), step \(step)")
+                for probe in keys {
+                    #expect(map[probe] == model[probe], "seed \(seed), step \(step), key \(probe)")
+                }
+                #expect(map.bookkeepingCount <= 2 * capacity + 16)
+            }
+        }
+    }
 }

@@ -32,8 +32,7 @@ extension BridgeHost {
             emit(.traffic(TrafficRecord(direction: .received, message: message, json: json, time: time, fault: fault.mark)))
             return
         }
-        receivedMessages.append(message)
-        trimReceivedMessages()
+        logReceived(message)
         emit(.traffic(TrafficRecord(direction: .received, message: message, json: json, time: time, fault: fault?.mark)))
         delegate?.bridgeHost(self, didReceive: message)
 
@@ -78,12 +77,27 @@ extension BridgeHost {
     /// hide a handler registered for its action (Troubleshooting, "Handler Not Called for
     /// Requests": protocol-based handlers may use `camera.document.capture`); a slot with a
     /// handler takes precedence (FAQ).
+    ///
+    /// Every routed request asks, so it compares the action with the slots' actions made once,
+    /// instead of building the slots' list and their action names each time.
     private func slot(taking request: BridgeMessage) -> CaptureCapability? {
-        guard let slot = captureSlots.first(where: { $0.action == request.payload.action }),
-            slot.handler != nil || handlers[request.payload.action] == nil
-        else { return nil }
+        let action = request.payload.action
+        let slot: CaptureCapability
+        if action == Self.documentCaptureAction {
+            slot = documentCapture
+        } else if action == Self.selfieCaptureAction {
+            slot = selfieCapture
+        } else {
+            return nil
+        }
+        guard slot.handler != nil || handlers[action] == nil else { return nil }
         return slot
     }
+
+    /// The action the document capture slot answers, `camera.document.capture`.
+    private static let documentCaptureAction = CaptureCapability.Kind.document.action
+    /// The action the selfie capture slot answers, `camera.selfie.capture`.
+    private static let selfieCaptureAction = CaptureCapability.Kind.selfie.action
 
     /// Routes a request that is not a duplicate and not held: to its slot, its handler or
     /// `pendingRequests`.

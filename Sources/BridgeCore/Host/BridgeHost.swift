@@ -42,24 +42,37 @@ public final class BridgeHost {
     /// The most recent error from message decoding, JavaScript delivery or attachment, or `nil`.
     @Published public internal(set) var lastError: String?
     /// Every successfully decoded message, oldest first, capped at ``maxReceivedMessages``.
-    @Published public internal(set) var receivedMessages: [BridgeMessage] = []
+    ///
+    /// A copy of the ring buffer the host logs into, made after each change to it (`@Published`
+    /// needs a stored property): it publishes once per message, and never more than the cap.
+    @Published public private(set) var receivedMessages: [BridgeMessage] = []
     /// Requests that no handler took, oldest first, until ``respond(to:status:data:error:)`` answers them.
     @Published public internal(set) var pendingRequests: [BridgeMessage] = []
     #else
     /// The most recent error from message decoding, JavaScript delivery or attachment, or `nil`.
     public internal(set) var lastError: String?
     /// Every successfully decoded message, oldest first, capped at ``maxReceivedMessages``.
-    public internal(set) var receivedMessages: [BridgeMessage] = []
+    ///
+    /// Kept in a ring buffer: logging a message past the cap costs the same whatever the cap,
+    /// and a read makes one copy of the log once it has wrapped.
+    public var receivedMessages: [BridgeMessage] { receivedLog.elements }
     /// Requests that no handler took, oldest first, until ``respond(to:status:data:error:)`` answers them.
     public internal(set) var pendingRequests: [BridgeMessage] = []
     #endif
+
+    /// The messages ``receivedMessages`` shows, newest ``maxReceivedMessages`` of them; changed
+    /// only through `logReceived(_:)`, ``clearReceivedMessages()`` and ``maxReceivedMessages``,
+    /// which keep the published copy on Apple platforms in step.
+    private var receivedLog = RingBuffer<BridgeMessage>(capacity: BridgeHost.defaultMaxReceivedMessages)
 
     /// The cap on ``receivedMessages``: a ring buffer that drops the oldest message (default 200,
     /// the Android SDK's `MAX_RECEIVED_MESSAGES`). Lowering it trims at once.
     public var maxReceivedMessages: Int = BridgeHost.defaultMaxReceivedMessages {
         didSet {
             maxReceivedMessages = max(0, maxReceivedMessages)
-            trimReceivedMessages()
+            let countBefore = receivedLog.count
+            receivedLog.capacity = maxReceivedMessages
+            if receivedLog.count != countBefore { receivedLogChanged() }
         }
     }
     /// The default for ``maxReceivedMessages``.
@@ -202,7 +215,8 @@ public final class BridgeHost {
     /// Forgets the received-message log; long sessions should do this now and then
     /// (Troubleshooting, "Memory Warnings or Crashes").
     public func clearReceivedMessages() {
-        receivedMessages.removeAll()
+        receivedLog.removeAll()
+        receivedLogChanged()
         emit(.receivedMessagesCleared)
     }
 
@@ -211,9 +225,18 @@ public final class BridgeHost {
         emit(.lastError(text, time: now()))
     }
 
-    func trimReceivedMessages() {
-        let excess = receivedMessages.count - maxReceivedMessages
-        if excess > 0 { receivedMessages.removeFirst(excess) }
+    /// Logs a decoded message in ``receivedMessages``, dropping the oldest past the cap.
+    func logReceived(_ message: BridgeMessage) {
+        receivedLog.append(message)
+        receivedLogChanged()
+    }
+
+    /// Brings the published copy of the log up to date, on Apple platforms; elsewhere
+    /// ``receivedMessages`` reads the log itself.
+    private func receivedLogChanged() {
+        #if canImport(Combine)
+        receivedMessages = receivedLog.elements
+        #endif
     }
 }
 

@@ -38,17 +38,21 @@ package struct BoundedMap<Value> {
                 values.removeValue(forKey: key)
                 return
             }
-            if let existing = values[key] {
+            // One lookup for a new key (the common case); a key already present is put back
+            // with its own generation, so it keeps its place.
+            let next = generation + 1
+            if let existing = values.updateValue((newValue, next), forKey: key) {
                 values[key] = (newValue, existing.generation)
                 return
             }
-            generation += 1
-            values[key] = (newValue, generation)
-            order.append((key, generation))
+            generation = next
+            order.append((key, next))
             while values.count > capacity, head < order.count {
                 let oldest = order[head]
                 head += 1
-                if values[oldest.key]?.generation == oldest.generation { values.removeValue(forKey: oldest.key) }
+                if let index = values.index(forKey: oldest.key), values[index].value.generation == oldest.generation {
+                    values.remove(at: index)
+                }
             }
             compactIfNeeded()
         }
