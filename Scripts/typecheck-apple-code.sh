@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Type-checks, on Linux, the code that needs Apple's SDKs or GBG's closed GBGBridge:
+#   - BridgeCore's Apple branch (`#if canImport(Combine)`), against the Combine stub;
 #   - the app integration package, Integrations/GBGBridgeApp (every Swift file in it), in Swift 6;
 #   - every app snippet in docs/real-apps.md and README.md (each ```swift block preceded by the
 #     line <!-- typecheck: app snippet -->), in Swift 5 and Swift 6 language modes, with and
@@ -82,6 +83,17 @@ check() { # label, command...
     return 1
   fi
 }
+
+# BridgeCore's Apple branch (`#if canImport(Combine)`: `BridgeHost` is an `ObservableObject` whose
+# diagnostic surfaces are `@Published`), type-checked against the Combine stub: on Linux the
+# package builds the other branch. It does not depend on GBG's docs, so once.
+echo "== BridgeCore with Combine"
+mkdir -p "$work/combine"
+check "stub Combine (for BridgeCore)" swiftc -parse-as-library -emit-module -module-name Combine \
+  -emit-module-path "$work/combine/Combine.swiftmodule" -swift-version 6 "$stubs/Combine.swift" \
+  && check "BridgeCore (canImport(Combine))" swiftc -typecheck -parse-as-library -module-name BridgeCore \
+    -package-name bridge_inspector -enable-upcoming-feature ExistentialAny -swift-version 6 -warnings-as-errors \
+    -I "$work/combine" -I "$modules" $(find "$root/Sources/BridgeCore" -name '*.swift' | sort) || true
 
 for reading in "${readings[@]}"; do
   flags=()
