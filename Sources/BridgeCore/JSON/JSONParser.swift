@@ -42,13 +42,14 @@ package struct JSONParser {
         package var ranges: [[Range<Int>]]
     }
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private let maxDepth: Int
+    let bytes: UnsafeBufferPointer<UInt8>
+    let maxDepth: Int
     /// `false` to check only (``JSONSyntaxCheck``): nothing is built, and every value is `.null`.
-    private let builds: Bool
+    /// The field readers (`JSONParser+Fields.swift`) turn it off to skip a value they ignore.
+    var builds: Bool
     private let paths: [[PathStep]]
     private var ranges: [[Range<Int>]]
-    private var index = 0
+    var index = 0
     /// The members of the objects being parsed, innermost last: an object's dictionary is made
     /// once at its end, at its final size, rather than grown member by member.
     private var members: [(key: String, value: JSONValue)] = []
@@ -103,7 +104,7 @@ package struct JSONParser {
         }
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, builds: Bool, paths: [[PathStep]]) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, builds: Bool, paths: [[PathStep]]) {
         self.bytes = bytes
         self.maxDepth = JSONSyntaxCheck.clampedDepth(maxDepth)
         self.builds = builds
@@ -112,7 +113,7 @@ package struct JSONParser {
         self.ranges = Array(repeating: [], count: self.paths.count)
     }
 
-    private struct Failure: Error {
+    struct Failure: Error {
         var offset: Int
         var reason: String
     }
@@ -156,7 +157,7 @@ package struct JSONParser {
         return "byte 0x" + String(byte, radix: 16, uppercase: true)
     }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -209,7 +210,7 @@ package struct JSONParser {
     // debug build); capturing byte ranges has its own functions below.
 
     /// One value at `index`.
-    private mutating func value(depth: Int) throws(Failure) -> JSONValue {
+    mutating func value(depth: Int) throws(Failure) -> JSONValue {
         guard index < bytes.count else { throw Failure(offset: index, reason: "unexpected end of text; expected a value") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try object(depth: depth + 1)
@@ -231,14 +232,14 @@ package struct JSONParser {
         }
     }
 
-    private func checkDepth(_ depth: Int) throws(Failure) {
+    func checkDepth(_ depth: Int) throws(Failure) {
         if depth > maxDepth {
             throw Failure(offset: index, reason: "nesting is deeper than \(maxDepth) levels")
         }
     }
 
     /// After `{` and the spaces after it: `true` when the object is empty (its `}` consumed).
-    private mutating func objectIsEmpty() -> Bool {
+    mutating func objectIsEmpty() -> Bool {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "}") else { return false }
         index += 1
         return true
@@ -270,7 +271,7 @@ package struct JSONParser {
 
     /// After a member of an object (`close` is `}`) or an element of an array (`]`): `true` at
     /// `close` (consumed), `false` after a `,`.
-    private mutating func ends(_ close: UInt8) throws(Failure) -> Bool {
+    mutating func ends(_ close: UInt8) throws(Failure) -> Bool {
         skipWhitespace()
         let container = close == UInt8(ascii: "}") ? "an object" : "an array"
         guard index < bytes.count else {
@@ -409,7 +410,7 @@ package struct JSONParser {
         return .array(elements)
     }
 
-    private mutating func literal(_ word: StaticString, _ result: JSONValue) throws(Failure) -> JSONValue {
+    mutating func literal(_ word: StaticString, _ result: JSONValue) throws(Failure) -> JSONValue {
         let start = index
         let count = word.utf8CodeUnitCount
         let matches = word.withUTF8Buffer { expected -> Bool in
@@ -434,7 +435,7 @@ package struct JSONParser {
         while index < bytes.count, Self.isDigit(bytes[index]) { index += 1 }
     }
 
-    private mutating func number() throws(Failure) -> Double {
+    mutating func number() throws(Failure) -> Double {
         let start = index
         let negative = bytes[index] == UInt8(ascii: "-")
         if negative { index += 1 }
@@ -486,7 +487,7 @@ package struct JSONParser {
     // MARK: Strings
 
     /// A string, starting at its opening quote (`""` when not building).
-    private mutating func string() throws(Failure) -> String {
+    mutating func string() throws(Failure) -> String {
         let start = index
         index += 1
         var segmentStart = index
