@@ -20,6 +20,11 @@ package struct JSONKeySet: Sendable {
         self.names = names.prefix(64).map { name in name.withUTF8Buffer { Array($0) } }
     }
 
+    /// The set of `names` (enumeration raw values, say); at most 64.
+    package init(strings names: [String]) {
+        self.names = names.prefix(64).map { Array($0.utf8) }
+    }
+
     /// The position of the name spelled by `key`, or `nil`.
     func position(of key: UnsafeBufferPointer<UInt8>) -> Int? {
         for (position, name) in names.enumerated() where name.count == key.count {
@@ -133,6 +138,20 @@ extension JSONParser {
     package mutating func readString() throws(Refusal) -> String {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Refusal() }
         do throws(Failure) { return try string() } catch { throw Refusal() }
+    }
+
+    /// Reads the string at the current byte without making it a `String`: its position in
+    /// `names` (an enumeration's raw values, say), or `nil` when it is none of them. A string
+    /// with escapes is refused.
+    package mutating func readString(among names: JSONKeySet) throws(Refusal) -> Int? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Refusal() }
+        let start = index + 1
+        builds = false
+        do throws(Failure) { _ = try string() } catch { throw Refusal() }
+        builds = true
+        let text = UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)])
+        if text.contains(UInt8(ascii: "\\")) { throw Refusal() }
+        return names.position(of: text)
     }
 
     /// Reads the number at the current byte.

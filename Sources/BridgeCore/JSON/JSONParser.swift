@@ -301,6 +301,8 @@ package struct JSONParser {
             return .null
         }
         if objectIsEmpty() { return .object([:]) }
+        // One allocation for the members of a usual object, rather than growing 1, 2, 4, 8.
+        if members.capacity == 0 { members.reserveCapacity(16) }
         let first = members.count
         repeat {
             let key = try memberKey()
@@ -495,6 +497,15 @@ package struct JSONParser {
         var escaped = false
         var utf8: [UInt8] = []
         while index < bytes.count {
+            // Eight bytes at a time, up to the first that ends the string or needs a look.
+            if bytes.count - index >= 8, let base = bytes.baseAddress {
+                let special = Self.specialBytes(UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
+                if special == 0 {
+                    index += 8
+                    continue
+                }
+                index += special.trailingZeroBitCount / 8
+            }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let segment = UnsafeBufferPointer(rebasing: bytes[segmentStart..<index])
@@ -542,6 +553,22 @@ package struct JSONParser {
             try utf8Sequence()
         }
         throw Failure(offset: start, reason: "unterminated string (no closing '\"')")
+    }
+
+    /// The eight bytes of `word` (the first in its lowest bits) that a string's bytes cannot be
+    /// taken whole past: `"`, `\\`, a control character (below 0x20) or part of a multi-byte
+    /// UTF-8 sequence (0x80 and above), flagged by their top bit; `0` when there is none. The
+    /// lowest flag is exact (the classic "has a byte less than n" bit trick: a borrow only runs
+    /// upwards from a flagged byte), so it says where the first such byte is; flags above it may
+    /// be false, and are not used.
+    private static func specialBytes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let control = (word &- ones &* 0x20) & ~word
+        let quotes = (quote &- ones) & ~quote
+        let backslashes = (backslash &- ones) & ~backslash
+        return (control | quotes | backslashes | word) & (ones &* 0x80)
     }
 
     /// The 4 hex digits of a `\\u` escape at `index`, as a number.
