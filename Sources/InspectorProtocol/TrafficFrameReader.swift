@@ -26,7 +26,7 @@ enum TrafficFrameReader {
                 switch key {
                 case 0:
                     // Any other kind is decoded the full way.
-                    guard try parser.readString() == "event" else { throw JSONParser.Refusal() }
+                    guard try parser.readString(among: eventKind) == 0 else { throw JSONParser.Refusal() }
                     kindIsEvent = true
                 case 1: seq = try integer(&parser)
                 default: record = try trafficEvent(from: &parser)
@@ -40,6 +40,12 @@ enum TrafficFrameReader {
 
     private static let frameKeys = JSONKeySet(["kind", "seq", "event"])
     private static let eventKeys = JSONKeySet(["type", "record"])
+    private static let eventKind = JSONKeySet(["event"])
+    private static let trafficType = JSONKeySet(["traffic"])
+    private static let directions: [TrafficRecord.Direction] = [.received, .sent]
+    private static let directionNames = JSONKeySet(strings: directions.map(\.rawValue))
+    private static let origins: [MessageOrigin] = [.journey, .host, .inspector]
+    private static let originNames = JSONKeySet(strings: origins.map(\.rawValue))
     private static let recordKeys = JSONKeySet([
         "seq", "direction", "time", "origin", "command", "rule", "deliveryError", "hold", "fault", "bytes", "truncated", "reported", "lost",
         "delivered", "original", "message",
@@ -51,7 +57,7 @@ enum TrafficFrameReader {
         var record: (traffic: WireTraffic, message: Range<Int>)?
         try parser.readObject(depth: 2, keys: eventKeys) { parser, key throws(JSONParser.Refusal) in
             if key == 0 {
-                guard try parser.readString() == "traffic" else { throw JSONParser.Refusal() }
+                guard try parser.readString(among: trafficType) == 0 else { throw JSONParser.Refusal() }
                 isTraffic = true
             } else {
                 record = try traffic(from: &parser)
@@ -84,12 +90,12 @@ enum TrafficFrameReader {
             switch key {
             case 0: seq = try integer(&parser)
             case 1:
-                guard let known = TrafficRecord.Direction(rawValue: try parser.readString()) else { throw JSONParser.Refusal() }
-                direction = known
+                guard let known = try parser.readString(among: directionNames) else { throw JSONParser.Refusal() }
+                direction = directions[known]
             case 2: time = try parser.readNumber()
             case 3:
-                guard let known = MessageOrigin(rawValue: try parser.readString()) else { throw JSONParser.Refusal() }
-                origin = known
+                guard let known = try parser.readString(among: originNames) else { throw JSONParser.Refusal() }
+                origin = origins[known]
             case 4: command = try optionalString(&parser)
             case 5: rule = try optionalString(&parser)
             case 6: deliveryError = try optionalString(&parser)

@@ -23,6 +23,8 @@ package enum BridgeMessageReader {
 
     private static let messageKeys = JSONKeySet(["version", "correlationId", "type", "timestamp", "payload"])
     private static let payloadKeys = JSONKeySet(["action", "data", "status", "error"])
+    private static let typeNames = JSONKeySet(strings: MessageType.allCases.map(\.rawValue))
+    private static let statusNames = JSONKeySet(strings: BridgeResponseStatus.allCases.map(\.rawValue))
 
     /// Reads the message object at the parser's current byte, `depth` levels deep (the whole
     /// text is level 1).
@@ -37,8 +39,8 @@ package enum BridgeMessageReader {
             case 0: version = try parser.readString()
             case 1: correlationId = try parser.readString()
             case 2:
-                guard let known = MessageType(rawValue: try parser.readString()) else { throw JSONParser.Refusal() }
-                type = known
+                guard let known = try parser.readString(among: typeNames) else { throw JSONParser.Refusal() }
+                type = MessageType.allCases[known]
             case 3: timestamp = try parser.readNumber()
             default: payload = try self.payload(from: &parser, depth: depth + 1)
             }
@@ -71,8 +73,8 @@ package enum BridgeMessageReader {
                 }
             case 2:
                 if try parser.readNull() { return }
-                guard let known = BridgeResponseStatus(rawValue: try parser.readString()) else { throw JSONParser.Refusal() }
-                status = known
+                guard let known = try parser.readString(among: statusNames) else { throw JSONParser.Refusal() }
+                status = BridgeResponseStatus.allCases[known]
             default:
                 // Rare (failed responses): read as a value and checked as the full way does.
                 let value = try parser.readValue(depth: depth)
