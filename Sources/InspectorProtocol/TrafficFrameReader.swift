@@ -21,7 +21,7 @@ enum TrafficFrameReader {
         JSONParser.reading(line, maxDepth: WireProtocol.maxAgentFrameDepth) { parser throws(JSONParser.Refusal) -> AgentFrame in
             var kindIsEvent = false
             var seq: Int?
-            var record: (traffic: WireTraffic, message: Range<Int>)?
+            var record: WireTraffic?
             try parser.readObject(depth: 1, keys: frameKeys) { parser, key throws(JSONParser.Refusal) in
                 switch key {
                 case 0:
@@ -29,12 +29,11 @@ enum TrafficFrameReader {
                     guard try parser.readString(among: eventKind) == 0 else { throw JSONParser.Refusal() }
                     kindIsEvent = true
                 case 1: seq = try integer(&parser)
-                default: record = try trafficEvent(from: &parser)
+                default: record = try trafficEvent(from: &parser, line: line)
                 }
             }
-            guard kindIsEvent, let seq, var record else { throw JSONParser.Refusal() }
-            record.traffic.messageJSON = Data(line[(line.startIndex + record.message.lowerBound)..<(line.startIndex + record.message.upperBound)])
-            return .event(seq: seq, event: .traffic(record.traffic))
+            guard kindIsEvent, let seq, let record else { throw JSONParser.Refusal() }
+            return .event(seq: seq, event: .traffic(record))
         }
     }
 
@@ -51,24 +50,25 @@ enum TrafficFrameReader {
         "delivered", "original", "message",
     ])
 
-    /// `{"type":"traffic","record":{...}}` at level 2: the record and where its message lies.
-    private static func trafficEvent(from parser: inout JSONParser) throws(JSONParser.Refusal) -> (traffic: WireTraffic, message: Range<Int>) {
+    /// `{"type":"traffic","record":{...}}` at level 2, in `line`: the record.
+    private static func trafficEvent(from parser: inout JSONParser, line: Data) throws(JSONParser.Refusal) -> WireTraffic {
         var isTraffic = false
-        var record: (traffic: WireTraffic, message: Range<Int>)?
+        var record: WireTraffic?
         try parser.readObject(depth: 2, keys: eventKeys) { parser, key throws(JSONParser.Refusal) in
             if key == 0 {
                 guard try parser.readString(among: trafficType) == 0 else { throw JSONParser.Refusal() }
                 isTraffic = true
             } else {
-                record = try traffic(from: &parser)
+                record = try traffic(from: &parser, line: line)
             }
         }
         guard isTraffic, let record else { throw JSONParser.Refusal() }
         return record
     }
 
-    /// A traffic record at level 3, as ``WireTraffic/init(validating:)`` reads it from a value.
-    private static func traffic(from parser: inout JSONParser) throws(JSONParser.Refusal) -> (traffic: WireTraffic, message: Range<Int>) {
+    /// A traffic record at level 3 of `line`, as ``WireTraffic/init(validating:)`` reads it from
+    /// a value, with its message's bytes.
+    private static func traffic(from parser: inout JSONParser, line: Data) throws(JSONParser.Refusal) -> WireTraffic {
         let depth = 3
         var seq: Int?
         var direction: TrafficRecord.Direction?
@@ -119,11 +119,12 @@ enum TrafficFrameReader {
             }
         }
         guard let seq, let direction, let time, let origin, let bytes, let message else { throw JSONParser.Refusal() }
-        let traffic = WireTraffic(
+        var traffic = WireTraffic(
             seq: seq, direction: direction, time: time, origin: origin, command: command, rule: rule,
             deliveryError: deliveryError, hold: hold, bytes: bytes, truncated: truncated, reported: reported, lost: lost,
             delivered: delivered, original: original, fault: fault, message: message.0)
-        return (traffic, message.1)
+        traffic.messageJSON = Data(line[(line.startIndex + message.1.lowerBound)..<(line.startIndex + message.1.upperBound)])
+        return traffic
     }
 
     /// A string or `null`.
