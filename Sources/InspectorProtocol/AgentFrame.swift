@@ -60,7 +60,7 @@ public enum AgentFrame: Sendable {
         return try readParsingWhole(line)
     }
 
-    /// Decodes one frame the full way: the whole line parsed into a ``JSONValue``, then read from
+    /// Decodes one frame the full way: the whole line parsed into a `JSONValue`, then read from
     /// it. ``read(_:)`` gives the same result, faster for traffic events; this is its reference.
     package static func readParsingWhole(_ line: Data) throws(JSONDecoding.Failure) -> AgentFrame {
         let parsed: JSONParser.Captured

@@ -32,7 +32,7 @@ enum TrafficFrameReader {
                 default: record = try trafficEvent(from: &parser, line: line)
                 }
             }
-            guard kindIsEvent, let seq, let record else { throw JSONParser.Refusal() }
+            guard kindIsEvent, let seq, let record = record.take() else { throw JSONParser.Refusal() }
             return .event(seq: seq, event: .traffic(record))
         }
     }
@@ -62,7 +62,7 @@ enum TrafficFrameReader {
                 record = try traffic(from: &parser, line: line)
             }
         }
-        guard isTraffic, let record else { throw JSONParser.Refusal() }
+        guard isTraffic, let record = record.take() else { throw JSONParser.Refusal() }
         return record
     }
 
@@ -118,11 +118,12 @@ enum TrafficFrameReader {
                 message = (read, start..<parser.offset)
             }
         }
-        guard let seq, let direction, let time, let origin, let bytes, let message else { throw JSONParser.Refusal() }
+        // Taken out, not copied: a record and its message are large.
+        guard let seq, let direction, let time, let origin, let bytes, let message = message.take() else { throw JSONParser.Refusal() }
         var traffic = WireTraffic(
             seq: seq, direction: direction, time: time, origin: origin, command: command, rule: rule,
             deliveryError: deliveryError, hold: hold, bytes: bytes, truncated: truncated, reported: reported, lost: lost,
-            delivered: delivered, original: original, fault: fault, message: message.0)
+            delivered: delivered.take(), original: original.take(), fault: fault, message: message.0)
         traffic.messageJSON = Data(line[(line.startIndex + message.1.lowerBound)..<(line.startIndex + message.1.upperBound)])
         return traffic
     }

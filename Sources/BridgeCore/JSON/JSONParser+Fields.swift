@@ -123,9 +123,18 @@ extension JSONParser {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Failure(offset: index, reason: "") }
         let start = index + 1
-        builds = false
-        _ = try string()
-        builds = true
+        // Most keys are plain ASCII: found whole here; anything else is read by `string()`.
+        var end = start
+        while end < bytes.count, bytes[end] >= 0x20, bytes[end] < 0x80, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") {
+            end += 1
+        }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            index = end + 1
+        } else {
+            builds = false
+            _ = try string()
+            builds = true
+        }
         let key = UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)])
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw Failure(offset: index, reason: "") }

@@ -45,7 +45,7 @@ package enum BridgeMessageReader {
             default: payload = try self.payload(from: &parser, depth: depth + 1)
             }
         }
-        guard let version, !version.isEmpty, let correlationId, !correlationId.isEmpty, let type, let timestamp, let payload else {
+        guard let version, !version.isEmpty, let correlationId, !correlationId.isEmpty, let type, let timestamp, let payload = payload.take() else {
             throw JSONParser.Refusal()
         }
         return BridgeMessage(version: version, correlationId: correlationId, type: type, timestamp: timestamp, payload: payload)
