@@ -124,11 +124,7 @@ extension JSONParser {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Failure(offset: index, reason: "") }
         let start = index + 1
         // Most keys are plain ASCII: found whole here; anything else is read by `string()`.
-        var end = start
-        while end < bytes.count, bytes[end] >= 0x20, bytes[end] < 0x80, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") {
-            end += 1
-        }
-        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+        if let end = plainStringEnd(from: start) {
             index = end + 1
         } else {
             builds = false
@@ -143,6 +139,27 @@ extension JSONParser {
         return key
     }
 
+    /// Where the string whose first byte (after its opening quote) is at `start` ends (its
+    /// closing quote), when it holds only printable ASCII without escapes, which `string()` takes
+    /// as it is; `nil` when it holds anything else, or does not end.
+    private func plainStringEnd(from start: Int) -> Int? {
+        var end = start
+        if let base = bytes.baseAddress {
+            while bytes.count - end >= 8 {
+                let special = Self.specialBytes(UInt64(littleEndian: UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)))
+                if special != 0 {
+                    end += special.trailingZeroBitCount / 8
+                    return bytes[end] == UInt8(ascii: "\"") ? end : nil
+                }
+                end += 8
+            }
+        }
+        while end < bytes.count, bytes[end] >= 0x20, bytes[end] < 0x80, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") {
+            end += 1
+        }
+        return end < bytes.count && bytes[end] == UInt8(ascii: "\"") ? end : nil
+    }
+
     /// Reads the string at the current byte.
     package mutating func readString() throws(Refusal) -> String {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Refusal() }
@@ -151,15 +168,13 @@ extension JSONParser {
 
     /// Reads the string at the current byte without making it a `String`: its position in
     /// `names` (an enumeration's raw values, say), or `nil` when it is none of them. A string
-    /// with escapes is refused.
+    /// with escapes or other than printable ASCII is refused.
     package mutating func readString(among names: JSONKeySet) throws(Refusal) -> Int? {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Refusal() }
-        let start = index + 1
-        builds = false
-        do throws(Failure) { _ = try string() } catch { throw Refusal() }
-        builds = true
-        let text = UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)])
-        if text.contains(UInt8(ascii: "\\")) { throw Refusal() }
+        // Only a plain string can be a name; anything else is left to the full decoding.
+        guard let end = plainStringEnd(from: index + 1) else { throw Refusal() }
+        let text = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])
+        index = end + 1
         return names.position(of: text)
     }
 

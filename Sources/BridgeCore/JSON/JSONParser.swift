@@ -561,7 +561,7 @@ package struct JSONParser {
     /// lowest flag is exact (the classic "has a byte less than n" bit trick: a borrow only runs
     /// upwards from a flagged byte), so it says where the first such byte is; flags above it may
     /// be false, and are not used.
-    private static func specialBytes(_ word: UInt64) -> UInt64 {
+    static func specialBytes(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let quote = word ^ (ones &* 0x22)
         let backslash = word ^ (ones &* 0x5C)
