@@ -23,31 +23,38 @@ extension WireTraffic {
             let lost = Self.optionalString(fields["lost"]),
             let truncated = Self.optionalBool(fields["truncated"])
         else { return nil }
-        var hold: HoldMark?
-        switch fields["hold"] {
-        case nil, .null?: hold = nil
-        case .object(let mark)?:
-            guard case .string(let id)? = mark["id"], case .string(let rawOutcome)? = mark["outcome"],
-                let outcome = HeldResolution.Outcome(rawValue: rawOutcome)
-            else { return nil }
-            hold = HoldMark(id: id, outcome: outcome)
-        default: return nil
-        }
-        var fault: FaultMark?
-        switch fields["fault"] {
-        case nil, .null?: fault = nil
-        case .object(let mark)?:
-            guard case .string(let rule)? = mark["rule"], case .string(let rawEffect)? = mark["effect"],
-                let effect = FaultMark.Effect(rawValue: rawEffect), let detail = Self.optionalString(mark["detail"])
-            else { return nil }
-            fault = FaultMark(rule: rule, effect: effect, detail: detail)
-        default: return nil
-        }
-        guard let delivered = Self.optionalMessage(fields["delivered"]), let original = Self.optionalMessage(fields["original"]) else { return nil }
+        guard let hold = Self.optionalHold(fields["hold"]), let fault = Self.optionalFault(fields["fault"]),
+            let delivered = Self.optionalMessage(fields["delivered"]), let original = Self.optionalMessage(fields["original"]) else { return nil }
         self.init(
             seq: seq, direction: direction, time: time, origin: origin, command: command, rule: rule,
             deliveryError: deliveryError, hold: hold, bytes: bytes, truncated: truncated, reported: reported, lost: lost,
             delivered: delivered, original: original, fault: fault, message: message)
+    }
+
+    /// `.some(nil)` for a missing or `null` field, `.some(mark)` for a hold mark, `nil` for anything else.
+    static func optionalHold(_ value: JSONValue?) -> HoldMark?? {
+        switch value {
+        case nil, .null?: return .some(nil)
+        case .object(let mark)?:
+            guard case .string(let id)? = mark["id"], case .string(let rawOutcome)? = mark["outcome"],
+                let outcome = HeldResolution.Outcome(rawValue: rawOutcome)
+            else { return nil }
+            return .some(HoldMark(id: id, outcome: outcome))
+        default: return nil
+        }
+    }
+
+    /// `.some(nil)` for a missing or `null` field, `.some(mark)` for a fault mark, `nil` for anything else.
+    static func optionalFault(_ value: JSONValue?) -> FaultMark?? {
+        switch value {
+        case nil, .null?: return .some(nil)
+        case .object(let mark)?:
+            guard case .string(let rule)? = mark["rule"], case .string(let rawEffect)? = mark["effect"],
+                let effect = FaultMark.Effect(rawValue: rawEffect), let detail = Self.optionalString(mark["detail"])
+            else { return nil }
+            return .some(FaultMark(rule: rule, effect: effect, detail: detail))
+        default: return nil
+        }
     }
 
     /// `.some(nil)` for a missing or `null` field, `.some(message)` for a bridge message, `nil` for anything else.
@@ -65,7 +72,7 @@ extension WireTraffic {
     }
 
     /// `.some(nil)` for a missing or `null` field, `.some(text)` for a string, `nil` for anything else.
-    private static func optionalString(_ value: JSONValue?) -> String?? {
+    static func optionalString(_ value: JSONValue?) -> String?? {
         switch value {
         case nil, .null?: return .some(nil)
         case .string(let text)?: return .some(text)

@@ -42,13 +42,14 @@ package struct JSONParser {
         package var ranges: [[Range<Int>]]
     }
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private let maxDepth: Int
+    let bytes: UnsafeBufferPointer<UInt8>
+    let maxDepth: Int
     /// `false` to check only (``JSONSyntaxCheck``): nothing is built, and every value is `.null`.
-    private let builds: Bool
+    /// The field readers (`JSONParser+Fields.swift`) turn it off to skip a value they ignore.
+    var builds: Bool
     private let paths: [[PathStep]]
     private var ranges: [[Range<Int>]]
-    private var index = 0
+    var index = 0
     /// The members of the objects being parsed, innermost last: an object's dictionary is made
     /// once at its end, at its final size, rather than grown member by member.
     private var members: [(key: String, value: JSONValue)] = []
@@ -103,7 +104,7 @@ package struct JSONParser {
         }
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, builds: Bool, paths: [[PathStep]]) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, builds: Bool, paths: [[PathStep]]) {
         self.bytes = bytes
         self.maxDepth = JSONSyntaxCheck.clampedDepth(maxDepth)
         self.builds = builds
@@ -112,7 +113,7 @@ package struct JSONParser {
         self.ranges = Array(repeating: [], count: self.paths.count)
     }
 
-    private struct Failure: Error {
+    struct Failure: Error {
         var offset: Int
         var reason: String
     }
@@ -156,7 +157,7 @@ package struct JSONParser {
         return "byte 0x" + String(byte, radix: 16, uppercase: true)
     }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -209,7 +210,7 @@ package struct JSONParser {
     // debug build); capturing byte ranges has its own functions below.
 
     /// One value at `index`.
-    private mutating func value(depth: Int) throws(Failure) -> JSONValue {
+    mutating func value(depth: Int) throws(Failure) -> JSONValue {
         guard index < bytes.count else { throw Failure(offset: index, reason: "unexpected end of text; expected a value") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try object(depth: depth + 1)
@@ -231,14 +232,14 @@ package struct JSONParser {
         }
     }
 
-    private func checkDepth(_ depth: Int) throws(Failure) {
+    func checkDepth(_ depth: Int) throws(Failure) {
         if depth > maxDepth {
             throw Failure(offset: index, reason: "nesting is deeper than \(maxDepth) levels")
         }
     }
 
     /// After `{` and the spaces after it: `true` when the object is empty (its `}` consumed).
-    private mutating func objectIsEmpty() -> Bool {
+    mutating func objectIsEmpty() -> Bool {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "}") else { return false }
         index += 1
         return true
@@ -270,7 +271,7 @@ package struct JSONParser {
 
     /// After a member of an object (`close` is `}`) or an element of an array (`]`): `true` at
     /// `close` (consumed), `false` after a `,`.
-    private mutating func ends(_ close: UInt8) throws(Failure) -> Bool {
+    mutating func ends(_ close: UInt8) throws(Failure) -> Bool {
         skipWhitespace()
         let container = close == UInt8(ascii: "}") ? "an object" : "an array"
         guard index < bytes.count else {
@@ -300,6 +301,8 @@ package struct JSONParser {
             return .null
         }
         if objectIsEmpty() { return .object([:]) }
+        // One allocation for the members of a usual object, rather than growing 1, 2, 4, 8.
+        if members.capacity == 0 { members.reserveCapacity(16) }
         let first = members.count
         repeat {
             let key = try memberKey()
@@ -409,7 +412,7 @@ package struct JSONParser {
         return .array(elements)
     }
 
-    private mutating func literal(_ word: StaticString, _ result: JSONValue) throws(Failure) -> JSONValue {
+    mutating func literal(_ word: StaticString, _ result: JSONValue) throws(Failure) -> JSONValue {
         let start = index
         let count = word.utf8CodeUnitCount
         let matches = word.withUTF8Buffer { expected -> Bool in
@@ -434,7 +437,7 @@ package struct JSONParser {
         while index < bytes.count, Self.isDigit(bytes[index]) { index += 1 }
     }
 
-    private mutating func number() throws(Failure) -> Double {
+    mutating func number() throws(Failure) -> Double {
         let start = index
         let negative = bytes[index] == UInt8(ascii: "-")
         if negative { index += 1 }
@@ -486,7 +489,7 @@ package struct JSONParser {
     // MARK: Strings
 
     /// A string, starting at its opening quote (`""` when not building).
-    private mutating func string() throws(Failure) -> String {
+    mutating func string() throws(Failure) -> String {
         let start = index
         index += 1
         var segmentStart = index
@@ -494,6 +497,15 @@ package struct JSONParser {
         var escaped = false
         var utf8: [UInt8] = []
         while index < bytes.count {
+            // Eight bytes at a time, up to the first that ends the string or needs a look.
+            if bytes.count - index >= 8, let base = bytes.baseAddress {
+                let special = Self.specialBytes(UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
+                if special == 0 {
+                    index += 8
+                    continue
+                }
+                index += special.trailingZeroBitCount / 8
+            }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let segment = UnsafeBufferPointer(rebasing: bytes[segmentStart..<index])
@@ -541,6 +553,22 @@ package struct JSONParser {
             try utf8Sequence()
         }
         throw Failure(offset: start, reason: "unterminated string (no closing '\"')")
+    }
+
+    /// The eight bytes of `word` (the first in its lowest bits) that a string's bytes cannot be
+    /// taken whole past: `"`, `\\`, a control character (below 0x20) or part of a multi-byte
+    /// UTF-8 sequence (0x80 and above), flagged by their top bit; `0` when there is none. The
+    /// lowest flag is exact (the classic "has a byte less than n" bit trick: a borrow only runs
+    /// upwards from a flagged byte), so it says where the first such byte is; flags above it may
+    /// be false, and are not used.
+    static func specialBytes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let control = (word &- ones &* 0x20) & ~word
+        let quotes = (quote &- ones) & ~quote
+        let backslashes = (backslash &- ones) & ~backslash
+        return (control | quotes | backslashes | word) & (ones &* 0x80)
     }
 
     /// The 4 hex digits of a `\\u` escape at `index`, as a number.

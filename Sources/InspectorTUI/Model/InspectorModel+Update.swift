@@ -76,8 +76,9 @@ extension InspectorModel {
         let filterUsesPending = filter.usesPending
         let pendingBefore = filterUsesPending ? live.pending.map(\.correlationId) : []
         live.apply(frame, at: now)
-        for entry in live.log[before...] where entry.kind == .message || entry.kind == .malformed {
-            recentArrivals.append(entry.time)
+        // By index: iterating a slice of the log would copy each new entry out.
+        for index in before..<max(before, live.log.count) where live.log[index].kind == .message || live.log[index].kind == .malformed {
+            recentArrivals.append(live.log[index].time)
         }
         if recentArrivals.count > 4096 { recentArrivals.removeFirst(recentArrivals.count - 2048) }
         if filterUsesPending && live.pending.map(\.correlationId) != pendingBefore {

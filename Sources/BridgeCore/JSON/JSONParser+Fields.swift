@@ -1,0 +1,215 @@
+import Foundation
+
+/// The keys a field reader knows in one kind of object, for
+/// ``JSONParser/readObject(depth:keys:member:)``: matched by their bytes, so no key is made into
+/// a `String` or hashed.
+///
+/// ```swift
+/// static let keys = JSONKeySet(["version", "correlationId", "type", "timestamp", "payload"])
+/// ```
+///
+/// A name must be plain ASCII without `"` or `\`: then a key in the text equals it exactly when
+/// its bytes do (no other spelling of such a name is canonically equivalent to it), which is how
+/// the full parser's dictionaries compare keys.
+package struct JSONKeySet: Sendable {
+    /// The names, as bytes, in the order given: a match is reported by its position here.
+    let names: [[UInt8]]
+
+    /// The set of `names`; at most 64.
+    package init(_ names: [StaticString]) {
+        self.names = names.prefix(64).map { name in name.withUTF8Buffer { Array($0) } }
+    }
+
+    /// The set of `names` (enumeration raw values, say); at most 64.
+    package init(strings names: [String]) {
+        self.names = names.prefix(64).map { Array($0.utf8) }
+    }
+
+    /// The position of the name spelled by `key`, or `nil`.
+    func position(of key: UnsafeBufferPointer<UInt8>) -> Int? {
+        for (position, name) in names.enumerated() where name.count == key.count {
+            if name.withUnsafeBufferPointer({ $0.elementsEqual(key) }) { return position }
+        }
+        return nil
+    }
+}
+
+/// Reading the fields of a known shape straight from the text, under the same rules as the rest
+/// of ``JSONParser`` (the same grammar, nesting limit, numbers, strings and UTF-8 checks), without
+/// building a dictionary for each object: how a frame or message read on every line is decoded
+/// without hashing every key (issue 30).
+///
+/// A reader refuses (throws ``JSONParser/Refusal``) whatever it does not take: invalid text, a
+/// field of an unexpected type, a key it knows given twice. The caller then decodes the text the
+/// full way (``JSONParser/read(_:maxDepth:)`` and `Decodable`), which accepts or says why not; so
+/// a reader never has to explain anything, and must only never accept what the full way refuses
+/// nor read a value differently.
+///
+/// ```swift
+/// let message = JSONParser.reading(bytes, maxDepth: 100) { parser throws(JSONParser.Refusal) in
+///     try BridgeMessageReader.message(from: &parser, depth: 1)
+/// }   // nil: decode the full way
+/// ```
+extension JSONParser {
+    /// The reader gives up on this text; the full decoding says whether and why it is wrong.
+    package struct Refusal: Error, Sendable {
+        /// Creates a refusal.
+        package init() {}
+    }
+
+    /// Runs `body` on a parser at the first value of `data` (after any whitespace) and then
+    /// requires the end of the text; `nil` when anything refuses.
+    package static func reading<Result>(
+        _ data: some ContiguousBytes, maxDepth: Int, _ body: (inout JSONParser) throws(Refusal) -> Result
+    ) -> Result? {
+        data.withUnsafeBytes { raw in
+            raw.withMemoryRebound(to: UInt8.self) { buffer -> Result? in
+                var parser = JSONParser(bytes: buffer, maxDepth: maxDepth, builds: true, paths: [])
+                parser.skipWhitespace()
+                guard let result = try? body(&parser) else { return nil }
+                parser.skipWhitespace()
+                return parser.index == buffer.count ? result : nil
+            }
+        }
+    }
+
+    /// The offset of the next byte from the start of the text: where a value about to be read
+    /// starts, or where one just read ends.
+    package var offset: Int { index }
+
+    /// Reads the object at the current byte, `depth` levels deep (the whole text is level 1),
+    /// calling `member` with the parser at the value of each key of `keys` (and its position in
+    /// `keys`); `member` must read that value. Other keys' values are checked and skipped, as
+    /// the full decoding ignores them. A key of `keys` given twice, or a key with escapes that
+    /// could spell one, is refused (the full decoding keeps the last one).
+    package mutating func readObject(
+        depth: Int, keys: JSONKeySet, member: (inout JSONParser, Int) throws(Refusal) -> Void
+    ) throws(Refusal) {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw Refusal() }
+        try refusing { parser throws(Failure) in
+            try parser.checkDepth(depth)
+            parser.index += 1
+            parser.skipWhitespace()
+        }
+        if objectIsEmpty() { return }
+        var seen: UInt64 = 0
+        repeat {
+            let key = try refusing { parser throws(Failure) in try parser.memberKeyBytes() }
+            if let position = keys.position(of: key) {
+                let bit: UInt64 = 1 << UInt64(position)
+                guard seen & bit == 0 else { throw Refusal() }
+                seen |= bit
+                try member(&self, position)
+            } else {
+                // An escaped key may spell a known one: left to the full decoding.
+                if key.contains(UInt8(ascii: "\\")) { throw Refusal() }
+                try refusing { parser throws(Failure) in
+                    parser.builds = false
+                    _ = try parser.value(depth: depth)
+                    parser.builds = true
+                }
+            }
+        } while try refusing({ parser throws(Failure) in try parser.ends(UInt8(ascii: "}")) }) == false
+    }
+
+    /// Runs `body`, a step of the full parser, turning its failure into a refusal.
+    private mutating func refusing<Result>(_ body: (inout JSONParser) throws(Failure) -> Result) throws(Refusal) -> Result {
+        do throws(Failure) { return try body(&self) } catch { throw Refusal() }
+    }
+
+    /// An object key (checked, not built) and its `:`, with the spaces around them, as
+    /// `memberKey()` reads one: the key's bytes as they stand in the text, escapes and all.
+    private mutating func memberKeyBytes() throws(Failure) -> UnsafeBufferPointer<UInt8> {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Failure(offset: index, reason: "") }
+        let start = index + 1
+        // Most keys are plain ASCII: found whole here; anything else is read by `string()`.
+        if let end = plainStringEnd(from: start) {
+            index = end + 1
+        } else {
+            builds = false
+            _ = try string()
+            builds = true
+        }
+        let key = UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)])
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw Failure(offset: index, reason: "") }
+        index += 1
+        skipWhitespace()
+        return key
+    }
+
+    /// Where the string whose first byte (after its opening quote) is at `start` ends (its
+    /// closing quote), when it holds only printable ASCII without escapes, which `string()` takes
+    /// as it is; `nil` when it holds anything else, or does not end.
+    private func plainStringEnd(from start: Int) -> Int? {
+        var end = start
+        if let base = bytes.baseAddress {
+            while bytes.count - end >= 8 {
+                let special = Self.specialBytes(UInt64(littleEndian: UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)))
+                if special != 0 {
+                    end += special.trailingZeroBitCount / 8
+                    return bytes[end] == UInt8(ascii: "\"") ? end : nil
+                }
+                end += 8
+            }
+        }
+        while end < bytes.count, bytes[end] >= 0x20, bytes[end] < 0x80, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") {
+            end += 1
+        }
+        return end < bytes.count && bytes[end] == UInt8(ascii: "\"") ? end : nil
+    }
+
+    /// Reads the string at the current byte.
+    package mutating func readString() throws(Refusal) -> String {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Refusal() }
+        do throws(Failure) { return try string() } catch { throw Refusal() }
+    }
+
+    /// Reads the string at the current byte without making it a `String`: its position in
+    /// `names` (an enumeration's raw values, say), or `nil` when it is none of them. A string
+    /// with escapes or other than printable ASCII is refused.
+    package mutating func readString(among names: JSONKeySet) throws(Refusal) -> Int? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Refusal() }
+        // Only a plain string can be a name; anything else is left to the full decoding.
+        guard let end = plainStringEnd(from: index + 1) else { throw Refusal() }
+        let text = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])
+        index = end + 1
+        return names.position(of: text)
+    }
+
+    /// Reads the number at the current byte.
+    package mutating func readNumber() throws(Refusal) -> Double {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "-") || (bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9")) else {
+            throw Refusal()
+        }
+        do throws(Failure) { return try number() } catch { throw Refusal() }
+    }
+
+    /// Reads `true` or `false` at the current byte.
+    package mutating func readBool() throws(Refusal) -> Bool {
+        guard index < bytes.count else { throw Refusal() }
+        do throws(Failure) {
+            switch bytes[index] {
+            case UInt8(ascii: "t"): _ = try literal("true", .null); return true
+            case UInt8(ascii: "f"): _ = try literal("false", .null); return false
+            default: throw Failure(offset: index, reason: "")
+            }
+        } catch {
+            throw Refusal()
+        }
+    }
+
+    /// Reads `null` when it is at the current byte (`true`), or reads nothing (`false`).
+    package mutating func readNull() throws(Refusal) -> Bool {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "n") else { return false }
+        do throws(Failure) { _ = try literal("null", .null) } catch { throw Refusal() }
+        return true
+    }
+
+    /// Reads the value at the current byte as ``JSONValue``, inside a container `depth` levels
+    /// deep (the whole text is level 1), exactly as ``JSONParser/read(_:maxDepth:)`` builds it.
+    package mutating func readValue(depth: Int) throws(Refusal) -> JSONValue {
+        do throws(Failure) { return try value(depth: depth) } catch { throw Refusal() }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Reads a ``BridgeMessage`` straight from its JSON text in one pass, building a dictionary only
+/// for `payload.data` (which the message holds as one): the fast path of
+/// ``BridgeMessageCodec/decode(_:)`` (the host's receive path) and of an inspector reading the
+/// messages in the agent's frames (issue 30).
+///
+/// It takes exactly what ``BridgeMessage/init(validating:)`` takes from the value
+/// ``JSONParser`` builds, read the same way, or refuses; it never says why (the codec then
+/// decodes the text the full way, which gives the documented reason):
+///
+/// ```swift
+/// let message = BridgeMessageReader.message(in: bytes, maxDepth: 100)   // nil: decode the full way
+/// ```
+package enum BridgeMessageReader {
+    /// The message `bytes` hold (with optional whitespace around it), nested at most `maxDepth`
+    /// deep, or `nil` when it is not one this reader takes.
+    package static func message(in bytes: some ContiguousBytes, maxDepth: Int) -> BridgeMessage? {
+        JSONParser.reading(bytes, maxDepth: maxDepth) { parser throws(JSONParser.Refusal) in
+            try message(from: &parser, depth: 1)
+        }
+    }
+
+    private static let messageKeys = JSONKeySet(["version", "correlationId", "type", "timestamp", "payload"])
+    private static let payloadKeys = JSONKeySet(["action", "data", "status", "error"])
+    private static let typeNames = JSONKeySet(strings: MessageType.allCases.map(\.rawValue))
+    private static let statusNames = JSONKeySet(strings: BridgeResponseStatus.allCases.map(\.rawValue))
+
+    /// Reads the message object at the parser's current byte, `depth` levels deep (the whole
+    /// text is level 1).
+    package static func message(from parser: inout JSONParser, depth: Int) throws(JSONParser.Refusal) -> BridgeMessage {
+        var version: String?
+        var correlationId: String?
+        var type: MessageType?
+        var timestamp: Double?
+        var payload: BridgeMessage.Payload?
+        try parser.readObject(depth: depth, keys: messageKeys) { parser, key throws(JSONParser.Refusal) in
+            switch key {
+            case 0: version = try parser.readString()
+            case 1: correlationId = try parser.readString()
+            case 2:
+                guard let known = try parser.readString(among: typeNames) else { throw JSONParser.Refusal() }
+                type = MessageType.allCases[known]
+            case 3: timestamp = try parser.readNumber()
+            default: payload = try self.payload(from: &parser, depth: depth + 1)
+            }
+        }
+        guard let version, !version.isEmpty, let correlationId, !correlationId.isEmpty, let type, let timestamp, let payload = payload.take() else {
+            throw JSONParser.Refusal()
+        }
+        return BridgeMessage(version: version, correlationId: correlationId, type: type, timestamp: timestamp, payload: payload)
+    }
+
+    /// Reads a message or `null` at the parser's current byte (`.some(nil)` for `null`).
+    package static func optionalMessage(from parser: inout JSONParser, depth: Int) throws(JSONParser.Refusal) -> BridgeMessage? {
+        if try parser.readNull() { return nil }
+        return try message(from: &parser, depth: depth)
+    }
+
+    private static func payload(from parser: inout JSONParser, depth: Int) throws(JSONParser.Refusal) -> BridgeMessage.Payload {
+        var action: String?
+        var data: [String: JSONValue]?
+        var status: BridgeResponseStatus?
+        var error: BridgeErrorPayload?
+        try parser.readObject(depth: depth, keys: payloadKeys) { parser, key throws(JSONParser.Refusal) in
+            switch key {
+            case 0: action = try parser.readString()
+            case 1:
+                switch try parser.readValue(depth: depth) {
+                case .null: data = nil
+                case .object(let object): data = object
+                default: throw JSONParser.Refusal()
+                }
+            case 2:
+                if try parser.readNull() { return }
+                guard let known = try parser.readString(among: statusNames) else { throw JSONParser.Refusal() }
+                status = BridgeResponseStatus.allCases[known]
+            default:
+                // Rare (failed responses): read as a value and checked as the full way does.
+                let value = try parser.readValue(depth: depth)
+                if value == .null { return }
+                guard let payload = BridgeErrorPayload(validating: value) else { throw JSONParser.Refusal() }
+                error = payload
+            }
+        }
+        guard let action, !action.isEmpty else { throw JSONParser.Refusal() }
+        return BridgeMessage.Payload(action: action, data: data, status: status, error: error)
+    }
+}

@@ -1,0 +1,141 @@
+import BridgeCore
+import Foundation
+
+/// Reads a `traffic` event frame, `{"kind":"event","seq":N,"event":{"type":"traffic","record":{...}}}`,
+/// straight from its bytes in one pass: the record's fields are filled as they are met (in any
+/// order), its message is read by `BridgeMessageReader` and kept verbatim
+/// (``WireTraffic/messageJSON``), and no dictionary is built except each message's
+/// `payload.data`. Nearly every frame of a busy stream is one of these (issue 30).
+///
+/// It takes exactly the frames ``AgentFrame/read(_:)``'s full decoding reads as a traffic event,
+/// and reads them to equal values, under the same JSON rule (``WireProtocol/maxAgentFrameDepth``
+/// levels, duplicate keys, numbers, escapes, UTF-8); anything else it refuses without saying why,
+/// and the frame is then decoded the full way, which accepts it or says what is wrong.
+///
+/// ```swift
+/// if let frame = TrafficFrameReader.frame(in: line) { ... }   // nil: decode the full way
+/// ```
+enum TrafficFrameReader {
+    /// The traffic event `line` holds, or `nil` when it is not one this reader takes.
+    static func frame(in line: Data) -> AgentFrame? {
+        JSONParser.reading(line, maxDepth: WireProtocol.maxAgentFrameDepth) { parser throws(JSONParser.Refusal) -> AgentFrame in
+            var kindIsEvent = false
+            var seq: Int?
+            var record: WireTraffic?
+            try parser.readObject(depth: 1, keys: frameKeys) { parser, key throws(JSONParser.Refusal) in
+                switch key {
+                case 0:
+                    // Any other kind is decoded the full way.
+                    guard try parser.readString(among: eventKind) == 0 else { throw JSONParser.Refusal() }
+                    kindIsEvent = true
+                case 1: seq = try integer(&parser)
+                default: record = try trafficEvent(from: &parser, line: line)
+                }
+            }
+            guard kindIsEvent, let seq, let record = record.take() else { throw JSONParser.Refusal() }
+            return .event(seq: seq, event: .traffic(record))
+        }
+    }
+
+    private static let frameKeys = JSONKeySet(["kind", "seq", "event"])
+    private static let eventKeys = JSONKeySet(["type", "record"])
+    private static let eventKind = JSONKeySet(["event"])
+    private static let trafficType = JSONKeySet(["traffic"])
+    private static let directions: [TrafficRecord.Direction] = [.received, .sent]
+    private static let directionNames = JSONKeySet(strings: directions.map(\.rawValue))
+    private static let origins: [MessageOrigin] = [.journey, .host, .inspector]
+    private static let originNames = JSONKeySet(strings: origins.map(\.rawValue))
+    private static let recordKeys = JSONKeySet([
+        "seq", "direction", "time", "origin", "command", "rule", "deliveryError", "hold", "fault", "bytes", "truncated", "reported", "lost",
+        "delivered", "original", "message",
+    ])
+
+    /// `{"type":"traffic","record":{...}}` at level 2, in `line`: the record.
+    private static func trafficEvent(from parser: inout JSONParser, line: Data) throws(JSONParser.Refusal) -> WireTraffic {
+        var isTraffic = false
+        var record: WireTraffic?
+        try parser.readObject(depth: 2, keys: eventKeys) { parser, key throws(JSONParser.Refusal) in
+            if key == 0 {
+                guard try parser.readString(among: trafficType) == 0 else { throw JSONParser.Refusal() }
+                isTraffic = true
+            } else {
+                record = try traffic(from: &parser, line: line)
+            }
+        }
+        guard isTraffic, let record = record.take() else { throw JSONParser.Refusal() }
+        return record
+    }
+
+    /// A traffic record at level 3 of `line`, as ``WireTraffic/init(validating:)`` reads it from
+    /// a value, with its message's bytes.
+    private static func traffic(from parser: inout JSONParser, line: Data) throws(JSONParser.Refusal) -> WireTraffic {
+        let depth = 3
+        var seq: Int?
+        var direction: TrafficRecord.Direction?
+        var time: Double?
+        var origin: MessageOrigin?
+        var command: String?
+        var rule: String?
+        var deliveryError: String?
+        var hold: HoldMark?
+        var fault: FaultMark?
+        var bytes: Int?
+        var truncated: Bool?
+        var reported: String?
+        var lost: String?
+        var delivered: BridgeMessage?
+        var original: BridgeMessage?
+        var message: (BridgeMessage, Range<Int>)?
+        try parser.readObject(depth: depth, keys: recordKeys) { parser, key throws(JSONParser.Refusal) in
+            switch key {
+            case 0: seq = try integer(&parser)
+            case 1:
+                guard let known = try parser.readString(among: directionNames) else { throw JSONParser.Refusal() }
+                direction = directions[known]
+            case 2: time = try parser.readNumber()
+            case 3:
+                guard let known = try parser.readString(among: originNames) else { throw JSONParser.Refusal() }
+                origin = origins[known]
+            case 4: command = try optionalString(&parser)
+            case 5: rule = try optionalString(&parser)
+            case 6: deliveryError = try optionalString(&parser)
+            case 7:
+                // Rare: read as a value and checked as the full way does.
+                guard let mark = WireTraffic.optionalHold(try parser.readValue(depth: depth)) else { throw JSONParser.Refusal() }
+                hold = mark
+            case 8:
+                guard let mark = WireTraffic.optionalFault(try parser.readValue(depth: depth)) else { throw JSONParser.Refusal() }
+                fault = mark
+            case 9: bytes = try integer(&parser)
+            case 10: truncated = try parser.readNull() ? nil : try parser.readBool()
+            case 11: reported = try optionalString(&parser)
+            case 12: lost = try optionalString(&parser)
+            case 13: delivered = try BridgeMessageReader.optionalMessage(from: &parser, depth: depth + 1)
+            case 14: original = try BridgeMessageReader.optionalMessage(from: &parser, depth: depth + 1)
+            default:
+                let start = parser.offset
+                let read = try BridgeMessageReader.message(from: &parser, depth: depth + 1)
+                message = (read, start..<parser.offset)
+            }
+        }
+        // Taken out, not copied: a record and its message are large.
+        guard let seq, let direction, let time, let origin, let bytes, let message = message.take() else { throw JSONParser.Refusal() }
+        var traffic = WireTraffic(
+            seq: seq, direction: direction, time: time, origin: origin, command: command, rule: rule,
+            deliveryError: deliveryError, hold: hold, bytes: bytes, truncated: truncated, reported: reported, lost: lost,
+            delivered: delivered.take(), original: original.take(), fault: fault, message: message.0)
+        traffic.messageJSON = Data(line[(line.startIndex + message.1.lowerBound)..<(line.startIndex + message.1.upperBound)])
+        return traffic
+    }
+
+    /// A string or `null`.
+    private static func optionalString(_ parser: inout JSONParser) throws(JSONParser.Refusal) -> String? {
+        try parser.readNull() ? nil : try parser.readString()
+    }
+
+    /// An integral number that fits an `Int` exactly (``WireTraffic/integer(_:)``).
+    private static func integer(_ parser: inout JSONParser) throws(JSONParser.Refusal) -> Int {
+        guard let value = WireTraffic.integer(.number(try parser.readNumber())) else { throw JSONParser.Refusal() }
+        return value
+    }
+}
