@@ -1,4 +1,5 @@
 @testable import BridgeCore
+import TestSupport
 import Testing
 
 @Suite("BoundedMap: the one bounded memory of past messages")
@@ -90,22 +91,10 @@ struct BoundedMapTests {
         }
     }
 
-    /// A small deterministic generator, so that a failing seed can be replayed.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("Random sets, sets again and removals over few keys give what the model gives, after every step")
     func followsTheModel() {
         for seed in UInt64(1)...20 {
-            var random = Seeded(state: seed)
+            var random = SeededRandom(seed: seed)
             let capacity = Int.random(in: 0...6, using: &random)
             var map = BoundedMap<Int>(capacity: capacity)
             var model = Model(capacity: capacity)

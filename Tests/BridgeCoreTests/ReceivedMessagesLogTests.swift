@@ -1,5 +1,6 @@
 import BridgeCore
 import Foundation
+import TestSupport
 import Testing
 
 /// `receivedMessages` kept in a ring buffer (issue 30, item 3) shows what the array trimmed with
@@ -8,23 +9,11 @@ import Testing
 @Suite("receivedMessages log")
 @MainActor
 struct ReceivedMessagesLogTests {
-    /// A small deterministic generator, so that a failing seed can be replayed.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("A session of messages, new caps and clears shows what the old rule showed, after every step")
     func followsTheOldRule() {
         let capacities = [-1, 0, 1, 2, 3, 7, 20, 200, Int.max]
         for seed in UInt64(1)...12 {
-            var random = Seeded(state: seed)
+            var random = SeededRandom(seed: seed)
             let (host, _) = makeHost()
             host.registerCustomCapability("device.info") { _, responder in responder.respond(status: .success) }
             var expected: [String] = []

@@ -1,4 +1,5 @@
 @testable import BridgeCore
+import TestSupport
 import Testing
 
 /// The ring buffer behind `receivedMessages` (issue 30, item 3): after every step it holds
@@ -29,23 +30,11 @@ struct RingBufferTests {
         }
     }
 
-    /// A small deterministic generator, so that a failing seed can be replayed.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("Random sequences of appends, new caps (hostile ones too) and clears give what the old rule gave, after every step")
     func followsTheOldRule() {
         let capacities = [-7, -1, 0, 1, 2, 3, 5, 8, 13, 200, Int.max]
         for seed in UInt64(1)...60 {
-            var random = Seeded(state: seed)
+            var random = SeededRandom(seed: seed)
             let first = capacities.randomElement(using: &random) ?? 0
             var ring = RingBuffer<Int>(capacity: first)
             var reference = OldRule(capacity: first)
