@@ -285,7 +285,21 @@ private struct PipeEnds {
         guard case .pipe = stream else { return }
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw PipeFailure(code: errno) }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        for index in ends.indices {
+            _ = fcntl(ends[index], F_SETFD, FD_CLOEXEC)
+            // A parent started with a standard stream closed gets that number back here: moved
+            // above 2, or the child's streams, set up on 0 to 2, would overwrite it.
+            if ends[index] <= 2 {
+                let moved = fcntl(ends[index], F_DUPFD_CLOEXEC, 3)
+                guard moved >= 0 else {
+                    let code = errno
+                    ends.forEach { close($0) }
+                    throw PipeFailure(code: code)
+                }
+                close(ends[index])
+                ends[index] = moved
+            }
+        }
         child[slot] = childReads ? ends[0] : ends[1]
         parent[slot] = childReads ? ends[1] : ends[0]
     }
