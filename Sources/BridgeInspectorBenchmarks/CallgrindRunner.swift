@@ -1,4 +1,10 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ThreadSupport
 
 /// Runs the bench's own workloads (``InstructionPath``) under `valgrind --tool=callgrind`.
 struct CallgrindRunner {
@@ -76,24 +82,24 @@ struct CallgrindRunner {
     private static func run(
         _ arguments: [String], environment: [String: String]? = nil, log: String?
     ) throws -> (status: Int32, output: String) {
-        let process = Process()
-        if let environment { process.environment = environment }
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        let pipe = Pipe()
+        // ThreadSupport's ChildProcess, not Foundation's `Process` (it can crash in `run()` on
+        // Linux); in a process group of its own, as `Process` started it.
+        var logDescriptor: Int32 = -1
         if let log {
-            guard FileManager.default.createFile(atPath: log, contents: nil), let handle = FileHandle(forWritingAtPath: log) else {
-                throw BenchError("cannot write \(log)")
-            }
-            process.standardOutput = handle
-            process.standardError = handle
-        } else {
-            process.standardOutput = pipe
-            process.standardError = pipe
+            logDescriptor = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard logDescriptor >= 0 else { throw BenchError("cannot write \(log)") }
         }
-        try process.run()
-        let output = log == nil ? pipe.fileHandleForReading.readDataToEndOfFile() : Data()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        defer { if logDescriptor >= 0 { close(logDescriptor) } }
+        let process: ChildProcess
+        do {
+            process = try ChildProcess(
+                executable: arguments[0], arguments: Array(arguments.dropFirst()), environment: environment,
+                standardOutput: log == nil ? .pipe : .descriptor(logDescriptor), standardError: .descriptor(1), newProcessGroup: true)
+        } catch {
+            throw BenchError("\(error)")
+        }
+        let output = process.standardOutput?.readDataToEndOfFile() ?? Data()
+        let status = process.waitUntilExit().statusOrSignal
+        return (status, String(decoding: output, as: UTF8.self))
     }
 }

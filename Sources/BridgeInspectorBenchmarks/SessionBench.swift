@@ -2,6 +2,12 @@ import BridgeCore
 import Foundation
 import InspectorClient
 import InspectorProtocol
+import ThreadSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Sessions as tests (issue 28) on a long session: reading a recording, reading it as a
 /// transcript, diffing two of them, redacting it, and `rerun` of the whole session into a real
@@ -168,36 +174,32 @@ enum SessionBench {
         try #"{"name": "idle", "steps": [{"wait": 3600000}]}"#.write(toFile: scenario, atomically: true, encoding: .utf8)
         let socket = scratch.file("rerun.sock")
 
-        let host = Process()
-        host.executableURL = URL(fileURLWithPath: binary)
-        host.arguments = ["host", "--profile", profile, "--scenario", scenario, "--socket", socket]
-        host.standardOutput = FileHandle.nullDevice
-        let hostErrors = Pipe()
-        host.standardError = hostErrors
-        try host.run()
+        // ThreadSupport's ChildProcess, not Foundation's `Process` (it can crash in `run()` on
+        // Linux); each in a process group of its own, as `Process` started them.
+        let host = try ChildProcess(
+            executable: binary, arguments: ["host", "--profile", profile, "--scenario", scenario, "--socket", socket],
+            standardOutput: .nullDevice, standardError: .pipe, newProcessGroup: true)
         defer {
-            host.terminate()
-            host.waitUntilExit()
+            host.signal(SIGTERM)
+            _ = host.waitUntilExit()
         }
         guard await waitUntil(timeout: 30, { FileManager.default.fileExists(atPath: socket) || !host.isRunning }), host.isRunning else {
-            let why = host.isRunning ? "" : String(decoding: hostErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let why = host.isRunning ? "" : String(decoding: host.standardError?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
             throw BenchError("the bench host did not start (no \(socket)): \(why)")
         }
         BridgeInspectorBench.progress("sessions: rerun of \(journeyMessages) journey messages into a real host")
-        let rerun = Process()
-        rerun.executableURL = URL(fileURLWithPath: binary)
-        rerun.arguments = ["rerun", file, "--socket", socket, "--quiet", "--answer-timeout", "60"]
-        let output = Pipe()
-        rerun.standardOutput = output
-        rerun.standardError = output
         let start = monotonicNanoseconds()
-        try rerun.run()
-        let text = output.fileHandleForReading.readDataToEndOfFile()
-        rerun.waitUntilExit()
+        let rerun = try ChildProcess(
+            executable: binary, arguments: ["rerun", file, "--socket", socket, "--quiet", "--answer-timeout", "60"],
+            standardOutput: .pipe, standardError: .descriptor(1), newProcessGroup: true)
+        let (text, exitStatus) = await DedicatedThread.run(name: "bench-rerun-wait") { () -> (Data, Int32) in
+            let text = rerun.standardOutput?.readDataToEndOfFile() ?? Data()
+            return (text, rerun.waitUntilExit().statusOrSignal)
+        }
         let seconds = seconds(from: start, to: monotonicNanoseconds())
         let summary = String(decoding: text, as: UTF8.self).split(separator: "\n").suffix(3).joined(separator: " / ")
-        if rerun.terminationStatus != 0 { BridgeInspectorBench.progress("sessions: rerun exited \(rerun.terminationStatus): \(summary)") }
-        return Result.Rerun(journeyMessages: journeyMessages, seconds: seconds, exitStatus: rerun.terminationStatus, summary: summary)
+        if exitStatus != 0 { BridgeInspectorBench.progress("sessions: rerun exited \(exitStatus): \(summary)") }
+        return Result.Rerun(journeyMessages: journeyMessages, seconds: seconds, exitStatus: exitStatus, summary: summary)
     }
 
     /// The snapshot a recording starts with: the bench host, nothing logged yet.

@@ -18,10 +18,7 @@ final class WebKitRunnerProcess: @unchecked Sendable {
     /// What the runner wrote, line by line: an event, or a line that is not one.
     let events: AsyncStream<Result<WebKitRunnerEvent, WebKitRunnerEvent.LineError>>
 
-    private let process = Process()
-    private let stdinPipe = Pipe()
-    private let stdoutPipe = Pipe()
-    private let stderrPipe = Pipe()
+    private let process: ChildProcess
     private let collectedError = Locked(Data())
     private let outbox = Locked(Outbox())
     private let outboxReady = DispatchSemaphore(value: 0)
@@ -35,30 +32,30 @@ final class WebKitRunnerProcess: @unchecked Sendable {
         var closed = false
     }
 
-    /// Starts `executable` with `arguments` and `environment` added to this process's.
+    /// Starts `executable` with `arguments` and `environment` added to this process's, in a
+    /// process group of its own (as Foundation's `Process` started it).
     init(executable: String, arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardInput = stdinPipe
-        process.standardOutput = stdoutPipe
-        process.standardError = stderrPipe
         let (events, continuation) = AsyncStream<Result<WebKitRunnerEvent, WebKitRunnerEvent.LineError>>.makeStream()
         self.events = events
         do {
-            try process.run()
+            process = try ChildProcess(
+                executable: executable, arguments: arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                standardInput: .pipe, standardOutput: .pipe, standardError: .pipe, newProcessGroup: true)
         } catch {
             continuation.finish()
-            throw WebKitJourneyError.runnerDidNotStart(path: executable, reason: error.localizedDescription, standardError: "")
+            let reason = (error as? ChildProcess.StartError)?.reason ?? "\(error)"
+            throw WebKitJourneyError.runnerDidNotStart(path: executable, reason: reason, standardError: "")
         }
-        let output = stdoutPipe.fileHandleForReading.fileDescriptor
+        guard let input = process.standardInput, let output = process.standardOutput, let errorHandle = process.standardError else {
+            continuation.finish()
+            throw WebKitJourneyError.runnerDidNotStart(path: executable, reason: "no pipes to it", standardError: "")
+        }
         DedicatedThread.start(name: "bridge-inspector.webkit-out") {
-            Self.readLines(from: output) { line in
+            Self.readLines(from: output.fileDescriptor) { line in
                 continuation.yield(Result { try WebKitRunnerEvent(line: line) }.mapError { $0 as? WebKitRunnerEvent.LineError ?? .init(text: "\($0)") })
             }
             continuation.finish()
         }
-        let errorHandle = stderrPipe.fileHandleForReading
         DedicatedThread.start(name: "bridge-inspector.webkit-err") { [weak self] in
             while true {
                 let chunk = errorHandle.availableData
@@ -66,7 +63,6 @@ final class WebKitRunnerProcess: @unchecked Sendable {
                 self?.collect(chunk)
             }
         }
-        let input = stdinPipe.fileHandleForWriting.fileDescriptor
         DedicatedThread.start(name: "bridge-inspector.webkit-in") { [outbox, outboxReady] in
             Self.writeLines(to: input, from: outbox, ready: outboxReady)
         }
@@ -100,12 +96,7 @@ final class WebKitRunnerProcess: @unchecked Sendable {
 
     /// `exited with status N`, `killed by signal N`, or `running`.
     var exitDescription: String {
-        if process.isRunning { return "running" }
-        switch process.terminationReason {
-        case .exit: return "exited with status \(process.terminationStatus)"
-        case .uncaughtSignal: return "killed by signal \(process.terminationStatus)"
-        @unknown default: return "ended (status \(process.terminationStatus))"
-        }
+        process.termination?.description ?? "running"
     }
 
     /// Stops the runner: `quit` and its input closed, then SIGTERM and SIGKILL if it has not
@@ -114,9 +105,9 @@ final class WebKitRunnerProcess: @unchecked Sendable {
         send(.quit)
         closeInput()
         if await waitForExit(timeout: grace) { return }
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        process.signal(SIGTERM)
         if await waitForExit(timeout: grace) { return }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.signal(SIGKILL)
         _ = await waitForExit(timeout: .seconds(5))
     }
 
@@ -130,13 +121,7 @@ final class WebKitRunnerProcess: @unchecked Sendable {
     func waitForExit(timeout: Duration) async -> Bool {
         let process = process
         return await DedicatedThread.run(name: "bridge-inspector.webkit-wait") {
-            let clock = ContinuousClock()
-            let deadline = clock.now + timeout
-            while process.isRunning {
-                if clock.now >= deadline { return false }
-                usleep(10_000)
-            }
-            return true
+            process.waitForExit(timeout: timeout) != nil
         }
     }
 
@@ -149,7 +134,8 @@ final class WebKitRunnerProcess: @unchecked Sendable {
 
     /// The writer thread: writes queued lines in order until the outbox is closed and empty,
     /// then closes the runner's input.
-    private static func writeLines(to descriptor: Int32, from outbox: Locked<Outbox>, ready: DispatchSemaphore) {
+    private static func writeLines(to input: FileHandle, from outbox: Locked<Outbox>, ready: DispatchSemaphore) {
+        let descriptor = input.fileDescriptor
         var broken = false
         while true {
             ready.wait()
@@ -164,7 +150,7 @@ final class WebKitRunnerProcess: @unchecked Sendable {
             }
             if broken { outbox.withLock { $0.closed = true } }
             if closed || broken {
-                close(descriptor)
+                try? input.close()
                 return
             }
         }

@@ -1,6 +1,12 @@
 import BridgeCore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Testing
+import ThreadSupport
 
 /// The JavaScript that delivers a message to the journey, run in a real JavaScript engine (node).
 /// Pages: Security, "Message Channel" (Native → Web: webView.evaluateJavaScript()); Troubleshooting,
@@ -221,19 +227,15 @@ enum NodeHarness {
         try input.write(to: inputURL)
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
 
-        let process = Process()
-        process.executableURL = node
-        process.arguments = [harnessURL.path, inputURL.path, outputURL.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { finished in continuation.resume(returning: finished.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
+        // ThreadSupport's ChildProcess, not Foundation's `Process` (it can crash in `run()` on Linux).
+        let errors = open(errorURL.path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        guard errors >= 0 else { throw Failure(description: "cannot write \(errorURL.path)") }
+        defer { close(errors) }
+        let arguments = [harnessURL.path, inputURL.path, outputURL.path]
+        let status = try await DedicatedThread.run(name: "test-node") { () throws -> Int32 in
+            let process = try ChildProcess(
+                executable: node.path, arguments: arguments, standardOutput: .nullDevice, standardError: .descriptor(errors), newProcessGroup: true)
+            return process.waitUntilExit().statusOrSignal
         }
         guard status == 0 else {
             let stderr = (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""

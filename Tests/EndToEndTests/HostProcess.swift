@@ -58,7 +58,9 @@ final class BinaryProcess: @unchecked Sendable {
         case text(String)
     }
 
-    let process = Process()
+    /// The child, started as Foundation's `Process` started it (a process group of its own,
+    /// signals as the starting thread has them), without `Process`'s crash (``ChildProcess``).
+    let process: ChildProcess
     /// What the process wrote so far, and how many of its two pipes were read to the end.
     private struct Output {
         var standardOutput = Data()
@@ -67,32 +69,26 @@ final class BinaryProcess: @unchecked Sendable {
     }
 
     private let output = Locked(Output())
-    private let stdinPipe = Pipe()
 
     /// Starts the binary with `arguments`; `environment` entries are added to (or, with `nil`,
     /// removed from) this process's environment. `BRIDGE_INSPECTOR_SOCKET` is never inherited.
     init(_ arguments: [String], binary: String, environment: [String: String?] = [:], stdin: StandardInput = .open) throws {
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["BRIDGE_INSPECTOR_SOCKET"] = nil
         for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = stdinPipe
-        try process.run()
+        process = try ChildProcess(
+            executable: binary, arguments: arguments, environment: env, standardInput: .pipe, standardOutput: .pipe, standardError: .pipe,
+            newProcessGroup: true)
+        let input = process.standardInput
         switch stdin {
         case .open: break
-        case .closed: try? stdinPipe.fileHandleForWriting.close()
+        case .closed: try? input?.close()
         case .text(let text):
-            stdinPipe.fileHandleForWriting.write(Data(text.utf8))
-            try? stdinPipe.fileHandleForWriting.close()
+            input?.write(Data(text.utf8))
+            try? input?.close()
         }
-        collect(out.fileHandleForReading, isError: false)
-        collect(err.fileHandleForReading, isError: true)
+        if let out = process.standardOutput { collect(out, isError: false) }
+        if let err = process.standardError { collect(err, isError: true) }
     }
 
     private func collect(_ handle: FileHandle, isError: Bool) {
@@ -134,24 +130,27 @@ final class BinaryProcess: @unchecked Sendable {
             guard !self.isRunning else { return false }
             return self.output.current.readersDone == 2
         }
-        return exited ? process.terminationStatus : nil
+        // The exit status, or the signal's number, as Foundation's `terminationStatus` said.
+        return exited ? process.termination?.statusOrSignal : nil
     }
 
     /// Whether the process ended because of a signal.
-    var diedFromSignal: Bool { process.terminationReason == .uncaughtSignal }
-
-    func signal(_ number: Int32) {
-        sendSignal(number, to: process.processIdentifier)
+    var diedFromSignal: Bool {
+        if case .signalled = process.termination { return true }
+        return false
     }
 
-    /// Makes sure the process is gone (for cleanup after a failed test). The wait is bounded:
-    /// Foundation's `Process` marks a child ended only once its pipes are closed, and a
-    /// descriptor leaked into another child would otherwise block this thread (and with it
-    /// every test sharing the two threads of a 2-core machine) forever.
+    func signal(_ number: Int32) {
+        process.signal(number)
+    }
+
+    /// Makes sure the process is gone (for cleanup after a failed test). The wait is bounded,
+    /// so a process that cannot be killed never blocks this thread (and with it every test
+    /// sharing the two threads of a 2-core machine) forever.
     func kill() {
         if process.isRunning {
-            sendSignal(SIGKILL, to: process.processIdentifier)
-            _ = waitUntilBlocking(timeout: .seconds(10), every: .milliseconds(10)) { self.process.isRunning ? nil : true }
+            process.signal(SIGKILL)
+            _ = process.waitForExit(timeout: .seconds(10))
         }
     }
 }

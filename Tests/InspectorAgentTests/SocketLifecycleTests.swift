@@ -9,6 +9,7 @@ import Foundation
 import SocketSupport
 import TestSupport
 import Testing
+import ThreadSupport
 
 /// Whether the tests run as root with the tools to act as another user.
 private let canActAsAnotherUser: Bool = geteuid() == 0
@@ -278,15 +279,13 @@ struct SocketLifecycleTests {
             """
         let path = fixture.socketPath
         let output = try await onThread { () throws -> String in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script, path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+            // Standard error goes where standard output goes (descriptor 1, set up first).
+            let process = try ChildProcess(
+                executable: "/usr/bin/setpriv",
+                arguments: ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script, path],
+                standardOutput: .pipe, standardError: .descriptor(1), newProcessGroup: true)
+            let data = process.standardOutput?.readDataToEndOfFile() ?? Data()
+            _ = process.waitUntilExit()
             return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         }
         #expect(output == "0")

@@ -144,16 +144,13 @@ struct HARExportTests {
         let directory = try TemporaryDirectory()
         let file = directory.file("session.har")
         try Self.archive().data.write(to: URL(fileURLWithPath: file))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: node)
-        process.arguments = [
-            "-e",
-            "const h = JSON.parse(require('fs').readFileSync(process.argv[1], 'utf8')); if (h.log.version !== '1.2' || h.log.entries.length !== 6) process.exit(3);",
-            file,
-        ]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let result = try SpawnedProcess.run(
+            [
+                node, "-e",
+                "const h = JSON.parse(require('fs').readFileSync(process.argv[1], 'utf8')); if (h.log.version !== '1.2' || h.log.entries.length !== 6) process.exit(3);",
+                file,
+            ], timeout: 120)
+        #expect(result.status == 0, "\(result.errors)")
     }
 
     /// node's path, when it is installed.

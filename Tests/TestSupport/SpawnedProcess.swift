@@ -4,11 +4,13 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ThreadSupport
 
 /// Runs a program to its end with `posix_spawn` and `waitpid`, its output in files, within
 /// a time limit, and starts it clean: no signals blocked or ignored, no descriptors but 0-2.
 ///
-/// Not Foundation's `Process`, and not a bare `posix_spawn`, for what tests run into:
+/// Not Foundation's `Process` (it can crash in `run()` on Linux: ThreadSupport's `ChildProcess`), and not a
+/// bare `posix_spawn`, for what tests run into:
 /// - A program that leaves a daemon behind (tmux starting its server) hands that daemon every
 ///   descriptor it inherited. `Process` watches some of its own, so it waits for the daemon
 ///   too, and other tests' `Process` objects can hang the same way: descriptors above 2
@@ -45,25 +47,24 @@ public enum SpawnedProcess {
             try? FileManager.default.removeItem(atPath: outputPath)
             try? FileManager.default.removeItem(atPath: errorPath)
         }
-
-        let child = try spawnClean(arguments, environment: environment) { actions in
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let output = open(outputPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let errors = open(errorPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        defer {
+            if output >= 0 { close(output) }
+            if errors >= 0 { close(errors) }
         }
+        guard output >= 0, errors >= 0 else { throw SpawnError(description: "cannot write \(outputPath): \(String(cString: strerror(errno)))") }
 
-        var status: Int32 = 0
-        let finished = waitUntilBlocking(timeout: .milliseconds(Int64(timeout * 1000)), every: .milliseconds(5)) { () -> Bool? in
-            waitpid(child, &status, WNOHANG) == child ? true : nil
-        } ?? false
-        if !finished {
-            kill(child, SIGKILL)
-            waitpid(child, &status, 0)
+        let child = try spawnClean(
+            arguments, environment: environment, standardInput: .nullDevice, standardOutput: .descriptor(output), standardError: .descriptor(errors))
+        let ending = child.waitForExit(timeout: .milliseconds(Int64(timeout * 1000)))
+        if ending == nil {
+            child.signal(SIGKILL)
+            _ = child.waitUntilExit()
         }
-        // A normal exit has nothing in the low seven bits and its status in bits 8 to 15.
-        let exited = finished && (status & 0x7f) == 0
+        let status: Int32? = if case .exited(let status) = ending { status } else { nil }
         return Result(
-            status: exited ? (status >> 8) & 0xff : nil,
+            status: status,
             output: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
             errors: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
     }
@@ -71,48 +72,20 @@ public enum SpawnedProcess {
 
 extension SpawnedProcess {
     /// Starts `arguments` with `environment` as described on ``SpawnedProcess``: signals back
-    /// to their defaults and unblocked, and no descriptor above 2 inherited. `setUp` opens or
-    /// duplicates the child's descriptors 0 to 2 first. Returns the child's pid.
+    /// to their defaults and unblocked, and no descriptor above 2 inherited (ThreadSupport's `ChildProcess`,
+    /// not Foundation's `Process`, which can crash in `run()` on Linux).
     static func spawnClean(
-        _ arguments: [String], environment: [String: String], setUp: (inout posix_spawn_file_actions_t) -> Void
-    ) throws -> pid_t {
+        _ arguments: [String], environment: [String: String], standardInput: ChildProcess.Stream, standardOutput: ChildProcess.Stream,
+        standardError: ChildProcess.Stream
+    ) throws -> ChildProcess {
         guard let program = arguments.first else { throw SpawnError(description: "nothing to run") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        setUp(&actions)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        #if os(Linux)
-        // Every descriptor above 2 that is open now (one closed meanwhile is skipped: glibc
-        // ignores EBADF for close actions), after `setUp` has duplicated what it needs.
-        let inherited = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int32($0) }
-        for descriptor in inherited where descriptor > 2 { posix_spawn_file_actions_addclose(&actions, descriptor) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        #else
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_CLOEXEC_DEFAULT))
-        #endif
-
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+        do {
+            return try ChildProcess(
+                executable: program, arguments: Array(arguments.dropFirst()), environment: environment, standardInput: standardInput,
+                standardOutput: standardOutput, standardError: standardError, signals: .defaults)
+        } catch {
+            throw SpawnError(description: "\(error)")
         }
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, program, &actions, &attributes, argv, envp)
-        guard spawned == 0 else {
-            throw SpawnError(description: "cannot start \(program): \(String(cString: strerror(spawned)))")
-        }
-        return child
     }
 
     /// A program left running: its standard input is a pipe the test writes to, its output goes
@@ -122,24 +95,23 @@ extension SpawnedProcess {
     /// keep other tests' `waitUntilExit` waiting forever).
     public final class Running: @unchecked Sendable {
         /// The child's pid.
-        public let pid: pid_t
-        private let input: Int32
-        private var reaped = false
+        public var pid: pid_t { child.processIdentifier }
+        private let child: ChildProcess
+        private let input: FileHandle
 
-        init(pid: pid_t, input: Int32) {
-            self.pid = pid
+        init(child: ChildProcess, input: FileHandle) {
+            self.child = child
             self.input = input
         }
-
-        deinit { close(input) }
 
         /// Writes `text` to the program's standard input; false when it has gone.
         @discardableResult
         public func write(_ text: String) -> Bool {
             let bytes = Array(text.utf8)
+            let descriptor = input.fileDescriptor
             var written = 0
             while written < bytes.count {
-                let result = bytes[written...].withUnsafeBytes { systemWrite(input, $0.baseAddress, $0.count) }
+                let result = bytes[written...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
                 if result <= 0 { return false }
                 written += result
             }
@@ -147,40 +119,19 @@ extension SpawnedProcess {
         }
 
         /// Whether it has ended (and is reaped).
-        public var hasExited: Bool {
-            if reaped { return true }
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid { reaped = true }
-            return reaped
-        }
+        public var hasExited: Bool { !child.isRunning }
 
         /// Sends `signal`, unless it has already ended.
         public func signal(_ signal: Int32) {
-            if !hasExited { kill(pid, signal) }
+            child.signal(signal)
         }
     }
 
     /// Starts `arguments` with `environment`, its standard input a pipe (``Running/write(_:)``).
     public static func start(_ arguments: [String], environment: [String: String]) throws -> Running {
-        var descriptors: [Int32] = [-1, -1]
-        guard pipe(&descriptors) == 0 else { throw SpawnError(description: "cannot make a pipe: \(String(cString: strerror(errno)))") }
-        // Neither end leaks into programs other tests start meanwhile.
-        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        let readEnd = descriptors[0]
-        let writeEnd = descriptors[1]
-        do {
-            let child = try spawnClean(arguments, environment: environment) { actions in
-                posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
-                posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-                posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-            }
-            close(readEnd)
-            return Running(pid: child, input: writeEnd)
-        } catch {
-            close(readEnd)
-            close(writeEnd)
-            throw error
-        }
+        let child = try spawnClean(arguments, environment: environment, standardInput: .pipe, standardOutput: .nullDevice, standardError: .nullDevice)
+        guard let input = child.standardInput else { throw SpawnError(description: "no pipe to \(arguments[0])") }
+        return Running(child: child, input: input)
     }
 }
 

@@ -20,10 +20,10 @@ final class ChildHost: @unchecked Sendable {
         var description: String
     }
 
-    private let process = Process()
-    private let stdinPipe = Pipe()
-    private let stdoutPipe = Pipe()
-    private let stderrPipe = Pipe()
+    private let process: ChildProcess
+    /// The parent's ends of the child's standard streams (pipes).
+    private let stdinHandle: FileHandle?
+    private let stdoutHandle: FileHandle?
     /// The last of what the child wrote to standard error.
     private let collectedError = Locked(Data())
     /// Whether its standard input was closed; held for the whole of ``stop(grace:)``, so two
@@ -36,19 +36,19 @@ final class ChildHost: @unchecked Sendable {
     /// Whether the child is still running.
     var isRunning: Bool { process.isRunning }
 
-    /// Starts `executable` with `arguments`.
+    /// Starts `executable` with `arguments`, in a process group of its own (as Foundation's
+    /// `Process` started it: a Ctrl-C in the terminal reaches the demo, which stops the host).
     init(executable: String, arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = stdinPipe
-        process.standardOutput = stdoutPipe
-        process.standardError = stderrPipe
         do {
-            try process.run()
+            process = try ChildProcess(
+                executable: executable, arguments: arguments, standardInput: .pipe, standardOutput: .pipe, standardError: .pipe,
+                newProcessGroup: true)
         } catch {
-            throw StartError(description: "cannot start \(executable): \(error.localizedDescription)")
+            throw StartError(description: "\(error)")
         }
-        let errorHandle = stderrPipe.fileHandleForReading
+        stdinHandle = process.standardInput
+        stdoutHandle = process.standardOutput
+        guard let errorHandle = process.standardError else { return }
         DedicatedThread.start(name: "bridge-inspector.child-stderr") { [weak self] in
             while true {
                 let chunk = errorHandle.availableData
@@ -75,7 +75,7 @@ final class ChildHost: @unchecked Sendable {
     /// Reads standard output until a line starting with `prefix` arrives, and returns the rest
     /// of that line; `nil` when the child exits, closes its output, or `timeout` passes first.
     func waitForLine(prefix: String, timeout: Duration) -> String? {
-        let descriptor = stdoutPipe.fileHandleForReading.fileDescriptor
+        guard let descriptor = stdoutHandle?.fileDescriptor else { return nil }
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         var pending = [UInt8]()
@@ -112,15 +112,15 @@ final class ChildHost: @unchecked Sendable {
     func stop(grace: Duration = .seconds(3)) -> String {
         stdinClosed.withLock { stdinClosed in
             if process.isRunning {
-                kill(process.processIdentifier, SIGTERM)
+                process.signal(SIGTERM)
                 if !waitForExit(timeout: grace) {
-                    kill(process.processIdentifier, SIGKILL)
+                    process.signal(SIGKILL)
                     _ = waitForExit(timeout: .seconds(2))
                 }
             }
             if !stdinClosed {
                 stdinClosed = true
-                try? stdinPipe.fileHandleForWriting.close()
+                try? stdinHandle?.close()
             }
             return exitDescription
         }
@@ -128,22 +128,11 @@ final class ChildHost: @unchecked Sendable {
 
     /// Waits up to `timeout` for the child to exit; `true` when it has.
     func waitForExit(timeout: Duration) -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        while process.isRunning {
-            if clock.now >= deadline { return false }
-            usleep(10_000)
-        }
-        return true
+        process.waitForExit(timeout: timeout) != nil
     }
 
     /// `exited with status N`, `killed by signal N`, or `running`.
     var exitDescription: String {
-        if process.isRunning { return "running" }
-        switch process.terminationReason {
-        case .exit: return "exited with status \(process.terminationStatus)"
-        case .uncaughtSignal: return "killed by signal \(process.terminationStatus)"
-        @unknown default: return "ended (status \(process.terminationStatus))"
-        }
+        process.termination?.description ?? "running"
     }
 }

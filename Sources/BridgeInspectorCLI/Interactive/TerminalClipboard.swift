@@ -2,6 +2,14 @@ import CursesBackend
 import Foundation
 import InspectorTUI
 import TerminalUI
+import ThreadSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Carries out ``InspectorEffect/copyToClipboard(_:)`` for the live inspector and the recording
 /// viewer alike: writes the OSC 52 sequence to the terminal, wrapped for tmux's passthrough when
@@ -10,22 +18,20 @@ enum TerminalClipboard {
     /// The value of a tmux option (`tmux show-options ARGUMENTS`), or `nil` when tmux cannot
     /// say (no such option in this tmux, or tmux did not answer within two seconds).
     static func tmuxOption(_ arguments: [String]) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux", "show-options"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        do { try process.run() } catch { return nil }
-        let deadline = Date().addingTimeInterval(2)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
-        guard !process.isRunning else {
-            process.terminate()
+        // In a process group of its own, as Foundation's `Process` started it.
+        guard
+            let process = try? ChildProcess(
+                executable: "/usr/bin/env", arguments: ["tmux", "show-options"] + arguments, standardInput: .nullDevice,
+                standardOutput: .pipe, standardError: .nullDevice, newProcessGroup: true)
+        else { return nil }
+        guard let ending = process.waitForExit(timeout: .seconds(2)) else {
+            process.signal(SIGTERM)
+            // Reaped if it goes at once; a tmux deaf to SIGTERM is left, as `Process` left it.
+            _ = process.waitForExit(timeout: .milliseconds(200))
             return nil
         }
-        guard process.terminationStatus == 0 else { return nil }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        guard ending == .exited(0), let output = process.standardOutput else { return nil }
+        let text = String(decoding: output.readDataToEndOfFile(), as: UTF8.self)
         return text.isEmpty ? nil : text
     }
 
