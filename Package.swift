@@ -4,7 +4,7 @@
 // and an interactive terminal debugger that attaches to it.
 //
 // Modules, lowest first (each depends only on the ones above it in this list):
-//   ThreadSupport       the one lock type (Locked) and the one way to run blocking work on a thread of its own
+//   ThreadSupport       the one lock type (Locked), the one way to run blocking work on a thread of its own, and the one way to start a child process (ChildProcess)
 //   BridgeCore          the documented GBGBridge host behaviour (no I/O, no terminal), host.ready, BoundedMap
 //   FilterLanguage      the filter language (lexer, parser, text matching, action patterns) and the breakpoint's
 //                       in-flight message filter, shared by the agent and the client
