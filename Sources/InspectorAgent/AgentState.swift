@@ -31,7 +31,11 @@ struct AgentState {
     /// pending request (the usual case: it goes to `pendingRequests` as it arrives). Whether it
     /// is that message is the inbox's to say (``AgentInbox/Links``): the agent keeps no message
     /// values of the host's.
+    /// Kept only up to ``pendingMessageLimit`` bytes (at most twice that in capacity).
     private var lastReceivedJSON: [UInt8]?
+    /// Whether the last received message was larger than ``pendingMessageLimit``: its bytes are
+    /// not kept, and a pending record of it is truncated.
+    private var lastReceivedTooLarge = false
     /// The sequence number of the traffic record of the last message logged each way: a hold of
     /// that very message (``AgentInbox/Links/isLastLogged``) was logged before it was held (a
     /// request the journey posted to a native host; a message GBGBridge sent, seen through its
@@ -272,9 +276,17 @@ struct AgentState {
         let command = origin == .inspector ? tag?.command : nil
         if fields.direction == .received { counts.received += 1 } else { counts.sent += 1 }
         if fields.direction == .received {
-            if lastReceivedJSON == nil { lastReceivedJSON = [] }
-            lastReceivedJSON?.removeAll(keepingCapacity: true)
-            json.withMemoryRebound(to: UInt8.self) { lastReceivedJSON?.append(contentsOf: $0) }
+            // Kept only up to what a pending record carries whole (a larger one's record is
+            // truncated anyway), so the copy stays small; its buffer is reused.
+            if json.count <= Self.pendingMessageLimit {
+                if lastReceivedJSON == nil { lastReceivedJSON = [] }
+                lastReceivedJSON?.removeAll(keepingCapacity: true)
+                json.withMemoryRebound(to: UInt8.self) { lastReceivedJSON?.append(contentsOf: $0) }
+                lastReceivedTooLarge = false
+            } else {
+                lastReceivedJSON = nil
+                lastReceivedTooLarge = true
+            }
             counts.countReceivedMessage(cap: host.receivedMessagesCap)
         }
         lastLoggedSeq[fields.direction] = seq
@@ -651,12 +663,17 @@ struct AgentState {
     /// they are that very message.
     private func encodePending(_ request: PendingRequest, isLastReceived: Bool) -> [UInt8] {
         var message: Data
+        var tooLarge = false
         if isLastReceived, let lastReceivedJSON {
             message = Data(lastReceivedJSON)
+        } else if isLastReceived, lastReceivedTooLarge {
+            // Its bytes were not kept: over the limit, the record is truncated.
+            message = Data()
+            tooLarge = true
         } else {
             message = (try? BridgeMessageCodec().encode(request.message)) ?? Data("null".utf8)
         }
-        let truncated = message.count > Self.pendingMessageLimit || pending.bytes + message.count > Self.pendingTotalLimit
+        let truncated = tooLarge || message.count > Self.pendingMessageLimit || pending.bytes + message.count > Self.pendingTotalLimit
         if truncated {
             var envelope = request.message
             envelope.payload.data = nil

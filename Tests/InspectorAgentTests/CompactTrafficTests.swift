@@ -161,4 +161,24 @@ struct CompactTrafficTests {
         #expect(inbox.snapshot == whole.snapshot)
         #expect(whole.frames[0].firstRange(of: bytes) != nil)
     }
+
+    @Test("A pending request reuses the bytes just received up to the pending record's limit; past it the record is truncated (the agent keeps no copy of a message that large)")
+    func pendingReuseIsBounded() throws {
+        for path in ["whole", "inbox"] {
+            let big = try Self.message("big", "request", action: "device.info", data: #"{"blob":""# + String(repeating: "x", count: AgentState.pendingMessageLimit) + #""}"#)
+            let small = try Self.message("small", "request", action: "device.info", data: #"{"n":1}"#)
+            var changes: [BridgeChange] = []
+            for pair in [big, small] {
+                changes.append(.traffic(TrafficRecord(direction: .received, message: pair.0, json: pair.1, time: Self.t0)))
+                changes.append(.pendingAdded(PendingRequest(message: pair.0, since: Self.t0)))
+            }
+            let frames = path == "whole" ? Self.wholePath(changes).frames : try Self.throughInbox(changes, drainEvery: 1).frames
+            let bigPending = String(decoding: frames[1], as: UTF8.self)
+            #expect(bigPending.contains(#""truncated":true"#), "\(path): \(bigPending.prefix(300))")
+            #expect(!bigPending.contains("xxxx"), "\(path): the large message's data is left out of its pending record")
+            let smallPending = String(decoding: frames[3], as: UTF8.self)
+            #expect(!smallPending.contains("truncated"), "\(path): \(smallPending)")
+            #expect(smallPending.contains(String(decoding: small.1, as: UTF8.self)), "\(path): the small request's bytes, as received: \(smallPending)")
+        }
+    }
 }
