@@ -119,9 +119,15 @@ final class AgentInbox: @unchecked Sendable {
 
     /// Called on the host's main actor: a non-blocking append.
     func push(_ item: Item) {
+        enqueue { $0.batch.items.append(item) }
+    }
+
+    /// Adds to the queue with `add`, under the lock, unless the inbox is closed, and wakes the
+    /// agent's thread if it is parked in `poll`: the one way every push appends.
+    private func enqueue(_ add: (inout Queue) -> Void) {
         let wake = queue.withLock { queue -> Bool in
             guard !queue.closed else { return false }
-            queue.batch.items.append(item)
+            add(&queue)
             defer { queue.agentParked = false }
             return queue.agentParked
         }
@@ -142,20 +148,15 @@ final class AgentInbox: @unchecked Sendable {
         case .traffic(let record):
             push(record, tag: tag, causedByRunningCommand: causedByRunningCommand)
         default:
-            let wake = queue.withLock { queue -> Bool in
-                guard !queue.closed else { return false }
+            enqueue { queue in
                 let tag = causedByRunningCommand ? queue.running : tag
                 queue.batch.items.append(.change(change, tag: tag, links: queue.memory.links(of: change)))
-                defer { queue.agentParked = false }
-                return queue.agentParked
             }
-            if wake { wakePipe.wake() }
         }
     }
 
     private func push(_ record: TrafficRecord, tag: CommandTag?, causedByRunningCommand: Bool) {
-        let wake = queue.withLock { queue -> Bool in
-            guard !queue.closed else { return false }
+        enqueue { queue in
             queue.memory.note(record.direction, record.message)
             // The tag is looked at, not copied, on the hot path.
             let uncaused = causedByRunningCommand ? queue.running == nil : tag == nil
@@ -170,10 +171,7 @@ final class AgentInbox: @unchecked Sendable {
             } else {
                 queue.batch.items.append(.change(.traffic(record), tag: causedByRunningCommand ? queue.running : tag))
             }
-            defer { queue.agentParked = false }
-            return queue.agentParked
         }
-        if wake { wakePipe.wake() }
     }
 
     /// Whether a record says nothing but its direction, time and bytes.
