@@ -14,8 +14,10 @@ import Darwin
 /// `d_name` whole (256 bytes) and can read past the end of glibc's `readdir` buffer into an
 /// unmapped page: an intermittent SIGSEGV in any process that starts children, the more
 /// descriptors it has open the likelier (swift-corelibs-foundation PR #5472 fixes it, in a
-/// later toolchain). Here the descriptors to close in the child are listed with `FileManager`,
-/// which reads directory entries safely.
+/// later toolchain). Here every descriptor above 2 is closed in the child itself, by glibc's
+/// `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), so that none another thread
+/// opens meanwhile leaks into the child; with an older C library they are listed with
+/// `FileManager`, which reads directory entries safely.
 ///
 /// What `Process` gave its callers is kept: the program's path is used as it is (no `PATH`
 /// search), every descriptor above 2 is closed in the child, each standard stream is inherited,
@@ -172,11 +174,18 @@ public final class ChildProcess: @unchecked Sendable {
             flags |= Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
         }
         #if os(Linux)
-        // Every descriptor above 2 open now, after the streams were duplicated onto 0 to 2
-        // (one closed meanwhile is skipped: glibc ignores EBADF for close actions). Listed by
-        // FileManager, never by a `dirent` copied whole (the Foundation bug this type avoids).
-        let openNow = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int32($0) }
-        for descriptor in openNow where descriptor > 2 { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        // Every descriptor above 2, after the streams were duplicated onto 0 to 2. With glibc
+        // 2.34 or later, in the child itself, so that one another thread opens meanwhile
+        // without close-on-exec (Foundation's file writing does) is closed too. Otherwise the
+        // ones open now (one closed meanwhile is skipped: glibc ignores EBADF for close
+        // actions), listed by FileManager, never by a `dirent` copied whole (the Foundation
+        // bug this type avoids).
+        if let closeFrom = SpawnCloseFrom.function, closeFrom(&actions, 3) == 0 {
+            // Closed in the child.
+        } else {
+            let openNow = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int32($0) }
+            for descriptor in openNow where descriptor > 2 { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        }
         #else
         flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
         #endif
@@ -218,6 +227,32 @@ public final class ChildProcess: @unchecked Sendable {
             var info = siginfo_t()
             if waitid(P_PID, id_t(processIdentifier), &info, WEXITED | WNOWAIT) == -1, errno != EINTR, errno != ECHILD {
                 usleep(10_000)
+            }
+        }
+    }
+
+    /// Waits for the child to end, calling `stopped` each time it is stopped meanwhile (Ctrl-Z, or
+    /// a terminal signal: SIGTSTP, SIGTTIN, SIGTTOU, SIGSTOP), as a shell waits for a foreground
+    /// job. `stopped` decides what happens next, usually to give the child the terminal and
+    /// continue it (``signalGroup(_:)`` with `SIGCONT`); the child stays stopped otherwise.
+    ///
+    /// ```swift
+    /// let ended = child.waitUntilExit(whenStopped: { child.signalGroup(SIGCONT) })
+    /// ```
+    public func waitUntilExit(whenStopped stopped: () -> Void) -> Termination {
+        while true {
+            if let ended = termination { return ended }
+            // As `waitUntilExit()`, and a stop reported too. The stop is then taken (WSTOPPED
+            // without WEXITED never reaps), so the next wait does not report it again.
+            var info = siginfo_t()
+            if waitid(P_PID, id_t(processIdentifier), &info, WEXITED | WSTOPPED | WNOWAIT) == -1 {
+                if errno != EINTR, errno != ECHILD { usleep(10_000) }
+                continue
+            }
+            if Int(info.si_code) == Int(CLD_STOPPED) {
+                var taken = siginfo_t()
+                _ = waitid(P_PID, id_t(processIdentifier), &taken, WSTOPPED | WNOHANG)
+                stopped()
             }
         }
     }
@@ -267,6 +302,21 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 }
+
+#if os(Linux)
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later: every descriptor from a
+/// number up closed in the child), looked up when first needed: Swift's Glibc module does not
+/// declare it, and an older glibc (or musl) has none, which leaves ``ChildProcess`` listing the
+/// descriptors itself.
+private enum SpawnCloseFrom {
+    typealias Function = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    static let function: Function? = {
+        guard let program = dlopen(nil, RTLD_NOW), let symbol = dlsym(program, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: Function.self)
+    }()
+}
+#endif
 
 /// Why a pipe could not be made: the `errno`.
 private struct PipeFailure: Error {

@@ -127,6 +127,42 @@ struct ChildProcessTests {
         #expect(Set(numbers).isSuperset(of: [0, 1, 2]), "\(result.output)")
     }
 
+    @Test("a descriptor another thread opens while children start is not inherited either")
+    func descriptorsOpenedMeanwhileClosed() async throws {
+        // Another thread opens and closes a file without close-on-exec (as Foundation's file
+        // writing does) all the time the children start: a descriptor listed before the spawn
+        // could miss one; closed in the child, none is missed. Seen once as a failure of the
+        // test above, when another suite wrote a file at the same time.
+        let directory = try TemporaryDirectory()
+        let path = directory.file("churn")
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("x".utf8)))
+        let stop = Locked(false)
+        let stopped = DispatchSemaphore(value: 0)
+        DedicatedThread.start(name: "test-churn") {
+            while !stop.current {
+                let descriptor = open(path, O_RDONLY)
+                if descriptor >= 0 { close(descriptor) }
+            }
+            stopped.signal()
+        }
+        defer {
+            stop.withLock { $0 = true }
+            _ = stopped.wait(timeout: .now() + 60)
+        }
+        let leaks = try await DedicatedThread.run(name: "test-child") { () throws -> [String] in
+            var leaks: [String] = []
+            for _ in 0..<60 {
+                let child = try ChildProcess(
+                    executable: "/bin/ls", arguments: ["-l", "/proc/self/fd"], standardInput: .nullDevice, standardOutput: .pipe)
+                let output = String(decoding: try #require(child.standardOutput).readDataToEndOfFile(), as: UTF8.self)
+                _ = child.waitUntilExit()
+                if output.contains("churn") { leaks.append(output) }
+            }
+            return leaks
+        }
+        #expect(leaks.isEmpty, "\(leaks.first ?? "")")
+    }
+
     @Test("a new process group when asked, the parent's otherwise")
     func processGroup() async throws {
         // Field 5 of /proc/PID/stat is the process group (the shell's name, field 2, has no space).
@@ -167,6 +203,51 @@ struct ChildProcessTests {
         let inherited = try #require(UInt64(masks.0, radix: 16), "\(masks.0)")
         #expect(inherited & (1 << (UInt64(SIGUSR1) - 1)) != 0)
         #expect(UInt64(masks.1, radix: 16) == 0)
+    }
+
+    @Test("a program that stops itself is reported stopped each time, continued, and its exit status comes back")
+    func stoppedThenContinued() async throws {
+        let (stops, termination) = try await DedicatedThread.run(name: "test-child") { () throws -> (Int, ChildProcess.Termination) in
+            // Signals at their defaults, so SIGSTOP's and SIGTSTP's stop is what the shell gets;
+            // a group of its own, as the foreground editor has, so the group is continued.
+            let child = try ChildProcess(
+                executable: "/bin/sh", arguments: ["-c", "kill -STOP $$; kill -TSTP $$; exit 7"],
+                standardInput: .nullDevice, newProcessGroup: true, signals: .defaults)
+            var stops = 0
+            let ended = child.waitUntilExit(whenStopped: {
+                stops += 1
+                child.signalGroup(SIGCONT)
+            })
+            return (stops, ended)
+        }
+        #expect(stops == 2)
+        #expect(termination == .exited(7))
+    }
+
+    @Test("a plain wait beside one told of stops: only that one hears of the stop, and both see the one exit")
+    func stopLeftToTheCaller() async throws {
+        let termination = try await DedicatedThread.run(name: "test-child") { () throws -> ChildProcess.Termination in
+            let child = try ChildProcess(
+                executable: "/bin/sh", arguments: ["-c", "kill -STOP $$; exit 3"],
+                standardInput: .nullDevice, newProcessGroup: true, signals: .defaults)
+            var reported = false
+            let waiter = DispatchSemaphore(value: 0)
+            let ended = Locked<ChildProcess.Termination?>(nil)
+            DedicatedThread.start(name: "test-child-wait") {
+                let result = child.waitUntilExit()
+                ended.withLock { $0 = result }
+                waiter.signal()
+            }
+            _ = child.waitUntilExit(whenStopped: {
+                reported = true
+                #expect(child.isRunning)
+                child.signal(SIGCONT)
+            })
+            #expect(reported)
+            #expect(waiter.wait(timeout: .now() + 60) == .success)
+            return ended.current ?? .exited(-100)
+        }
+        #expect(termination == .exited(3))
     }
 
     @Test("200 children in a row with 300 descriptors open (the condition of Foundation's Process crash)")

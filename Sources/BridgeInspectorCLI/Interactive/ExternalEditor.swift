@@ -1,4 +1,5 @@
 import Foundation
+import ThreadSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -58,72 +59,37 @@ enum ForegroundCommand {
         // Hand the terminal over only when it is ours to hand: our group is its foreground.
         let handOver = terminal >= 0 && tcgetpgrp(terminal) == getpgrp()
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // The editor talks to the terminal even when our standard streams are redirected.
-        for descriptor: Int32 in [0, 1] where terminal >= 0 && isatty(descriptor) == 0 {
-            posix_spawn_file_actions_adddup2(&actions, terminal, descriptor)
-        }
-        #if os(Linux)
-        let inherited = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int32($0) }
-        for descriptor in inherited where descriptor > 2 && descriptor != terminal { posix_spawn_file_actions_addclose(&actions, descriptor) }
-        var attributes = posix_spawnattr_t()
-        #else
-        var attributes: posix_spawnattr_t? = nil
-        #endif
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
-        if handOver {
-            flags |= Int32(POSIX_SPAWN_SETPGROUP)
-            posix_spawnattr_setpgroup(&attributes, 0)
-        }
-        posix_spawnattr_setflags(&attributes, Int16(flags))
-
         // While the terminal belongs to another group, our own `tcsetpgrp` to take it back
         // would stop us with SIGTTOU: ignore it for that long, as shells do.
         let previousTTOU = handOver ? signal(SIGTTOU, SIG_IGN) : nil
         defer { if handOver { signal(SIGTTOU, previousTTOU) } }
 
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+        // The editor talks to the terminal even when our standard streams are redirected.
+        func stream(_ descriptor: Int32) -> ChildProcess.Stream {
+            terminal >= 0 && isatty(descriptor) == 0 ? .descriptor(terminal) : .inherit
         }
-        var child: pid_t = 0
-        guard posix_spawn(&child, program, &actions, &attributes, argv, envp) == 0 else { return nil }
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(
+                executable: program, arguments: Array(arguments.dropFirst()),
+                standardInput: stream(0), standardOutput: stream(1),
+                newProcessGroup: handOver, signals: .defaults)
+        } catch {
+            return nil
+        }
 
         func giveTerminal() {
             guard handOver else { return }
-            tcsetpgrp(terminal, child)
+            tcsetpgrp(terminal, child.processIdentifier)
             // If the program touched the terminal before it was its own, it was stopped: go on.
-            kill(-child, SIGCONT)
+            child.signalGroup(SIGCONT)
         }
         giveTerminal()
         defer { if handOver { tcsetpgrp(terminal, getpgrp()) } }
 
-        var status: Int32 = 0
-        while true {
-            let waited = waitpid(child, &status, handOver ? WUNTRACED : 0)
-            if waited == -1 {
-                if errno == EINTR { continue }
-                return nil
-            }
-            // Stopped (Ctrl-Z, or a terminal signal before the hand-over): continue it in front.
-            if status & 0xff == 0x7f {
-                giveTerminal()
-                continue
-            }
-            // A normal exit has nothing in the low seven bits and its status in bits 8 to 15.
-            return status & 0x7f == 0 ? (status >> 8) & 0xff : nil
-        }
+        // Stopped (Ctrl-Z, or a terminal signal before the hand-over): continue it in front.
+        let ended = handOver ? child.waitUntilExit(whenStopped: giveTerminal) : child.waitUntilExit()
+        guard case .exited(let status) = ended else { return nil }
+        return status
     }
 }
