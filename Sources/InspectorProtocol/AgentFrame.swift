@@ -52,12 +52,25 @@ public enum AgentFrame: Sendable {
     /// it crossed the bridge.
     ///
     /// A `traffic` event is first read straight from the bytes, with no dictionary but its
-    /// messages' `payload.data` (`TrafficFrameReader`); a frame that reader does not take is
-    /// decoded the full way (`readParsingWhole(_:)`), which gives the same values or says what is
-    /// wrong.
+    /// messages' `payload.data` (`TrafficFrameReader`), and so is a snapshot's log
+    /// (`SnapshotFrameReader`); a frame those readers do not take is decoded the full way
+    /// (`readParsingWhole(_:)`), which gives the same values or says what is wrong.
     public static func read(_ line: Data) throws(JSONDecoding.Failure) -> AgentFrame {
-        if let frame = TrafficFrameReader.frame(in: line) { return frame }
+        if startsAsSnapshot(line) {
+            if let frame = SnapshotFrameReader.frame(in: line) { return frame }
+        } else if let frame = TrafficFrameReader.frame(in: line) {
+            return frame
+        }
         return try readParsingWhole(line)
+    }
+
+    /// The bytes the agent starts a snapshot frame with (its first member is the kind).
+    private static let snapshotStart = Array(#"{"kind":"snapshot""#.utf8)
+
+    /// Whether `line` starts as the agent writes a snapshot: which fast reader to try. Only a
+    /// guess (a snapshot written otherwise is still read, the full way).
+    private static func startsAsSnapshot(_ line: Data) -> Bool {
+        line.count >= snapshotStart.count && line.prefix(snapshotStart.count).elementsEqual(snapshotStart)
     }
 
     /// Decodes one frame the full way: the whole line parsed into a `JSONValue`, then read from
@@ -137,6 +150,13 @@ public enum AgentFrame: Sendable {
         decoded.messages = messages
         decoded.pending = pending
         return .snapshot(seq: seq, state: decoded)
+    }
+
+    /// The frame `value` holds, decoded through `Decodable` as the full way decodes every frame
+    /// it does not read straight from the value: for `SnapshotFrameReader`, which reads the rest
+    /// of a snapshot this way.
+    static func decodedThroughDecodable(_ value: JSONValue) throws(JSONDecoding.Failure) -> AgentFrame {
+        try JSONDecoding.decode(Envelope.self, from: value).frame
     }
 
     /// `{"kind":"event","seq":N,"event":{"type":"traffic","record":{...}}}`, or `nil`.

@@ -68,7 +68,7 @@ enum TrafficFrameReader {
 
     /// A traffic record at level 3 of `line`, as ``WireTraffic/init(validating:)`` reads it from
     /// a value, with its message's bytes.
-    private static func traffic(from parser: inout JSONParser, line: Data) throws(JSONParser.Refusal) -> WireTraffic {
+    static func traffic(from parser: inout JSONParser, line: Data) throws(JSONParser.Refusal) -> WireTraffic {
         let depth = 3
         var seq: Int?
         var direction: TrafficRecord.Direction?
