@@ -16,6 +16,10 @@ struct PendingChange {
     /// The requests that joined, in the order they have.
     var added: [BridgeMessage] = []
 
+    /// Whether the ordered walk found the change (the list before, less ``removed``, is the start
+    /// of the list now, and ``added`` its end); `false` when it was worked out with sets.
+    private var walked = false
+
     /// Nothing left and nothing joined.
     var isEmpty: Bool { removed.isEmpty && added.isEmpty }
 
@@ -39,11 +43,33 @@ struct PendingChange {
         if walkHolds {
             removed = left
             added = Array(joined)
+            walked = true
             return
         }
         let now = Set(after.map(\.correlationId))
         let then = Set(before.map(\.id))
         removed = before.filter { !now.contains($0.id) }
         added = after.filter { !then.contains($0.correlationId) }
+    }
+
+    /// Brings `seen`, the list this change was worked out from, to the ids and actions of `after`,
+    /// the list it was worked out to: the same as making them again from `after`, without copying
+    /// every request in it when the walk found the change (``removed`` taken out, ``added``
+    /// appended: the usual one or two).
+    func apply(to seen: inout [(id: String, action: String)], after: [BridgeMessage]) {
+        guard walked else {
+            seen = after.map { ($0.correlationId, $0.payload.action) }
+            return
+        }
+        if !removed.isEmpty {
+            // Those that left are in the order they had, and none of those kept has one's id.
+            var next = 0
+            seen.removeAll { request in
+                guard next < removed.count, request.id == removed[next].id else { return false }
+                next += 1
+                return true
+            }
+        }
+        for message in added { seen.append((message.correlationId, message.payload.action)) }
     }
 }
