@@ -19,6 +19,8 @@ struct PendingChange {
     /// Whether the ordered walk found the change (the list before, less ``removed``, is the start
     /// of the list now, and ``added`` its end); `false` when it was worked out with sets.
     private var walked = false
+    /// When the walk found the change: where each of ``removed`` was in the list before, in order.
+    private var removedPositions: [Int] = []
 
     /// Nothing left and nothing joined.
     var isEmpty: Bool { removed.isEmpty && added.isEmpty }
@@ -28,11 +30,13 @@ struct PendingChange {
         // The walk: each request seen before is either the next one now, or it left.
         var next = 0
         var left: [(id: String, action: String)] = []
-        for request in before {
+        var leftPositions: [Int] = []
+        for (position, request) in before.enumerated() {
             if next < after.count, after[next].correlationId == request.id {
                 next += 1
             } else {
                 left.append(request)
+                leftPositions.append(position)
             }
         }
         let joined = after[next...]
@@ -44,6 +48,7 @@ struct PendingChange {
             removed = left
             added = Array(joined)
             walked = true
+            removedPositions = leftPositions
             return
         }
         let now = Set(after.map(\.correlationId))
@@ -57,19 +62,14 @@ struct PendingChange {
     /// every request in it when the walk found the change (``removed`` taken out, ``added``
     /// appended: the usual one or two).
     func apply(to seen: inout [(id: String, action: String)], after: [BridgeMessage]) {
-        guard walked else {
+        // Made again when the walk did not find the change, or when many left at once (each
+        // removal moves the rest of the list).
+        guard walked, removedPositions.count <= 4 else {
             seen = after.map { ($0.correlationId, $0.payload.action) }
             return
         }
-        if !removed.isEmpty {
-            // Those that left are in the order they had, and none of those kept has one's id.
-            var next = 0
-            seen.removeAll { request in
-                guard next < removed.count, request.id == removed[next].id else { return false }
-                next += 1
-                return true
-            }
-        }
+        // From the last, so that each position still names the request it named before.
+        for position in removedPositions.reversed() { seen.remove(at: position) }
         for message in added { seen.append((message.correlationId, message.payload.action)) }
     }
 }

@@ -45,6 +45,9 @@ struct PendingChangeTests {
         Self.check([], ["a"])
         Self.check(["a"], [])
         Self.check([], [])
+        // Many answered at once, between two looks.
+        Self.check(["a", "b", "c", "d", "e", "f", "g"], ["g", "h"])
+        Self.check(["a", "b", "c", "d", "e"], ["b", "d", "x"])
         let change = PendingChange(from: [("a", "x"), ("b", "y")], to: [Self.request("a"), Self.request("b")])
         #expect(change.isEmpty)
     }
