@@ -168,7 +168,7 @@ extension InstructionPath {
         /// In words, for the table.
         var label: String {
             switch self {
-            case .requestAnswered: return "received request -> pending, then answered"
+            case .requestAnswered: return "request pending, then answered"
             case .receivedEvent: return "received event"
             case .sentEvent: return "sent event"
             }
