@@ -26,6 +26,9 @@ struct InstructionCounts {
     /// The host's and the agent's threads with a stalled client too (nil when the outputs read
     /// hold no such run, such as those of a bench from before it was counted).
     var stalled: (host: Double, agent: Double)?
+    /// The GBGBridge adapter's main thread per message, natively and through the public API (nil
+    /// when the outputs read hold no adapter runs).
+    var adapter: AdapterInstructionCounts?
     /// The two message counts each path ran with.
     var messages: (small: Int, large: Int)
 
@@ -77,7 +80,9 @@ struct InstructionCounts {
         }
         let messages = (small: counts[0], large: counts[1])
         let hasStalled = !sizes(.hostReceiveWithAgentStalled).isEmpty
-        for path in InstructionPath.allCases where sizes(path) != counts && (path != .hostReceiveWithAgentStalled || hasStalled) {
+        let hasAdapter = InstructionPath.allCases.contains { $0.adapterCase != nil && !sizes($0).isEmpty }
+        for path in InstructionPath.allCases
+        where sizes(path) != counts && (path != .hostReceiveWithAgentStalled || hasStalled) && (path.adapterCase == nil || hasAdapter) {
             throw BenchError("\(directory): \(path.rawValue) ran with \(sizes(path)) messages, \(InstructionPath.hostReceive.rawValue) with \(counts)")
         }
         /// The instructions of the thread `pick` chooses, in the run of each size, per message.
@@ -101,6 +106,17 @@ struct InstructionCounts {
                 try per(.hostReceiveWithAgentStalled, "the agent", agent)
             )
         }
+        var adapter: AdapterInstructionCounts?
+        if hasAdapter {
+            var perMessage: [InstructionPath.AdapterKind: (native: Double, publicAPI: Double)] = [:]
+            for kind in InstructionPath.AdapterKind.allCases {
+                perMessage[kind] = (
+                    try per(.adapter(kind, .native), "the app (the main thread)", main),
+                    try per(.adapter(kind, .publicAPI), "the app (the main thread)", main)
+                )
+            }
+            adapter = AdapterInstructionCounts(perMessage: perMessage)
+        }
         return InstructionCounts(
             hostReceive: try per(.hostReceive, "the host (the main thread)", main),
             hostReceiveWithAgent: try per(.hostReceiveWithAgent, "the host (the main thread)", main),
@@ -109,7 +125,7 @@ struct InstructionCounts {
                 .hostReceiveWithAgent, "the following client", { $0.first { $0.thread != 1 && $0.ran(clientThreadFragment) } }),
             clientDecode: try per(.clientDecode, "the client's decoding (the main thread)", main),
             tuiIngest: try per(.tuiIngest, "the TUI's ingest (the main thread)", main),
-            stalled: stalled, messages: messages)
+            stalled: stalled, adapter: adapter, messages: messages)
     }
 
     /// The figures in the JSON object.
@@ -131,6 +147,7 @@ struct InstructionCounts {
             report.set("instr_agent_thread_stalled_per_msg", stalled.agent.rounded())
             report.set("instr_ratio_agent_on_host_thread_stalled_over_host_receive", agentOnHostThreadStalled / hostReceive)
         }
+        adapter?.add(to: &report)
     }
 
     /// The figures in the table.
@@ -155,6 +172,39 @@ struct InstructionCounts {
         }
         row("client: decode + LiveState.apply, per traffic line", clientDecode)
         row("TUI: decode + handle(.frame), per traffic line", tuiIngest)
+        adapter?.add(to: &table)
+    }
+}
+
+/// The GBGBridge adapter's instructions on the app's main thread per message, natively and
+/// through the public API (the adapter paths of ``InstructionPath``): the target is the
+/// public API at most 1.5 times the native agent for every kind.
+struct AdapterInstructionCounts {
+    /// Per kind: the main thread's instructions per message with each setup.
+    var perMessage: [InstructionPath.AdapterKind: (native: Double, publicAPI: Double)]
+
+    /// The public API's count over the native one, for `kind`.
+    func ratio(_ kind: InstructionPath.AdapterKind) -> Double {
+        guard let counts = perMessage[kind], counts.native > 0 else { return 0 }
+        return counts.publicAPI / counts.native
+    }
+
+    func add(to report: inout Report) {
+        for kind in InstructionPath.AdapterKind.allCases {
+            guard let counts = perMessage[kind] else { continue }
+            report.set("instr_adapter_\(kind.rawValue)_native_per_msg", counts.native.rounded())
+            report.set("instr_adapter_\(kind.rawValue)_public_api_per_msg", counts.publicAPI.rounded())
+            report.set("instr_adapter_\(kind.rawValue)_ratio_public_api_over_native", ratio(kind))
+        }
+    }
+
+    func add(to table: inout Table) {
+        for kind in InstructionPath.AdapterKind.allCases {
+            guard let counts = perMessage[kind] else { continue }
+            table.row("adapter, \(kind.label): native", Format.count(counts.native))
+            table.row("adapter, \(kind.label): public API", Format.count(counts.publicAPI),
+                "ratio " + Format.fixed(ratio(kind), 2) + "  " + Format.verdict(ratio(kind) <= 1.5, "≤ 1.5"))
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 import BridgeCore
 import Foundation
+import GBGBridgeInspector
 import InspectorAgent
 import InspectorClient
 import InspectorProtocol
@@ -33,6 +34,14 @@ enum InstructionPath: String, CaseIterable {
     case clientDecode = "client-decode"
     /// The TUI's work per traffic line: `AgentFrame.decode` and `InspectorModel.handle(.frame)`.
     case tuiIngest = "tui-ingest"
+    /// The GBGBridge adapter's paths (``AdapterKind``): the app's main thread per message of one
+    /// kind, with the native agent and through GBGBridge's public API.
+    case adapterNativeRequestAnswered = "adapter-native-request-answered"
+    case adapterPublicRequestAnswered = "adapter-public-request-answered"
+    case adapterNativeReceivedEvent = "adapter-native-received-event"
+    case adapterPublicReceivedEvent = "adapter-public-received-event"
+    case adapterNativeSentEvent = "adapter-native-sent-event"
+    case adapterPublicSentEvent = "adapter-public-sent-event"
 
     /// Messages fed between two `bench.done` markers in the host's workloads: the host waits
     /// for the following client to hold each marker before it goes on, so that the agent
@@ -66,6 +75,10 @@ enum InstructionPath: String, CaseIterable {
             guard model.live.log.count == min(feed, lines.count) else {
                 throw BenchError("the TUI holds \(model.live.log.count) of \(feed) messages")
             }
+        case .adapterNativeRequestAnswered, .adapterPublicRequestAnswered, .adapterNativeReceivedEvent, .adapterPublicReceivedEvent,
+            .adapterNativeSentEvent, .adapterPublicSentEvent:
+            guard let (kind, setup) = adapterCase else { throw BenchError("\(rawValue) is not an adapter path") }
+            try Self.feedAdapter(kind, through: setup, base: base, feed: feed, socketPath: scratch.file("i.sock"))
         }
     }
 
@@ -131,5 +144,127 @@ enum InstructionPath: String, CaseIterable {
         guard client.signals.wait(timeout: .now() + 600) == .success else {
             throw BenchError("the following client did not manage \(what): \(client.status.current.error ?? "timed out")")
         }
+    }
+}
+
+/// The GBGBridge adapter's paths (issue 30): what each kind of message costs the app's main
+/// thread with the native agent (`host.startInspector`) and with the public-API adapter
+/// (`GBGBridgeInspector.start(api:)` and a ``PageTapTransport`` standing in for the page script),
+/// as `--adapter-only` times them, counted instead. A following client is attached in both, so
+/// the agent does all its work; the host waits for it to hold a marker after each batch, as the
+/// host's workloads do.
+extension InstructionPath {
+    /// The kinds of message the adapter's paths feed, one kind per path.
+    enum AdapterKind: String, CaseIterable {
+        /// A request nobody handles lands in `pendingRequests`, and the app answers it
+        /// (`respond(to:status:data:error:)`): counted as a pair, since answering is what empties
+        /// `pendingRequests` again (both feeds must leave the host as they found it).
+        case requestAnswered = "request_answered"
+        /// An event from the journey.
+        case receivedEvent = "received_event"
+        /// The app sending an event (`send(event:data:)`).
+        case sentEvent = "sent_event"
+
+        /// In words, for the table.
+        var label: String {
+            switch self {
+            case .requestAnswered: return "request pending, then answered"
+            case .receivedEvent: return "received event"
+            case .sentEvent: return "sent event"
+            }
+        }
+    }
+
+    /// The adapter path of `kind` through `setup`.
+    static func adapter(_ kind: AdapterKind, _ setup: InspectionSetup) -> InstructionPath {
+        switch (kind, setup) {
+        case (.requestAnswered, .native): return .adapterNativeRequestAnswered
+        case (.requestAnswered, .publicAPI): return .adapterPublicRequestAnswered
+        case (.receivedEvent, .native): return .adapterNativeReceivedEvent
+        case (.receivedEvent, .publicAPI): return .adapterPublicReceivedEvent
+        case (.sentEvent, .native): return .adapterNativeSentEvent
+        case (.sentEvent, .publicAPI): return .adapterPublicSentEvent
+        }
+    }
+
+    /// The kind and setup of an adapter path; nil for the others.
+    var adapterCase: (kind: AdapterKind, setup: InspectionSetup)? {
+        for kind in AdapterKind.allCases {
+            for setup in InspectionSetup.allCases where Self.adapter(kind, setup) == self { return (kind, setup) }
+        }
+        return nil
+    }
+
+    /// Feeds `feed` messages of `kind` to a host inspected through `setup`, in batches of
+    /// ``AdapterBench/pendingBatch`` (as `--adapter-only` does: below the host's warning
+    /// threshold for pending requests), each followed by a `bench.done` event that the following
+    /// client must hold before the next batch. Nothing suspends, so the main-actor work the
+    /// adapter queues (one more comparison after received messages, its polling) does not run:
+    /// what is counted is the app's calls, as `--adapter-only` times them.
+    @MainActor
+    static func feedAdapter(_ kind: AdapterKind, through setup: InspectionSetup, base: Int, feed: Int, socketPath: String) throws {
+        let requests = (0..<(2 * base)).map { AdapterBench.pendingRequest(id: "p-\($0)", index: $0) }
+        let events = (0..<(2 * base)).map { Data(Workload.message($0 * Workload.requestEvery, prefix: "e").utf8) }
+        let host = BridgeHost(hostVersion: "1.0.0")
+        let transport = DiscardingTransport()
+        host.attach(transport)
+        var limits = AgentLimits()
+        limits.stalledClientSeconds = 3600
+        var agent: InspectorAgent?
+        var inspector: GBGBridgeInspector<BridgeHost>?
+        var tap: PageTapTransport?
+        let follower = FollowingClient()
+        defer {
+            follower.stop()
+            inspector?.stop()
+            agent?.stop()
+        }
+        switch setup {
+        case .native:
+            agent = try host.startInspector(name: "bench", socketPath: socketPath, limits: limits)
+        case .publicAPI:
+            let started = try GBGBridgeInspector.start(api: host, hostVersion: "1.0.0", name: "bench", socketPath: socketPath, limits: limits)
+            let adapter = started.adapter
+            // The page script's stand-in: the host holds transports weakly, so it is kept here.
+            let pageTap = PageTapTransport(wrapping: transport) { [weak adapter] json in adapter?.reportSent(json: json) }
+            host.attach(pageTap)
+            adapter.reportPageLoaded()
+            inspector = started
+            tap = pageTap
+        }
+        follower.start(socketPath: socketPath)
+        try block(on: follower, "to attach")
+        var markers = 0
+        var base = 0
+        while base < feed {
+            let batch = base..<min(feed, base + AdapterBench.pendingBatch)
+            switch kind {
+            case .requestAnswered:
+                for index in batch { host.receive(requests[index]) }
+                guard host.pendingRequests.count == batch.count else {
+                    throw BenchError("\(host.pendingRequests.count) requests pending, expected \(batch.count)")
+                }
+                for index in batch { host.respond(to: "p-\(index)", status: .success, data: AdapterBench.responseData) }
+            case .receivedEvent:
+                for index in batch { host.receive(events[index]) }
+            case .sentEvent:
+                for index in batch { host.send(event: "bench.progress", data: ["step": .number(Double(index % 7)), "ok": .bool(true)]) }
+            }
+            host.send(event: FollowingClient.doneAction)
+            markers += 1
+            try block(on: follower, "to hold marker \(markers)")
+            base = batch.upperBound
+        }
+        let sent = (kind == .receivedEvent ? 0 : feed) + markers
+        guard host.pendingRequests.isEmpty, transport.deliveries == sent else {
+            throw BenchError("the host delivered \(transport.deliveries) of \(sent) messages, \(host.pendingRequests.count) left pending")
+        }
+        if let adapter = inspector?.adapter, adapter.sentReports != sent || adapter.unreadReports != 0 {
+            throw BenchError("the page tap reported \(adapter.sentReports) of \(sent) sent messages (\(adapter.unreadReports) unread)")
+        }
+        guard follower.status.current.gaps == 0 else {
+            throw BenchError("the following client fell behind (\(follower.status.current.gaps) gaps): the counts would be of a different path")
+        }
+        withExtendedLifetime(tap) {}
     }
 }

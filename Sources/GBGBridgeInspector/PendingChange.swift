@@ -16,6 +16,12 @@ struct PendingChange {
     /// The requests that joined, in the order they have.
     var added: [BridgeMessage] = []
 
+    /// Whether the ordered walk found the change (the list before, less ``removed``, is the start
+    /// of the list now, and ``added`` its end); `false` when it was worked out with sets.
+    private var walked = false
+    /// When the walk found the change: where each of ``removed`` was in the list before, in order.
+    private var removedPositions: [Int] = []
+
     /// Nothing left and nothing joined.
     var isEmpty: Bool { removed.isEmpty && added.isEmpty }
 
@@ -24,11 +30,13 @@ struct PendingChange {
         // The walk: each request seen before is either the next one now, or it left.
         var next = 0
         var left: [(id: String, action: String)] = []
-        for request in before {
+        var leftPositions: [Int] = []
+        for (position, request) in before.enumerated() {
             if next < after.count, after[next].correlationId == request.id {
                 next += 1
             } else {
                 left.append(request)
+                leftPositions.append(position)
             }
         }
         let joined = after[next...]
@@ -39,11 +47,29 @@ struct PendingChange {
         if walkHolds {
             removed = left
             added = Array(joined)
+            walked = true
+            removedPositions = leftPositions
             return
         }
         let now = Set(after.map(\.correlationId))
         let then = Set(before.map(\.id))
         removed = before.filter { !now.contains($0.id) }
         added = after.filter { !then.contains($0.correlationId) }
+    }
+
+    /// Brings `seen`, the list this change was worked out from, to the ids and actions of `after`,
+    /// the list it was worked out to: the same as making them again from `after`, without copying
+    /// every request in it when the walk found the change (``removed`` taken out, ``added``
+    /// appended: the usual one or two).
+    func apply(to seen: inout [(id: String, action: String)], after: [BridgeMessage]) {
+        // Made again when the walk did not find the change, or when many left at once (each
+        // removal moves the rest of the list).
+        guard walked, removedPositions.count <= 4 else {
+            seen = after.map { ($0.correlationId, $0.payload.action) }
+            return
+        }
+        // From the last, so that each position still names the request it named before.
+        for position in removedPositions.reversed() { seen.remove(at: position) }
+        for message in added { seen.append((message.correlationId, message.payload.action)) }
     }
 }

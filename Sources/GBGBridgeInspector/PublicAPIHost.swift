@@ -369,7 +369,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     public func didReceive(_ message: BridgeMessage) {
         if message.type == .request { recent.received(message.correlationId, action: message.payload.action) }
         journeyAttached(true)
-        let causes = awaitedInjections.removeValue(forKey: message.correlationId) ?? [:]
+        let causes = awaitedInjections.isEmpty ? [:] : awaitedInjections.removeValue(forKey: message.correlationId) ?? [:]
         if let json = try? codec.encode(message) {
             let record = TrafficRecord(direction: .received, message: message, json: json, time: now())
             for (id, sink) in sinks { sink.report(.traffic(record), causedBy: causes[id]) }
@@ -528,12 +528,21 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
             pendingSince[message.correlationId] = time
             report(.pendingAdded(PendingRequest(message: message, since: time)))
         }
-        if !change.isEmpty { pending = current.map { ($0.correlationId, $0.payload.action) } }
+        if !change.isEmpty { change.apply(to: &pending, after: current) }
         for kind in CaptureCapability.Kind.allCases {
+            let slot = Self.capture(kind, of: api)
+            let active = slot.activeRequest
             let previous = slots[kind]
-            let since = previous?.activeRequest?.correlationId == Self.capture(kind, of: api).activeRequest?.correlationId
-                ? previous?.activeSince : time
-            let state = Self.state(of: Self.capture(kind, of: api), kind: kind, since: since)
+            // Unchanged (nearly always): the state made again would equal the one seen, so it
+            // is not made (its strings, the active request copied) only to be compared.
+            if let previous, previous.hasHandler == slot.hasHandler, previous.isEnabled == slot.isEnabled,
+                previous.isSupported == slot.isSupported, previous.permissionState == slot.permissionState,
+                previous.activeRequest == active
+            {
+                continue
+            }
+            let since = previous?.activeRequest?.correlationId == active?.correlationId ? previous?.activeSince : time
+            let state = Self.state(of: slot, kind: kind, since: since)
             if state != previous {
                 slots[kind] = state
                 report(.slot(state))

@@ -53,11 +53,29 @@ public enum SentDeliveryDecoder {
 
     /// Reads one report (the `json` of a `sent` report: `JSON.stringify` of what `receive` got).
     ///
+    /// A report in BridgeCore's message JSON as it stands (nearly every one) is read in one pass
+    /// (``DocumentedDeliveryReader``); any other is parsed whole and its fields moved
+    /// (``decodeParsingWhole(_:maxDepth:actionOfRequest:)``), with the same result either way.
+    ///
     /// - Parameters:
     ///   - bytes: the reported text, as UTF-8.
     ///   - maxDepth: the deepest nesting read (BridgeCore's codec's bound).
-    ///   - actionOfRequest: the action of the request with this correlation id, if one is known.
+    ///   - actionOfRequest: the action of the request with this correlation id, if one is known
+    ///     (asked only for a response that names no action).
     public static func decode(
+        _ bytes: Data, maxDepth: Int = BridgeMessageCodec().maxDepth, actionOfRequest: (String) -> String?
+    ) -> Result<Delivery, Unreadable> {
+        if let message = DocumentedDeliveryReader.message(in: bytes, maxDepth: maxDepth) {
+            return .success(Delivery(message: message, json: bytes, reported: nil, notes: []))
+        }
+        return decodeParsingWhole(bytes, maxDepth: maxDepth, actionOfRequest: actionOfRequest)
+    }
+
+    /// Reads one report the full way: the whole text parsed into a `JSONValue`, its fields moved
+    /// to where BridgeCore reads them, then checked as a message. ``decode(_:maxDepth:actionOfRequest:)``
+    /// gives the same result, faster for the documented shape; this is its reference and the
+    /// reading of every other shape.
+    package static func decodeParsingWhole(
         _ bytes: Data, maxDepth: Int = BridgeMessageCodec().maxDepth, actionOfRequest: (String) -> String?
     ) -> Result<Delivery, Unreadable> {
         var value: JSONValue

@@ -29,6 +29,11 @@ struct PendingChangeTests {
         #expect(change.removed.map(\.action) == expected.removed.map { "action-\($0)" }, sourceLocation: sourceLocation)
         #expect(change.added.map(\.correlationId) == expected.added, "\(before) → \(after)", sourceLocation: sourceLocation)
         #expect(change.isEmpty == (expected.removed.isEmpty && expected.added.isEmpty), sourceLocation: sourceLocation)
+        // Applied to the list it was worked out from, it gives what making the list again from `after` gives.
+        var applied = seen
+        change.apply(to: &applied, after: now)
+        #expect(applied.map(\.id) == after, "\(before) → \(after)", sourceLocation: sourceLocation)
+        #expect(applied.map(\.action) == after.map { "action-\($0)" }, sourceLocation: sourceLocation)
     }
 
     @Test("the usual changes: one joins at the end, one answered leaves, both, nothing")
@@ -40,6 +45,9 @@ struct PendingChangeTests {
         Self.check([], ["a"])
         Self.check(["a"], [])
         Self.check([], [])
+        // Many answered at once, between two looks.
+        Self.check(["a", "b", "c", "d", "e", "f", "g"], ["g", "h"])
+        Self.check(["a", "b", "c", "d", "e"], ["b", "d", "x"])
         let change = PendingChange(from: [("a", "x"), ("b", "y")], to: [Self.request("a"), Self.request("b")])
         #expect(change.isEmpty)
     }
