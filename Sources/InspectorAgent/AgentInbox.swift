@@ -101,9 +101,30 @@ final class AgentInbox: @unchecked Sendable {
         var memory = TrafficMemory()
         /// The inspector command running on the host now (``setRunning(_:)``).
         var running: CommandTag?
+        /// `running != nil`, kept beside it: the hot path tests a flag instead of an optional
+        /// tag of strings.
+        var isRunning = false
         var closed = false
         /// The agent thread is blocked (or about to block) in `poll` and needs a wake byte.
         var agentParked = false
+
+        /// Appends a traffic record: as a ``Traffic`` record and its bytes when `plain` and no
+        /// command caused it, else as the whole change built by `record`.
+        mutating func appendTraffic(
+            _ direction: TrafficRecord.Direction, json: Data, time: Date, plain: Bool, tag: CommandTag?,
+            record: () -> TrafficRecord
+        ) {
+            guard plain, tag == nil, json.count <= AgentInbox.compactMessageLimit else {
+                batch.items.append(.change(.traffic(record()), tag: tag))
+                return
+            }
+            let start = batch.bytes.count
+            json.withUnsafeBytes { json in
+                json.withMemoryRebound(to: UInt8.self) { batch.bytes.append(contentsOf: $0) }
+            }
+            batch.traffic.append(Traffic(direction: direction, time: time, start: start, count: json.count))
+            batch.items.append(.traffic)
+        }
     }
 
     private let queue = Locked(Queue())
@@ -136,7 +157,10 @@ final class AgentInbox: @unchecked Sendable {
 
     /// Called on the host's main actor when the command it runs for an inspector starts and ends.
     func setRunning(_ tag: CommandTag?) {
-        queue.withLock { $0.running = tag }
+        queue.withLock { queue in
+            queue.running = tag
+            queue.isRunning = tag != nil
+        }
     }
 
     /// Called on the host's main actor with every change the host reports, caused by `tag`'s
@@ -146,7 +170,13 @@ final class AgentInbox: @unchecked Sendable {
     func push(_ change: BridgeChange, tag: CommandTag? = nil, causedByRunningCommand: Bool = false) {
         switch change {
         case .traffic(let record):
-            push(record, tag: tag, causedByRunningCommand: causedByRunningCommand)
+            enqueue { queue in
+                queue.memory.note(record.direction, record.message)
+                let tag = causedByRunningCommand ? queue.running : tag
+                queue.appendTraffic(record.direction, json: record.json, time: record.time, plain: Self.isPlain(record), tag: tag) {
+                    record
+                }
+            }
         default:
             enqueue { queue in
                 let tag = causedByRunningCommand ? queue.running : tag
@@ -155,29 +185,28 @@ final class AgentInbox: @unchecked Sendable {
         }
     }
 
-    private func push(_ record: TrafficRecord, tag: CommandTag?, causedByRunningCommand: Bool) {
+    /// Called on the host's main actor with every message that crosses a native host, in pieces
+    /// (`BridgeHost.addPackageObserver(_:)`), caused by the command running now if any: what
+    /// ``push(_:tag:causedByRunningCommand:)`` does with its traffic record, without the record
+    /// unless it goes the whole way.
+    func pushTraffic(_ direction: TrafficRecord.Direction, _ message: BridgeMessage, json: Data, time: Date, marks: TrafficMarks) {
         enqueue { queue in
-            queue.memory.note(record.direction, record.message)
+            queue.memory.note(direction, message)
             // The tag is looked at, not copied, on the hot path.
-            let uncaused = causedByRunningCommand ? queue.running == nil : tag == nil
-            if uncaused, Self.isPlain(record) {
-                let start = queue.batch.bytes.count
-                record.json.withUnsafeBytes { json in
-                    json.withMemoryRebound(to: UInt8.self) { queue.batch.bytes.append(contentsOf: $0) }
-                }
-                queue.batch.traffic.append(
-                    Traffic(direction: record.direction, time: record.time, start: start, count: record.json.count))
-                queue.batch.items.append(.traffic)
-            } else {
-                queue.batch.items.append(.change(.traffic(record), tag: causedByRunningCommand ? queue.running : tag))
+            let tag = queue.isRunning ? queue.running : nil
+            queue.appendTraffic(direction, json: json, time: time, plain: marks.isEmpty, tag: tag) {
+                TrafficRecord(
+                    direction: direction, message: message, json: json, time: time, deliveryError: marks.deliveryError,
+                    hold: marks.hold, fault: marks.fault)
             }
         }
     }
 
-    /// Whether a record says nothing but its direction, time and bytes.
+    /// Whether a record says nothing but its direction, time and bytes (its size is for
+    /// ``Queue/appendTraffic(_:json:time:plain:tag:record:)`` to judge).
     private static func isPlain(_ record: TrafficRecord) -> Bool {
         record.hold == nil && record.fault == nil && record.deliveryError == nil && record.reported == nil
-            && record.lost == nil && record.json.count <= compactMessageLimit
+            && record.lost == nil
     }
 
     /// Called on the agent thread right before it blocks in `poll`: `true` when it may block

@@ -88,11 +88,7 @@ extension BridgeHost {
         case .received:
             outstanding.removeValue(forKey: held.message.correlationId)
         case .sent:
-            if !observers.isEmpty {
-                emit(.traffic(TrafficRecord(
-                    direction: .sent, message: held.message, json: held.json, time: now(),
-                    hold: HoldMark(id: id, outcome: .dropped))))
-            }
+            emitTraffic(.sent, held.message, json: held.json, time: now(), marks: TrafficMarks(hold: HoldMark(id: id, outcome: .dropped)))
         }
     }
 

@@ -29,11 +29,11 @@ extension BridgeHost {
         let fault = message.type == .request ? requestFault(for: message, json: json) : nil
         if let fault, case .drop = fault.action {
             // Lost on its way: the host never sees it, only the log does.
-            emit(.traffic(TrafficRecord(direction: .received, message: message, json: json, time: time, fault: fault.mark)))
+            emitTraffic(.received, message, json: json, time: time, marks: TrafficMarks(fault: fault.mark))
             return
         }
         logReceived(message)
-        emit(.traffic(TrafficRecord(direction: .received, message: message, json: json, time: time, fault: fault?.mark)))
+        emitTraffic(.received, message, json: json, time: time, marks: TrafficMarks(fault: fault?.mark))
         delegate?.bridgeHost(self, didReceive: message)
 
         switch message.type {

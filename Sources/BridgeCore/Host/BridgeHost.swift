@@ -141,6 +141,8 @@ public final class BridgeHost {
     /// Reorder faults so far, to tell each held-back message apart.
     var reorderCount = 0
     var observers: [Int: @Sendable (BridgeChange) -> Void] = [:]
+    /// Observers inside this package (``addPackageObserver(_:)``), in the order they were added.
+    var packageObservers: [(id: Int, observer: PackageObserver)] = []
     var nextObserverId = 0
     let capabilityReport: (() -> [String: BridgeCapabilityInfo])?
 
