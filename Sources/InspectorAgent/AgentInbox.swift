@@ -55,12 +55,22 @@ final class AgentInbox: @unchecked Sendable {
         case faultHits([WireFault])
     }
 
-    /// What the host's side (``TrafficMemory``) knows of a change's message, which the agent's
-    /// copy does not keep: whether a pending request is the message received last, whether a
-    /// held message is the one logged last in its direction.
+    /// What the host's side (``TrafficMemory``, or for a native host ``LoggedJSON``) knows of a
+    /// change's message, which the agent's copy does not keep: whether a pending request is the
+    /// message received last, whether a held message is the one logged last in its direction.
     struct Links: Sendable, Equatable {
         var isLastReceived = false
         var isLastLogged = false
+        /// For a native host's change that the host did not say is about the message logged
+        /// last: that message's JSON (``LoggedJSON``), for ``logged(is:)`` to compare.
+        var lastLoggedJSON: Data? = nil
+
+        /// Whether the message logged last, whose JSON this carries, is `message`: it reads as
+        /// a message equal to it. Called on the agent's thread; `false` without the JSON.
+        func logged(is message: BridgeMessage) -> Bool {
+            guard let lastLoggedJSON, let logged = try? BridgeMessageCodec().decode(lastLoggedJSON).get() else { return false }
+            return logged == message
+        }
     }
 
     /// A traffic record on the hot path: scalars only, its message's bytes copied into the
@@ -98,7 +108,10 @@ final class AgentInbox: @unchecked Sendable {
         var batch = Batch()
         /// The batch the agent emptied on its last pass, kept for its capacity (``drain(_:)``).
         var spare = Batch()
+        /// What a host reporting through ``push(_:tag:causedByRunningCommand:)`` asks about.
         var memory = TrafficMemory()
+        /// What a native host reporting in pieces asks about.
+        var logged = LoggedJSON()
         /// The inspector command running on the host now (``setRunning(_:)``).
         var running: CommandTag?
         /// `running != nil`, kept beside it: the hot path tests a flag instead of an optional
@@ -185,13 +198,23 @@ final class AgentInbox: @unchecked Sendable {
         }
     }
 
+    /// Called on the host's main actor with every change but traffic from a native host
+    /// (`BridgeHost.addPackageObserver(_:)`), caused by the command running now if any, and
+    /// whether the host said it is about the message logged last (``LoggedJSON``).
+    func pushCausedByRunning(_ change: BridgeChange, isLastLogged: Bool) {
+        enqueue { queue in
+            let tag = queue.isRunning ? queue.running : nil
+            queue.batch.items.append(.change(change, tag: tag, links: queue.logged.links(of: change, isLastLogged: isLastLogged)))
+        }
+    }
+
     /// Called on the host's main actor with every message that crosses a native host, in pieces
     /// (`BridgeHost.addPackageObserver(_:)`), caused by the command running now if any: what
     /// ``push(_:tag:causedByRunningCommand:)`` does with its traffic record, without the record
     /// unless it goes the whole way.
     func pushTraffic(_ direction: TrafficRecord.Direction, _ message: BridgeMessage, json: Data, time: Date, marks: TrafficMarks) {
         enqueue { queue in
-            queue.memory.note(direction, message)
+            queue.logged.note(direction, json)
             // The tag is looked at, not copied, on the hot path.
             let tag = queue.isRunning ? queue.running : nil
             queue.appendTraffic(direction, json: json, time: time, plain: marks.isEmpty, tag: tag) {
@@ -263,6 +286,7 @@ final class AgentInbox: @unchecked Sendable {
             queue.batch = Batch()
             queue.spare = Batch()
             queue.memory.removeAll()
+            queue.logged.removeAll()
         }
     }
 }

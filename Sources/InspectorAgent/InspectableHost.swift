@@ -159,7 +159,7 @@ public struct InspectionSink: Sendable {
     let running: @MainActor @Sendable () -> InspectionCause?
     /// Pushes a change marked with the command running now, the agent's inbox reading which
     /// one under the lock it takes anyway (no main-actor check on the host's hot path).
-    let pushCausedByRunning: @Sendable (BridgeChange) -> Void
+    let pushCausedByRunning: @Sendable (BridgeChange, _ isLastLogged: Bool) -> Void
     /// Pushes a message that crossed the bridge, in pieces, marked with the command running now,
     /// from a host that hands traffic over so (this package's `BridgeHost`, through
     /// `BridgeHost.addPackageObserver(_:)`): no record or change is built on the host's thread.
@@ -168,7 +168,7 @@ public struct InspectionSink: Sendable {
     init(
         push: @escaping @Sendable (BridgeChange, InspectionCause?) -> Void,
         running: @escaping @MainActor @Sendable () -> InspectionCause?,
-        pushCausedByRunning: @escaping @Sendable (BridgeChange) -> Void,
+        pushCausedByRunning: @escaping @Sendable (BridgeChange, _ isLastLogged: Bool) -> Void,
         pushTrafficCausedByRunning: @escaping @Sendable (TrafficRecord.Direction, BridgeMessage, Data, Date, TrafficMarks) -> Void
     ) {
         self.push = push

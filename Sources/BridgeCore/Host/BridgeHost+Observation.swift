@@ -34,6 +34,8 @@ extension BridgeHost {
     @discardableResult
     package func addPackageObserver(_ observer: PackageObserver) -> BridgeObservationToken {
         nextObserverId += 1
+        // No message reported before it was added is one it got.
+        receivedTrafficCount += 1
         packageObservers.append((nextObserverId, observer))
         return BridgeObservationToken(id: nextObserverId)
     }
@@ -59,11 +61,13 @@ extension BridgeHost {
     }
 
     /// Tells every observer of a change other than traffic (``emitTraffic(_:_:json:time:marks:)``).
-    func emit(_ change: @autoclosure () -> BridgeChange) {
+    /// `isLastLogged`, for a request added to `pendingRequests` or a message held, says that it
+    /// is the very message reported last as traffic in its direction (package observers get it).
+    func emit(_ change: @autoclosure () -> BridgeChange, isLastLogged: Bool = false) {
         guard !observers.isEmpty || !packageObservers.isEmpty else { return }
         let value = change()
         for observer in observers.values { observer(value) }
-        for entry in packageObservers { entry.observer.change(value) }
+        for entry in packageObservers { entry.observer.change(value, isLastLogged) }
     }
 
     /// Tells every observer that a message crossed the bridge: package observers get its pieces,
@@ -73,10 +77,14 @@ extension BridgeHost {
         _ direction: TrafficRecord.Direction, _ message: BridgeMessage, json: Data, time: @autoclosure () -> Date,
         marks: TrafficMarks = TrafficMarks()
     ) {
-        guard !observers.isEmpty || !packageObservers.isEmpty else { return }
+        if direction == .received { receivedTrafficCount &+= 1 }
+        // Each look at a stored property is an exclusivity check: the lists are read once.
+        let packageObservers = self.packageObservers
+        let hasObservers = !observers.isEmpty
+        guard hasObservers || !packageObservers.isEmpty else { return }
         let time = time()
         for entry in packageObservers { entry.observer.traffic(direction, message, json, time, marks) }
-        guard !observers.isEmpty else { return }
+        guard hasObservers else { return }
         let change = BridgeChange.traffic(TrafficRecord(
             direction: direction, message: message, json: json, time: time, deliveryError: marks.deliveryError,
             hold: marks.hold, fault: marks.fault))

@@ -82,15 +82,19 @@ package struct TrafficMarks: Sendable {
 /// builds no ``TrafficRecord`` and no ``BridgeChange`` for it and nothing is retained that the
 /// observer does not keep.
 package struct PackageObserver: Sendable {
-    /// Every change except traffic, as ``BridgeHost/addObserver(_:)`` observers get it.
-    package var change: @Sendable (BridgeChange) -> Void
+    /// Every change except traffic, as ``BridgeHost/addObserver(_:)`` observers get it, and
+    /// whether it is about the very message reported last as traffic in its direction (`true`
+    /// only for a `pendingAdded` request the host routed as it arrived, or a request held as it
+    /// arrived, with no message received in between; `false` says only that the host did not
+    /// see it so).
+    package var change: @Sendable (BridgeChange, _ isLastLogged: Bool) -> Void
     /// Every message that crossed the bridge: the fields of its ``TrafficRecord`` (direction,
     /// message, exact JSON, time and marks).
     package var traffic: @Sendable (TrafficRecord.Direction, BridgeMessage, Data, Date, TrafficMarks) -> Void
 
     /// Creates an observer.
     package init(
-        change: @escaping @Sendable (BridgeChange) -> Void,
+        change: @escaping @Sendable (BridgeChange, _ isLastLogged: Bool) -> Void,
         traffic: @escaping @Sendable (TrafficRecord.Direction, BridgeMessage, Data, Date, TrafficMarks) -> Void
     ) {
         self.change = change
