@@ -121,22 +121,19 @@ final class AgentInbox: @unchecked Sendable {
         /// The agent thread is blocked (or about to block) in `poll` and needs a wake byte.
         var agentParked = false
 
-        /// Appends a traffic record: as a ``Traffic`` record and its bytes when `plain` and no
-        /// command caused it, else as the whole change built by `record`.
-        mutating func appendTraffic(
-            _ direction: TrafficRecord.Direction, json: Data, time: Date, plain: Bool, tag: CommandTag?,
-            record: () -> TrafficRecord
-        ) {
-            guard plain, tag == nil, json.count <= AgentInbox.compactMessageLimit else {
-                batch.items.append(.change(.traffic(record()), tag: tag))
-                return
-            }
-            let start = batch.bytes.count
+        /// Appends a traffic record as a ``Traffic`` record and its bytes, unless its message is
+        /// larger than ``AgentInbox/compactMessageLimit``: then returns `false`, having appended
+        /// nothing. The bytes are reached once (each look into `Data`'s storage is an exclusivity
+        /// check).
+        mutating func appendCompact(_ direction: TrafficRecord.Direction, json: Data, time: Date) -> Bool {
             json.withUnsafeBytes { json in
+                guard json.count <= AgentInbox.compactMessageLimit else { return false }
+                let start = batch.bytes.count
                 json.withMemoryRebound(to: UInt8.self) { batch.bytes.append(contentsOf: $0) }
+                batch.traffic.append(Traffic(direction: direction, time: time, start: start, count: json.count))
+                batch.items.append(.traffic)
+                return true
             }
-            batch.traffic.append(Traffic(direction: direction, time: time, start: start, count: json.count))
-            batch.items.append(.traffic)
         }
     }
 
@@ -186,9 +183,8 @@ final class AgentInbox: @unchecked Sendable {
             enqueue { queue in
                 queue.memory.note(record.direction, record.message)
                 let tag = causedByRunningCommand ? queue.running : tag
-                queue.appendTraffic(record.direction, json: record.json, time: record.time, plain: Self.isPlain(record), tag: tag) {
-                    record
-                }
+                if tag == nil, Self.isPlain(record), queue.appendCompact(record.direction, json: record.json, time: record.time) { return }
+                queue.batch.items.append(.change(.traffic(record), tag: tag))
             }
         default:
             enqueue { queue in
@@ -215,18 +211,17 @@ final class AgentInbox: @unchecked Sendable {
     func pushTraffic(_ direction: TrafficRecord.Direction, _ message: BridgeMessage, json: Data, time: Date, marks: TrafficMarks) {
         enqueue { queue in
             queue.logged.note(direction, json)
-            // The tag is looked at, not copied, on the hot path.
-            let tag = queue.isRunning ? queue.running : nil
-            queue.appendTraffic(direction, json: json, time: time, plain: marks.isEmpty, tag: tag) {
-                TrafficRecord(
-                    direction: direction, message: message, json: json, time: time, deliveryError: marks.deliveryError,
-                    hold: marks.hold, fault: marks.fault)
-            }
+            // The flag is tested, and the tag copied only for a record a command caused.
+            if !queue.isRunning, marks.isEmpty, queue.appendCompact(direction, json: json, time: time) { return }
+            let record = TrafficRecord(
+                direction: direction, message: message, json: json, time: time, deliveryError: marks.deliveryError,
+                hold: marks.hold, fault: marks.fault)
+            queue.batch.items.append(.change(.traffic(record), tag: queue.running))
         }
     }
 
     /// Whether a record says nothing but its direction, time and bytes (its size is for
-    /// ``Queue/appendTraffic(_:json:time:plain:tag:record:)`` to judge).
+    /// ``Queue/appendCompact(_:json:time:)`` to judge).
     private static func isPlain(_ record: TrafficRecord) -> Bool {
         record.hold == nil && record.fault == nil && record.deliveryError == nil && record.reported == nil
             && record.lost == nil
