@@ -41,8 +41,8 @@ final class AgentInbox: @unchecked Sendable {
         /// A change, as the host reported it, and what the host's side knows of its message.
         case change(BridgeChange, tag: CommandTag?, links: Links = Links())
         /// A message that crossed the bridge, with nothing but its direction and time to say:
-        /// the batch's next ``Traffic`` record, whose bytes are in the batch's ``Batch/bytes``.
-        case traffic
+        /// its ``Traffic`` record, whose bytes are in the batch's ``Batch/bytes``.
+        case traffic(Traffic)
         case reply(tag: CommandTag, result: Result<JSONValue, InspectorError>)
         /// The breakpoints changed (every inspector's, as they are now).
         case breakpoints([WireBreakpoint])
@@ -85,23 +85,22 @@ final class AgentInbox: @unchecked Sendable {
         var count: Int
     }
 
-    /// What one ``drain(_:)`` hands the agent: the items, oldest first, and the traffic records
-    /// and bytes the ``Item/traffic`` items stand for, in the same order.
+    /// What one ``drain(_:)`` hands the agent: the items, oldest first, and the bytes of the
+    /// messages their ``Item/traffic(_:)`` records stand for. A traffic record is an item of its
+    /// own (not kept in an array beside them): one append per message on the host's thread.
     struct Batch {
         var items: [Item] = []
-        var traffic: [Traffic] = []
         var bytes: [UInt8] = []
 
         var isEmpty: Bool { items.isEmpty }
 
         mutating func removeAll() {
             items.removeAll(keepingCapacity: true)
-            traffic.removeAll(keepingCapacity: true)
             bytes.removeAll(keepingCapacity: true)
         }
 
-        /// Bytes of the buffers, by capacity.
-        var capacityBytes: Int { bytes.capacity + traffic.capacity * MemoryLayout<Traffic>.stride }
+        /// Bytes of message text, by capacity (the items are bounded by their number).
+        var capacityBytes: Int { bytes.capacity }
     }
 
     private struct Queue {
@@ -130,8 +129,7 @@ final class AgentInbox: @unchecked Sendable {
                 guard json.count <= AgentInbox.compactMessageLimit else { return false }
                 let start = batch.bytes.count
                 json.withMemoryRebound(to: UInt8.self) { batch.bytes.append(contentsOf: $0) }
-                batch.traffic.append(Traffic(direction: direction, time: time, start: start, count: json.count))
-                batch.items.append(.traffic)
+                batch.items.append(.traffic(Traffic(direction: direction, time: time, start: start, count: json.count)))
                 return true
             }
         }

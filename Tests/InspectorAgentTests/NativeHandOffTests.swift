@@ -55,12 +55,9 @@ struct NativeHandOffTests {
         var state = CompactTrafficTests.freshState()
         var applied = Applied()
         inbox.drain { batch in
-            var next = 0
             for item in batch.items {
                 switch item {
-                case .traffic:
-                    let traffic = batch.traffic[next]
-                    next += 1
+                case .traffic(let traffic):
                     applied.frames.append(batch.bytes.withUnsafeBytes { bytes in
                         state.apply(traffic, json: UnsafeRawBufferPointer(rebasing: bytes[traffic.start..<(traffic.start + traffic.count)]))
                     })
