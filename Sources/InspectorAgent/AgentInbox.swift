@@ -180,9 +180,10 @@ final class AgentInbox: @unchecked Sendable {
         case .traffic(let record):
             enqueue { queue in
                 queue.memory.note(record.direction, record.message)
-                let tag = causedByRunningCommand ? queue.running : tag
-                if tag == nil, Self.isPlain(record), queue.appendCompact(record.direction, json: record.json, time: record.time) { return }
-                queue.batch.items.append(.change(.traffic(record), tag: tag))
+                // The tag is looked at, not copied, on the hot path.
+                let caused = causedByRunningCommand ? queue.isRunning : tag != nil
+                if !caused, Self.isPlain(record), queue.appendCompact(record.direction, json: record.json, time: record.time) { return }
+                queue.batch.items.append(.change(.traffic(record), tag: causedByRunningCommand ? queue.running : tag))
             }
         default:
             enqueue { queue in
