@@ -190,13 +190,9 @@ final class AgentCore {
     /// client (or into its gap), replies to the client that asked.
     func apply(_ batch: AgentInbox.Batch, now: Date) {
         self.now = now
-        var nextTraffic = 0
         for item in batch.items {
             switch item {
-            case .traffic:
-                guard nextTraffic < batch.traffic.count else { continue }
-                let traffic = batch.traffic[nextTraffic]
-                nextTraffic += 1
+            case .traffic(let traffic):
                 let frame = batch.bytes.withUnsafeBytes { bytes in
                     state.apply(traffic, json: UnsafeRawBufferPointer(rebasing: bytes[traffic.start..<(traffic.start + traffic.count)]))
                 }

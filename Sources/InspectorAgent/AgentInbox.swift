@@ -41,8 +41,8 @@ final class AgentInbox: @unchecked Sendable {
         /// A change, as the host reported it, and what the host's side knows of its message.
         case change(BridgeChange, tag: CommandTag?, links: Links = Links())
         /// A message that crossed the bridge, with nothing but its direction and time to say:
-        /// the batch's next ``Traffic`` record, whose bytes are in the batch's ``Batch/bytes``.
-        case traffic
+        /// its ``Traffic`` record, whose bytes are in the batch's ``Batch/bytes``.
+        case traffic(Traffic)
         case reply(tag: CommandTag, result: Result<JSONValue, InspectorError>)
         /// The breakpoints changed (every inspector's, as they are now).
         case breakpoints([WireBreakpoint])
@@ -55,12 +55,22 @@ final class AgentInbox: @unchecked Sendable {
         case faultHits([WireFault])
     }
 
-    /// What the host's side (``TrafficMemory``) knows of a change's message, which the agent's
-    /// copy does not keep: whether a pending request is the message received last, whether a
-    /// held message is the one logged last in its direction.
+    /// What the host's side (``TrafficMemory``, or for a native host ``LoggedJSON``) knows of a
+    /// change's message, which the agent's copy does not keep: whether a pending request is the
+    /// message received last, whether a held message is the one logged last in its direction.
     struct Links: Sendable, Equatable {
         var isLastReceived = false
         var isLastLogged = false
+        /// For a native host's change that the host did not say is about the message logged
+        /// last: that message's JSON (``LoggedJSON``), for ``logged(is:)`` to compare.
+        var lastLoggedJSON: Data? = nil
+
+        /// Whether the message logged last, whose JSON this carries, is `message`: it reads as
+        /// a message equal to it. Called on the agent's thread; `false` without the JSON.
+        func logged(is message: BridgeMessage) -> Bool {
+            guard let lastLoggedJSON, let logged = try? BridgeMessageCodec().decode(lastLoggedJSON).get() else { return false }
+            return logged == message
+        }
     }
 
     /// A traffic record on the hot path: scalars only, its message's bytes copied into the
@@ -75,35 +85,54 @@ final class AgentInbox: @unchecked Sendable {
         var count: Int
     }
 
-    /// What one ``drain(_:)`` hands the agent: the items, oldest first, and the traffic records
-    /// and bytes the ``Item/traffic`` items stand for, in the same order.
+    /// What one ``drain(_:)`` hands the agent: the items, oldest first, and the bytes of the
+    /// messages their ``Item/traffic(_:)`` records stand for. A traffic record is an item of its
+    /// own (not kept in an array beside them): one append per message on the host's thread.
     struct Batch {
         var items: [Item] = []
-        var traffic: [Traffic] = []
         var bytes: [UInt8] = []
 
         var isEmpty: Bool { items.isEmpty }
 
         mutating func removeAll() {
             items.removeAll(keepingCapacity: true)
-            traffic.removeAll(keepingCapacity: true)
             bytes.removeAll(keepingCapacity: true)
         }
 
-        /// Bytes of the buffers, by capacity.
-        var capacityBytes: Int { bytes.capacity + traffic.capacity * MemoryLayout<Traffic>.stride }
+        /// Bytes of message text, by capacity (the items are bounded by their number).
+        var capacityBytes: Int { bytes.capacity }
     }
 
     private struct Queue {
         var batch = Batch()
         /// The batch the agent emptied on its last pass, kept for its capacity (``drain(_:)``).
         var spare = Batch()
+        /// What a host reporting through ``push(_:tag:causedByRunningCommand:)`` asks about.
         var memory = TrafficMemory()
+        /// What a native host reporting in pieces asks about.
+        var logged = LoggedJSON()
         /// The inspector command running on the host now (``setRunning(_:)``).
         var running: CommandTag?
+        /// `running != nil`, kept beside it: the hot path tests a flag instead of an optional
+        /// tag of strings.
+        var isRunning = false
         var closed = false
         /// The agent thread is blocked (or about to block) in `poll` and needs a wake byte.
         var agentParked = false
+
+        /// Appends a traffic record as a ``Traffic`` record and its bytes, unless its message is
+        /// larger than ``AgentInbox/compactMessageLimit``: then returns `false`, having appended
+        /// nothing. The bytes are reached once (each look into `Data`'s storage is an exclusivity
+        /// check).
+        mutating func appendCompact(_ direction: TrafficRecord.Direction, json: Data, time: Date) -> Bool {
+            json.withUnsafeBytes { json in
+                guard json.count <= AgentInbox.compactMessageLimit else { return false }
+                let start = batch.bytes.count
+                json.withMemoryRebound(to: UInt8.self) { batch.bytes.append(contentsOf: $0) }
+                batch.items.append(.traffic(Traffic(direction: direction, time: time, start: start, count: json.count)))
+                return true
+            }
+        }
     }
 
     private let queue = Locked(Queue())
@@ -136,7 +165,10 @@ final class AgentInbox: @unchecked Sendable {
 
     /// Called on the host's main actor when the command it runs for an inspector starts and ends.
     func setRunning(_ tag: CommandTag?) {
-        queue.withLock { $0.running = tag }
+        queue.withLock { queue in
+            queue.running = tag
+            queue.isRunning = tag != nil
+        }
     }
 
     /// Called on the host's main actor with every change the host reports, caused by `tag`'s
@@ -146,7 +178,13 @@ final class AgentInbox: @unchecked Sendable {
     func push(_ change: BridgeChange, tag: CommandTag? = nil, causedByRunningCommand: Bool = false) {
         switch change {
         case .traffic(let record):
-            push(record, tag: tag, causedByRunningCommand: causedByRunningCommand)
+            enqueue { queue in
+                queue.memory.note(record.direction, record.message)
+                // The tag is looked at, not copied, on the hot path.
+                let caused = causedByRunningCommand ? queue.isRunning : tag != nil
+                if !caused, Self.isPlain(record), queue.appendCompact(record.direction, json: record.json, time: record.time) { return }
+                queue.batch.items.append(.change(.traffic(record), tag: causedByRunningCommand ? queue.running : tag))
+            }
         default:
             enqueue { queue in
                 let tag = causedByRunningCommand ? queue.running : tag
@@ -155,29 +193,37 @@ final class AgentInbox: @unchecked Sendable {
         }
     }
 
-    private func push(_ record: TrafficRecord, tag: CommandTag?, causedByRunningCommand: Bool) {
+    /// Called on the host's main actor with every change but traffic from a native host
+    /// (`BridgeHost.addPackageObserver(_:)`), caused by the command running now if any, and
+    /// whether the host said it is about the message logged last (``LoggedJSON``).
+    func pushCausedByRunning(_ change: BridgeChange, isLastLogged: Bool) {
         enqueue { queue in
-            queue.memory.note(record.direction, record.message)
-            // The tag is looked at, not copied, on the hot path.
-            let uncaused = causedByRunningCommand ? queue.running == nil : tag == nil
-            if uncaused, Self.isPlain(record) {
-                let start = queue.batch.bytes.count
-                record.json.withUnsafeBytes { json in
-                    json.withMemoryRebound(to: UInt8.self) { queue.batch.bytes.append(contentsOf: $0) }
-                }
-                queue.batch.traffic.append(
-                    Traffic(direction: record.direction, time: record.time, start: start, count: record.json.count))
-                queue.batch.items.append(.traffic)
-            } else {
-                queue.batch.items.append(.change(.traffic(record), tag: causedByRunningCommand ? queue.running : tag))
-            }
+            let tag = queue.isRunning ? queue.running : nil
+            queue.batch.items.append(.change(change, tag: tag, links: queue.logged.links(of: change, isLastLogged: isLastLogged)))
         }
     }
 
-    /// Whether a record says nothing but its direction, time and bytes.
+    /// Called on the host's main actor with every message that crosses a native host, in pieces
+    /// (`BridgeHost.addPackageObserver(_:)`), caused by the command running now if any: what
+    /// ``push(_:tag:causedByRunningCommand:)`` does with its traffic record, without the record
+    /// unless it goes the whole way.
+    func pushTraffic(_ direction: TrafficRecord.Direction, _ message: BridgeMessage, json: Data, time: Date, marks: TrafficMarks) {
+        enqueue { queue in
+            queue.logged.note(direction, json)
+            // The flag is tested, and the tag copied only for a record a command caused.
+            if !queue.isRunning, marks.isEmpty, queue.appendCompact(direction, json: json, time: time) { return }
+            let record = TrafficRecord(
+                direction: direction, message: message, json: json, time: time, deliveryError: marks.deliveryError,
+                hold: marks.hold, fault: marks.fault)
+            queue.batch.items.append(.change(.traffic(record), tag: queue.running))
+        }
+    }
+
+    /// Whether a record says nothing but its direction, time and bytes (its size is for
+    /// ``Queue/appendCompact(_:json:time:)`` to judge).
     private static func isPlain(_ record: TrafficRecord) -> Bool {
         record.hold == nil && record.fault == nil && record.deliveryError == nil && record.reported == nil
-            && record.lost == nil && record.json.count <= compactMessageLimit
+            && record.lost == nil
     }
 
     /// Called on the agent thread right before it blocks in `poll`: `true` when it may block
@@ -234,6 +280,7 @@ final class AgentInbox: @unchecked Sendable {
             queue.batch = Batch()
             queue.spare = Batch()
             queue.memory.removeAll()
+            queue.logged.removeAll()
         }
     }
 }

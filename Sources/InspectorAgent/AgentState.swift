@@ -187,7 +187,7 @@ struct AgentState {
             writer.key("type"); writer.string("lastError")
             writer.key("record"); writer.splice(json)
         case .pendingAdded(let request):
-            let json = encodePending(request, isLastReceived: links.isLastReceived)
+            let json = encodePending(request, isLastReceived: links.isLastReceived || links.logged(is: request.message))
             keepPending(request, json)
             writer.key("type"); writer.string("pendingAdded")
             writer.key("record"); writer.splice(json)
@@ -222,7 +222,7 @@ struct AgentState {
             if let index = breakpoints.firstIndex(where: { $0.id == message.breakpoint }) { breakpoints[index].hits += 1 }
             let json = encodeHeld(message)
             keepHeld(message.id, json)
-            rememberOrigin(of: message, isLastLogged: links.isLastLogged)
+            rememberOrigin(of: message, isLastLogged: links.isLastLogged || links.logged(is: message.message))
             writer.key("type"); writer.string("held")
             writer.key("record"); writer.splice(json)
         case .heldResolved(let resolution):

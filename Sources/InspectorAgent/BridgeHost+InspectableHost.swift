@@ -15,8 +15,9 @@ extension BridgeHost: InspectableHost {
 
     public func startReporting(to sink: InspectionSink) -> any InspectionReporting {
         // Observers run synchronously on the main actor, inside whatever caused the change: the
-        // command running now (if any) is the cause, and the inbox knows it.
-        let token = addObserver { change in sink.reportCausedByRunningCommand(change) }
+        // command running now (if any) is the cause, and the inbox knows it. Traffic comes in
+        // pieces, straight to the inbox: the host builds no record for the agent.
+        let token = addPackageObserver(PackageObserver(change: sink.pushCausedByRunning, traffic: sink.pushTrafficCausedByRunning))
         return ObserverReporting(host: self, token: token)
     }
 

@@ -159,16 +159,22 @@ public struct InspectionSink: Sendable {
     let running: @MainActor @Sendable () -> InspectionCause?
     /// Pushes a change marked with the command running now, the agent's inbox reading which
     /// one under the lock it takes anyway (no main-actor check on the host's hot path).
-    let pushCausedByRunning: @Sendable (BridgeChange) -> Void
+    let pushCausedByRunning: @Sendable (BridgeChange, _ isLastLogged: Bool) -> Void
+    /// Pushes a message that crossed the bridge, in pieces, marked with the command running now,
+    /// from a host that hands traffic over so (this package's `BridgeHost`, through
+    /// `BridgeHost.addPackageObserver(_:)`): no record or change is built on the host's thread.
+    let pushTrafficCausedByRunning: @Sendable (TrafficRecord.Direction, BridgeMessage, Data, Date, TrafficMarks) -> Void
 
     init(
         push: @escaping @Sendable (BridgeChange, InspectionCause?) -> Void,
         running: @escaping @MainActor @Sendable () -> InspectionCause?,
-        pushCausedByRunning: @escaping @Sendable (BridgeChange) -> Void
+        pushCausedByRunning: @escaping @Sendable (BridgeChange, _ isLastLogged: Bool) -> Void,
+        pushTrafficCausedByRunning: @escaping @Sendable (TrafficRecord.Direction, BridgeMessage, Data, Date, TrafficMarks) -> Void
     ) {
         self.push = push
         self.running = running
         self.pushCausedByRunning = pushCausedByRunning
+        self.pushTrafficCausedByRunning = pushTrafficCausedByRunning
     }
 
     /// Reports a change caused by the command running now, if any (the usual case: a change
@@ -181,12 +187,6 @@ public struct InspectionSink: Sendable {
     /// Reports a change caused by `cause` (taken earlier from ``runningCommand``), or by nobody.
     public func report(_ change: BridgeChange, causedBy cause: InspectionCause?) {
         push(change, cause)
-    }
-
-    /// Reports a change caused by the command running now, as ``report(_:)`` does, from a host
-    /// that reports synchronously on the main actor (this package's `BridgeHost`).
-    func reportCausedByRunningCommand(_ change: BridgeChange) {
-        pushCausedByRunning(change)
     }
 
     /// The inspector command running now, or `nil`.

@@ -126,7 +126,10 @@ public final class InspectorAgent: Sendable {
         let sink = InspectionSink(
             push: { change, cause in inbox.push(change, tag: cause?.tag) },
             running: { executor.current.map(InspectionCause.init) },
-            pushCausedByRunning: { change in inbox.push(change, causedByRunningCommand: true) })
+            pushCausedByRunning: { change, isLastLogged in inbox.pushCausedByRunning(change, isLastLogged: isLastLogged) },
+            pushTrafficCausedByRunning: { direction, message, json, time, marks in
+                inbox.pushTraffic(direction, message, json: json, time: time, marks: marks)
+            })
         executor.runningChanged = { tag in inbox.setRunning(tag) }
         return (info, state, executor, host.startReporting(to: sink))
     }

@@ -1,7 +1,9 @@
 import BridgeCore
 
-/// What the host's side of the inbox remembers of the messages it hands the agent, so that the
-/// agent's thread never holds (and never retains or releases) the host's message values.
+/// What the host's side of the inbox remembers of the messages a host reports as whole changes
+/// (``AgentInbox/push(_:tag:causedByRunningCommand:)``: the GBGBridge adapter), so that the
+/// agent's thread never holds (and never retains or releases) the host's message values. A
+/// native host reports in pieces and says itself what this works out (``LoggedJSON``).
 ///
 /// The agent reuses what it already has when a change names a message it logged just before: a
 /// request that goes to `pendingRequests` as it arrives keeps the bytes it was received as, and a

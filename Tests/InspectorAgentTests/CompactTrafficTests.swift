@@ -99,12 +99,9 @@ struct CompactTrafficTests {
         var compact = 0
         func drain() {
             inbox.drain { batch in
-                var next = 0
                 for item in batch.items {
                     switch item {
-                    case .traffic:
-                        let traffic = batch.traffic[next]
-                        next += 1
+                    case .traffic(let traffic):
                         compact += 1
                         frames.append(batch.bytes.withUnsafeBytes { bytes in
                             state.apply(traffic, json: UnsafeRawBufferPointer(rebasing: bytes[traffic.start..<(traffic.start + traffic.count)]))

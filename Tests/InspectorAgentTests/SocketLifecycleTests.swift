@@ -41,16 +41,17 @@ struct SocketLifecycleTests {
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let host = BridgeHost(hostVersion: "1.0.0")
-        let observersBefore = host.observers.count
+        // The agent observes a native host through a package observer.
+        let observersBefore = host.observers.count + host.packageObservers.count
         let path = directory + "/dropped.sock"
         do {
             let agent = try host.startInspector(name: "dropped", socketPath: path)
             #expect(isSocketFile(agent.socketPath))
-            #expect(host.observers.count == observersBefore + 1)
+            #expect(host.observers.count + host.packageObservers.count == observersBefore + 1)
         }
         #expect(linkStatus(path) == nil)
         // Off the main thread the observer is removed on the main actor's next turn.
-        #expect(await eventually { host.observers.count == observersBefore })
+        #expect(await eventually { host.observers.count + host.packageObservers.count == observersBefore })
     }
 
     @Test("a stale socket left by a crashed host is cleaned up and served")

@@ -72,9 +72,7 @@ extension BridgeHost {
             let mark = FaultMark(rule: fault.mark.rule, effect: .delayed, detail: fault.mark.detail)
             later(seconds) { host in host.deliver(response, json: json, hold: hold, fault: mark) }
         case .neverAnswer:
-            if !observers.isEmpty {
-                emit(.traffic(TrafficRecord(direction: .sent, message: response, json: json, time: now(), hold: hold, fault: fault.mark)))
-            }
+            emitTraffic(.sent, response, json: json, time: now(), marks: TrafficMarks(hold: hold, fault: fault.mark))
         case .error:
             deliver(response, json: json, hold: hold, fault: fault.mark)
         case .drop, .duplicate, .reorder:
@@ -88,11 +86,7 @@ extension BridgeHost {
         guard let faultInjector, let verdict = faultInjector.fault(message, direction: .sent, json: json) else { return false }
         switch verdict.action {
         case .drop:
-            if !observers.isEmpty {
-                emit(.traffic(TrafficRecord(
-                    direction: .sent, message: message, json: json, time: now(),
-                    fault: FaultMark(rule: verdict.rule, effect: .dropped))))
-            }
+            emitTraffic(.sent, message, json: json, time: now(), marks: TrafficMarks(fault: FaultMark(rule: verdict.rule, effect: .dropped)))
         case .duplicate:
             let mark = FaultMark(rule: verdict.rule, effect: .duplicated)
             deliver(message, json: json, fault: mark)

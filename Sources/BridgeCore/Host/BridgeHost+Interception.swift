@@ -88,18 +88,16 @@ extension BridgeHost {
         case .received:
             outstanding.removeValue(forKey: held.message.correlationId)
         case .sent:
-            if !observers.isEmpty {
-                emit(.traffic(TrafficRecord(
-                    direction: .sent, message: held.message, json: held.json, time: now(),
-                    hold: HoldMark(id: id, outcome: .dropped))))
-            }
+            emitTraffic(.sent, held.message, json: held.json, time: now(), marks: TrafficMarks(hold: HoldMark(id: id, outcome: .dropped)))
         }
     }
 
     // MARK: Inside the host
 
     /// Holds `message` when the interceptor names a breakpoint for it; `true` when held.
-    func holdIfIntercepted(_ message: BridgeMessage, direction: TrafficRecord.Direction, json: Data) -> Bool {
+    /// `loggedAs`: ``receivedTrafficCount`` right after a request was reported, when it is held
+    /// as it arrives.
+    func holdIfIntercepted(_ message: BridgeMessage, direction: TrafficRecord.Direction, json: Data, loggedAs: Int? = nil) -> Bool {
         guard let interceptor, let request = interceptor.hold(message, direction: direction, json: json) else {
             return false
         }
@@ -110,7 +108,7 @@ extension BridgeHost {
             breakpoint: request.breakpoint, timeLimit: limit)
         heldMessages.append(held)
         if direction == .received { outstanding[message.correlationId] = message }
-        emit(.held(held))
+        emit(.held(held), isLastLogged: direction == .received && loggedAs == receivedTrafficCount)
         let id = held.id
         let clock = self.clock
         // Clamped to a century, which no hold reaches: a Duration of any Double would overflow.

@@ -24,6 +24,20 @@ extension BridgeHost {
     /// Stops calling an observer.
     public func removeObserver(_ token: BridgeObservationToken) {
         observers.removeValue(forKey: token.id)
+        packageObservers.removeAll { $0.id == token.id }
+    }
+
+    /// Calls `observer` with every change from now on, as ``addObserver(_:)`` does, except that
+    /// traffic comes in pieces (``PackageObserver/traffic``) instead of a ``TrafficRecord`` in a
+    /// ``BridgeChange``: for the inspector agent, whose hand-off runs on the host's hot path and
+    /// keeps only a message's bytes. Stop it with ``removeObserver(_:)``.
+    @discardableResult
+    package func addPackageObserver(_ observer: PackageObserver) -> BridgeObservationToken {
+        nextObserverId += 1
+        // No message reported before it was added is one it got.
+        receivedTrafficCount += 1
+        packageObservers.append((nextObserverId, observer))
+        return BridgeObservationToken(id: nextObserverId)
     }
 
     /// Every change from now on as an async sequence, buffered without limit so none is missed.
@@ -46,10 +60,35 @@ extension BridgeHost {
             isJourneyAttached: isJourneyAttached, heldMessages: heldMessages, time: now())
     }
 
-    func emit(_ change: @autoclosure () -> BridgeChange) {
-        guard !observers.isEmpty else { return }
+    /// Tells every observer of a change other than traffic (``emitTraffic(_:_:json:time:marks:)``).
+    /// `isLastLogged`, for a request added to `pendingRequests` or a message held, says that it
+    /// is the very message reported last as traffic in its direction (package observers get it).
+    func emit(_ change: @autoclosure () -> BridgeChange, isLastLogged: Bool = false) {
+        guard !observers.isEmpty || !packageObservers.isEmpty else { return }
         let value = change()
         for observer in observers.values { observer(value) }
+        for entry in packageObservers { entry.observer.change(value, isLastLogged) }
+    }
+
+    /// Tells every observer that a message crossed the bridge: package observers get its pieces,
+    /// borrowed; a ``TrafficRecord`` (and its ``BridgeChange``) is built only for observers added
+    /// with ``addObserver(_:)``, and only when there are any.
+    func emitTraffic(
+        _ direction: TrafficRecord.Direction, _ message: BridgeMessage, json: Data, time: @autoclosure () -> Date,
+        marks: TrafficMarks = TrafficMarks()
+    ) {
+        if direction == .received { receivedTrafficCount &+= 1 }
+        // Each look at a stored property is an exclusivity check: the lists are read once.
+        let packageObservers = self.packageObservers
+        let hasObservers = !observers.isEmpty
+        guard hasObservers || !packageObservers.isEmpty else { return }
+        let time = time()
+        for entry in packageObservers { entry.observer.traffic(direction, message, json, time, marks) }
+        guard hasObservers else { return }
+        let change = BridgeChange.traffic(TrafficRecord(
+            direction: direction, message: message, json: json, time: time, deliveryError: marks.deliveryError,
+            hold: marks.hold, fault: marks.fault))
+        for observer in observers.values { observer(change) }
     }
 
     func slotDidChange(_ slot: CaptureCapability) {

@@ -29,11 +29,13 @@ extension BridgeHost {
         let fault = message.type == .request ? requestFault(for: message, json: json) : nil
         if let fault, case .drop = fault.action {
             // Lost on its way: the host never sees it, only the log does.
-            emit(.traffic(TrafficRecord(direction: .received, message: message, json: json, time: time, fault: fault.mark)))
+            emitTraffic(.received, message, json: json, time: time, marks: TrafficMarks(fault: fault.mark))
             return
         }
         logReceived(message)
-        emit(.traffic(TrafficRecord(direction: .received, message: message, json: json, time: time, fault: fault?.mark)))
+        emitTraffic(.received, message, json: json, time: time, marks: TrafficMarks(fault: fault?.mark))
+        // While no other message is received, the request routed is the one reported last.
+        let loggedAs = receivedTrafficCount
         delegate?.bridgeHost(self, didReceive: message)
 
         switch message.type {
@@ -46,7 +48,7 @@ extension BridgeHost {
                 return
             }
             if let fault { answerFaults[message.correlationId] = fault }
-            route(message, json: json, time: time)
+            route(message, json: json, time: time, loggedAs: loggedAs)
         case .response:
             // The documented protocol has no host-to-journey requests, so no response from the
             // journey can match one; say so rather than drop it silently.
@@ -58,7 +60,8 @@ extension BridgeHost {
         }
     }
 
-    private func route(_ request: BridgeMessage, json: Data, time: Date) {
+    /// `loggedAs` is ``receivedTrafficCount`` right after `request` was reported.
+    private func route(_ request: BridgeMessage, json: Data, time: Date, loggedAs: Int) {
         let id = request.correlationId
         if outstanding[id] != nil {
             setLastError(
@@ -69,8 +72,8 @@ extension BridgeHost {
         // A breakpoint sees every request that is routed, a capture request for a busy slot
         // too (docs/inspector-protocol.md 13.1); whether its slot is free is decided when it is
         // routed, now or when it is released, so a hold never lets two requests into one slot.
-        if interceptor != nil, holdIfIntercepted(request, direction: .received, json: json) { return }
-        dispatch(request, to: slot(taking: request), time: time)
+        if interceptor != nil, holdIfIntercepted(request, direction: .received, json: json, loggedAs: loggedAs) { return }
+        dispatch(request, to: slot(taking: request), time: time, loggedAs: loggedAs)
     }
 
     /// The capture slot that takes `request`, if one does. A slot nobody gave a handler does not
@@ -105,28 +108,28 @@ extension BridgeHost {
         dispatch(request, to: slot(taking: request), time: time)
     }
 
-    private func dispatch(_ request: BridgeMessage, to slot: CaptureCapability?, time: Date) {
+    private func dispatch(_ request: BridgeMessage, to slot: CaptureCapability?, time: Date, loggedAs: Int? = nil) {
         let id = request.correlationId
         if let slot {
-            routeToSlot(slot, request: request, time: time)
+            routeToSlot(slot, request: request, time: time, loggedAs: loggedAs)
         } else if let handler = handlers[request.payload.action] {
             outstanding[id] = request
             let responder = BridgeResponder(host: self, request: request)
             startInArrivalOrder { await handler.handle(request: request, responder: responder) }
         } else {
-            addPending(request, time: time)
+            addPending(request, time: time, loggedAs: loggedAs)
         }
     }
 
     /// A capture request for a slot that is busy, or occupied by a held request, is answered
     /// `BUSY` (Troubleshooting, "Typed Slot Returns BUSY Error").
-    private func routeToSlot(_ slot: CaptureCapability, request: BridgeMessage, time: Date) {
+    private func routeToSlot(_ slot: CaptureCapability, request: BridgeMessage, time: Date, loggedAs: Int?) {
         if slot.activeRequest != nil || slotIsHeld(slot) {
             answerBusy(request)
             return
         }
         guard let handler = slot.handler, slot.isEnabled else {
-            addPending(request, time: time)
+            addPending(request, time: time, loggedAs: loggedAs)
             return
         }
         outstanding[request.correlationId] = request
@@ -173,14 +176,16 @@ extension BridgeHost {
         addPending(request, time: now())
     }
 
-    private func addPending(_ request: BridgeMessage, time: Date) {
+    /// `loggedAs`: ``receivedTrafficCount`` right after `request` was reported, when it was
+    /// routed as it arrived.
+    private func addPending(_ request: BridgeMessage, time: Date, loggedAs: Int? = nil) {
         // A fault delays or swallows what a handler or slot answers; whoever answers a pending
         // request (an inspector, a reply rule, the app) is answered as usual.
         answerFaults[request.correlationId] = nil
         outstanding[request.correlationId] = request
         pendingRequests.append(request)
         pendingSince[request.correlationId] = time
-        emit(.pendingAdded(PendingRequest(message: request, since: time)))
+        emit(.pendingAdded(PendingRequest(message: request, since: time)), isLastLogged: loggedAs == receivedTrafficCount)
         if pendingRequests.count == pendingRequestWarningThreshold + 1 {
             setLastError(
                 "Pending request leak: \(pendingRequests.count) requests are waiting for a response (warning threshold \(pendingRequestWarningThreshold)); register handlers for their actions or respond to them"

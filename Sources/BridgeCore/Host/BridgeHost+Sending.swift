@@ -145,10 +145,7 @@ extension BridgeHost {
             deliveryError =
                 "WebView not attached: \(message.type.rawValue) '\(message.payload.action)' (\(message.correlationId)) was not delivered; attach a journey with attach(_:)"
         }
-        if !observers.isEmpty {
-            emit(.traffic(TrafficRecord(
-                direction: .sent, message: message, json: json, time: now(), deliveryError: deliveryError, hold: hold, fault: fault)))
-        }
+        emitTraffic(.sent, message, json: json, time: now(), marks: TrafficMarks(deliveryError: deliveryError, hold: hold, fault: fault))
         if let deliveryError { setLastError(deliveryError) }
         if fault?.effect != .reordered, !reorderedMessages.isEmpty { deliverReordered() }
     }

@@ -141,6 +141,11 @@ public final class BridgeHost {
     /// Reorder faults so far, to tell each held-back message apart.
     var reorderCount = 0
     var observers: [Int: @Sendable (BridgeChange) -> Void] = [:]
+    /// Observers inside this package (``addPackageObserver(_:)``), in the order they were added.
+    var packageObservers: [(id: Int, observer: PackageObserver)] = []
+    /// Received messages reported so far (and package observers added): a request routed while
+    /// it is unchanged is the very message reported last as received (``PackageObserver``).
+    var receivedTrafficCount = 0
     var nextObserverId = 0
     let capabilityReport: (() -> [String: BridgeCapabilityInfo])?
 

@@ -52,6 +52,56 @@ public struct TrafficRecord: Sendable {
     }
 }
 
+/// What a message that crossed the bridge carries besides its direction, message, bytes and
+/// time, as a ``PackageObserver`` gets it: the marks of its ``TrafficRecord`` that a native host
+/// sets. All `nil` for a message that went its ordinary way.
+package struct TrafficMarks: Sendable {
+    /// ``TrafficRecord/deliveryError``.
+    package var deliveryError: String?
+    /// ``TrafficRecord/hold``.
+    package var hold: HoldMark?
+    /// ``TrafficRecord/fault``.
+    package var fault: FaultMark?
+
+    /// Creates marks (none by default).
+    package init(deliveryError: String? = nil, hold: HoldMark? = nil, fault: FaultMark? = nil) {
+        self.deliveryError = deliveryError
+        self.hold = hold
+        self.fault = fault
+    }
+
+    /// Whether the message went its ordinary way: no mark is set.
+    package var isEmpty: Bool { deliveryError == nil && hold == nil && fault == nil }
+}
+
+/// An observer inside this package, added with ``BridgeHost/addPackageObserver(_:)``: the
+/// inspector agent, whose hand-off runs on the host's thread for every message.
+///
+/// It gets what ``BridgeHost/addObserver(_:)`` observers get, in the same order, except that a
+/// message that crossed the bridge comes as its pieces, borrowed for the call, so that the host
+/// builds no ``TrafficRecord`` and no ``BridgeChange`` for it and nothing is retained that the
+/// observer does not keep.
+package struct PackageObserver: Sendable {
+    /// Every change except traffic, as ``BridgeHost/addObserver(_:)`` observers get it, and
+    /// whether it is about the very message reported last as traffic in its direction (`true`
+    /// only for a `pendingAdded` request the host routed as it arrived, or a request held as it
+    /// arrived, with no message received in between; `false` says only that the host did not
+    /// see it so).
+    package var change: @Sendable (BridgeChange, _ isLastLogged: Bool) -> Void
+    /// Every message that crossed the bridge: the fields of its ``TrafficRecord`` (direction,
+    /// message, exact JSON, time and marks).
+    package var traffic: @Sendable (TrafficRecord.Direction, BridgeMessage, Data, Date, TrafficMarks) -> Void
+
+    /// Creates an observer.
+    package init(
+        change: @escaping @Sendable (BridgeChange, _ isLastLogged: Bool) -> Void,
+        traffic: @escaping @Sendable (TrafficRecord.Direction, BridgeMessage, Data, Date, TrafficMarks) -> Void
+    ) {
+        self.change = change
+        self.traffic = traffic
+    }
+}
+
 /// Input that was not a valid message: what arrived and why it was refused.
 ///
 /// Usually input from the journey (`received`). An adapter that learns what a host sends from a
