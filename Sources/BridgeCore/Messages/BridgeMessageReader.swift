@@ -15,26 +15,32 @@ import Foundation
 package enum BridgeMessageReader {
     /// The message `bytes` hold (with optional whitespace around it), nested at most `maxDepth`
     /// deep, or `nil` when it is not one this reader takes.
-    package static func message(in bytes: some ContiguousBytes, maxDepth: Int) -> BridgeMessage? {
+    ///
+    /// `refusingTopLevelStatus` also refuses a message with `status` or `error` beside its
+    /// `payload` (even `null`), which a lenient reader moves into the payload: for the GBGBridge
+    /// adapter, whose full reading of a page's report does that.
+    package static func message(in bytes: some ContiguousBytes, maxDepth: Int, refusingTopLevelStatus: Bool = false) -> BridgeMessage? {
         JSONParser.reading(bytes, maxDepth: maxDepth) { parser throws(JSONParser.Refusal) in
-            try message(from: &parser, depth: 1)
+            try message(from: &parser, depth: 1, refusingTopLevelStatus: refusingTopLevelStatus)
         }
     }
 
     private static let messageKeys = JSONKeySet(["version", "correlationId", "type", "timestamp", "payload"])
+    /// The same, and the two keys ``message(in:maxDepth:refusingTopLevelStatus:)`` refuses.
+    private static let messageKeysAndStatus = JSONKeySet(["version", "correlationId", "type", "timestamp", "payload", "status", "error"])
     private static let payloadKeys = JSONKeySet(["action", "data", "status", "error"])
     private static let typeNames = JSONKeySet(strings: MessageType.allCases.map(\.rawValue))
     private static let statusNames = JSONKeySet(strings: BridgeResponseStatus.allCases.map(\.rawValue))
 
     /// Reads the message object at the parser's current byte, `depth` levels deep (the whole
-    /// text is level 1).
-    package static func message(from parser: inout JSONParser, depth: Int) throws(JSONParser.Refusal) -> BridgeMessage {
+    /// text is level 1); `refusingTopLevelStatus` as in ``message(in:maxDepth:refusingTopLevelStatus:)``.
+    package static func message(from parser: inout JSONParser, depth: Int, refusingTopLevelStatus: Bool = false) throws(JSONParser.Refusal) -> BridgeMessage {
         var version: String?
         var correlationId: String?
         var type: MessageType?
         var timestamp: Double?
         var payload: BridgeMessage.Payload?
-        try parser.readObject(depth: depth, keys: messageKeys) { parser, key throws(JSONParser.Refusal) in
+        try parser.readObject(depth: depth, keys: refusingTopLevelStatus ? messageKeysAndStatus : messageKeys) { parser, key throws(JSONParser.Refusal) in
             switch key {
             case 0: version = try parser.readString()
             case 1: correlationId = try parser.readString()
@@ -42,7 +48,9 @@ package enum BridgeMessageReader {
                 guard let known = try parser.readString(among: typeNames) else { throw JSONParser.Refusal() }
                 type = MessageType.allCases[known]
             case 3: timestamp = try parser.readNumber()
-            default: payload = try self.payload(from: &parser, depth: depth + 1)
+            case 4: payload = try self.payload(from: &parser, depth: depth + 1)
+            // `status` or `error` beside `payload`, when refused.
+            default: throw JSONParser.Refusal()
             }
         }
         guard let version, !version.isEmpty, let correlationId, !correlationId.isEmpty, let type, let timestamp, let payload = payload.take() else {
