@@ -3,59 +3,59 @@ import Foundation
 
 /// One message in the log, as carried in `traffic` events and snapshots.
 ///
-/// Its fields live in one shared, copy-on-write box (as an `Array`'s elements do): a record
-/// is one reference wide, so passing it, and the frames and events that carry it, through a
-/// client costs a retain instead of a copy of some twenty fields (issue 30). Reading and setting
-/// its fields is as for any struct; a record set after a copy is copied first.
+/// Its fields live in one shared, immutable box: a record is one reference wide, so passing it,
+/// and the frames and events that carry it, through a client costs a retain instead of a copy of
+/// some twenty fields (issue 30). Reading and setting its fields is as for any struct; setting
+/// one makes the record a new box (records are made once and seldom changed).
 public struct WireTraffic: Codable, Sendable, Hashable {
     /// The sequence number of the event that carried it first.
     public var seq: Int {
-        get { storage.seq }
-        set { unique().seq = newValue }
+        @inlinable get { storage.fields.seq }
+        @inlinable set { update { $0.seq = newValue } }
     }
     /// Received from the journey, or sent to it.
     public var direction: TrafficRecord.Direction {
-        get { storage.direction }
-        set { unique().direction = newValue }
+        @inlinable get { storage.fields.direction }
+        @inlinable set { update { $0.direction = newValue } }
     }
     /// When the host handled it, in milliseconds since 1970.
     public var time: Double {
-        get { storage.time }
-        set { unique().time = newValue }
+        @inlinable get { storage.fields.time }
+        @inlinable set { update { $0.time = newValue } }
     }
     /// Who made it.
     public var origin: MessageOrigin {
-        get { storage.origin }
-        set { unique().origin = newValue }
+        @inlinable get { storage.fields.origin }
+        @inlinable set { update { $0.origin = newValue } }
     }
     /// For inspector-made messages: the id of the command that made it.
     public var command: String? {
-        get { storage.command }
-        set { unique().command = newValue }
+        @inlinable get { storage.fields.command }
+        @inlinable set { update { $0.command = newValue } }
     }
     /// For responses made by a reply rule: the rule's name.
     public var rule: String? {
-        get { storage.rule }
-        set { unique().rule = newValue }
+        @inlinable get { storage.fields.rule }
+        @inlinable set { update { $0.rule = newValue } }
     }
     /// For sent messages that were not delivered: why.
     public var deliveryError: String? {
-        get { storage.deliveryError }
-        set { unique().deliveryError = newValue }
+        @inlinable get { storage.fields.deliveryError }
+        @inlinable set { update { $0.deliveryError = newValue } }
     }
     /// For sent messages held at a breakpoint: the hold, and whether the message went out as it
     /// was, edited, as the answer to a held request, or was dropped (never delivered). For a
     /// received request held and released edited: that hold, `edited` (see ``delivered`` and
     /// ``original``).
     public var hold: HoldMark? {
-        get { storage.hold }
-        set { unique().hold = newValue }
+        @inlinable get { storage.fields.hold }
+        @inlinable set { update { $0.hold = newValue } }
     }
     /// For a message a fault rule changed: the rule and what it did (`dropped`: never routed
     /// or delivered). Absent otherwise and from older agents.
     public var fault: FaultMark? {
-        get { storage.fault }
-        set { unique().fault = newValue }
+        @inlinable get { storage.fields.fault }
+        @inlinable set { update { $0.fault = newValue } }
     }
     /// Whether an inspector caused this message: it made it (``origin`` `inspector`, ✎) or one of
     /// its fault rules changed it (``fault``). Such a message is shown as it is, but its lint
@@ -66,45 +66,45 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     /// instead of ``message``, which stays as it was logged. Absent otherwise and from older
     /// agents. Untrusted.
     public var delivered: BridgeMessage? {
-        get { storage.delivered }
-        set { unique().delivered = newValue }
+        @inlinable get { storage.fields.delivered }
+        @inlinable set { update { $0.delivered = newValue } }
     }
     /// For a message logged once it was released edited (a response or event a native host
     /// sent; a request GBGBridge received, seen through its public API): the message as it was
     /// held, before the edit (``message`` is what went on). Absent otherwise, from older agents,
     /// and when the original was too large to keep. Untrusted.
     public var original: BridgeMessage? {
-        get { storage.original }
-        set { unique().original = newValue }
+        @inlinable get { storage.fields.original }
+        @inlinable set { update { $0.original = newValue } }
     }
     /// The size of the message's JSON in bytes.
     public var bytes: Int {
-        get { storage.bytes }
-        set { unique().bytes = newValue }
+        @inlinable get { storage.fields.bytes }
+        @inlinable set { update { $0.bytes = newValue } }
     }
     /// `true` when the message was too large to forward and `message` holds only its envelope.
     public var truncated: Bool? {
-        get { storage.truncated }
-        set { unique().truncated = newValue }
+        @inlinable get { storage.fields.truncated }
+        @inlinable set { update { $0.truncated = newValue } }
     }
     /// For sent messages a page script reported in another shape than the protocol's message
     /// JSON (a JSON string, `status` at the top level, an ISO timestamp, …): the exact text the
     /// page reported; `message` is then the message as read. Absent otherwise, from older
     /// agents, and when the two together would not fit in a frame. Untrusted.
     public var reported: String? {
-        get { storage.reported }
-        set { unique().reported = newValue }
+        @inlinable get { storage.fields.reported }
+        @inlinable set { update { $0.reported = newValue } }
     }
     /// For sent messages that reached the page but no journey code (GBGBridge's no-op bootstrap
     /// `receive`): why the journey did not get it. Absent otherwise and from older agents.
     public var lost: String? {
-        get { storage.lost }
-        set { unique().lost = newValue }
+        @inlinable get { storage.fields.lost }
+        @inlinable set { update { $0.lost = newValue } }
     }
     /// The message, decoded (its numbers are `Double`s: see ``messageJSON`` for its exact text).
     public var message: BridgeMessage {
-        get { storage.message }
-        set { unique().message = newValue }
+        @inlinable get { storage.fields.message }
+        @inlinable set { update { $0.message = newValue } }
     }
     /// The message's JSON text exactly as it crossed the bridge (key order, number digits,
     /// spacing), when this record was read from an agent's frame by ``AgentFrame/decode(_:)``;
@@ -114,8 +114,8 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     /// ``message``, kept because decoding loses digits (`9007199254740993` becomes
     /// `9007199254740992`, `1.0` becomes `1`).
     public var messageJSON: Data? {
-        get { storage.messageJSON }
-        set { unique().messageJSON = newValue }
+        @inlinable get { storage.fields.messageJSON }
+        @inlinable set { update { $0.messageJSON = newValue } }
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -143,71 +143,61 @@ public struct WireTraffic: Codable, Sendable, Hashable {
         reported: String? = nil, lost: String? = nil, delivered: BridgeMessage? = nil, original: BridgeMessage? = nil,
         fault: FaultMark? = nil, message: BridgeMessage
     ) {
-        storage = Storage(
+        self.init(
+            seq: seq, direction: direction, time: time, origin: origin, command: command, rule: rule, deliveryError: deliveryError,
+            hold: hold, bytes: bytes, truncated: truncated, reported: reported, lost: lost, delivered: delivered, original: original,
+            fault: fault, message: message, messageJSON: nil)
+    }
+
+    /// Creates a record read from an agent's frame, with its message's bytes (``messageJSON``).
+    init(
+        seq: Int, direction: TrafficRecord.Direction, time: Double, origin: MessageOrigin, command: String?, rule: String?,
+        deliveryError: String?, hold: HoldMark?, bytes: Int, truncated: Bool?, reported: String?, lost: String?,
+        delivered: BridgeMessage?, original: BridgeMessage?, fault: FaultMark?, message: BridgeMessage, messageJSON: Data?
+    ) {
+        storage = Storage(Fields(
             seq: seq, direction: direction, time: time, origin: origin, command: command, rule: rule, deliveryError: deliveryError,
             hold: hold, fault: fault, delivered: delivered, original: original, bytes: bytes, truncated: truncated,
-            reported: reported, lost: lost, message: message, messageJSON: nil)
+            reported: reported, lost: lost, message: message, messageJSON: messageJSON))
     }
 
-    private var storage: Storage
+    @usableFromInline var storage: Storage
 
-    /// The box, made this record's own first when another record shares it.
-    private mutating func unique() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-        return storage
+    /// Sets fields: on a new box, so that a box, once made, never changes (and a copy of the
+    /// record, which shares it, never sees the change).
+    @inlinable mutating func update(_ change: (inout Fields) -> Void) {
+        var fields = storage.fields
+        change(&fields)
+        storage = Storage(fields)
     }
 
-    /// The fields. Set only through `unique()`, on a box no other record holds: a box that is
-    /// shared is never written, which is what makes it safe to send.
-    private final class Storage: @unchecked Sendable {
-        var seq: Int
-        var direction: TrafficRecord.Direction
-        var time: Double
-        var origin: MessageOrigin
-        var command: String?
-        var rule: String?
-        var deliveryError: String?
-        var hold: HoldMark?
-        var fault: FaultMark?
-        var delivered: BridgeMessage?
-        var original: BridgeMessage?
-        var bytes: Int
-        var truncated: Bool?
-        var reported: String?
-        var lost: String?
-        var message: BridgeMessage
-        var messageJSON: Data?
+    /// The fields, as they were stored before the box.
+    @usableFromInline struct Fields: Sendable {
+        @usableFromInline var seq: Int
+        @usableFromInline var direction: TrafficRecord.Direction
+        @usableFromInline var time: Double
+        @usableFromInline var origin: MessageOrigin
+        @usableFromInline var command: String?
+        @usableFromInline var rule: String?
+        @usableFromInline var deliveryError: String?
+        @usableFromInline var hold: HoldMark?
+        @usableFromInline var fault: FaultMark?
+        @usableFromInline var delivered: BridgeMessage?
+        @usableFromInline var original: BridgeMessage?
+        @usableFromInline var bytes: Int
+        @usableFromInline var truncated: Bool?
+        @usableFromInline var reported: String?
+        @usableFromInline var lost: String?
+        @usableFromInline var message: BridgeMessage
+        @usableFromInline var messageJSON: Data?
+    }
 
-        init(
-            seq: Int, direction: TrafficRecord.Direction, time: Double, origin: MessageOrigin, command: String?, rule: String?,
-            deliveryError: String?, hold: HoldMark?, fault: FaultMark?, delivered: BridgeMessage?, original: BridgeMessage?, bytes: Int,
-            truncated: Bool?, reported: String?, lost: String?, message: BridgeMessage, messageJSON: Data?
-        ) {
-            self.seq = seq
-            self.direction = direction
-            self.time = time
-            self.origin = origin
-            self.command = command
-            self.rule = rule
-            self.deliveryError = deliveryError
-            self.hold = hold
-            self.fault = fault
-            self.delivered = delivered
-            self.original = original
-            self.bytes = bytes
-            self.truncated = truncated
-            self.reported = reported
-            self.lost = lost
-            self.message = message
-            self.messageJSON = messageJSON
-        }
+    /// The box: immutable, so it is read without exclusivity checks and shared between threads
+    /// without a lock.
+    @usableFromInline final class Storage: Sendable {
+        @usableFromInline let fields: Fields
 
-        func copy() -> Storage {
-            Storage(
-                seq: seq, direction: direction, time: time, origin: origin, command: command, rule: rule, deliveryError: deliveryError,
-                hold: hold, fault: fault, delivered: delivered, original: original, bytes: bytes, truncated: truncated,
-                reported: reported, lost: lost, message: message, messageJSON: messageJSON)
-        }
+        @usableFromInline init(_ fields: Fields) { self.fields = fields }
     }
 
     public init(from decoder: any Decoder) throws {
