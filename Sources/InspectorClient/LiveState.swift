@@ -263,22 +263,23 @@ public struct LiveState: Sendable {
         } else {
             counts.sent += 1
         }
-        let isRequest = traffic.message.type == .request && traffic.direction == .received
-        let reusesOpenId = isRequest && openRequests[traffic.message.correlationId] != nil
+        let message = traffic.message
+        let isRequest = message.type == .request && traffic.direction == .received
+        let reusesOpenId = isRequest && openRequests[message.correlationId] != nil
         if let mark = linter.mark(traffic, slots: slots, reusesOpenId: reusesOpenId) {
             entry.lint = mark.rule
             keepLint(mark, at: index, inspectorMade: traffic.isInspectorCaused)
         }
         checkContract(traffic, entry: &entry, at: index)
-        switch traffic.message.type {
+        switch message.type {
         case .request where traffic.direction == .received:
             // A duplicate of a request still waiting is not routed (the host refuses it): the
             // answer that comes belongs to the first.
-            if !reusesOpenId { openRequests[traffic.message.correlationId] = index }
+            if !reusesOpenId { openRequests[message.correlationId] = index }
         case .response:
-            if let requestIndex = openRequests.removeValue(forKey: traffic.message.correlationId) {
+            if let requestIndex = openRequests.removeValue(forKey: message.correlationId) {
                 // The time held at breakpoints is the inspector's, not the host's: shown apart.
-                let heldMs = heldMsByRequest.removeValue(forKey: traffic.message.correlationId)
+                let heldMs = heldMsByRequest.isEmpty ? nil : heldMsByRequest.removeValue(forKey: message.correlationId)
                 entry.partner = requestIndex
                 entry.latencyMs = max(0, traffic.time - log[requestIndex].time - (heldMs ?? 0))
                 entry.heldMs = heldMs

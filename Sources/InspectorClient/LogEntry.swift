@@ -130,12 +130,13 @@ public struct LogEntry: Sendable {
     /// agent's frame), or, for a record made in code, the message re-encoded (sorted keys, and
     /// numbers as `Double`s: the only case where the text is not the one that crossed the bridge).
     public init(_ traffic: WireTraffic, json: Data? = nil) {
+        let message = traffic.message
         self.init(
-            kind: .message, seq: traffic.seq, time: traffic.time, direction: traffic.direction, type: traffic.message.type,
-            summary: traffic.message.payload.action, correlationId: traffic.message.correlationId,
-            status: traffic.message.payload.status, errorCode: traffic.message.payload.error?.code, origin: traffic.origin,
+            kind: .message, seq: traffic.seq, time: traffic.time, direction: traffic.direction, type: message.type,
+            summary: message.payload.action, correlationId: message.correlationId,
+            status: message.payload.status, errorCode: message.payload.error?.code, origin: traffic.origin,
             command: traffic.command, deliveryError: traffic.deliveryError, latencyMs: nil, partner: nil,
-            json: json ?? traffic.messageJSON ?? ((try? LogEntry.encoder.encode(traffic.message)) ?? Data()), bytes: traffic.bytes)
+            json: json ?? traffic.messageJSON ?? ((try? LogEntry.encoder.encode(message)) ?? Data()), bytes: traffic.bytes)
         answeredByRule = traffic.rule != nil
         lost = traffic.lost
         fault = traffic.fault

@@ -10,17 +10,20 @@ import Foundation
 /// default: ...
 /// }
 /// ```
+///
+/// A hello, a snapshot and a reply are boxed (`indirect`): an event, nearly every frame, is then
+/// moved in a few words wherever a frame goes.
 public enum AgentFrame: Sendable {
     /// The agent's greeting.
-    case hello(AgentHello)
+    indirect case hello(AgentHello)
     /// The full state as of sequence number `seq`.
-    case snapshot(seq: Int, state: WireState)
+    indirect case snapshot(seq: Int, state: WireState)
     /// One change.
     case event(seq: Int, event: WireEvent)
     /// Events `from...to` were not delivered to this client; a snapshot follows.
     case gap(from: Int, to: Int)
     /// The answer to a command (`id` is `nil` for errors about frames that had no id).
-    case reply(id: String?, result: Result<JSONValue, InspectorError>, sent: [BridgeMessage])
+    indirect case reply(id: String?, result: Result<JSONValue, InspectorError>, sent: [BridgeMessage])
 
     /// Decodes one frame (a line without its newline); see ``read(_:)``. Text that is not JSON
     /// throws `DecodingError.dataCorrupted` with its line, column and reason.

@@ -4,8 +4,10 @@ import Foundation
 /// Reads a `traffic` event frame, `{"kind":"event","seq":N,"event":{"type":"traffic","record":{...}}}`,
 /// straight from its bytes in one pass: the record's fields are filled as they are met (in any
 /// order), its message is read by `BridgeMessageReader` and kept verbatim
-/// (``WireTraffic/messageJSON``), and no dictionary is built except each message's
-/// `payload.data`. Nearly every frame of a busy stream is one of these (issue 30).
+/// (``WireTraffic/messageJSON``), and no dictionary is built: the message's `payload.data` is
+/// checked and kept as text until something reads it, and only the rare `delivered` and
+/// `original` messages have theirs built. Nearly every frame of a busy stream is one of these
+/// (issue 30).
 ///
 /// It takes exactly the frames ``AgentFrame/read(_:)``'s full decoding reads as a traffic event,
 /// and reads them to equal values, under the same JSON rule (``WireProtocol/maxAgentFrameDepth``
@@ -85,7 +87,8 @@ enum TrafficFrameReader {
         var lost: String?
         var delivered: BridgeMessage?
         var original: BridgeMessage?
-        var message: (BridgeMessage, Range<Int>)?
+        var message: BridgeMessage?
+        var messageBytes: Range<Int>?
         try parser.readObject(depth: depth, keys: recordKeys) { parser, key throws(JSONParser.Refusal) in
             switch key {
             case 0: seq = try integer(&parser)
@@ -114,18 +117,20 @@ enum TrafficFrameReader {
             case 14: original = try BridgeMessageReader.optionalMessage(from: &parser, depth: depth + 1)
             default:
                 let start = parser.offset
-                let read = try BridgeMessageReader.message(from: &parser, depth: depth + 1)
-                message = (read, start..<parser.offset)
+                // Its `payload.data` is built only if something reads it: a row keeps the bytes.
+                message = try BridgeMessageReader.message(from: &parser, depth: depth + 1, deferringData: true)
+                messageBytes = start..<parser.offset
             }
         }
-        // Taken out, not copied: a record and its message are large.
-        guard let seq, let direction, let time, let origin, let bytes, let message = message.take() else { throw JSONParser.Refusal() }
-        var traffic = WireTraffic(
+        // Taken out, not copied: a message is large.
+        guard let seq, let direction, let time, let origin, let bytes, let messageBytes, let message = message.take() else {
+            throw JSONParser.Refusal()
+        }
+        return WireTraffic(
             seq: seq, direction: direction, time: time, origin: origin, command: command, rule: rule,
             deliveryError: deliveryError, hold: hold, bytes: bytes, truncated: truncated, reported: reported, lost: lost,
-            delivered: delivered.take(), original: original.take(), fault: fault, message: message.0)
-        traffic.messageJSON = Data(line[(line.startIndex + message.1.lowerBound)..<(line.startIndex + message.1.upperBound)])
-        return traffic
+            delivered: delivered.take(), original: original.take(), fault: fault, message: message,
+            messageJSON: Data(line[(line.startIndex + messageBytes.lowerBound)..<(line.startIndex + messageBytes.upperBound)]))
     }
 
     /// A string or `null`.

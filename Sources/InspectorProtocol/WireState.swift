@@ -60,111 +60,6 @@ public enum MessageOrigin: String, Codable, Sendable, Hashable {
     case inspector
 }
 
-/// One message in the log, as carried in `traffic` events and snapshots.
-public struct WireTraffic: Codable, Sendable, Hashable {
-    /// The sequence number of the event that carried it first.
-    public var seq: Int
-    /// Received from the journey, or sent to it.
-    public var direction: TrafficRecord.Direction
-    /// When the host handled it, in milliseconds since 1970.
-    public var time: Double
-    /// Who made it.
-    public var origin: MessageOrigin
-    /// For inspector-made messages: the id of the command that made it.
-    public var command: String?
-    /// For responses made by a reply rule: the rule's name.
-    public var rule: String?
-    /// For sent messages that were not delivered: why.
-    public var deliveryError: String?
-    /// For sent messages held at a breakpoint: the hold, and whether the message went out as it
-    /// was, edited, as the answer to a held request, or was dropped (never delivered). For a
-    /// received request held and released edited: that hold, `edited` (see ``delivered`` and
-    /// ``original``).
-    public var hold: HoldMark?
-    /// For a message a fault rule changed: the rule and what it did (`dropped`: never routed
-    /// or delivered). Absent otherwise and from older agents.
-    public var fault: FaultMark?
-    /// Whether an inspector caused this message: it made it (``origin`` `inspector`, ✎) or one of
-    /// its fault rules changed it (``fault``). Such a message is shown as it is, but its lint
-    /// mark, contract violations and the `lastError` it causes are never held against the app.
-    public var isInspectorCaused: Bool { origin == .inspector || fault != nil }
-    /// For a message logged before it was held (a request the journey posted to a native host;
-    /// what GBGBridge sent, seen through its public API) and then released edited: what went on
-    /// instead of ``message``, which stays as it was logged. Absent otherwise and from older
-    /// agents. Untrusted.
-    public var delivered: BridgeMessage?
-    /// For a message logged once it was released edited (a response or event a native host
-    /// sent; a request GBGBridge received, seen through its public API): the message as it was
-    /// held, before the edit (``message`` is what went on). Absent otherwise, from older agents,
-    /// and when the original was too large to keep. Untrusted.
-    public var original: BridgeMessage?
-    /// The size of the message's JSON in bytes.
-    public var bytes: Int
-    /// `true` when the message was too large to forward and `message` holds only its envelope.
-    public var truncated: Bool?
-    /// For sent messages a page script reported in another shape than the protocol's message
-    /// JSON (a JSON string, `status` at the top level, an ISO timestamp, …): the exact text the
-    /// page reported; `message` is then the message as read. Absent otherwise, from older
-    /// agents, and when the two together would not fit in a frame. Untrusted.
-    public var reported: String?
-    /// For sent messages that reached the page but no journey code (GBGBridge's no-op bootstrap
-    /// `receive`): why the journey did not get it. Absent otherwise and from older agents.
-    public var lost: String?
-    /// The message, decoded (its numbers are `Double`s: see ``messageJSON`` for its exact text).
-    public var message: BridgeMessage
-    /// The message's JSON text exactly as it crossed the bridge (key order, number digits,
-    /// spacing), when this record was read from an agent's frame by ``AgentFrame/decode(_:)``;
-    /// `nil` for a record made in code. Untrusted: sanitize before showing it.
-    ///
-    /// Not part of the wire format (never encoded) nor of equality: it is another spelling of
-    /// ``message``, kept because decoding loses digits (`9007199254740993` becomes
-    /// `9007199254740992`, `1.0` becomes `1`).
-    public var messageJSON: Data?
-
-    private enum CodingKeys: String, CodingKey {
-        case seq, direction, time, origin, command, rule, deliveryError, hold, fault, delivered, original, bytes, truncated, reported, lost, message
-    }
-
-    /// Records are equal when their fields are, whether or not they carry ``messageJSON``.
-    public static func == (lhs: WireTraffic, rhs: WireTraffic) -> Bool {
-        lhs.seq == rhs.seq && lhs.direction == rhs.direction && lhs.time == rhs.time && lhs.origin == rhs.origin
-            && lhs.command == rhs.command && lhs.rule == rhs.rule && lhs.deliveryError == rhs.deliveryError
-            && lhs.hold == rhs.hold && lhs.fault == rhs.fault && lhs.bytes == rhs.bytes && lhs.truncated == rhs.truncated && lhs.message == rhs.message
-            && lhs.reported == rhs.reported && lhs.lost == rhs.lost && lhs.delivered == rhs.delivered && lhs.original == rhs.original
-    }
-
-    /// Hashes the fields ``==`` compares.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(seq)
-        hasher.combine(message)
-    }
-
-    /// Creates a record.
-    public init(
-        seq: Int, direction: TrafficRecord.Direction, time: Double, origin: MessageOrigin, command: String? = nil,
-        rule: String? = nil, deliveryError: String? = nil, hold: HoldMark? = nil, bytes: Int, truncated: Bool? = nil,
-        reported: String? = nil, lost: String? = nil, delivered: BridgeMessage? = nil, original: BridgeMessage? = nil,
-        fault: FaultMark? = nil, message: BridgeMessage
-    ) {
-        self.fault = fault
-        self.delivered = delivered
-        self.original = original
-        self.reported = reported
-        self.lost = lost
-        self.hold = hold
-        self.seq = seq
-        self.direction = direction
-        self.time = time
-        self.origin = origin
-        self.command = command
-        self.rule = rule
-        self.deliveryError = deliveryError
-        self.bytes = bytes
-        self.truncated = truncated
-        self.message = message
-    }
-}
-
 /// Input that failed to decode: from the journey, or (`direction` `sent`) a report of what the
 /// host sent that an adapter could not read as a message.
 public struct WireMalformed: Codable, Sendable, Hashable {
@@ -489,19 +384,22 @@ public struct WireState: Codable, Sendable {
 }
 
 /// A change, carried by an `event` frame.
+///
+/// Its larger records are boxed (`indirect`), and a ``WireTraffic`` is one reference wide, so an
+/// event, and the frame that carries it, is moved in a few words, not copied field by field.
 public enum WireEvent: Sendable {
     /// A message was received or sent.
     case traffic(WireTraffic)
     /// Input failed to decode.
-    case malformed(WireMalformed)
+    indirect case malformed(WireMalformed)
     /// `lastError` changed.
-    case lastError(WireError)
+    indirect case lastError(WireError)
     /// A request joined `pendingRequests`.
-    case pendingAdded(WirePending)
+    indirect case pendingAdded(WirePending)
     /// A request left `pendingRequests`.
     case pendingRemoved(correlationId: String)
     /// A slot changed.
-    case slot(WireSlot)
+    indirect case slot(WireSlot)
     /// Custom capabilities changed.
     case customCapabilities([WireCapability])
     /// The message log was cleared.
@@ -509,16 +407,16 @@ public enum WireEvent: Sendable {
     /// A journey attached to the host (`true`) or went away (`false`).
     case journey(attached: Bool)
     /// A message was held at a breakpoint.
-    case held(WireHeld)
+    indirect case held(WireHeld)
     /// A held message was released, edited, answered or dropped.
-    case heldResolved(WireHeldResolution)
+    indirect case heldResolved(WireHeldResolution)
     /// The breakpoints changed (one was added or removed): every inspector's, as they are now.
     /// A hit is not announced this way: a `held` event names its breakpoint, whose `hits` a
     /// client adds one to.
     case breakpoints([WireBreakpoint])
     /// A breakpoint matched a message that was let through, not held, because of a cap on what
     /// the host holds.
-    case holdSkipped(WireHoldSkipped)
+    indirect case holdSkipped(WireHoldSkipped)
     /// The fault rules changed (one was added or removed, or one faulted a message): every
     /// inspector's, as they are now, with their hit counts.
     case faults([WireFault])

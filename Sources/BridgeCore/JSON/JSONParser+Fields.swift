@@ -207,6 +207,19 @@ extension JSONParser {
         return true
     }
 
+    /// Checks the object at the current byte, inside a container `depth` levels deep, exactly as
+    /// ``readValue(depth:)`` would read it, without building it: its text, to be built later
+    /// under what is left of the nesting limit. `nil` (nothing read) when the value there is not
+    /// an object.
+    mutating func checkObject(depth: Int) throws(Refusal) -> DeferredJSONObject? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return nil }
+        let start = index
+        builds = false
+        defer { builds = true }
+        do throws(Failure) { _ = try value(depth: depth) } catch { throw Refusal() }
+        return DeferredJSONObject(text: Array(bytes[start..<index]), maxDepth: maxDepth - depth)
+    }
+
     /// Reads the value at the current byte as ``JSONValue``, inside a container `depth` levels
     /// deep (the whole text is level 1), exactly as ``JSONParser/read(_:maxDepth:)`` builds it.
     package mutating func readValue(depth: Int) throws(Refusal) -> JSONValue {

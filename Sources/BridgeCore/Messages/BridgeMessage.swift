@@ -33,7 +33,21 @@ public struct BridgeMessage: Sendable, Hashable, Identifiable {
         /// What the message is about, matched exactly (case-sensitive) against handlers, e.g. `camera.document.capture`.
         public var action: String
         /// Optional data; the web journey is a less-trusted zone, so validate it in handlers.
-        public var data: [String: JSONValue]?
+        ///
+        /// A message an inspector read from the agent's frames may hold it as checked text, built
+        /// each time it is read (`DeferredJSONObject`): read it once into a constant when looking
+        /// into it often. Setting it stores the value.
+        public var data: [String: JSONValue]? {
+            get {
+                switch storedData {
+                case .built(let data): data
+                case .deferred(let text): text.value
+                }
+            }
+            set { storedData = .built(newValue) }
+        }
+        /// ``data``, built or as text.
+        var storedData: StoredData
         /// For responses: the outcome.
         public var status: BridgeResponseStatus?
         /// For responses that failed: what went wrong.
@@ -47,9 +61,38 @@ public struct BridgeMessage: Sendable, Hashable, Identifiable {
             error: BridgeErrorPayload? = nil
         ) {
             self.action = action
-            self.data = data
+            self.storedData = .built(data)
             self.status = status
             self.error = error
+        }
+
+        /// A payload whose `data` object is kept as the checked text `data` and built when read.
+        init(action: String, deferredData data: DeferredJSONObject, status: BridgeResponseStatus?, error: BridgeErrorPayload?) {
+            self.action = action
+            self.storedData = .deferred(data)
+            self.status = status
+            self.error = error
+        }
+
+        /// How a payload holds ``data``.
+        enum StoredData: Sendable {
+            /// Built (or absent).
+            case built([String: JSONValue]?)
+            /// An object's checked text, built when read.
+            case deferred(DeferredJSONObject)
+        }
+
+        /// Payloads are equal when their fields are, however each holds ``data``.
+        public static func == (lhs: Payload, rhs: Payload) -> Bool {
+            lhs.action == rhs.action && lhs.data == rhs.data && lhs.status == rhs.status && lhs.error == rhs.error
+        }
+
+        /// Hashes the fields in order, as the synthesized conformance did.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(action)
+            hasher.combine(data)
+            hasher.combine(status)
+            hasher.combine(error)
         }
     }
 
@@ -128,7 +171,7 @@ extension BridgeMessage.Payload: Codable {
             throw DecodingError.dataCorruptedError(
                 forKey: .action, in: container, debugDescription: "field 'payload.action' must not be empty")
         }
-        data = try container.decodeIfPresent([String: JSONValue].self, forKey: .data)
+        storedData = .built(try container.decodeIfPresent([String: JSONValue].self, forKey: .data))
         if let rawStatus = try container.decodeIfPresent(String.self, forKey: .status) {
             guard let status = BridgeResponseStatus(rawValue: rawStatus) else {
                 throw DecodingError.dataCorruptedError(

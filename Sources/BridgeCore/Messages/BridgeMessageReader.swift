@@ -34,7 +34,13 @@ package enum BridgeMessageReader {
 
     /// Reads the message object at the parser's current byte, `depth` levels deep (the whole
     /// text is level 1); `refusingTopLevelStatus` as in ``message(in:maxDepth:refusingTopLevelStatus:)``.
-    package static func message(from parser: inout JSONParser, depth: Int, refusingTopLevelStatus: Bool = false) throws(JSONParser.Refusal) -> BridgeMessage {
+    ///
+    /// With `deferringData`, `payload.data`, when it is an object, is checked as it would be read
+    /// and kept as its text, built only when read (an inspector's rows keep the message's bytes,
+    /// and seldom look into it): the message is equal to the one read without.
+    package static func message(
+        from parser: inout JSONParser, depth: Int, deferringData: Bool = false, refusingTopLevelStatus: Bool = false
+    ) throws(JSONParser.Refusal) -> BridgeMessage {
         var version: String?
         var correlationId: String?
         var type: MessageType?
@@ -48,7 +54,7 @@ package enum BridgeMessageReader {
                 guard let known = try parser.readString(among: typeNames) else { throw JSONParser.Refusal() }
                 type = MessageType.allCases[known]
             case 3: timestamp = try parser.readNumber()
-            case 4: payload = try self.payload(from: &parser, depth: depth + 1)
+            case 4: payload = try self.payload(from: &parser, depth: depth + 1, deferringData: deferringData)
             // `status` or `error` beside `payload`, when refused.
             default: throw JSONParser.Refusal()
             }
@@ -65,15 +71,22 @@ package enum BridgeMessageReader {
         return try message(from: &parser, depth: depth)
     }
 
-    private static func payload(from parser: inout JSONParser, depth: Int) throws(JSONParser.Refusal) -> BridgeMessage.Payload {
+    private static func payload(from parser: inout JSONParser, depth: Int, deferringData: Bool) throws(JSONParser.Refusal) -> BridgeMessage.Payload {
         var action: String?
         var data: [String: JSONValue]?
+        var deferred: DeferredJSONObject?
         var status: BridgeResponseStatus?
         var error: BridgeErrorPayload?
         try parser.readObject(depth: depth, keys: payloadKeys) { parser, key throws(JSONParser.Refusal) in
             switch key {
             case 0: action = try parser.readString()
             case 1:
+                deferred = nil
+                if deferringData, let text = try parser.checkObject(depth: depth) {
+                    data = nil
+                    deferred = text
+                    return
+                }
                 switch try parser.readValue(depth: depth) {
                 case .null: data = nil
                 case .object(let object): data = object
@@ -92,6 +105,7 @@ package enum BridgeMessageReader {
             }
         }
         guard let action, !action.isEmpty else { throw JSONParser.Refusal() }
+        if let deferred { return BridgeMessage.Payload(action: action, deferredData: deferred, status: status, error: error) }
         return BridgeMessage.Payload(action: action, data: data, status: status, error: error)
     }
 }

@@ -1,0 +1,247 @@
+import BridgeCore
+import Foundation
+
+/// One message in the log, as carried in `traffic` events and snapshots.
+///
+/// Its fields live in one shared, immutable box: a record is one reference wide, so passing it,
+/// and the frames and events that carry it, through a client costs a retain instead of a copy of
+/// some twenty fields (issue 30). Reading and setting its fields is as for any struct; setting
+/// one makes the record a new box (records are made once and seldom changed).
+public struct WireTraffic: Codable, Sendable, Hashable {
+    /// The sequence number of the event that carried it first.
+    public var seq: Int {
+        @inlinable get { storage.fields.seq }
+        @inlinable set { update { $0.seq = newValue } }
+    }
+    /// Received from the journey, or sent to it.
+    public var direction: TrafficRecord.Direction {
+        @inlinable get { storage.fields.direction }
+        @inlinable set { update { $0.direction = newValue } }
+    }
+    /// When the host handled it, in milliseconds since 1970.
+    public var time: Double {
+        @inlinable get { storage.fields.time }
+        @inlinable set { update { $0.time = newValue } }
+    }
+    /// Who made it.
+    public var origin: MessageOrigin {
+        @inlinable get { storage.fields.origin }
+        @inlinable set { update { $0.origin = newValue } }
+    }
+    /// For inspector-made messages: the id of the command that made it.
+    public var command: String? {
+        @inlinable get { storage.fields.command }
+        @inlinable set { update { $0.command = newValue } }
+    }
+    /// For responses made by a reply rule: the rule's name.
+    public var rule: String? {
+        @inlinable get { storage.fields.rule }
+        @inlinable set { update { $0.rule = newValue } }
+    }
+    /// For sent messages that were not delivered: why.
+    public var deliveryError: String? {
+        @inlinable get { storage.fields.deliveryError }
+        @inlinable set { update { $0.deliveryError = newValue } }
+    }
+    /// For sent messages held at a breakpoint: the hold, and whether the message went out as it
+    /// was, edited, as the answer to a held request, or was dropped (never delivered). For a
+    /// received request held and released edited: that hold, `edited` (see ``delivered`` and
+    /// ``original``).
+    public var hold: HoldMark? {
+        @inlinable get { storage.fields.hold }
+        @inlinable set { update { $0.hold = newValue } }
+    }
+    /// For a message a fault rule changed: the rule and what it did (`dropped`: never routed
+    /// or delivered). Absent otherwise and from older agents.
+    public var fault: FaultMark? {
+        @inlinable get { storage.fields.fault }
+        @inlinable set { update { $0.fault = newValue } }
+    }
+    /// Whether an inspector caused this message: it made it (``origin`` `inspector`, ✎) or one of
+    /// its fault rules changed it (``fault``). Such a message is shown as it is, but its lint
+    /// mark, contract violations and the `lastError` it causes are never held against the app.
+    public var isInspectorCaused: Bool { origin == .inspector || fault != nil }
+    /// For a message logged before it was held (a request the journey posted to a native host;
+    /// what GBGBridge sent, seen through its public API) and then released edited: what went on
+    /// instead of ``message``, which stays as it was logged. Absent otherwise and from older
+    /// agents. Untrusted.
+    public var delivered: BridgeMessage? {
+        @inlinable get { storage.fields.delivered }
+        @inlinable set { update { $0.delivered = newValue } }
+    }
+    /// For a message logged once it was released edited (a response or event a native host
+    /// sent; a request GBGBridge received, seen through its public API): the message as it was
+    /// held, before the edit (``message`` is what went on). Absent otherwise, from older agents,
+    /// and when the original was too large to keep. Untrusted.
+    public var original: BridgeMessage? {
+        @inlinable get { storage.fields.original }
+        @inlinable set { update { $0.original = newValue } }
+    }
+    /// The size of the message's JSON in bytes.
+    public var bytes: Int {
+        @inlinable get { storage.fields.bytes }
+        @inlinable set { update { $0.bytes = newValue } }
+    }
+    /// `true` when the message was too large to forward and `message` holds only its envelope.
+    public var truncated: Bool? {
+        @inlinable get { storage.fields.truncated }
+        @inlinable set { update { $0.truncated = newValue } }
+    }
+    /// For sent messages a page script reported in another shape than the protocol's message
+    /// JSON (a JSON string, `status` at the top level, an ISO timestamp, …): the exact text the
+    /// page reported; `message` is then the message as read. Absent otherwise, from older
+    /// agents, and when the two together would not fit in a frame. Untrusted.
+    public var reported: String? {
+        @inlinable get { storage.fields.reported }
+        @inlinable set { update { $0.reported = newValue } }
+    }
+    /// For sent messages that reached the page but no journey code (GBGBridge's no-op bootstrap
+    /// `receive`): why the journey did not get it. Absent otherwise and from older agents.
+    public var lost: String? {
+        @inlinable get { storage.fields.lost }
+        @inlinable set { update { $0.lost = newValue } }
+    }
+    /// The message, decoded (its numbers are `Double`s: see ``messageJSON`` for its exact text).
+    public var message: BridgeMessage {
+        @inlinable get { storage.fields.message }
+        @inlinable set { update { $0.message = newValue } }
+    }
+    /// The message's JSON text exactly as it crossed the bridge (key order, number digits,
+    /// spacing), when this record was read from an agent's frame by ``AgentFrame/decode(_:)``;
+    /// `nil` for a record made in code. Untrusted: sanitize before showing it.
+    ///
+    /// Not part of the wire format (never encoded) nor of equality: it is another spelling of
+    /// ``message``, kept because decoding loses digits (`9007199254740993` becomes
+    /// `9007199254740992`, `1.0` becomes `1`).
+    public var messageJSON: Data? {
+        @inlinable get { storage.fields.messageJSON }
+        @inlinable set { update { $0.messageJSON = newValue } }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case seq, direction, time, origin, command, rule, deliveryError, hold, fault, delivered, original, bytes, truncated, reported, lost, message
+    }
+
+    /// Records are equal when their fields are, whether or not they carry ``messageJSON``.
+    public static func == (lhs: WireTraffic, rhs: WireTraffic) -> Bool {
+        lhs.seq == rhs.seq && lhs.direction == rhs.direction && lhs.time == rhs.time && lhs.origin == rhs.origin
+            && lhs.command == rhs.command && lhs.rule == rhs.rule && lhs.deliveryError == rhs.deliveryError
+            && lhs.hold == rhs.hold && lhs.fault == rhs.fault && lhs.bytes == rhs.bytes && lhs.truncated == rhs.truncated && lhs.message == rhs.message
+            && lhs.reported == rhs.reported && lhs.lost == rhs.lost && lhs.delivered == rhs.delivered && lhs.original == rhs.original
+    }
+
+    /// Hashes the fields ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(seq)
+        hasher.combine(message)
+    }
+
+    /// Creates a record.
+    public init(
+        seq: Int, direction: TrafficRecord.Direction, time: Double, origin: MessageOrigin, command: String? = nil,
+        rule: String? = nil, deliveryError: String? = nil, hold: HoldMark? = nil, bytes: Int, truncated: Bool? = nil,
+        reported: String? = nil, lost: String? = nil, delivered: BridgeMessage? = nil, original: BridgeMessage? = nil,
+        fault: FaultMark? = nil, message: BridgeMessage
+    ) {
+        self.init(
+            seq: seq, direction: direction, time: time, origin: origin, command: command, rule: rule, deliveryError: deliveryError,
+            hold: hold, bytes: bytes, truncated: truncated, reported: reported, lost: lost, delivered: delivered, original: original,
+            fault: fault, message: message, messageJSON: nil)
+    }
+
+    /// Creates a record read from an agent's frame, with its message's bytes (``messageJSON``).
+    init(
+        seq: Int, direction: TrafficRecord.Direction, time: Double, origin: MessageOrigin, command: String?, rule: String?,
+        deliveryError: String?, hold: HoldMark?, bytes: Int, truncated: Bool?, reported: String?, lost: String?,
+        delivered: BridgeMessage?, original: BridgeMessage?, fault: FaultMark?, message: BridgeMessage, messageJSON: Data?
+    ) {
+        storage = Storage(Fields(
+            seq: seq, direction: direction, time: time, origin: origin, command: command, rule: rule, deliveryError: deliveryError,
+            hold: hold, fault: fault, delivered: delivered, original: original, bytes: bytes, truncated: truncated,
+            reported: reported, lost: lost, message: message, messageJSON: messageJSON))
+    }
+
+    @usableFromInline var storage: Storage
+
+    /// Sets fields: on a new box, so that a box, once made, never changes (and a copy of the
+    /// record, which shares it, never sees the change).
+    @inlinable mutating func update(_ change: (inout Fields) -> Void) {
+        var fields = storage.fields
+        change(&fields)
+        storage = Storage(fields)
+    }
+
+    /// The fields, as they were stored before the box.
+    @usableFromInline struct Fields: Sendable {
+        @usableFromInline var seq: Int
+        @usableFromInline var direction: TrafficRecord.Direction
+        @usableFromInline var time: Double
+        @usableFromInline var origin: MessageOrigin
+        @usableFromInline var command: String?
+        @usableFromInline var rule: String?
+        @usableFromInline var deliveryError: String?
+        @usableFromInline var hold: HoldMark?
+        @usableFromInline var fault: FaultMark?
+        @usableFromInline var delivered: BridgeMessage?
+        @usableFromInline var original: BridgeMessage?
+        @usableFromInline var bytes: Int
+        @usableFromInline var truncated: Bool?
+        @usableFromInline var reported: String?
+        @usableFromInline var lost: String?
+        @usableFromInline var message: BridgeMessage
+        @usableFromInline var messageJSON: Data?
+    }
+
+    /// The box: immutable, so it is read without exclusivity checks and shared between threads
+    /// without a lock.
+    @usableFromInline final class Storage: Sendable {
+        @usableFromInline let fields: Fields
+
+        @usableFromInline init(_ fields: Fields) { self.fields = fields }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        // In the order of the fields, as the synthesized conformance read them.
+        let seq = try container.decode(Int.self, forKey: .seq)
+        let direction = try container.decode(TrafficRecord.Direction.self, forKey: .direction)
+        let time = try container.decode(Double.self, forKey: .time)
+        let origin = try container.decode(MessageOrigin.self, forKey: .origin)
+        let command = try container.decodeIfPresent(String.self, forKey: .command)
+        let rule = try container.decodeIfPresent(String.self, forKey: .rule)
+        let deliveryError = try container.decodeIfPresent(String.self, forKey: .deliveryError)
+        let hold = try container.decodeIfPresent(HoldMark.self, forKey: .hold)
+        let fault = try container.decodeIfPresent(FaultMark.self, forKey: .fault)
+        let delivered = try container.decodeIfPresent(BridgeMessage.self, forKey: .delivered)
+        let original = try container.decodeIfPresent(BridgeMessage.self, forKey: .original)
+        let bytes = try container.decode(Int.self, forKey: .bytes)
+        let truncated = try container.decodeIfPresent(Bool.self, forKey: .truncated)
+        let reported = try container.decodeIfPresent(String.self, forKey: .reported)
+        let lost = try container.decodeIfPresent(String.self, forKey: .lost)
+        let message = try container.decode(BridgeMessage.self, forKey: .message)
+        self.init(
+            seq: seq, direction: direction, time: time, origin: origin, command: command, rule: rule,
+            deliveryError: deliveryError, hold: hold, bytes: bytes, truncated: truncated, reported: reported, lost: lost,
+            delivered: delivered, original: original, fault: fault, message: message)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(seq, forKey: .seq)
+        try container.encode(direction, forKey: .direction)
+        try container.encode(time, forKey: .time)
+        try container.encode(origin, forKey: .origin)
+        try container.encodeIfPresent(command, forKey: .command)
+        try container.encodeIfPresent(rule, forKey: .rule)
+        try container.encodeIfPresent(deliveryError, forKey: .deliveryError)
+        try container.encodeIfPresent(hold, forKey: .hold)
+        try container.encodeIfPresent(fault, forKey: .fault)
+        try container.encodeIfPresent(delivered, forKey: .delivered)
+        try container.encodeIfPresent(original, forKey: .original)
+        try container.encode(bytes, forKey: .bytes)
+        try container.encodeIfPresent(truncated, forKey: .truncated)
+        try container.encodeIfPresent(reported, forKey: .reported)
+        try container.encodeIfPresent(lost, forKey: .lost)
+        try container.encode(message, forKey: .message)
+    }
+}
