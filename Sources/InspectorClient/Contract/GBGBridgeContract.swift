@@ -170,7 +170,9 @@ public enum GBGBridgeContract {
         if expected != direction {
             found.append(ContractViolation(.eventSender, "\(event.name) is the \(event.sender.rawValue)'s event, but the \(direction == .hostToJourney ? "host" : "journey") sent it"))
         }
-        let missing = event.dataFields.filter { message.payload.data?[$0] == nil }
+        // Read once: a message from the agent's frames builds `data` on each read.
+        let data = message.payload.data
+        let missing = event.dataFields.filter { data?[$0] == nil }
         if !missing.isEmpty, let rule = ContractRule.eventDataRule(for: event) {
             found.append(ContractViolation(rule, "\(event.name) has no \(missing.map { "data.\($0)" }.joined(separator: ", "))"))
         }
