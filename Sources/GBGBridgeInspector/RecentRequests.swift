@@ -20,14 +20,14 @@ struct RecentRequests {
         case answered
     }
 
-    private(set) var fates: BoundedMap<Fate>
+    private(set) var fates: RecentTable<Fate>
     /// The action of each request received: a response that names none is threaded to it
     /// without reading GBGBridge's whole `receivedMessages`.
-    private var actions: BoundedMap<String>
+    private var actions: RecentTable<String>
 
     init(limit: Int = 10_000) {
-        fates = BoundedMap(capacity: limit)
-        actions = BoundedMap(capacity: limit)
+        fates = RecentTable(capacity: limit)
+        actions = RecentTable(capacity: limit)
     }
 
     /// The journey sent request `id` for `action`.
@@ -51,4 +51,62 @@ struct RecentRequests {
 
     /// What became of `id`, if it is still remembered.
     func fate(of id: String) -> Fate? { fates[id] }
+}
+
+/// A dictionary that forgets its oldest keys (first set first) beyond a capacity: BridgeCore's
+/// `BoundedMap` as ``RecentRequests`` uses it (set and read; never removed), defined in this
+/// module so that it is specialised for its values. The adapter updates its tables for every
+/// request and response on the app's main thread, and `BoundedMap`, a generic type of another
+/// module, ran there unspecialised, looking up type metadata on every call: that cost more than
+/// the rest of the adapter's bookkeeping for a message. `RecentRequestsTests` checks that it
+/// remembers and forgets exactly as `BoundedMap` does.
+struct RecentTable<Value> {
+    private var values: [String: (value: Value, generation: Int)] = [:]
+    /// Keys in the order they were first set; an entry whose generation no longer matches
+    /// `values` is a key since forgotten.
+    private var order: [(key: String, generation: Int)] = []
+    private var head = 0
+    private var generation = 0
+    /// The most keys it holds.
+    let capacity: Int
+
+    /// An empty table holding at most `capacity` keys (none if `capacity` is not positive).
+    init(capacity: Int) {
+        self.capacity = max(0, capacity)
+    }
+
+    /// How many keys it holds now.
+    var count: Int { values.count }
+
+    /// The value for `key`, if it is still remembered. Setting a key already present changes its
+    /// value and keeps its place; setting a new one may forget the oldest.
+    subscript(key: String) -> Value? {
+        get { values[key]?.value }
+        set {
+            guard let newValue else {
+                values.removeValue(forKey: key)
+                return
+            }
+            if let index = values.index(forKey: key) {
+                values.values[index].value = newValue
+                return
+            }
+            generation += 1
+            values[key] = (newValue, generation)
+            order.append((key, generation))
+            while values.count > capacity, head < order.count {
+                let oldest = order[head]
+                head += 1
+                if let index = values.index(forKey: oldest.key), values.values[index].generation == oldest.generation {
+                    values.remove(at: index)
+                }
+            }
+            // The bookkeeping of forgotten keys is dropped once it outnumbers the capacity, so
+            // each key set costs O(1) amortised.
+            if order.count > 2 * capacity + 16 {
+                order = order[head...].filter { values[$0.key]?.generation == $0.generation }
+                head = 0
+            }
+        }
+    }
 }

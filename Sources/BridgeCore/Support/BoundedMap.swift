@@ -9,34 +9,29 @@
 ///
 /// One type for the whole package (``BridgeHost``'s answered requests, the simulated journey,
 /// the GBGBridge adapter); used as a set through ``insert(_:)`` when `Value` is `Void`.
-///
-/// Inlinable, so that another module (the GBGBridge adapter, on the app's main thread for every
-/// request and response) gets it specialised for its values: a generic type of another module
-/// otherwise runs unspecialised there, looking up type metadata on every call, which cost the
-/// adapter more than the rest of its bookkeeping for a message.
 package struct BoundedMap<Value> {
-    @usableFromInline var values: [String: (value: Value, generation: Int)] = [:]
+    private var values: [String: (value: Value, generation: Int)] = [:]
     /// Keys in the order they were first set; an entry whose generation no longer matches
     /// `values` is a key since forgotten or removed.
-    @usableFromInline var order: [(key: String, generation: Int)] = []
-    @usableFromInline var head = 0
-    @usableFromInline var generation = 0
+    private var order: [(key: String, generation: Int)] = []
+    private var head = 0
+    private var generation = 0
     /// The most keys it holds.
     package let capacity: Int
 
     /// An empty map holding at most `capacity` keys (none if `capacity` is not positive).
-    @inlinable package init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = max(0, capacity)
     }
 
     /// How many keys it holds now.
-    @inlinable package var count: Int { values.count }
+    package var count: Int { values.count }
 
     /// Whether `key` is still remembered.
-    @inlinable package func contains(_ key: String) -> Bool { values[key] != nil }
+    package func contains(_ key: String) -> Bool { values[key] != nil }
 
     /// The value for `key`, if it is still remembered; setting `nil` removes the key.
-    @inlinable package subscript(key: String) -> Value? {
+    package subscript(key: String) -> Value? {
         get { values[key]?.value }
         set {
             guard let newValue else {
@@ -69,7 +64,7 @@ package struct BoundedMap<Value> {
 
     /// Drops the entries of keys already forgotten or removed once they outnumber the capacity,
     /// so each key set costs O(1) amortised and removed keys do not pile up.
-    @inlinable mutating func compactIfNeeded() {
+    private mutating func compactIfNeeded() {
         guard order.count > 2 * capacity + 16 else { return }
         order = order[head...].filter { values[$0.key]?.generation == $0.generation }
         head = 0
@@ -78,7 +73,7 @@ package struct BoundedMap<Value> {
 
 extension BoundedMap where Value == Void {
     /// Remembers `key` (a set's insert): a key already present keeps its place.
-    @inlinable package mutating func insert(_ key: String) {
+    package mutating func insert(_ key: String) {
         self[key] = ()
     }
 }
