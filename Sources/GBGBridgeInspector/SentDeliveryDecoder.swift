@@ -54,8 +54,8 @@ public enum SentDeliveryDecoder {
     /// Reads one report (the `json` of a `sent` report: `JSON.stringify` of what `receive` got).
     ///
     /// A report in BridgeCore's message JSON as it stands (nearly every one) is read in one pass
-    /// (``DocumentedDeliveryReader``); any other is parsed whole and its fields moved
-    /// (``decodeParsingWhole(_:maxDepth:actionOfRequest:)``), with the same result either way.
+    /// (`DocumentedDeliveryReader`); any other is parsed whole and its fields moved
+    /// (`decodeParsingWhole(_:maxDepth:actionOfRequest:)`), with the same result either way.
     ///
     /// - Parameters:
     ///   - bytes: the reported text, as UTF-8.
