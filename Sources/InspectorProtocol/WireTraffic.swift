@@ -118,10 +118,6 @@ public struct WireTraffic: Codable, Sendable, Hashable {
         @inlinable set { update { $0.messageJSON = newValue } }
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case seq, direction, time, origin, command, rule, deliveryError, hold, fault, delivered, original, bytes, truncated, reported, lost, message
-    }
-
     /// Records are equal when their fields are, whether or not they carry ``messageJSON``.
     public static func == (lhs: WireTraffic, rhs: WireTraffic) -> Bool {
         lhs.seq == rhs.seq && lhs.direction == rhs.direction && lhs.time == rhs.time && lhs.origin == rhs.origin
@@ -172,7 +168,10 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     }
 
     /// The fields, as they were stored before the box.
-    @usableFromInline struct Fields: Sendable {
+    ///
+    /// Its `Codable` conformance is the record's wire format: synthesized, over every field but
+    /// ``messageJSON`` (never encoded), in this order, optionals left out when absent.
+    @usableFromInline struct Fields: Sendable, Codable {
         @usableFromInline var seq: Int
         @usableFromInline var direction: TrafficRecord.Direction
         @usableFromInline var time: Double
@@ -189,7 +188,11 @@ public struct WireTraffic: Codable, Sendable, Hashable {
         @usableFromInline var reported: String?
         @usableFromInline var lost: String?
         @usableFromInline var message: BridgeMessage
-        @usableFromInline var messageJSON: Data?
+        @usableFromInline var messageJSON: Data? = nil
+
+        enum CodingKeys: String, CodingKey {
+            case seq, direction, time, origin, command, rule, deliveryError, hold, fault, delivered, original, bytes, truncated, reported, lost, message
+        }
     }
 
     /// The box: immutable, so it is read without exclusivity checks and shared between threads
@@ -200,48 +203,13 @@ public struct WireTraffic: Codable, Sendable, Hashable {
         @usableFromInline init(_ fields: Fields) { self.fields = fields }
     }
 
+    /// Decodes as the stored-field struct's synthesized conformance did (``Fields``' own).
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        // In the order of the fields, as the synthesized conformance read them.
-        let seq = try container.decode(Int.self, forKey: .seq)
-        let direction = try container.decode(TrafficRecord.Direction.self, forKey: .direction)
-        let time = try container.decode(Double.self, forKey: .time)
-        let origin = try container.decode(MessageOrigin.self, forKey: .origin)
-        let command = try container.decodeIfPresent(String.self, forKey: .command)
-        let rule = try container.decodeIfPresent(String.self, forKey: .rule)
-        let deliveryError = try container.decodeIfPresent(String.self, forKey: .deliveryError)
-        let hold = try container.decodeIfPresent(HoldMark.self, forKey: .hold)
-        let fault = try container.decodeIfPresent(FaultMark.self, forKey: .fault)
-        let delivered = try container.decodeIfPresent(BridgeMessage.self, forKey: .delivered)
-        let original = try container.decodeIfPresent(BridgeMessage.self, forKey: .original)
-        let bytes = try container.decode(Int.self, forKey: .bytes)
-        let truncated = try container.decodeIfPresent(Bool.self, forKey: .truncated)
-        let reported = try container.decodeIfPresent(String.self, forKey: .reported)
-        let lost = try container.decodeIfPresent(String.self, forKey: .lost)
-        let message = try container.decode(BridgeMessage.self, forKey: .message)
-        self.init(
-            seq: seq, direction: direction, time: time, origin: origin, command: command, rule: rule,
-            deliveryError: deliveryError, hold: hold, bytes: bytes, truncated: truncated, reported: reported, lost: lost,
-            delivered: delivered, original: original, fault: fault, message: message)
+        storage = Storage(try Fields(from: decoder))
     }
 
+    /// Encodes as the stored-field struct's synthesized conformance did (``Fields``' own).
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(seq, forKey: .seq)
-        try container.encode(direction, forKey: .direction)
-        try container.encode(time, forKey: .time)
-        try container.encode(origin, forKey: .origin)
-        try container.encodeIfPresent(command, forKey: .command)
-        try container.encodeIfPresent(rule, forKey: .rule)
-        try container.encodeIfPresent(deliveryError, forKey: .deliveryError)
-        try container.encodeIfPresent(hold, forKey: .hold)
-        try container.encodeIfPresent(fault, forKey: .fault)
-        try container.encodeIfPresent(delivered, forKey: .delivered)
-        try container.encodeIfPresent(original, forKey: .original)
-        try container.encode(bytes, forKey: .bytes)
-        try container.encodeIfPresent(truncated, forKey: .truncated)
-        try container.encodeIfPresent(reported, forKey: .reported)
-        try container.encodeIfPresent(lost, forKey: .lost)
-        try container.encode(message, forKey: .message)
+        try storage.fields.encode(to: encoder)
     }
 }
