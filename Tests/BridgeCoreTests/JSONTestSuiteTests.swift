@@ -1,5 +1,6 @@
 import BridgeCore
 import Foundation
+import TestSupport
 import Testing
 
 /// Every parsing case of Nicolas Seriot's JSONTestSuite (MIT, see its LICENSE beside it), run
@@ -100,44 +101,9 @@ struct JSONTestSuiteTests {
     }
 }
 
-/// Where the JSONTestSuite corpus is, and whether a run must have it.
-///
-/// The corpus lives outside the repository, at `<repo>/../shared/corpora/JSONTestSuite/test_parsing`:
-/// this project's CI checks the repository out with `shared/` beside it, and the corpus is never
-/// copied in. A fresh clone has no `shared/`, so without the corpus its tests are skipped with
-/// ``skipNote``; CI sets ``requiredVariable`` so that there a missing corpus is a failure, not a
-/// skip nobody reads.
-enum JSONTestSuiteCorpus {
-    /// Set to `1` (as .ci/run does), a missing corpus fails the tests instead of skipping them.
-    static let requiredVariable = "BRIDGE_INSPECTOR_REQUIRE_CORPORA"
-
-    /// `<repo>/../shared/corpora/JSONTestSuite/test_parsing`.
-    static let location = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/corpora/JSONTestSuite/test_parsing")
-
+extension JSONTestSuiteCorpus {
     /// What `swift test` prints beside each skipped test.
-    static let skipNote: Comment = """
-        skipped: the JSONTestSuite corpus is not at ../shared/corpora/JSONTestSuite/test_parsing beside the \
-        repository (only this project's CI has it); set \(requiredVariable)=1 to make its absence a failure
-        """
-
-    /// Whether the corpus is at `directory`: it holds the suite's 300-odd parsing cases.
-    static func isPresent(at directory: URL) -> Bool {
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return files.filter { $0.hasSuffix(".json") }.count > 300
-    }
-
-    /// Whether `environment` requires the corpus.
-    static func isRequired(_ environment: [String: String]) -> Bool {
-        environment[requiredVariable] == "1"
-    }
-
-    /// Whether the corpus tests run: when the corpus is there, or when it is required (and then
-    /// fail, saying where it was looked for). Otherwise they are skipped with ``skipNote``.
-    static func shouldRun(at directory: URL = location, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
-        isPresent(at: directory) || isRequired(environment)
-    }
+    static let skipNote = Comment(rawValue: skipText)
 }
 
 /// Issue 24, point 10: `swift test` passes on a fresh clone without the corpus, and CI, which

@@ -201,16 +201,13 @@ struct SnapshotFrameReaderTests {
         #expect(fields.filter { !known.contains($0) } == [])
     }
 
-    @Test("the JSONTestSuite corpus in every part of a snapshot: both ways agree")
+    @Test(
+        "the JSONTestSuite corpus in every part of a snapshot: both ways agree",
+        .enabled(if: JSONTestSuiteCorpus.shouldRun(), Comment(rawValue: JSONTestSuiteCorpus.skipText)))
     func corpus() throws {
-        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/corpora/JSONTestSuite/test_parsing")
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
-        guard names.count > 300 else {
-            // Without the corpus (a fresh clone), say so; CI has it (JSONTestSuiteTests requires it there).
-            if ProcessInfo.processInfo.environment["BRIDGE_INSPECTOR_REQUIRE_CORPORA"] == "1" { Issue.record("the JSONTestSuite corpus is missing at \(directory.path)") }
-            return
-        }
+        let directory = JSONTestSuiteCorpus.location
+        let names = JSONTestSuiteCorpus.fileNames()
+        try #require(names.count > 300, "the JSONTestSuite corpus is missing at \(directory.path)")
         let message = #"{"version":"1.0","correlationId":"c","type":"event","timestamp":1,"payload":{"action":"x","data":{"v":1}}}"#
         let record = #"{"seq":7,"direction":"sent","time":1,"origin":"host","bytes":3,"message":\#(message)}"#
         let request = message.replacingOccurrences(of: #""event""#, with: #""request""#)
@@ -283,24 +280,7 @@ extension HostileJSONText {
 
     /// A traffic record, usually valid.
     mutating func trafficRecord() -> String {
-        var record: [(String, String)] = [
-            ("seq", usually("7", ["1.5", "-1", "1e300", #""7""#])),
-            ("direction", usually(pick([#""received""#, #""sent""#]), [#""sideways""#, "null"])),
-            ("time", usually(pick(["1795541427124.5", "2", "1e3"]), ["null", #""now""#])),
-            ("origin", usually(pick([#""journey""#, #""host""#, #""inspector""#]), [#""martian""#])),
-            ("bytes", usually("154", ["1.5", "null"])),
-            ("message", usually(message(), ["null"])),
-        ]
-        for name in ["command", "rule", "deliveryError", "reported", "lost"] where chance(0.1) {
-            record.append((name, usually(pick([#""c1""#, "null", string()]), ["7", "true"])))
-        }
-        if chance(0.1) { record.append(("truncated", usually(pick(["true", "false", "null"]), ["1"]))) }
-        if chance(0.1) {
-            let mark = object([("id", usually(#""h1""#)), ("outcome", usually(pick([#""edited""#, #""dropped""#, #""released""#]), [#""gone""#]))])
-            record.append(("hold", usually(pick([mark, "null"]), ["7"])))
-        }
-        for name in ["delivered", "original"] where chance(0.1) { record.append((name, usually(pick([message(), "null"])))) }
-        return object(record)
+        object(trafficRecordFields(extras: 0.1))
     }
 
     /// A pending request's record, usually valid.

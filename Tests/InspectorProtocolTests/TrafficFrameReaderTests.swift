@@ -68,16 +68,13 @@ struct TrafficFrameReaderTests {
         #expect(traffic > 150 && traffic < 1_900, "\(traffic) of 2000 read as traffic")
     }
 
-    @Test("the JSONTestSuite corpus in every field of a frame: both ways agree")
+    @Test(
+        "the JSONTestSuite corpus in every field of a frame: both ways agree",
+        .enabled(if: JSONTestSuiteCorpus.shouldRun(), Comment(rawValue: JSONTestSuiteCorpus.skipText)))
     func corpus() throws {
-        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/corpora/JSONTestSuite/test_parsing")
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
-        guard names.count > 300 else {
-            // Without the corpus (a fresh clone), say so; CI has it (JSONTestSuiteTests requires it there).
-            if ProcessInfo.processInfo.environment["BRIDGE_INSPECTOR_REQUIRE_CORPORA"] == "1" { Issue.record("the JSONTestSuite corpus is missing at \(directory.path)") }
-            return
-        }
+        let directory = JSONTestSuiteCorpus.location
+        let names = JSONTestSuiteCorpus.fileNames()
+        try #require(names.count > 300, "the JSONTestSuite corpus is missing at \(directory.path)")
         let message = #"{"version":"1.0","correlationId":"c","type":"event","timestamp":1,"payload":{"action":"x","data":{"v":1}}}"#
         let record = #"{"seq":7,"direction":"sent","time":1,"origin":"host","bytes":3,"message":\#(message)}"#
         var differences: [String] = []

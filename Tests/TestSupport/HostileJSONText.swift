@@ -104,8 +104,9 @@ package struct HostileJSONText {
         ])
     }
 
-    /// A `traffic` event frame, usually valid, sometimes another kind of frame.
-    package mutating func trafficFrame() -> String {
+    /// The fields of a traffic record, usually valid: each optional field (and mark) present with
+    /// probability `extras`. Made into an object by the caller (`object(_:)`), which may spoil it.
+    package mutating func trafficRecordFields(extras: Double) -> [(String, String)] {
         var record: [(String, String)] = [
             ("seq", usually("7", ["1.5", "-1", "1e300", #""7""#])),
             ("direction", usually(pick([#""received""#, #""sent""#]), [#""sideways""#, "null"])),
@@ -114,22 +115,28 @@ package struct HostileJSONText {
             ("bytes", usually("154", ["1.5", "null"])),
             ("message", usually(message(), ["null"])),
         ]
-        for name in ["command", "rule", "deliveryError", "reported", "lost"] where chance(0.15) {
+        for name in ["command", "rule", "deliveryError", "reported", "lost"] where chance(extras) {
             record.append((name, usually(pick([#""c1""#, "null", string()]), ["7", "true"])))
         }
-        if chance(0.15) { record.append(("truncated", usually(pick(["true", "false", "null"]), ["1", #""yes""#]))) }
-        if chance(0.15) {
+        if chance(extras) { record.append(("truncated", usually(pick(["true", "false", "null"]), ["1", #""yes""#]))) }
+        if chance(extras) {
             let mark = object([("id", usually(#""h1""#)), ("outcome", usually(pick([#""edited""#, #""dropped""#, #""released""#]), [#""gone""#]))])
             record.append(("hold", usually(pick([mark, "null"]), ["7"])))
         }
-        if chance(0.15) {
+        if chance(extras) {
             let mark = object([
                 ("rule", usually(#""r""#)), ("effect", usually(pick([#""dropped""#, #""delayed""#, #""corrupted""#]), [#""zapped""#])),
                 ("detail", usually(pick([#""d""#, "null"]), ["3"])),
             ])
             record.append(("fault", usually(pick([mark, "null"]), [#""f""#])))
         }
-        for name in ["delivered", "original"] where chance(0.15) { record.append((name, usually(pick([message(), "null"])))) }
+        for name in ["delivered", "original"] where chance(extras) { record.append((name, usually(pick([message(), "null"])))) }
+        return record
+    }
+
+    /// A `traffic` event frame, usually valid, sometimes another kind of frame.
+    package mutating func trafficFrame() -> String {
+        let record = trafficRecordFields(extras: 0.15)
         let event = object([("type", usually(#""traffic""#, [#""pendingAdded""#, #""Traffic""#])), ("record", usually(object(record)))])
         return space() + object([
             ("kind", usually(#""event""#, [#""snapshot""#, #""gap""#, "1"])), ("seq", usually("12", ["1.5", "null"])), ("event", usually(event)),
