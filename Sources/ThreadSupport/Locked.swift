@@ -26,11 +26,16 @@ import Darwin
 /// inbox), and its cost per message is a benchmark figure (docs/performance.md).
 public final class Locked<Value>: @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    @usableFromInline var value: Value
+    /// The value, behind a pointer rather than in a stored property: the mutex already makes
+    /// access exclusive, and a stored `var` of a class would add a dynamic exclusivity check
+    /// (`swift_beginAccess`, about 60 instructions) to every `withLock`, which the host's thread
+    /// pays for each message it hands to the agent (docs/performance.md, issue 30).
+    @usableFromInline let storage: UnsafeMutablePointer<Value>
 
     /// A lock guarding `value`.
     public init(_ value: Value) {
-        self.value = value
+        storage = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        storage.initialize(to: value)
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -40,14 +45,18 @@ public final class Locked<Value>: @unchecked Sendable {
         pthread_mutex_destroy(mutex)
         mutex.deinitialize(count: 1)
         mutex.deallocate()
+        storage.deinitialize(count: 1)
+        storage.deallocate()
     }
 
     /// Runs `body` with the value, holding the lock; `body` may change the value.
+    ///
+    /// Not re-entrant: calling `withLock` on the same lock from inside `body` deadlocks.
     @inlinable
     public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        return try body(&storage.pointee)
     }
 
     /// A copy of the value, taken under the lock.
