@@ -43,80 +43,88 @@ struct TrafficEventFrame {
             + 4 * Self.maxDecimalBytes + otherTime.count + json.count
         var record = 0..<0
         var message = 0..<0
-        bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-            guard let base = buffer.baseAddress else {
-                initialized = 0
-                return
-            }
-            var at = 0
-            func put(_ text: StaticString) {
-                (base + at).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
-                at += text.utf8CodeUnitCount
-            }
-            func putDecimal(_ value: Int64) {
-                at += Self.writeDecimal(value, to: base + at)
-            }
-            put(Self.head)
-            putDecimal(Int64(seq))
-            put(Self.eventHead)
-            let recordStart = at
-            put(Self.recordHead)
-            putDecimal(Int64(seq))
-            put(middle)
-            if let wholeTime {
-                putDecimal(wholeTime)
-            } else {
-                otherTime.withUnsafeBufferPointer { text in
-                    if let source = text.baseAddress { (base + at).update(from: source, count: text.count) }
+        // Grown as an append, not made by `Array(unsafeUninitializedCapacity:)`: that one
+        // allocates through the standard library's unspecialized path, which looks the array's
+        // type up at run time (some 500 instructions a frame).
+        var bytes: [UInt8] = []
+        bytes.append(addingCapacity: capacity) { span in
+            span.withUnsafeMutableBufferPointer { buffer, initialized in
+                guard let base = buffer.baseAddress else { return }
+                var at = 0
+                func put(_ text: StaticString) {
+                    (base + at).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+                    at += text.utf8CodeUnitCount
                 }
-                at += otherTime.count
-            }
-            put(origin)
-            putDecimal(Int64(json.count))
-            put(Self.messageHead)
-            let messageStart = at
-            if let source = json.baseAddress {
-                UnsafeMutableRawPointer(base + at).copyMemory(from: source, byteCount: json.count)
-                if memchr(source, 0x0A, json.count) != nil || memchr(source, 0x0D, json.count) != nil {
-                    for index in at..<(at + json.count) where base[index] == 0x0A || base[index] == 0x0D { base[index] = 0x20 }
+                func putDecimal(_ value: Int64) {
+                    at += Self.writeDecimal(value, to: base + at)
                 }
+                put(Self.head)
+                putDecimal(Int64(seq))
+                put(Self.eventHead)
+                let recordStart = at
+                put(Self.recordHead)
+                putDecimal(Int64(seq))
+                put(middle)
+                if let wholeTime {
+                    putDecimal(wholeTime)
+                } else {
+                    otherTime.withUnsafeBufferPointer { text in
+                        if let source = text.baseAddress { (base + at).update(from: source, count: text.count) }
+                    }
+                    at += otherTime.count
+                }
+                put(origin)
+                putDecimal(Int64(json.count))
+                put(Self.messageHead)
+                let messageStart = at
+                if let source = json.baseAddress {
+                    UnsafeMutableRawPointer(base + at).copyMemory(from: source, byteCount: json.count)
+                    if memchr(source, 0x0A, json.count) != nil || memchr(source, 0x0D, json.count) != nil {
+                        for index in at..<(at + json.count) where base[index] == 0x0A || base[index] == 0x0D { base[index] = 0x20 }
+                    }
+                }
+                at += json.count
+                message = messageStart..<at
+                put(Self.tail)
+                // The record ends with its own closing brace, the first of the tail's three.
+                record = recordStart..<(messageStart + json.count + 1)
+                initialized = at
             }
-            at += json.count
-            message = messageStart..<at
-            put(Self.tail)
-            // The record ends with its own closing brace, the first of the tail's three.
-            record = recordStart..<(messageStart + json.count + 1)
-            initialized = at
         }
+        self.bytes = bytes
         self.record = record
         self.message = message
     }
 
     /// Writes `value` in decimal at `destination` (as `String(value)` writes it), returning how
-    /// many bytes it took: at most ``maxDecimalBytes``.
-    private static func writeDecimal(_ value: Int64, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+    /// many bytes it took: at most ``maxDecimalBytes``. The digits are counted first and then
+    /// written from the last, in place.
+    static func writeDecimal(_ value: Int64, to destination: UnsafeMutablePointer<UInt8>) -> Int {
         var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits, written from the end
-        return withUnsafeMutableBytes(of: &digits) { scratch in
-            var index = scratch.count
-            repeat {
-                index -= 1
-                scratch[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            var written = 0
-            if value < 0 {
-                destination[0] = UInt8(ascii: "-")
-                written = 1
-            }
-            let count = scratch.count - index
-            for offset in 0..<count { destination[written + offset] = scratch[index + offset] }
-            return written + count
+        var digits = 1
+        var bound: UInt64 = 10
+        while magnitude >= bound {
+            digits += 1
+            // 10^19 is the largest power of ten a UInt64 holds; past it every magnitude has 20 digits.
+            guard digits < 20 else { break }
+            bound &*= 10
         }
+        var start = destination
+        if value < 0 {
+            destination[0] = UInt8(ascii: "-")
+            start += 1
+        }
+        var index = digits
+        repeat {
+            index -= 1
+            start[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while index > 0
+        return digits + (value < 0 ? 1 : 0)
     }
 
     /// The most bytes an `Int64` takes in decimal (a sign and 19 digits).
-    private static let maxDecimalBytes = 20
+    static let maxDecimalBytes = 20
 
     private static var head: StaticString { #"{"kind":"event","seq":"# }
     private static var eventHead: StaticString { #","event":{"type":"traffic","record":"# }
