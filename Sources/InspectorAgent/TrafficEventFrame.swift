@@ -114,13 +114,29 @@ struct TrafficEventFrame {
             destination[0] = UInt8(ascii: "-")
             start += 1
         }
+        // Two digits at a time, from a table of the hundred pairs.
+        let pairs = Self.digitPairs.utf8Start
         var index = digits
-        repeat {
-            index -= 1
-            start[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
-        } while index > 0
+        while magnitude >= 100 {
+            let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
+            magnitude /= 100
+            index -= 2
+            start[index] = pairs[pair]
+            start[index + 1] = pairs[pair + 1]
+        }
+        if magnitude >= 10 {
+            let pair = Int(truncatingIfNeeded: magnitude) &* 2
+            start[0] = pairs[pair]
+            start[1] = pairs[pair + 1]
+        } else {
+            start[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
+        }
         return digits + (value < 0 ? 1 : 0)
+    }
+
+    /// "00", "01", … "99", one after the other.
+    private static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
     }
 
     /// The most bytes an `Int64` takes in decimal (a sign and 19 digits).
