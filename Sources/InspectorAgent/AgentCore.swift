@@ -271,6 +271,13 @@ final class AgentCore {
         sentByCommand.removeAll()
     }
 
+    /// The driver's thread ends: the state's records are freed here, on it (``AgentState/releaseRecords()``),
+    /// not by whichever thread drops the core last. Called after ``finish(now:)``; the core serves
+    /// nothing after it.
+    func releaseRecords() {
+        state.releaseRecords()
+    }
+
     // MARK: Clients
 
     /// Handles the frames already read from `client`, in order, until its queue of unread frames

@@ -496,6 +496,28 @@ struct AgentState {
             + (counts.pendingOmittedActions ?? [:]).keys.reduce(0) { $0 + $1.utf8.count + Self.recordOverhead }
     }
 
+    /// Lets go of every record kept for snapshots (the log, pending, held and malformed records,
+    /// the error history): called on the agent's thread as it ends, so that the thread that
+    /// drops the agent last (the host's, in `stop()`) does not free them one by one. The state
+    /// serves no snapshot after this.
+    mutating func releaseRecords() {
+        messages = []
+        messageBytes = 0
+        malformed = []
+        pending = PendingRecords()
+        held = []
+        heldRecordBytes = 0
+        heldRecordSeqs = [:]
+        heldOriginals = [:]
+        heldOriginalBytes = 0
+        editedUnlogged = []
+        editedUnloggedBytes = 0
+        errorHistory = []
+        lastError = nil
+        lastReceivedJSON = nil
+        lastUnreadSentReport = nil
+    }
+
     /// What one kept record costs beyond its JSON bytes (the array's heap header, the deque or
     /// dictionary slot, the correlation id), rounded up.
     static let recordOverhead = 128
