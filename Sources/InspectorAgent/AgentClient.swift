@@ -44,40 +44,21 @@ final class AgentClient {
     /// Frames read from the client and not yet handled, in order: the agent stops handling them
     /// while the client leaves too many of its frames unread (see ``acceptsInput(limit:)``).
     var unhandledFrames: Deque<LineFramer.Frame> = []
-    /// One frame waiting to be written, and how it counts.
-    struct QueuedFrame {
-        enum Kind {
-            /// Hello, reply, snapshot or gap marker: never dropped, not in the event budget.
-            case control
-            /// An event, counted in the event budget.
-            case event
-            /// An event larger than the whole budget, let through outside it (one at a time).
-            case oversizedEvent
-        }
-
-        var bytes: [UInt8]
-        var kind: Kind
-    }
-
-    private(set) var queue: Deque<QueuedFrame> = []
-    private var headOffset = 0
+    /// The frames waiting to be written and their accounting, reached once per call.
+    private var outbox: ClientOutbox
     /// Bytes of every queued frame not yet written (for input back-pressure and memory accounting).
-    private(set) var queuedBytes = 0
+    var queuedBytes: Int { outbox.queuedBytes }
     /// Bytes of queued `.event` frames not yet written: the budget that decides a gap.
-    private(set) var queuedEventBytes = 0
-    /// Whether an `.oversizedEvent` is in the queue.
-    private var oversizedEventQueued = false
+    var queuedEventBytes: Int { outbox.queuedEventBytes }
     /// Events not delivered to this client, `from...to`, while it was behind.
-    private(set) var gap: ClosedRange<Int>?
-    /// When the queue last made progress (or became non-empty).
-    private(set) var lastProgress: Date
+    var gap: ClosedRange<Int>? { outbox.gap }
 
     /// A client, connected at `now`, that must send its hello by `handshakeDeadline`, or, with
     /// `needsAuth` (TCP), its auth frame first by then.
     init(id: Int, output: any AgentOutput, now: Date, handshakeDeadline: Date, maxFrameBytes: Int, needsAuth: Bool = false) {
         self.id = id
         self.output = output
-        self.lastProgress = now
+        self.outbox = ClientOutbox(now: now)
         self.phase = needsAuth ? .awaitingAuth(deadline: handshakeDeadline) : .awaitingHello(deadline: handshakeDeadline)
         self.framer = LineFramer(maximumLineLength: maxFrameBytes)
     }
@@ -103,7 +84,7 @@ final class AgentClient {
         return false
     }
 
-    var wantsToWrite: Bool { !queue.isEmpty }
+    var wantsToWrite: Bool { outbox.wantsToWrite }
 
     /// Whether the agent should read (and so answer) more of this client's frames: not while the
     /// client leaves at least `limit` bytes of replies unread, so a client that sends commands
@@ -113,7 +94,7 @@ final class AgentClient {
     /// Queues a frame that must not be dropped (hello, replies, snapshots, gap markers). It does
     /// not count against the event budget.
     func enqueue(_ frame: [UInt8], now: Date) {
-        append(QueuedFrame(bytes: frame, kind: .control), now: now)
+        outbox.enqueue(frame, now: now)
     }
 
     /// Queues an event frame, or drops it into the gap when the client is behind.
@@ -125,40 +106,7 @@ final class AgentClient {
     /// The events queued for a client therefore take at most `limit` bytes plus one frame (at
     /// most `WireProtocol.maxAgentFrameBytes`, whose bytes every client's queue shares).
     func enqueueEvent(_ frame: [UInt8], seq: Int, limit: Int, now: Date) {
-        if let current = gap {
-            gap = current.lowerBound...seq
-            return
-        }
-        if let kind = admission(of: frame.count, limit: limit) {
-            append(QueuedFrame(bytes: frame, kind: kind), now: now)
-            return
-        }
-        // Before dropping anything, hand the socket what it takes now: a reader that keeps up
-        // must not miss events only because a burst arrived between two of the agent's passes.
-        // A failed write is noticed (and the client dropped) by the next flush.
-        _ = flush(now: now)
-        if let kind = admission(of: frame.count, limit: limit) {
-            append(QueuedFrame(bytes: frame, kind: kind), now: now)
-        } else {
-            gap = seq...seq
-        }
-    }
-
-    /// How an event of `size` bytes is queued now, or nil when it does not fit.
-    private func admission(of size: Int, limit: Int) -> QueuedFrame.Kind? {
-        if size > limit { return oversizedEventQueued ? nil : .oversizedEvent }
-        return queuedEventBytes + size <= limit ? .event : nil
-    }
-
-    private func append(_ frame: QueuedFrame, now: Date) {
-        if queue.isEmpty { lastProgress = now }
-        queue.append(frame)
-        queuedBytes += frame.bytes.count
-        switch frame.kind {
-        case .control: break
-        case .event: queuedEventBytes += frame.bytes.count
-        case .oversizedEvent: oversizedEventQueued = true
-        }
+        outbox.enqueueEvent(frame, seq: seq, limit: limit, now: now, output: output)
     }
 
     /// Bytes this client makes the agent hold: its queue, the unfinished line it is sending (the
@@ -173,83 +121,15 @@ final class AgentClient {
     /// Once a client in a gap has drained its queue: the gap to report, after which the caller
     /// queues the gap marker and a snapshot.
     func takeGapIfCaughtUp() -> ClosedRange<Int>? {
-        guard let current = gap, queue.isEmpty else { return nil }
-        gap = nil
-        return current
+        outbox.takeGapIfCaughtUp()
     }
 
     /// Writes as much of the queue as the output takes now. Returns `false` when the peer is gone.
     ///
-    /// Frames smaller than ``gatherBytes`` are gathered into one buffer and written together: a
-    /// batch of events costs one `write` per client, not one per frame. A larger frame is written
-    /// from its own bytes, and so is the head alone while the output last took nothing (a client
-    /// that does not read costs no copying on every pass).
+    /// Frames smaller than `ClientOutbox.gatherBytes` are gathered into one buffer and written
+    /// together: a batch of events costs one `write` per client, not one per frame.
     func flush(now: Date) -> Bool {
-        // Only for this call: a buffer kept would be memory held for every client.
-        var gathered: [UInt8] = []
-        while let head = queue.first {
-            let result: UnixConnection.WriteResult
-            do {
-                if !outputWasFull, queue.count > 1, head.bytes.count - headOffset < Self.gatherBytes {
-                    gatherHead(into: &gathered)
-                    result = try gathered.withUnsafeBytes { try output.write($0) }
-                } else {
-                    result = try head.bytes.withUnsafeBytes { buffer in
-                        try output.write(UnsafeRawBufferPointer(rebasing: buffer[headOffset...]))
-                    }
-                }
-            } catch {
-                return false
-            }
-            switch result {
-            case .written(let count):
-                lastProgress = now
-                outputWasFull = false
-                consume(count)
-            case .wouldBlock:
-                outputWasFull = true
-                return true
-            }
-        }
-        return true
-    }
-
-    /// Whether the last write found the output full.
-    private var outputWasFull = false
-
-    /// The most bytes gathered into one write.
-    static let gatherBytes = 64 * 1024
-
-    /// Copies the unwritten rest of the head and the frames after it into `gathered`, as many
-    /// whole frames as fit in ``gatherBytes`` (the head always).
-    private func gatherHead(into gathered: inout [UInt8]) {
-        if gathered.capacity == 0 { gathered.reserveCapacity(Self.gatherBytes) }
-        gathered.removeAll(keepingCapacity: true)
-        for (index, frame) in queue.enumerated() {
-            if index == 0 {
-                gathered.append(contentsOf: frame.bytes[headOffset...])
-            } else {
-                guard gathered.count + frame.bytes.count <= Self.gatherBytes else { break }
-                gathered.append(contentsOf: frame.bytes)
-            }
-        }
-    }
-
-    /// Accounts for `count` bytes written from the head of the queue on, across frames.
-    private func consume(_ count: Int) {
-        var left = count
-        while left > 0, let head = queue.first {
-            let taken = min(left, head.bytes.count - headOffset)
-            left -= taken
-            headOffset += taken
-            queuedBytes -= taken
-            if head.kind == .event { queuedEventBytes -= taken }
-            if headOffset >= head.bytes.count {
-                if head.kind == .oversizedEvent { oversizedEventQueued = false }
-                queue.removeFirst()
-                headOffset = 0
-            }
-        }
+        outbox.flush(to: output, now: now)
     }
 
     /// Whether the client has left a non-empty queue unread for longer than `seconds`.
@@ -261,6 +141,6 @@ final class AgentClient {
     /// The instant after which this client counts as stalled (if it reads nothing until then),
     /// or nil while it has nothing unread.
     func stallDeadline(after seconds: Double) -> Date? {
-        (!queue.isEmpty || gap != nil) ? lastProgress.addingTimeInterval(seconds) : nil
+        outbox.stallDeadline(after: seconds)
     }
 }

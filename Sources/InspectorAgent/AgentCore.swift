@@ -190,41 +190,57 @@ final class AgentCore {
     /// client (or into its gap), replies to the client that asked.
     func apply(_ batch: AgentInbox.Batch, now: Date) {
         self.now = now
-        for item in batch.items {
-            switch item {
-            case .traffic(let traffic):
-                let frame = batch.bytes.withUnsafeBytes { bytes in
-                    state.apply(traffic, json: UnsafeRawBufferPointer(rebasing: bytes[traffic.start..<(traffic.start + traffic.count)]))
+        // The items are looked at where they are: a plain traffic record (nearly every item) is
+        // matched without copying the item, whose other cases are far larger.
+        batch.items.withUnsafeBufferPointer { items in
+            batch.bytes.withUnsafeBytes { bytes in
+                for index in items.indices {
+                    if case .traffic(let traffic) = items[index] {
+                        let json = UnsafeRawBufferPointer(rebasing: bytes[traffic.start..<(traffic.start + traffic.count)])
+                        broadcast(state.apply(traffic, json: json))
+                    } else {
+                        apply(items[index])
+                    }
                 }
-                broadcast(frame)
-            case .change(let change, let tag, let links):
-                let (frame, sent) = state.apply(change, tag: tag, links: links)
-                if let tag, let sent { sentByCommand[tag, default: []].append(sent) }
-                broadcast(frame)
-            case .reply(let tag, let result):
-                let sent = sentByCommand.removeValue(forKey: tag) ?? []
-                if let client = clients[tag.client] {
-                    client.enqueue(Self.replyFrame(id: tag.command, result: result, sent: sent), now: now)
-                }
-            case .breakpoints(let list):
-                broadcast(state.apply(list))
-            case .holdSkipped(let skipped):
-                broadcast(state.apply(skipped))
-            case .faults(let list):
-                // The list carries the latest hit counts too: none wait any longer.
-                faultHitsDue = nil
-                broadcast(state.apply(list))
-            case .faultHits(let list):
-                state.take(list)
-                if faultHitsDue == nil { faultHitsDue = now.addingTimeInterval(AgentLimits.faultHitsIntervalSeconds) }
             }
+        }
+    }
+
+    /// Applies one item of a batch other than a plain traffic record.
+    private func apply(_ item: AgentInbox.Item) {
+        switch item {
+        case .traffic:
+            // Handled by the caller, with the batch's bytes.
+            break
+        case .change(let change, let tag, let links):
+            let (frame, sent) = state.apply(change, tag: tag, links: links)
+            if let tag, let sent { sentByCommand[tag, default: []].append(sent) }
+            broadcast(frame)
+        case .reply(let tag, let result):
+            let sent = sentByCommand.removeValue(forKey: tag) ?? []
+            if let client = clients[tag.client] {
+                client.enqueue(Self.replyFrame(id: tag.command, result: result, sent: sent), now: now)
+            }
+        case .breakpoints(let list):
+            broadcast(state.apply(list))
+        case .holdSkipped(let skipped):
+            broadcast(state.apply(skipped))
+        case .faults(let list):
+            // The list carries the latest hit counts too: none wait any longer.
+            faultHitsDue = nil
+            broadcast(state.apply(list))
+        case .faultHits(let list):
+            state.take(list)
+            if faultHitsDue == nil { faultHitsDue = now.addingTimeInterval(AgentLimits.faultHitsIntervalSeconds) }
         }
     }
 
     /// Queues the event frame just made (numbered ``AgentState/seq``) for every subscribed client.
     private func broadcast(_ frame: [UInt8]) {
+        let seq = state.seq
+        let now = now
         for client in clients.values where client.isSubscribed {
-            client.enqueueEvent(frame, seq: state.seq, limit: limits.maxQueuedBytesPerClient, now: now)
+            client.enqueueEvent(frame, seq: seq, limit: limits.maxQueuedBytesPerClient, now: now)
         }
     }
 
@@ -253,6 +269,13 @@ final class AgentCore {
         for id in clients.keys.sorted() { closing.append(id) }
         clients.removeAll()
         sentByCommand.removeAll()
+    }
+
+    /// The driver's thread ends: the state's records are freed here, on it (``AgentState/releaseRecords()``),
+    /// not by whichever thread drops the core last. Called after ``finish(now:)``; the core serves
+    /// nothing after it.
+    func releaseRecords() {
+        state.releaseRecords()
     }
 
     // MARK: Clients

@@ -95,6 +95,9 @@ final class AgentLoop: @unchecked Sendable {
             for connection in connections.values { connection.close() }
             connections.removeAll()
             publish()
+            // The agent's copy of the log is this thread's: it is freed here, not by the host's
+            // thread when `stop()` drops the agent (up to the whole log, record by record).
+            core.releaseRecords()
             finished.signal()
         }
         var descriptors: [PollDescriptor] = []

@@ -31,8 +31,9 @@ struct AgentState {
     /// pending request (the usual case: it goes to `pendingRequests` as it arrives). Whether it
     /// is that message is the inbox's to say (``AgentInbox/Links``): the agent keeps no message
     /// values of the host's.
-    /// Kept only up to ``pendingMessageLimit`` bytes (at most twice that in capacity).
-    private var lastReceivedJSON: [UInt8]?
+    /// Kept only up to ``pendingMessageLimit`` bytes, as a slice of the event frame it was
+    /// written in (whose bytes the log and the clients' queues share): no copy is made.
+    private var lastReceivedJSON: ArraySlice<UInt8>?
     /// Whether the last received message was larger than ``pendingMessageLimit``: its bytes are
     /// not kept, and a pending record of it is truncated.
     private var lastReceivedTooLarge = false
@@ -40,7 +41,7 @@ struct AgentState {
     /// that very message (``AgentInbox/Links/isLastLogged``) was logged before it was held (a
     /// request the journey posted to a native host; a message GBGBridge sent, seen through its
     /// public API).
-    private var lastLoggedSeq: [TrafficRecord.Direction: Int] = [:]
+    private var lastLoggedSeq = LastLoggedSeq()
     /// Messages held at breakpoints, oldest first, as their records.
     private var held: [(id: String, json: [UInt8])] = []
     private var heldRecordBytes = 0
@@ -88,7 +89,7 @@ struct AgentState {
             seq += 1
             counts.received += 1
             var writer = JSONWriter(capacity: json.count + 160)
-            json.withUnsafeBytes { bytes in
+            _ = json.withUnsafeBytes { bytes in
                 writeTraffic(
                     seq: seq, TrafficFields(direction: .received, time: snapshot.time), json: bytes, envelope: message,
                     origin: .journey, command: nil, into: &writer)
@@ -123,18 +124,35 @@ struct AgentState {
     /// Applies a plain traffic record handed over as bytes (``AgentInbox/Traffic``) and returns
     /// its event frame: the frame, and the state, that the whole change would give.
     mutating func apply(_ traffic: AgentInbox.Traffic, json: UnsafeRawBufferPointer) -> [UInt8] {
+        // A received message may be the request an edit released earlier waits for (found by
+        // its correlation id, which takes decoding it), and one too large to forward is written
+        // without its data: both take the general path.
+        guard json.count <= Self.forwardLimit, traffic.direction == .sent || editedUnlogged.isEmpty else {
+            return applyInGeneral(traffic, json: json)
+        }
+        seq += 1
+        let frame = TrafficEventFrame(seq: seq, direction: traffic.direction, time: Self.ms(traffic.time), json: json)
+        noteTraffic(traffic.direction)
+        keepLogged(LoggedRanges(record: frame.record, message: frame.message, messageBytes: json.count), of: traffic.direction, in: frame.bytes)
+        return frame.bytes
+    }
+
+    /// ``apply(_:json:)`` through the general path, which writes every kind of record (the
+    /// frame ``TrafficEventFrame`` writes for the plain ones, byte for byte).
+    mutating func applyInGeneral(_ traffic: AgentInbox.Traffic, json: UnsafeRawBufferPointer) -> [UInt8] {
         seq += 1
         var writer = JSONWriter(capacity: json.count + 256)
         writer.objectStart()
         writer.key("kind"); writer.string("event")
         writer.key("seq"); writer.number(seq)
         writer.key("event"); writer.objectStart()
-        logTraffic(
+        let logged = logTraffic(
             TrafficFields(direction: traffic.direction, time: traffic.time), json: json, tag: nil,
             message: { Self.decodeMessage(json) }, into: &writer)
         writer.objectEnd()
         writer.objectEnd()
         writer.newline()
+        keepLogged(logged, of: traffic.direction, in: writer.bytes)
         return writer.bytes
     }
 
@@ -152,6 +170,7 @@ struct AgentState {
     ) -> (frame: [UInt8], sent: Data?) {
         seq += 1
         var sent: Data?
+        var logged: (ranges: LoggedRanges, direction: TrafficRecord.Direction)?
         var writer = JSONWriter(capacity: 256)
         if case .traffic(let record) = change { writer = JSONWriter(capacity: record.json.count + 256) }
         writer.objectStart()
@@ -160,9 +179,10 @@ struct AgentState {
         writer.key("event"); writer.objectStart()
         switch change {
         case .traffic(let record):
-            record.json.withUnsafeBytes { json in
+            let ranges = record.json.withUnsafeBytes { json in
                 logTraffic(TrafficFields(record), json: json, tag: tag, message: { record.message }, into: &writer)
             }
+            logged = (ranges, record.direction)
             if tag != nil, record.direction == .sent { sent = record.json }
         case .malformed(let input):
             counts.malformed += 1
@@ -255,17 +275,20 @@ struct AgentState {
         writer.objectEnd()
         writer.objectEnd()
         writer.newline()
+        // Kept once the frame is whole: a slice taken before would have made the writer copy it.
+        if let logged { keepLogged(logged.ranges, of: logged.direction, in: writer.bytes) }
         return (writer.bytes, sent)
     }
 
     /// Logs a message that crossed the bridge: its counts, the bookkeeping of holds and edits,
-    /// and its record, written as the `type` and `record` members of its event into `writer`,
-    /// the log keeping the record as a slice of the frame. `message` gives the decoded message
-    /// when the record needs more than its bytes.
+    /// and its record, written as the `type` and `record` members of its event into `writer`.
+    /// Returns where the record is in the writer's bytes, for ``keepLogged(_:of:in:)`` to keep
+    /// once the frame is whole. `message` gives the decoded message when the record needs more
+    /// than its bytes.
     private mutating func logTraffic(
         _ fields: TrafficFields, json: UnsafeRawBufferPointer, tag: AgentInbox.CommandTag?, message: () -> BridgeMessage?,
         into writer: inout JSONWriter
-    ) {
+    ) -> LoggedRanges {
         // A message that was held is logged as it goes on, while whichever command let it go
         // runs (`release`, `removeBreakpoint`, `drop`): that does not make it the inspector's.
         // What an inspector writes itself is never held, so it is the journey's or the host's.
@@ -274,22 +297,7 @@ struct AgentState {
         let madeByCommand = fields.hold == nil || fields.hold?.outcome == .answered
         let origin = Self.origin(of: fields.direction, tag: madeByCommand ? tag : nil)
         let command = origin == .inspector ? tag?.command : nil
-        if fields.direction == .received { counts.received += 1 } else { counts.sent += 1 }
-        if fields.direction == .received {
-            // Kept only up to what a pending record carries whole (a larger one's record is
-            // truncated anyway), so the copy stays small; its buffer is reused.
-            if json.count <= Self.pendingMessageLimit {
-                if lastReceivedJSON == nil { lastReceivedJSON = [] }
-                lastReceivedJSON?.removeAll(keepingCapacity: true)
-                json.withMemoryRebound(to: UInt8.self) { lastReceivedJSON?.append(contentsOf: $0) }
-                lastReceivedTooLarge = false
-            } else {
-                lastReceivedJSON = nil
-                lastReceivedTooLarge = true
-            }
-            counts.countReceivedMessage(cap: host.receivedMessagesCap)
-        }
-        lastLoggedSeq[fields.direction] = seq
+        noteTraffic(fields.direction)
         var logged = fields
         var original: Data?
         var envelope: BridgeMessage?
@@ -309,11 +317,64 @@ struct AgentState {
         writer.key("type"); writer.string("traffic")
         writer.key("record")
         let start = writer.bytes.count
-        writeTraffic(
+        let messageRange = writeTraffic(
             seq: seq, logged, json: json, envelope: envelope, origin: origin, command: command, rule: tag?.rule,
             original: original, into: &writer)
-        appendMessage(writer.bytes[start..<writer.bytes.count])
+        return LoggedRanges(record: start..<writer.bytes.count, message: messageRange, messageBytes: json.count)
+    }
+
+    /// Where a traffic record just written is in its frame: the record, and its message's text
+    /// (nil when the record carries the envelope without its data instead), and how many bytes
+    /// the message has.
+    struct LoggedRanges {
+        var record: Range<Int>
+        var message: Range<Int>?
+        var messageBytes: Int
+    }
+
+    /// The counts and marks of a message numbered ``seq`` that crossed the bridge `direction`,
+    /// logged now.
+    private mutating func noteTraffic(_ direction: TrafficRecord.Direction) {
+        if direction == .received {
+            counts.received += 1
+            counts.countReceivedMessage(cap: host.receivedMessagesCap)
+        } else {
+            counts.sent += 1
+        }
+        lastLoggedSeq[direction] = seq
         lastCauseSeq = seq
+    }
+
+    /// Keeps the traffic record at `logged` of the finished event `frame` in the log, as a slice
+    /// of the frame (whose bytes the clients' queues share), and, for a received message, its
+    /// text for a pending record of the same message.
+    private mutating func keepLogged(_ logged: LoggedRanges, of direction: TrafficRecord.Direction, in frame: [UInt8]) {
+        if direction == .received {
+            // Kept only up to what a pending record carries whole (a larger one's record is
+            // truncated anyway).
+            if logged.messageBytes <= Self.pendingMessageLimit, let message = logged.message {
+                lastReceivedJSON = frame[message]
+                lastReceivedTooLarge = false
+            } else {
+                lastReceivedJSON = nil
+                lastReceivedTooLarge = true
+            }
+        }
+        appendMessage(frame[logged.record])
+    }
+
+    /// The sequence number of the traffic record of the last message logged each way (two
+    /// fields, not a dictionary: set for every message).
+    struct LastLoggedSeq {
+        private var received: Int?
+        private var sent: Int?
+
+        subscript(direction: TrafficRecord.Direction) -> Int? {
+            get { direction == .received ? received : sent }
+            set {
+                if direction == .received { received = newValue } else { sent = newValue }
+            }
+        }
     }
 
     /// Takes the breakpoints as they are now and returns their event frame.
@@ -433,6 +494,28 @@ struct AgentState {
             + (lastUnreadSentReport?.count ?? 0)
             + errorHistory.reduce(0) { $0 + $1.count } + records * Self.recordOverhead + breakpointBytes + faultBytes
             + (counts.pendingOmittedActions ?? [:]).keys.reduce(0) { $0 + $1.utf8.count + Self.recordOverhead }
+    }
+
+    /// Lets go of every record kept for snapshots (the log, pending, held and malformed records,
+    /// the error history): called on the agent's thread as it ends, so that the thread that
+    /// drops the agent last (the host's, in `stop()`) does not free them one by one. The state
+    /// serves no snapshot after this.
+    mutating func releaseRecords() {
+        messages = []
+        messageBytes = 0
+        malformed = []
+        pending = PendingRecords()
+        held = []
+        heldRecordBytes = 0
+        heldRecordSeqs = [:]
+        heldOriginals = [:]
+        heldOriginalBytes = 0
+        editedUnlogged = []
+        editedUnloggedBytes = 0
+        errorHistory = []
+        lastError = nil
+        lastReceivedJSON = nil
+        lastUnreadSentReport = nil
     }
 
     /// What one kept record costs beyond its JSON bytes (the array's heap header, the deque or
@@ -597,11 +680,13 @@ struct AgentState {
     }
 
     /// Writes a traffic record (an object) into `writer`: `fields`, the message's bytes `json`
-    /// (or, beyond ``forwardLimit``, `envelope` without its data).
+    /// (or, beyond ``forwardLimit``, `envelope` without its data). Returns where the message's
+    /// text is in the writer's bytes (nil for the envelope).
+    @discardableResult
     private func writeTraffic(
         seq: Int, _ record: TrafficFields, json: UnsafeRawBufferPointer, envelope: BridgeMessage?, origin: MessageOrigin,
         command: String?, rule: String? = nil, original: Data? = nil, into writer: inout JSONWriter
-    ) {
+    ) -> Range<Int>? {
         writer.objectStart()
         writer.key("seq"); writer.number(seq)
         writer.key("direction"); writer.string(record.direction.rawValue)
@@ -632,6 +717,7 @@ struct AgentState {
             // At most six bytes a byte once escaped, so the record always fits in a frame.
             writer.key("reported"); writer.string(String(decoding: reported, as: UTF8.self))
         }
+        var message: Range<Int>?
         if json.count > Self.forwardLimit {
             // Too large to forward: send the envelope with its data left out.
             writer.key("truncated"); writer.bool(true)
@@ -643,9 +729,14 @@ struct AgentState {
                 writer.null()
             }
         } else {
-            writer.key("message"); Self.appendMessageJSON(json, to: &writer)
+            writer.key("message")
+            // The value goes after the separator the writer adds first (none after a key).
+            let start = writer.bytes.count
+            Self.appendMessageJSON(json, to: &writer)
+            message = start..<writer.bytes.count
         }
         writer.objectEnd()
+        return message
     }
 
     /// A pending request's message is kept whole up to this size, while all pending records

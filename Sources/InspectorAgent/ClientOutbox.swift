@@ -1,0 +1,182 @@
+import DequeModule
+import Foundation
+import SocketSupport
+
+/// One client's outgoing frames and their accounting: what ``AgentClient`` queues and writes.
+///
+/// A value of its own, not stored properties of the client object, for speed: every access to a
+/// class's stored property is checked for exclusivity at run time (a call into the runtime each),
+/// and queueing an event or writing a batch touched half a dozen of them per frame. The client
+/// keeps one of these and reaches it once per call.
+///
+/// Only the *events* in the queue are bounded (in bytes): when a subscribed client has a whole
+/// budget of events unread, later events are dropped for it and remembered as a gap
+/// (``AgentClient``'s documentation says why).
+struct ClientOutbox {
+    /// One frame waiting to be written, and how it counts.
+    struct QueuedFrame {
+        enum Kind {
+            /// Hello, reply, snapshot or gap marker: never dropped, not in the event budget.
+            case control
+            /// An event, counted in the event budget.
+            case event
+            /// An event larger than the whole budget, let through outside it (one at a time).
+            case oversizedEvent
+        }
+
+        var bytes: [UInt8]
+        var kind: Kind
+    }
+
+    private(set) var queue: Deque<QueuedFrame> = []
+    private var headOffset = 0
+    /// Bytes of every queued frame not yet written (for input back-pressure and memory accounting).
+    private(set) var queuedBytes = 0
+    /// Bytes of queued `.event` frames not yet written: the budget that decides a gap.
+    private(set) var queuedEventBytes = 0
+    /// Whether an `.oversizedEvent` is in the queue.
+    private var oversizedEventQueued = false
+    /// Events not delivered to this client, `from...to`, while it was behind.
+    private(set) var gap: ClosedRange<Int>?
+    /// When the queue last made progress (or became non-empty).
+    private(set) var lastProgress: Date
+    /// Whether the last write found the output full.
+    private var outputWasFull = false
+
+    /// An empty outbox, as of `now`.
+    init(now: Date) {
+        lastProgress = now
+    }
+
+    var wantsToWrite: Bool { !queue.isEmpty }
+
+    /// Queues a frame that must not be dropped (hello, replies, snapshots, gap markers).
+    mutating func enqueue(_ frame: [UInt8], now: Date) {
+        append(QueuedFrame(bytes: frame, kind: .control), now: now)
+    }
+
+    /// Queues an event frame, or drops it into the gap when the client is behind: see
+    /// ``AgentClient/enqueueEvent(_:seq:limit:now:)``. Before dropping anything, what `output`
+    /// takes now is written to it.
+    mutating func enqueueEvent(_ frame: [UInt8], seq: Int, limit: Int, now: Date, output: any AgentOutput) {
+        if let current = gap {
+            gap = current.lowerBound...seq
+            return
+        }
+        if let kind = admission(of: frame.count, limit: limit) {
+            append(QueuedFrame(bytes: frame, kind: kind), now: now)
+            return
+        }
+        // Before dropping anything, hand the socket what it takes now: a reader that keeps up
+        // must not miss events only because a burst arrived between two of the agent's passes.
+        // A failed write is noticed (and the client dropped) by the next flush.
+        _ = flush(to: output, now: now)
+        if let kind = admission(of: frame.count, limit: limit) {
+            append(QueuedFrame(bytes: frame, kind: kind), now: now)
+        } else {
+            gap = seq...seq
+        }
+    }
+
+    /// How an event of `size` bytes is queued now, or nil when it does not fit.
+    private func admission(of size: Int, limit: Int) -> QueuedFrame.Kind? {
+        if size > limit { return oversizedEventQueued ? nil : .oversizedEvent }
+        return queuedEventBytes + size <= limit ? .event : nil
+    }
+
+    private mutating func append(_ frame: QueuedFrame, now: Date) {
+        if queue.isEmpty { lastProgress = now }
+        queuedBytes += frame.bytes.count
+        switch frame.kind {
+        case .control: break
+        case .event: queuedEventBytes += frame.bytes.count
+        case .oversizedEvent: oversizedEventQueued = true
+        }
+        queue.append(frame)
+    }
+
+    /// Once a client in a gap has drained its queue: the gap to report.
+    mutating func takeGapIfCaughtUp() -> ClosedRange<Int>? {
+        guard let current = gap, queue.isEmpty else { return nil }
+        gap = nil
+        return current
+    }
+
+    /// Writes as much of the queue as `output` takes now. Returns `false` when the peer is gone.
+    ///
+    /// Frames smaller than ``gatherBytes`` are gathered into one buffer and written together: a
+    /// batch of events costs one `write` per client, not one per frame. A larger frame is written
+    /// from its own bytes, and so is the head alone while the output last took nothing (a client
+    /// that does not read costs no copying on every pass).
+    mutating func flush(to output: any AgentOutput, now: Date) -> Bool {
+        // Only for this call: a buffer kept would be memory held for every client.
+        var gathered: [UInt8] = []
+        while let head = queue.first {
+            let result: UnixConnection.WriteResult
+            do {
+                if !outputWasFull, queue.count > 1, head.bytes.count - headOffset < Self.gatherBytes {
+                    gatherHead(into: &gathered)
+                    result = try gathered.withUnsafeBytes { try output.write($0) }
+                } else {
+                    let offset = headOffset
+                    result = try head.bytes.withUnsafeBytes { buffer in
+                        try output.write(UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+                    }
+                }
+            } catch {
+                return false
+            }
+            switch result {
+            case .written(let count):
+                lastProgress = now
+                outputWasFull = false
+                consume(count)
+            case .wouldBlock:
+                outputWasFull = true
+                return true
+            }
+        }
+        return true
+    }
+
+    /// The most bytes gathered into one write.
+    static let gatherBytes = 64 * 1024
+
+    /// Copies the unwritten rest of the head and the frames after it into `gathered`, as many
+    /// whole frames as fit in ``gatherBytes`` (the head always).
+    private func gatherHead(into gathered: inout [UInt8]) {
+        if gathered.capacity == 0 { gathered.reserveCapacity(Self.gatherBytes) }
+        gathered.removeAll(keepingCapacity: true)
+        for (index, frame) in queue.enumerated() {
+            if index == 0 {
+                gathered.append(contentsOf: frame.bytes[headOffset...])
+            } else {
+                guard gathered.count + frame.bytes.count <= Self.gatherBytes else { break }
+                gathered.append(contentsOf: frame.bytes)
+            }
+        }
+    }
+
+    /// Accounts for `count` bytes written from the head of the queue on, across frames.
+    private mutating func consume(_ count: Int) {
+        var left = count
+        while left > 0, let head = queue.first {
+            let taken = min(left, head.bytes.count - headOffset)
+            left -= taken
+            headOffset += taken
+            queuedBytes -= taken
+            if head.kind == .event { queuedEventBytes -= taken }
+            if headOffset >= head.bytes.count {
+                if head.kind == .oversizedEvent { oversizedEventQueued = false }
+                queue.removeFirst()
+                headOffset = 0
+            }
+        }
+    }
+
+    /// The instant after which this client counts as stalled (if it reads nothing until then),
+    /// or nil while it has nothing unread.
+    func stallDeadline(after seconds: Double) -> Date? {
+        (!queue.isEmpty || gap != nil) ? lastProgress.addingTimeInterval(seconds) : nil
+    }
+}

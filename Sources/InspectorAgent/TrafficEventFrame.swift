@@ -1,0 +1,154 @@
+import BridgeCore
+import Foundation
+import InspectorProtocol
+
+/// The event frame of a plain traffic record (no command, hold, fault, note or edit on it, small
+/// enough to forward whole), written in one pass into one buffer of the right size.
+///
+/// This is the agent's hot path: every message that crosses the bridge becomes one of these. It
+/// writes exactly what ``AgentState``'s general path writes for such a record through
+/// `JSONWriter` (`{"kind":"event","seq":…,"event":{"type":"traffic","record":{…}}}` and a
+/// newline), without the writer's per-key escaping, its nesting stack or any intermediate value:
+/// the constant parts are static text, the numbers are written as digits, and the message's bytes
+/// are copied as they are (raw line breaks, which valid JSON has only as whitespace, become
+/// spaces, as `JSONWriter.rawJSON` makes them). The log keeps the record as a slice of the frame
+/// (``record``), and a received request that goes pending reuses its message (``message``).
+struct TrafficEventFrame {
+    /// The whole frame, ending in a newline.
+    let bytes: [UInt8]
+    /// Where the record (the object after `"record":`) is in ``bytes``.
+    let record: Range<Int>
+    /// Where the message's text is in ``bytes``.
+    let message: Range<Int>
+
+    /// The frame numbered `seq` of a record of `json` crossing the bridge `direction` at `time`
+    /// (milliseconds since 1970, as `AgentState.ms(_:)` gives it), made by no command: its
+    /// origin is the journey's for a received message and the host's for a sent one.
+    init(seq: Int, direction: TrafficRecord.Direction, time: Double, json: UnsafeRawBufferPointer) {
+        // A time that is not a whole number of milliseconds below 10^15 (never, for a real clock)
+        // is written by `JSONWriter` itself, so it reads exactly as the general path writes it.
+        let wholeTime: Int64? = time.isFinite && time == time.rounded() && abs(time) < 1e15 ? Int64(time) : nil
+        var otherTime: [UInt8] = []
+        if wholeTime == nil {
+            var writer = JSONWriter(capacity: 32)
+            writer.number(time)
+            otherTime = writer.bytes
+        }
+        let received = direction == .received
+        let middle: StaticString = received ? Self.receivedMiddle : Self.sentMiddle
+        let origin: StaticString = received ? Self.receivedOrigin : Self.sentOrigin
+        // Every part written below, the numbers at their longest.
+        let capacity = Self.head.utf8CodeUnitCount + Self.eventHead.utf8CodeUnitCount + Self.recordHead.utf8CodeUnitCount
+            + middle.utf8CodeUnitCount + origin.utf8CodeUnitCount + Self.messageHead.utf8CodeUnitCount + Self.tail.utf8CodeUnitCount
+            + 4 * Self.maxDecimalBytes + otherTime.count + json.count
+        var record = 0..<0
+        var message = 0..<0
+        // Grown as an append, not made by `Array(unsafeUninitializedCapacity:)`: that one
+        // allocates through the standard library's unspecialized path, which looks the array's
+        // type up at run time (some 500 instructions a frame).
+        var bytes: [UInt8] = []
+        bytes.append(addingCapacity: capacity) { span in
+            span.withUnsafeMutableBufferPointer { buffer, initialized in
+                guard let base = buffer.baseAddress else { return }
+                var at = 0
+                func put(_ text: StaticString) {
+                    (base + at).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+                    at += text.utf8CodeUnitCount
+                }
+                func putDecimal(_ value: Int64) {
+                    at += Self.writeDecimal(value, to: base + at)
+                }
+                put(Self.head)
+                putDecimal(Int64(seq))
+                put(Self.eventHead)
+                let recordStart = at
+                put(Self.recordHead)
+                putDecimal(Int64(seq))
+                put(middle)
+                if let wholeTime {
+                    putDecimal(wholeTime)
+                } else {
+                    otherTime.withUnsafeBufferPointer { text in
+                        if let source = text.baseAddress { (base + at).update(from: source, count: text.count) }
+                    }
+                    at += otherTime.count
+                }
+                put(origin)
+                putDecimal(Int64(json.count))
+                put(Self.messageHead)
+                let messageStart = at
+                if let source = json.baseAddress {
+                    UnsafeMutableRawPointer(base + at).copyMemory(from: source, byteCount: json.count)
+                    if memchr(source, 0x0A, json.count) != nil || memchr(source, 0x0D, json.count) != nil {
+                        for index in at..<(at + json.count) where base[index] == 0x0A || base[index] == 0x0D { base[index] = 0x20 }
+                    }
+                }
+                at += json.count
+                message = messageStart..<at
+                put(Self.tail)
+                // The record ends with its own closing brace, the first of the tail's three.
+                record = recordStart..<(messageStart + json.count + 1)
+                initialized = at
+            }
+        }
+        self.bytes = bytes
+        self.record = record
+        self.message = message
+    }
+
+    /// Writes `value` in decimal at `destination` (as `String(value)` writes it), returning how
+    /// many bytes it took: at most ``maxDecimalBytes``. The digits are counted first and then
+    /// written from the last, in place.
+    static func writeDecimal(_ value: Int64, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+        var magnitude = value.magnitude
+        var digits = 1
+        var bound: UInt64 = 10
+        while magnitude >= bound {
+            digits += 1
+            // 10^19 is the largest power of ten a UInt64 holds; past it every magnitude has 20 digits.
+            guard digits < 20 else { break }
+            bound &*= 10
+        }
+        var start = destination
+        if value < 0 {
+            destination[0] = UInt8(ascii: "-")
+            start += 1
+        }
+        // Two digits at a time, from a table of the hundred pairs.
+        let pairs = Self.digitPairs.utf8Start
+        var index = digits
+        while magnitude >= 100 {
+            let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
+            magnitude /= 100
+            index -= 2
+            start[index] = pairs[pair]
+            start[index + 1] = pairs[pair + 1]
+        }
+        if magnitude >= 10 {
+            let pair = Int(truncatingIfNeeded: magnitude) &* 2
+            start[0] = pairs[pair]
+            start[1] = pairs[pair + 1]
+        } else {
+            start[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
+        }
+        return digits + (value < 0 ? 1 : 0)
+    }
+
+    /// "00", "01", … "99", one after the other.
+    private static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    }
+
+    /// The most bytes an `Int64` takes in decimal (a sign and 19 digits).
+    static let maxDecimalBytes = 20
+
+    private static var head: StaticString { #"{"kind":"event","seq":"# }
+    private static var eventHead: StaticString { #","event":{"type":"traffic","record":"# }
+    private static var recordHead: StaticString { #"{"seq":"# }
+    private static var receivedMiddle: StaticString { #","direction":"received","time":"# }
+    private static var sentMiddle: StaticString { #","direction":"sent","time":"# }
+    private static var receivedOrigin: StaticString { #","origin":"journey","bytes":"# }
+    private static var sentOrigin: StaticString { #","origin":"host","bytes":"# }
+    private static var messageHead: StaticString { #","message":"# }
+    private static var tail: StaticString { "}}}\n" }
+}
