@@ -263,23 +263,25 @@ public struct LiveState: Sendable {
         } else {
             counts.sent += 1
         }
-        let message = traffic.message
-        let isRequest = message.type == .request && traffic.direction == .received
-        let reusesOpenId = isRequest && openRequests[message.correlationId] != nil
+        // Two fields, not a copy of the message.
+        let type = traffic.messageType
+        let correlationId = traffic.messageCorrelationId
+        let isRequest = type == .request && traffic.direction == .received
+        let reusesOpenId = isRequest && openRequests[correlationId] != nil
         if let mark = linter.mark(traffic, slots: slots, reusesOpenId: reusesOpenId) {
             entry.lint = mark.rule
             keepLint(mark, at: index, inspectorMade: traffic.isInspectorCaused)
         }
         checkContract(traffic, entry: &entry, at: index)
-        switch message.type {
+        switch type {
         case .request where traffic.direction == .received:
             // A duplicate of a request still waiting is not routed (the host refuses it): the
             // answer that comes belongs to the first.
-            if !reusesOpenId { openRequests[message.correlationId] = index }
+            if !reusesOpenId { openRequests[correlationId] = index }
         case .response:
-            if let requestIndex = openRequests.removeValue(forKey: message.correlationId) {
+            if let requestIndex = openRequests.removeValue(forKey: correlationId) {
                 // The time held at breakpoints is the inspector's, not the host's: shown apart.
-                let heldMs = heldMsByRequest.isEmpty ? nil : heldMsByRequest.removeValue(forKey: message.correlationId)
+                let heldMs = heldMsByRequest.isEmpty ? nil : heldMsByRequest.removeValue(forKey: correlationId)
                 entry.partner = requestIndex
                 entry.latencyMs = max(0, traffic.time - log[requestIndex].time - (heldMs ?? 0))
                 entry.heldMs = heldMs
@@ -291,7 +293,8 @@ public struct LiveState: Sendable {
         indexBySeq[traffic.seq] = index
         if let hold = traffic.hold { holdMarks[index] = hold }
         if entry.bytes >= Self.largeRowBytes { largeRows.append(index) }
-        log.append(entry)
+        // Moved in, not copied: a row holds some fifteen references.
+        log.append(consume entry)
     }
 
     /// A message logged before it was held, then released edited (a request the journey posted

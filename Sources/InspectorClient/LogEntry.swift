@@ -130,17 +130,34 @@ public struct LogEntry: Sendable {
     /// agent's frame), or, for a record made in code, the message re-encoded (sorted keys, and
     /// numbers as `Double`s: the only case where the text is not the one that crossed the bridge).
     public init(_ traffic: WireTraffic, json: Data? = nil) {
-        let message = traffic.message
-        self.init(
-            kind: .message, seq: traffic.seq, time: traffic.time, direction: traffic.direction, type: message.type,
-            summary: message.payload.action, correlationId: message.correlationId,
-            status: message.payload.status, errorCode: message.payload.error?.code, origin: traffic.origin,
-            command: traffic.command, deliveryError: traffic.deliveryError, latencyMs: nil, partner: nil,
-            json: json ?? traffic.messageJSON ?? ((try? LogEntry.encoder.encode(message)) ?? Data()), bytes: traffic.bytes)
-        answeredByRule = traffic.rule != nil
+        // Every field set once, here: through the memberwise initializer and then the optional
+        // fields, the row was copied twice more on every frame (issue 30).
+        // Each field read where the record keeps it, not from a copy of its message.
+        kind = .message
+        seq = traffic.seq
+        time = traffic.time
+        direction = traffic.direction
+        type = traffic.messageType
+        summary = traffic.messageAction
+        correlationId = traffic.messageCorrelationId
+        status = traffic.messageStatus
+        errorCode = traffic.messageErrorCode
+        origin = traffic.origin
+        command = traffic.command
+        deliveryError = traffic.deliveryError
         lost = traffic.lost
-        fault = traffic.fault
         reported = traffic.reported.map { Data($0.utf8) }
+        latencyMs = nil
+        heldMs = nil
+        partner = nil
+        answeredByRule = traffic.rule != nil
+        lint = nil
+        marked = false
+        fault = traffic.fault
+        self.json = json ?? traffic.messageJSON ?? ((try? LogEntry.encoder.encode(traffic.message)) ?? Data())
+        original = nil
+        bytes = traffic.bytes
+        malformedCorrelationId = nil
         if let delivered = traffic.delivered {
             showDelivered(delivered)
         } else if let original = traffic.original {

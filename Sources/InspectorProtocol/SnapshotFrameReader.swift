@@ -3,7 +3,7 @@ import Foundation
 
 /// Reads a `snapshot` frame, `{"kind":"snapshot","seq":N,"state":{...}}`, straight from its bytes
 /// in one pass: the log's records are read one by one as a `traffic` event's record is
-/// (`TrafficFrameReader.traffic(from:line:)`), the pending requests likewise, each keeping its
+/// (`TrafficFrameReader.traffic(from:)`), the pending requests likewise, each keeping its
 /// message's bytes (``WireTraffic/messageJSON``, ``WirePending/messageJSON``); only the small
 /// rest of the state (host, counts, slots, …) is parsed into `JSONValue`s and decoded through
 /// `Decodable`, as the full decoding does. No `JSONValue` is built for the log, which is most of a
@@ -21,7 +21,7 @@ import Foundation
 /// Levels are counted from 0 at the frame here, one less than the other readers count (the frame
 /// at level 1), under a limit one less than ``WireProtocol/maxAgentFrameDepth``: the same limit,
 /// shifted so that a record of the log (level 4 of the frame) is at level 3, where
-/// `TrafficFrameReader.traffic(from:line:)` reads the record of a `traffic` event.
+/// `TrafficFrameReader.traffic(from:)` reads the record of a `traffic` event.
 enum SnapshotFrameReader {
     /// The snapshot `line` holds, or `nil` when it is not one this reader takes.
     static func frame(in line: Data) -> AgentFrame? {
@@ -88,7 +88,7 @@ enum SnapshotFrameReader {
             switch key {
             case 0:
                 try parser.readArray(depth: 2) { parser throws(JSONParser.Refusal) in
-                    parts.messages.append(try TrafficFrameReader.traffic(from: &parser, line: line))
+                    parts.messages.append(try TrafficFrameReader.traffic(from: &parser))
                 }
                 hasMessages = true
             case 1:

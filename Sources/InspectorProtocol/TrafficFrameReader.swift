@@ -19,7 +19,36 @@ import Foundation
 /// ```
 enum TrafficFrameReader {
     /// The traffic event `line` holds, or `nil` when it is not one this reader takes.
-    static func frame(in line: Data) -> AgentFrame? {
+    static func frame(in line: UnsafeRawBufferPointer) -> AgentFrame? {
+        if let frame = frameAsTheAgentWritesIt(in: line) { return frame }
+        return frameReadingEveryKey(in: line)
+    }
+
+    /// The agent writes every traffic event with the same start and end around its record
+    /// (`AgentState`): `{"kind":"event","seq":N,"event":{"type":"traffic","record":` and `}}`.
+    private static let agentEventStart = Array(#"{"kind":"event","seq":"#.utf8)
+    private static let agentRecordStart = Array(#","event":{"type":"traffic","record":"#.utf8)
+    private static let agentFrameEnd = Array("}}".utf8)
+
+    /// The traffic event `line` holds when it is laid out exactly as the agent writes one (its
+    /// envelope compared as bytes, not read key by key: a third of reading a frame was its two
+    /// outer levels, issue 30); `nil` otherwise, and it is then read key by key. Where the bytes
+    /// are those, reading them key by key gives the same: the keys are known, each once, the
+    /// values the ones the full reading requires.
+    private static func frameAsTheAgentWritesIt(in line: UnsafeRawBufferPointer) -> AgentFrame? {
+        JSONParser.reading(line, maxDepth: WireProtocol.maxAgentFrameDepth) { parser throws(JSONParser.Refusal) -> AgentFrame in
+            try parser.readLiteral(agentEventStart, openingObjectAt: 1)
+            let seq = try integer(&parser)
+            try parser.readLiteral(agentRecordStart, openingObjectAt: 2)
+            let record = try traffic(from: &parser)
+            try parser.readLiteral(agentFrameEnd)
+            return .event(seq: seq, event: .traffic(record))
+        }
+    }
+
+    /// The traffic event `line` holds, read key by key (in any order, with any spacing), or
+    /// `nil` when it is not one this reader takes.
+    private static func frameReadingEveryKey(in line: UnsafeRawBufferPointer) -> AgentFrame? {
         JSONParser.reading(line, maxDepth: WireProtocol.maxAgentFrameDepth) { parser throws(JSONParser.Refusal) -> AgentFrame in
             var kindIsEvent = false
             var seq: Int?
@@ -31,7 +60,7 @@ enum TrafficFrameReader {
                     guard try parser.readString(among: eventKind) == 0 else { throw JSONParser.Refusal() }
                     kindIsEvent = true
                 case 1: seq = try integer(&parser)
-                default: record = try trafficEvent(from: &parser, line: line)
+                default: record = try trafficEvent(from: &parser)
                 }
             }
             guard kindIsEvent, let seq, let record = record.take() else { throw JSONParser.Refusal() }
@@ -52,8 +81,8 @@ enum TrafficFrameReader {
         "delivered", "original", "message",
     ])
 
-    /// `{"type":"traffic","record":{...}}` at level 2, in `line`: the record.
-    private static func trafficEvent(from parser: inout JSONParser, line: Data) throws(JSONParser.Refusal) -> WireTraffic {
+    /// `{"type":"traffic","record":{...}}` at level 2: the record.
+    private static func trafficEvent(from parser: inout JSONParser) throws(JSONParser.Refusal) -> WireTraffic {
         var isTraffic = false
         var record: WireTraffic?
         try parser.readObject(depth: 2, keys: eventKeys) { parser, key throws(JSONParser.Refusal) in
@@ -61,16 +90,17 @@ enum TrafficFrameReader {
                 guard try parser.readString(among: trafficType) == 0 else { throw JSONParser.Refusal() }
                 isTraffic = true
             } else {
-                record = try traffic(from: &parser, line: line)
+                record = try traffic(from: &parser)
             }
         }
         guard isTraffic, let record = record.take() else { throw JSONParser.Refusal() }
         return record
     }
 
-    /// A traffic record at level 3 of `line`, as ``WireTraffic/init(validating:)`` reads it from
-    /// a value, with its message's bytes.
-    static func traffic(from parser: inout JSONParser, line: Data) throws(JSONParser.Refusal) -> WireTraffic {
+    /// A traffic record at level 3 of the parser's text, as ``WireTraffic/init(validating:)``
+    /// reads it from a value, with its message's bytes (a copy of their own, which its deferred
+    /// `payload.data` shares).
+    static func traffic(from parser: inout JSONParser) throws(JSONParser.Refusal) -> WireTraffic {
         let depth = 3
         var seq: Int?
         var direction: TrafficRecord.Direction?
@@ -88,7 +118,7 @@ enum TrafficFrameReader {
         var delivered: BridgeMessage?
         var original: BridgeMessage?
         var message: BridgeMessage?
-        var messageBytes: Range<Int>?
+        var messageBytes: Data?
         try parser.readObject(depth: depth, keys: recordKeys) { parser, key throws(JSONParser.Refusal) in
             switch key {
             case 0: seq = try integer(&parser)
@@ -116,10 +146,11 @@ enum TrafficFrameReader {
             case 13: delivered = try BridgeMessageReader.optionalMessage(from: &parser, depth: depth + 1)
             case 14: original = try BridgeMessageReader.optionalMessage(from: &parser, depth: depth + 1)
             default:
-                let start = parser.offset
-                // Its `payload.data` is built only if something reads it: a row keeps the bytes.
-                message = try BridgeMessageReader.message(from: &parser, depth: depth + 1, deferringData: true)
-                messageBytes = start..<parser.offset
+                // Its `payload.data` is built only if something reads it (a row keeps the
+                // bytes), from a slice of the message's bytes: one copy for both.
+                let (read, bytes) = try BridgeMessageReader.messageKeepingBytes(from: &parser, depth: depth + 1)
+                message = read
+                messageBytes = bytes
             }
         }
         // Taken out, not copied: a message is large.
@@ -130,7 +161,7 @@ enum TrafficFrameReader {
             seq: seq, direction: direction, time: time, origin: origin, command: command, rule: rule,
             deliveryError: deliveryError, hold: hold, bytes: bytes, truncated: truncated, reported: reported, lost: lost,
             delivered: delivered.take(), original: original.take(), fault: fault, message: message,
-            messageJSON: Data(line[(line.startIndex + messageBytes.lowerBound)..<(line.startIndex + messageBytes.upperBound)]))
+            messageJSON: messageBytes)
     }
 
     /// A string or `null`.

@@ -118,6 +118,19 @@ public struct WireTraffic: Codable, Sendable, Hashable {
         @inlinable set { update { $0.messageJSON = newValue } }
     }
 
+    /// The message's type, read where it is stored: `message.type` copies the whole message
+    /// (some twenty words and their references) to read one field, and a client reads a few on
+    /// every row (issue 30).
+    package var messageType: MessageType { storage.fields.message.type }
+    /// The message's `correlationId`, read where it is stored (see ``messageType``).
+    package var messageCorrelationId: String { storage.fields.message.correlationId }
+    /// The message's `payload.action`, read where it is stored (see ``messageType``).
+    package var messageAction: String { storage.fields.message.payload.action }
+    /// The message's `payload.status`, read where it is stored (see ``messageType``).
+    package var messageStatus: BridgeResponseStatus? { storage.fields.message.payload.status }
+    /// The code of the message's `payload.error`, read where it is stored (see ``messageType``).
+    package var messageErrorCode: String? { storage.fields.message.payload.error?.code }
+
     /// Records are equal when their fields are, whether or not they carry ``messageJSON``.
     public static func == (lhs: WireTraffic, rhs: WireTraffic) -> Bool {
         lhs.seq == rhs.seq && lhs.direction == rhs.direction && lhs.time == rhs.time && lhs.origin == rhs.origin

@@ -103,3 +103,68 @@ struct DeferredPayloadDataTests {
         #expect(readings == Array(repeating: true, count: 16))
     }
 }
+
+/// `BridgeMessageReader.messageKeepingBytes(from:depth:)` gives a message's bytes with it and
+/// keeps its deferred `payload.data` as a slice of those bytes (issue 30): the same message as
+/// the reader that builds its data, or the same refusal, and exactly the text it was read from.
+@Suite("Kept message bytes: the same message, its own text")
+struct KeptMessageBytesTests {
+    /// Reads `bytes` as one message keeping its bytes.
+    static func readKeeping(_ bytes: [UInt8], maxDepth: Int) -> (message: BridgeMessage, bytes: Data)? {
+        JSONParser.reading(Data(bytes), maxDepth: maxDepth) { parser throws(JSONParser.Refusal) in
+            try BridgeMessageReader.messageKeepingBytes(from: &parser, depth: 1)
+        }
+    }
+
+    /// What differs from the message read with built data, or `nil`.
+    static func difference(_ bytes: [UInt8], maxDepth: Int) -> String? {
+        let kept = readKeeping(bytes, maxDepth: maxDepth)
+        let built = DeferredPayloadDataTests.read(bytes, maxDepth: maxDepth, deferring: false)
+        let text = "\(String(decoding: bytes, as: UTF8.self)) (depth \(maxDepth))"
+        switch (kept, built) {
+        case (nil, nil): return nil
+        case (let kept?, let built?):
+            if kept.message != built { return "\(text): not equal" }
+            if kept.message.payload.data != built.payload.data { return "\(text): data differs" }
+            if kept.message.hashValue != built.hashValue { return "\(text): hash differs" }
+            // The message's own text: the bytes between the whitespace around it.
+            let isSpace: (UInt8) -> Bool = { [0x20, 0x0A, 0x0D, 0x09].contains($0) }
+            let trimmed = Array(bytes.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+            if Array(kept.bytes) != trimmed { return "\(text): bytes differ" }
+            if kept.bytes.startIndex != 0 { return "\(text): bytes start at \(kept.bytes.startIndex)" }
+            return nil
+        default:
+            return "\(text): kept \(kept.map { "\($0.message)" } ?? "refused"), built \(built.map { "\($0)" } ?? "refused")"
+        }
+    }
+
+    @Test("known texts with space around them, at every nesting limit")
+    func knownTexts() {
+        var differences: [String] = []
+        for text in DeferredPayloadDataTests.texts {
+            for around in ["", " ", "\n\t  "] {
+                for depth in [1, 2, 3, 4, 5, 6, 7, 100] {
+                    if let difference = Self.difference(Array((around + text + around).utf8), maxDepth: depth) { differences.append(difference) }
+                }
+            }
+        }
+        #expect(differences == [])
+        let kept = Self.readKeeping(Array(("  " + DeferredPayloadDataTests.texts[DeferredPayloadDataTests.texts.count - 8]).utf8), maxDepth: 100)
+        #expect(kept?.message.payload.data?["a"] == .string("last wins"))
+    }
+
+    @Test("random and mutated messages", arguments: [31, 32] as [UInt64])
+    func randomMessages(seed: UInt64) {
+        var text = HostileJSONText(seed: seed)
+        var differences: [String] = []
+        var read = 0
+        for _ in 0..<3_000 {
+            let bytes = Array(text.space().utf8) + text.mutated(text.message())
+            let depth = text.chance(0.2) ? text.pick([2, 3, 4, 5]) : 100
+            if Self.readKeeping(bytes, maxDepth: depth) != nil { read += 1 }
+            if let difference = Self.difference(bytes, maxDepth: depth) { differences.append(difference) }
+        }
+        #expect(differences.prefix(5) == [])
+        #expect(read > 150 && read < 2_900, "\(read) of 3000 read")
+    }
+}

@@ -107,3 +107,41 @@ struct TrafficFrameReaderTests {
         #expect(count > 3_000)
     }
 }
+
+/// `TrafficFrameReader` first compares a frame's envelope with the bytes the agent writes around
+/// every record (issue 30) and reads it key by key only when they differ: frames laid out as the
+/// agent writes them, with hostile records and bytes changed anywhere (in the envelope too),
+/// must read as the full decoding reads them.
+@Suite("Traffic frame reader: the agent's own layout")
+struct AgentLayoutFrameTests {
+    @Test("frames with the agent's envelope, records and bytes spoiled: both ways agree", arguments: [5, 6, 7] as [UInt64])
+    func agentLayout(seed: UInt64) {
+        var text = HostileJSONText(seed: seed)
+        var differences: [String] = []
+        var traffic = 0
+        for _ in 0..<2_000 {
+            let record = text.chance(0.5)
+                ? text.object(text.trafficRecordFields(extras: 0.15))
+                : "{" + text.trafficRecordFields(extras: 0.15).map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+            let bytes = text.mutated(TrafficFrameReaderTests.frame(record: record))
+            if case .event(_, .traffic)? = try? AgentFrame.read(Data(bytes)) { traffic += 1 }
+            if let difference = TrafficFrameReaderTests.difference(bytes) { differences.append(difference) }
+        }
+        #expect(differences.prefix(3) == [])
+        #expect(traffic > 150 && traffic < 1_900, "\(traffic) of 2000 read as traffic")
+    }
+
+    @Test("an envelope cut short at every byte, or with more after it: both ways agree")
+    func envelopeEdges() {
+        let frame = TrafficFrameReaderTests.frame(record: FrameDecodingTests.records[0])
+        var differences: [String] = []
+        let bytes = Array(frame.utf8)
+        for end in 0...bytes.count {
+            if let difference = TrafficFrameReaderTests.difference(Array(bytes.prefix(end))) { differences.append(difference) }
+        }
+        for extra in [#"}}"#, #","x":1}"#, " ", "}"] {
+            if let difference = TrafficFrameReaderTests.difference(Array((frame + extra).utf8)) { differences.append(difference) }
+        }
+        #expect(differences == [])
+    }
+}

@@ -59,6 +59,11 @@ extension JSONParser {
 
     /// Runs `body` on a parser at the first value of `data` (after any whitespace) and then
     /// requires the end of the text; `nil` when anything refuses.
+    ///
+    /// Inlinable, so that it is specialised for its caller's result (a reader in another module
+    /// otherwise looked up `Optional<Result>`'s metadata and called `Data` through a witness
+    /// table on every line).
+    @inlinable
     package static func reading<Result>(
         _ data: some ContiguousBytes, maxDepth: Int, _ body: (inout JSONParser) throws(Refusal) -> Result
     ) -> Result? {
@@ -71,6 +76,22 @@ extension JSONParser {
                 return parser.index == buffer.count ? result : nil
             }
         }
+    }
+
+    /// Reads `literal` (a fixed run of JSON text, such as `{"kind":"event","seq":`) at the
+    /// current byte, or refuses without moving: for a reader that first tries a frame as its
+    /// writer lays it out. Where the text is exactly that run, reading it is the same as reading
+    /// its keys and structure one by one; an object it opens is counted against the nesting
+    /// limit as ``readObject(depth:keys:member:)`` counts one (`openingObjectAt`: its level).
+    package mutating func readLiteral(_ literal: [UInt8], openingObjectAt depth: Int? = nil) throws(Refusal) {
+        if let depth, depth > maxDepth { throw Refusal() }
+        guard bytes.count - index >= literal.count, let base = bytes.baseAddress else { throw Refusal() }
+        let same = literal.withUnsafeBufferPointer { expected in
+            guard let start = expected.baseAddress else { return true }
+            return memcmp(base + index, start, expected.count) == 0
+        }
+        guard same else { throw Refusal() }
+        index += literal.count
     }
 
     /// The offset of the next byte from the start of the text: where a value about to be read
@@ -208,16 +229,26 @@ extension JSONParser {
     }
 
     /// Checks the object at the current byte, inside a container `depth` levels deep, exactly as
-    /// ``readValue(depth:)`` would read it, without building it: its text, to be built later
-    /// under what is left of the nesting limit. `nil` (nothing read) when the value there is not
-    /// an object.
-    mutating func checkObject(depth: Int) throws(Refusal) -> DeferredJSONObject? {
+    /// ``readValue(depth:)`` would read it, without building it: where its text stands, to be
+    /// built later under what is left of the nesting limit (``depthLeft(below:)``). `nil`
+    /// (nothing read) when the value there is not an object.
+    mutating func checkObject(depth: Int) throws(Refusal) -> Range<Int>? {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return nil }
         let start = index
         builds = false
         defer { builds = true }
         do throws(Failure) { _ = try value(depth: depth) } catch { throw Refusal() }
-        return DeferredJSONObject(text: Array(bytes[start..<index]), maxDepth: maxDepth - depth)
+        return start..<index
+    }
+
+    /// The levels a value inside a container `depth` levels deep may still nest to, counting
+    /// itself: the limit a value checked there is built under later.
+    func depthLeft(below depth: Int) -> Int { maxDepth - depth }
+
+    /// The bytes at `range` (offsets from the start of the text), in storage of their own.
+    func copy(_ range: Range<Int>) -> Data {
+        guard let base = bytes.baseAddress, !range.isEmpty else { return Data() }
+        return Data(bytes: base + range.lowerBound, count: range.count)
     }
 
     /// Reads the value at the current byte as ``JSONValue``, inside a container `depth` levels

@@ -42,14 +42,14 @@ package struct JSONParser {
         package var ranges: [[Range<Int>]]
     }
 
-    let bytes: UnsafeBufferPointer<UInt8>
+    @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
     /// `false` to check only (``JSONSyntaxCheck``): nothing is built, and every value is `.null`.
     /// The field readers (`JSONParser+Fields.swift`) turn it off to skip a value they ignore.
     var builds: Bool
     private let paths: [[PathStep]]
     private var ranges: [[Range<Int>]]
-    var index = 0
+    @usableFromInline var index = 0
     /// The members of the objects being parsed, innermost last: an object's dictionary is made
     /// once at its end, at its final size, rather than grown member by member.
     private var members: [(key: String, value: JSONValue)] = []
@@ -104,7 +104,7 @@ package struct JSONParser {
         }
     }
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, builds: Bool, paths: [[PathStep]]) {
+    @usableFromInline init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, builds: Bool, paths: [[PathStep]]) {
         self.bytes = bytes
         self.maxDepth = JSONSyntaxCheck.clampedDepth(maxDepth)
         self.builds = builds
@@ -157,7 +157,9 @@ package struct JSONParser {
         return "byte 0x" + String(byte, radix: 16, uppercase: true)
     }
 
-    mutating func skipWhitespace() {
+    @inline(__always) @usableFromInline mutating func skipWhitespace() {
+        // Compact text, nearly all of it, has none: one look and back.
+        guard index < bytes.count, bytes[index] <= 0x20 else { return }
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -273,17 +275,20 @@ package struct JSONParser {
     /// `close` (consumed), `false` after a `,`.
     mutating func ends(_ close: UInt8) throws(Failure) -> Bool {
         skipWhitespace()
+        if index < bytes.count {
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                return false
+            }
+            if bytes[index] == close {
+                index += 1
+                return true
+            }
+        }
+        // Named only here: made on every call, the words cost a string release per member.
         let container = close == UInt8(ascii: "}") ? "an object" : "an array"
         guard index < bytes.count else {
             throw Failure(offset: index, reason: "unexpected end of text inside \(container); expected ',' or '\(Character(Unicode.Scalar(close)))'")
-        }
-        if bytes[index] == UInt8(ascii: ",") {
-            index += 1
-            return false
-        }
-        if bytes[index] == close {
-            index += 1
-            return true
         }
         throw Failure(offset: index, reason: "expected ',' or '\(Character(Unicode.Scalar(close)))' in \(container), found \(describe(index))")
     }
@@ -444,13 +449,19 @@ package struct JSONParser {
         guard index < bytes.count, Self.isDigit(bytes[index]) else {
             throw Failure(offset: index, reason: "expected a digit in a number, found \(describe(index))")
         }
+        // The integer part's value, made while its digits are passed (used only when it is the
+        // whole number and short enough to be exact; wraps harmlessly otherwise).
+        var integerValue: Int64 = 0
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
             if index < bytes.count, Self.isDigit(bytes[index]) {
                 throw Failure(offset: start, reason: "numbers must not have leading zeros")
             }
         } else {
-            skipDigits()
+            while index < bytes.count, Self.isDigit(bytes[index]) {
+                integerValue = integerValue &* 10 &+ Int64(bytes[index] &- UInt8(ascii: "0"))
+                index += 1
+            }
         }
         var isInteger = true
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
@@ -474,9 +485,7 @@ package struct JSONParser {
         // Up to 15 digits an integer is exact as a Double (and cannot overflow); build it without a string.
         if isInteger, index - digitsStart <= 15 {
             guard builds else { return 0 }
-            var value: Int64 = 0
-            for position in digitsStart..<index { value = value * 10 + Int64(bytes[position] - UInt8(ascii: "0")) }
-            return negative ? -Double(value) : Double(value)
+            return negative ? -Double(integerValue) : Double(integerValue)
         }
         // A number too large for a Double (1e400) is valid JSON text but no decoder can hold it.
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)

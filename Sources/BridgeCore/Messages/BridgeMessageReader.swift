@@ -41,11 +41,71 @@ package enum BridgeMessageReader {
     package static func message(
         from parser: inout JSONParser, depth: Int, deferringData: Bool = false, refusingTopLevelStatus: Bool = false
     ) throws(JSONParser.Refusal) -> BridgeMessage {
+        let fields = try self.fields(from: &parser, depth: depth, deferringData: deferringData, refusingTopLevelStatus: refusingTopLevelStatus)
+        var deferred: DeferredJSONObject?
+        if let text = fields.payload.deferredText {
+            deferred = DeferredJSONObject(text: parser.copy(text), maxDepth: fields.payload.deferredDepth)
+        }
+        return fields.message(deferred: deferred)
+    }
+
+    /// Reads the message object at the parser's current byte, `depth` levels deep, as
+    /// ``message(from:depth:deferringData:refusingTopLevelStatus:)`` with `deferringData`, and
+    /// gives its bytes as they stand in the text (a copy of its own): how an inspector keeps a
+    /// message from the agent's frame exactly as it crossed the bridge. Its deferred
+    /// `payload.data` is a slice of those same bytes, so the message and its text share one copy.
+    package static func messageKeepingBytes(from parser: inout JSONParser, depth: Int) throws(JSONParser.Refusal) -> (message: BridgeMessage, bytes: Data) {
+        let start = parser.offset
+        let fields = try self.fields(from: &parser, depth: depth, deferringData: true, refusingTopLevelStatus: false)
+        let bytes = parser.copy(start..<parser.offset)
+        var deferred: DeferredJSONObject?
+        if let text = fields.payload.deferredText {
+            let lower = bytes.startIndex + (text.lowerBound - start)
+            deferred = DeferredJSONObject(text: bytes[lower..<(lower + text.count)], maxDepth: fields.payload.deferredDepth)
+        }
+        return (fields.message(deferred: deferred), bytes)
+    }
+
+    /// A message's fields as read, before its payload is made: its `payload.data` may still be
+    /// where its text stands in the parser's bytes.
+    private struct Fields {
+        var version: String
+        var correlationId: String
+        var type: MessageType
+        var timestamp: Double
+        var payload: PayloadFields
+
+        /// The message, with `deferred` as its `payload.data` when the data was kept as text.
+        func message(deferred: DeferredJSONObject?) -> BridgeMessage {
+            let payload: BridgeMessage.Payload
+            if let deferred {
+                payload = BridgeMessage.Payload(action: self.payload.action, deferredData: deferred, status: self.payload.status, error: self.payload.error)
+            } else {
+                payload = BridgeMessage.Payload(action: self.payload.action, data: self.payload.data, status: self.payload.status, error: self.payload.error)
+            }
+            return BridgeMessage(version: version, correlationId: correlationId, type: type, timestamp: timestamp, payload: payload)
+        }
+    }
+
+    /// A payload's fields as read; `deferredText` is where its `data` object stands in the
+    /// parser's bytes when it was checked and not built (then `data` is `nil`).
+    private struct PayloadFields {
+        var action: String
+        var data: [String: JSONValue]?
+        var deferredText: Range<Int>?
+        var deferredDepth: Int
+        var status: BridgeResponseStatus?
+        var error: BridgeErrorPayload?
+    }
+
+    private static func fields(
+        from parser: inout JSONParser, depth: Int, deferringData: Bool, refusingTopLevelStatus: Bool
+    ) throws(JSONParser.Refusal) -> Fields {
         var version: String?
         var correlationId: String?
         var type: MessageType?
         var timestamp: Double?
-        var payload: BridgeMessage.Payload?
+        var payload: PayloadFields?
         try parser.readObject(depth: depth, keys: refusingTopLevelStatus ? messageKeysAndStatus : messageKeys) { parser, key throws(JSONParser.Refusal) in
             switch key {
             case 0: version = try parser.readString()
@@ -62,7 +122,7 @@ package enum BridgeMessageReader {
         guard let version, !version.isEmpty, let correlationId, !correlationId.isEmpty, let type, let timestamp, let payload = payload.take() else {
             throw JSONParser.Refusal()
         }
-        return BridgeMessage(version: version, correlationId: correlationId, type: type, timestamp: timestamp, payload: payload)
+        return Fields(version: version, correlationId: correlationId, type: type, timestamp: timestamp, payload: payload)
     }
 
     /// Reads a message or `null` at the parser's current byte (`.some(nil)` for `null`).
@@ -71,10 +131,10 @@ package enum BridgeMessageReader {
         return try message(from: &parser, depth: depth)
     }
 
-    private static func payload(from parser: inout JSONParser, depth: Int, deferringData: Bool) throws(JSONParser.Refusal) -> BridgeMessage.Payload {
+    private static func payload(from parser: inout JSONParser, depth: Int, deferringData: Bool) throws(JSONParser.Refusal) -> PayloadFields {
         var action: String?
         var data: [String: JSONValue]?
-        var deferred: DeferredJSONObject?
+        var deferred: Range<Int>?
         var status: BridgeResponseStatus?
         var error: BridgeErrorPayload?
         try parser.readObject(depth: depth, keys: payloadKeys) { parser, key throws(JSONParser.Refusal) in
@@ -105,7 +165,7 @@ package enum BridgeMessageReader {
             }
         }
         guard let action, !action.isEmpty else { throw JSONParser.Refusal() }
-        if let deferred { return BridgeMessage.Payload(action: action, deferredData: deferred, status: status, error: error) }
-        return BridgeMessage.Payload(action: action, data: data, status: status, error: error)
+        return PayloadFields(
+            action: action, data: data, deferredText: deferred, deferredDepth: parser.depthLeft(below: depth), status: status, error: error)
     }
 }

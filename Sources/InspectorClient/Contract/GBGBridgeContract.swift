@@ -84,10 +84,14 @@ public enum GBGBridgeContract {
         guard payload.status == .success else { return }
         if payload.action == CapabilityQueryHandler.action {
             checkCapabilityAnswer(payload.data, into: &found)
-        } else if CaptureCapability.Kind.allCases.contains(where: { $0.action == payload.action }) {
+        } else if captureActions.contains(payload.action) {
             checkCaptureResult(payload.data, into: &found)
         }
     }
+
+    /// The capture slots' actions, made once: each `action` is a new string, and every
+    /// successful response is looked up here.
+    private static let captureActions: [String] = CaptureCapability.Kind.allCases.map(\.action)
 
     static func checkRecoverable(code: String, recoverable: Bool, into found: inout [ContractViolation]) {
         guard let known = BridgeErrorCode(rawValue: code), known.isRecoverable != recoverable else { return }

@@ -36,10 +36,11 @@ public struct ProtocolLinter: Sendable {
     /// reuses the correlationId of one still waiting for its answer (the caller threads requests).
     /// Learns from what it sees: call it once per message, in order.
     public mutating func mark(_ traffic: WireTraffic, slots: [WireSlot], reusesOpenId: Bool) -> LintMark? {
-        let message = traffic.message
-        let action = message.payload.action
+        // The fields it needs, read through the record: not a copy of the whole message.
+        let type = traffic.messageType
+        let action = traffic.messageAction
         // What an inspector answered by hand is not what the host reports or handles.
-        if traffic.direction == .sent, message.type == .response, traffic.origin != .inspector {
+        if traffic.direction == .sent, type == .response, traffic.origin != .inspector {
             learn(fromAnswer: traffic)
         }
         if let deliveryError = traffic.deliveryError {
@@ -48,17 +49,17 @@ public struct ProtocolLinter: Sendable {
         if let lost = traffic.lost {
             return LintMark(.lost, lost)
         }
-        switch (traffic.direction, message.type) {
+        switch (traffic.direction, type) {
         case (.received, .request):
             if reusesOpenId {
-                return LintMark(.duplicateId, "\(message.correlationId) is still waiting for its answer: this request was not routed")
+                return LintMark(.duplicateId, "\(traffic.messageCorrelationId) is still waiting for its answer: this request was not routed")
             }
             if let mark = slotMark(for: action, slots: slots) { return mark }
             if let mark = reportMark(for: action, slots: slots) { return mark }
         case (.received, .response):
-            return LintMark(.unknownResponse, "the host sent no request with id \(message.correlationId): nothing waits for this response")
+            return LintMark(.unknownResponse, "the host sent no request with id \(traffic.messageCorrelationId): nothing waits for this response")
         case (.sent, .response):
-            if message.payload.error?.code == BridgeErrorCode.busy.rawValue {
+            if traffic.messageErrorCode == BridgeErrorCode.busy.rawValue {
                 let holder = slots.first { $0.action == action }?.activeRequest
                 return LintMark(.busy, holder.map { "slot busy with \($0): complete it when the capture UI is dismissed" }
                     ?? "slot busy with an earlier request: complete it when the capture UI is dismissed")
