@@ -80,14 +80,6 @@ struct JSONByteOutput: ~Copyable {
         count += length
     }
 
-    /// Appends `bytes` as they are.
-    @inline(__always)
-    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {
-        guard end > start, let source = bytes.baseAddress else { return }
-        (base + count).update(from: source + start, count: end - start)
-        count += end - start
-    }
-
     /// Appends `value` in decimal, as `String(value)` writes it.
     mutating func appendInteger(_ value: Int64) {
         var digits = 1
@@ -120,37 +112,59 @@ struct JSONByteOutput: ~Copyable {
         text.withUTF8 { appendString(utf8: $0) }
     }
 
-    /// ``appendString(_:)`` for the string's UTF-8 bytes: runs of bytes that need no escape are
-    /// found eight at a time and copied at once.
+    /// ``appendString(_:)`` for the string's UTF-8 bytes: eight at a time while none of them
+    /// needs an escape, one at a time in a word where one does.
     private mutating func appendString(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         let length = bytes.count
         reserve(length + 2)
         base[count] = UInt8(ascii: "\"")
         count += 1
-        var runStart = 0
-        var index = 0
-        while index < length {
-            if let source = bytes.baseAddress {
-                while index + 8 <= length {
-                    let word = UInt64(littleEndian: UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self))
-                    let escapes = Self.escapedBytes(word)
-                    if escapes != 0 {
-                        index += escapes.trailingZeroBitCount / 8
-                        break
-                    }
+        if let source = bytes.baseAddress {
+            var index = 0
+            while index + 8 <= length {
+                let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
+                if Self.escapedBytes(UInt64(littleEndian: word)) == 0 {
+                    UnsafeMutableRawPointer(base + count).storeBytes(of: word, as: UInt64.self)
+                    count += 8
                     index += 8
+                    continue
+                }
+                for _ in 0..<8 {
+                    appendEscaping(source[index], remaining: length - index)
+                    index += 1
                 }
             }
-            while index < length, !Self.needsEscape(bytes[index]) { index += 1 }
-            guard index < length else { break }
-            append(bytes, from: runStart, to: index)
-            // The escape, the rest of the string and the closing quote.
-            reserve(6 + length - index)
-            appendEscape(bytes[index])
-            index += 1
-            runStart = index
+            while index < length {
+                appendEscaping(source[index], remaining: length - index)
+                index += 1
+            }
         }
-        append(bytes, from: runStart, to: length)
+        base[count] = UInt8(ascii: "\"")
+        count += 1
+    }
+
+    /// Appends one byte of a string, escaped if it must be; `remaining` counts it and the bytes
+    /// after it, for which (and the closing quote) room was reserved unescaped.
+    @inline(__always)
+    private mutating func appendEscaping(_ byte: UInt8, remaining: Int) {
+        guard Self.needsEscape(byte) else {
+            base[count] = byte
+            count += 1
+            return
+        }
+        reserve(6 + remaining)
+        appendEscape(byte)
+    }
+
+    /// Appends a packed key (``PackedJSONKey``) that needs no escape, in quotes.
+    @inline(__always)
+    mutating func appendQuoted(_ key: PackedJSONKey) {
+        // Both words are stored whole; the bytes past the key's are written over next.
+        reserve(PackedJSONKey.capacity + 2)
+        base[count] = UInt8(ascii: "\"")
+        UnsafeMutableRawPointer(base + count + 1).storeBytes(of: key.high.bigEndian, as: UInt64.self)
+        UnsafeMutableRawPointer(base + count + 9).storeBytes(of: key.low.bigEndian, as: UInt64.self)
+        count += 1 + key.length
         base[count] = UInt8(ascii: "\"")
         count += 1
     }
