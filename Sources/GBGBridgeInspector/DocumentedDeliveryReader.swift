@@ -23,6 +23,8 @@ enum DocumentedDeliveryReader {
     /// refusing `status` or `error` at the top level, which the full reading moves into
     /// `payload`.
     static func message(in bytes: Data, maxDepth: Int) -> BridgeMessage? {
-        BridgeMessageReader.message(in: bytes, maxDepth: maxDepth, refusingTopLevelStatus: true)
+        JSONParser.reading(bytes, maxDepth: maxDepth) { parser throws(JSONParser.Refusal) in
+            try BridgeMessageReader.message(from: &parser, depth: 1, deferringData: true, refusingTopLevelStatus: true)
+        }
     }
 }

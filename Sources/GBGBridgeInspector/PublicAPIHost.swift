@@ -88,15 +88,8 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     var interceptPage: String?
     /// Replies waiting in ``settle(after:)`` for the page's reports, until those come or the
     /// timer each has (on the clock) runs out.
-    private var settling: [Settling] = []
+    private var settling: [SettlingReply] = []
     private var nextSettlingToken = 0
-
-    private struct Settling {
-        var token: Int
-        var cause: InspectionCause
-        var continuation: CheckedContinuation<Void, Never>
-        var timer: Task<Void, Never>?
-    }
 
     /// Creates an adapter for `api`; call ``start()`` to take the delegate slot and begin polling.
     ///
@@ -334,7 +327,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
                 guard !Task.isCancelled else { return }
                 self?.endSettling(token)
             }
-            settling.append(Settling(token: token, cause: cause, continuation: continuation, timer: timer))
+            settling.append(SettlingReply(token: token, cause: cause, continuation: continuation, timer: timer))
         }
     }
 
@@ -529,7 +522,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
             report(.pendingAdded(PendingRequest(message: message, since: time)))
         }
         if !change.isEmpty { change.apply(to: &pending, after: current) }
-        for kind in CaptureCapability.Kind.allCases {
+        for kind in captureKinds {
             let slot = Self.capture(kind, of: api)
             let active = slot.activeRequest
             let previous = slots[kind]
@@ -604,3 +597,17 @@ private final class SinkReporting: InspectionReporting {
         onStop = nil
     }
 }
+
+/// A reply waiting in `PublicAPIHost.settle(after:)` for the page's reports. Outside the
+/// generic adapter, so that a look at the waiting replies (after every report) is not a generic
+/// type's metadata lookup.
+private struct SettlingReply {
+    var token: Int
+    var cause: InspectionCause
+    var continuation: CheckedContinuation<Void, Never>
+    var timer: Task<Void, Never>?
+}
+
+/// The slots the adapter compares after every message, made once (`allCases` builds an array
+/// on each call; a generic type cannot hold a static one).
+private let captureKinds = CaptureCapability.Kind.allCases

@@ -1,0 +1,220 @@
+import Foundation
+
+/// The bytes ``BridgeMessageWriter`` writes a message into: one growing buffer written through a
+/// pointer, with runs of plain bytes copied at once, handed over as `Data` without a copy.
+///
+/// Noncopyable, so the buffer has one owner: it is freed when the output is dropped (a message the
+/// writer gives up on half way) or owned by the `Data` that ``data()`` returns.
+///
+/// ```swift
+/// var out = JSONByteOutput(capacity: 256)
+/// out.append("{\"key\":")
+/// out.appendString("value")
+/// out.append(UInt8(ascii: "}"))
+/// let json = out.data()
+/// ```
+struct JSONByteOutput: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+
+    /// An empty output with room for `capacity` bytes before it grows.
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes written, as `Data` owning the buffer (trimmed first when much of it is unused,
+    /// so a large message does not hold on to twice its size).
+    consuming func data() -> Data {
+        var pointer = base
+        let count = self.count
+        if capacity - count > max(4096, count / 4) {
+            let trimmed = UnsafeMutablePointer<UInt8>.allocate(capacity: max(count, 1))
+            trimmed.update(from: pointer, count: count)
+            pointer.deallocate()
+            pointer = trimmed
+        }
+        discard self
+        guard count > 0 else {
+            pointer.deallocate()
+            return Data()
+        }
+        return Data(bytesNoCopy: pointer, count: count, deallocator: .custom { bytes, _ in bytes.deallocate() })
+    }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if capacity - count < extra { grow(extra) }
+    }
+
+    /// Moves the bytes to a buffer with room for `extra` more: at least twice the size, so that
+    /// appending stays linear.
+    private mutating func grow(_ extra: Int) {
+        let needed = count + extra
+        let newCapacity = max(capacity * 2, needed + 256)
+        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        larger.update(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity = newCapacity
+    }
+
+    /// Appends one byte.
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    /// Appends the text of a literal as it is (the writer's punctuation and field names).
+    @inline(__always)
+    mutating func append(_ text: StaticString) {
+        let length = text.utf8CodeUnitCount
+        reserve(length)
+        (base + count).update(from: text.utf8Start, count: length)
+        count += length
+    }
+
+    /// Appends `value` in decimal, as `String(value)` writes it.
+    mutating func appendInteger(_ value: Int64) {
+        var digits = 1
+        var rest = value.magnitude
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        // The sign and the digits, written from the last.
+        reserve(digits + 1)
+        if value < 0 {
+            base[count] = UInt8(ascii: "-")
+            count += 1
+        }
+        rest = value.magnitude
+        var index = count + digits
+        repeat {
+            index -= 1
+            base[index] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+            rest /= 10
+        } while rest != 0
+        count += digits
+    }
+
+    /// Appends `text` as a JSON string, as `JSONEncoder` writes it: `"` and `\` escaped, the
+    /// control characters as `\b \f \n \r \t` or `\u00xx`, everything else (`/`, DEL, non-ASCII)
+    /// as it is.
+    mutating func appendString(_ text: String) {
+        var text = text
+        text.withUTF8 { appendString(utf8: $0) }
+    }
+
+    /// ``appendString(_:)`` for the string's UTF-8 bytes: eight at a time while none of them
+    /// needs an escape, one at a time in a word where one does.
+    private mutating func appendString(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        let length = bytes.count
+        reserve(length + 2)
+        base[count] = UInt8(ascii: "\"")
+        count += 1
+        if let source = bytes.baseAddress {
+            var index = 0
+            while index + 8 <= length {
+                let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
+                if Self.escapedBytes(UInt64(littleEndian: word)) == 0 {
+                    UnsafeMutableRawPointer(base + count).storeBytes(of: word, as: UInt64.self)
+                    count += 8
+                    index += 8
+                    continue
+                }
+                for _ in 0..<8 {
+                    appendEscaping(source[index], remaining: length - index)
+                    index += 1
+                }
+            }
+            while index < length {
+                appendEscaping(source[index], remaining: length - index)
+                index += 1
+            }
+        }
+        base[count] = UInt8(ascii: "\"")
+        count += 1
+    }
+
+    /// Appends one byte of a string, escaped if it must be; `remaining` counts it and the bytes
+    /// after it, for which (and the closing quote) room was reserved unescaped.
+    @inline(__always)
+    private mutating func appendEscaping(_ byte: UInt8, remaining: Int) {
+        guard Self.needsEscape(byte) else {
+            base[count] = byte
+            count += 1
+            return
+        }
+        reserve(6 + remaining)
+        appendEscape(byte)
+    }
+
+    /// Appends a packed key (``PackedJSONKey``) that needs no escape, in quotes.
+    @inline(__always)
+    mutating func appendQuoted(_ key: PackedJSONKey) {
+        // Both words are stored whole; the bytes past the key's are written over next.
+        reserve(PackedJSONKey.capacity + 2)
+        base[count] = UInt8(ascii: "\"")
+        UnsafeMutableRawPointer(base + count + 1).storeBytes(of: key.high.bigEndian, as: UInt64.self)
+        UnsafeMutableRawPointer(base + count + 9).storeBytes(of: key.low.bigEndian, as: UInt64.self)
+        count += 1 + key.length
+        base[count] = UInt8(ascii: "\"")
+        count += 1
+    }
+
+    /// Whether `byte` is written as an escape: `"`, `\` and the control characters.
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    /// The high bit set in every byte of `word` that ``needsEscape(_:)``, and perhaps in later
+    /// ones (a borrow): the lowest set bit marks the first such byte exactly. Bytes from 0x80
+    /// up (UTF-8 beyond ASCII) are never marked.
+    @inline(__always)
+    private static func escapedBytes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let control = (word &- ones &* 0x20) & ~word
+        let quotes = (quote &- ones) & ~quote
+        let backslashes = (backslash &- ones) & ~backslash
+        return (control | quotes | backslashes) & (ones &* 0x80)
+    }
+
+    private static let hexDigits: StaticString = "0123456789abcdef"
+
+    /// Appends the escape of a byte that ``needsEscape(_:)`` (room for six bytes is reserved).
+    private mutating func appendEscape(_ byte: UInt8) {
+        let short: UInt8
+        switch byte {
+        case UInt8(ascii: "\""): short = UInt8(ascii: "\"")
+        case UInt8(ascii: "\\"): short = UInt8(ascii: "\\")
+        case 0x08: short = UInt8(ascii: "b")
+        case 0x0C: short = UInt8(ascii: "f")
+        case 0x0A: short = UInt8(ascii: "n")
+        case 0x0D: short = UInt8(ascii: "r")
+        case 0x09: short = UInt8(ascii: "t")
+        default:
+            let hex = Self.hexDigits.utf8Start
+            base[count] = UInt8(ascii: "\\")
+            base[count + 1] = UInt8(ascii: "u")
+            base[count + 2] = UInt8(ascii: "0")
+            base[count + 3] = UInt8(ascii: "0")
+            base[count + 4] = hex[Int(byte >> 4)]
+            base[count + 5] = hex[Int(byte & 0x0F)]
+            count += 6
+            return
+        }
+        base[count] = UInt8(ascii: "\\")
+        base[count + 1] = short
+        count += 2
+    }
+}
