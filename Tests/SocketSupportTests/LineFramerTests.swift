@@ -88,4 +88,53 @@ import SocketSupport
         #expect(framer.bufferedByteCount == 0)
         #expect(lines(framer.feed(Array("whole\n".utf8))) == ["whole"])
     }
+    @Test("a framer that keeps its buffer keeps the capacity a long line needed, and one that does not frees it")
+    func keptBufferOutlivesItsLine() {
+        let long = [UInt8](repeating: UInt8(ascii: "x"), count: 10_000)
+        // The long line in pieces of 1,000 bytes, then its terminator.
+        func feedLong(_ framer: inout LineFramer) -> [LineFramer.Frame] {
+            var frames: [LineFramer.Frame] = []
+            for start in stride(from: 0, to: long.count, by: 1000) {
+                frames += framer.feed(long[start..<(start + 1000)])
+            }
+            return frames + framer.feed(Array("\r\n".utf8))
+        }
+        var keeping = LineFramer(maximumLineLength: 64 * 1024, keepsBuffer: true)
+        var freeing = LineFramer(maximumLineLength: 64 * 1024)
+        #expect(feedLong(&keeping) == [.line(long)])
+        #expect(feedLong(&freeing) == [.line(long)])
+        #expect(keeping.bufferedByteCount == 0)
+        #expect(keeping.bufferedCapacity >= long.count + 1)
+        #expect(freeing.bufferedCapacity == 0)
+        // The next long line reuses it, and reset frees it.
+        let capacity = keeping.bufferedCapacity
+        #expect(feedLong(&keeping) == [.line(long)])
+        #expect(keeping.bufferedCapacity == capacity)
+        keeping.reset()
+        #expect(keeping.bufferedCapacity == 0)
+    }
+
+    @Test("a borrowed line that arrived whole is the chunk's own bytes, one that spanned chunks comes whole")
+    func borrowedLinesPointIntoTheChunk() {
+        var framer = LineFramer(maximumLineLength: 64, keepsBuffer: true)
+        let chunk = Array("one\r\ntwo\nthr".utf8)
+        var offsets: [Int] = []
+        var texts: [String] = []
+        chunk.withUnsafeBytes { chunk in
+            framer.feedBorrowing(chunk) { frame in
+                guard case .line(let line) = frame, let start = line.baseAddress, let base = chunk.baseAddress else { return }
+                offsets.append(base.distance(to: start))
+                texts.append(String(decoding: line, as: UTF8.self))
+            }
+        }
+        #expect(offsets == [0, 5])
+        #expect(texts == ["one", "two"])
+        Array("ee\r\n".utf8).withUnsafeBytes { chunk in
+            framer.feedBorrowing(chunk) { frame in
+                if case .line(let line) = frame { texts.append(String(decoding: line, as: UTF8.self)) }
+            }
+        }
+        #expect(texts == ["one", "two", "three"])
+        #expect(framer.bufferedByteCount == 0)
+    }
 }

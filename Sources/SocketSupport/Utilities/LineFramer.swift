@@ -15,8 +15,22 @@ import Darwin
 /// `maximumLineLength` comes out once as `.oversized` as soon as the cap is exceeded;
 /// the rest of that line is skipped up to the next newline without being stored, and
 /// the line after it is framed normally. Each chunk is scanned once (no rescans of
-/// what is already buffered), and only an unfinished line of at most
-/// `maximumLineLength` bytes is kept between chunks.
+/// what is already buffered, and nothing is shifted), and only an unfinished line of at
+/// most `maximumLineLength` bytes is kept between chunks.
+///
+/// A line comes out either as an array of its own (``feed(_:_:)``) or borrowed for the
+/// call (``feedBorrowing(_:_:)``): a line that arrived whole in one chunk is then handed out
+/// from the chunk itself, one that spanned chunks from the framer's buffer, and nothing is
+/// copied for it. A reader of large lines that makes its own copy (a `Data`, say) borrows, and
+/// creates the framer with `keepsBuffer` so that the buffer a long line needed is kept for the
+/// next one instead of being grown again from nothing:
+///
+/// ```swift
+/// var framer = LineFramer(maximumLineLength: 32 << 20, keepsBuffer: true)
+/// framer.feedBorrowing(bytesJustRead) { frame in
+///     if case .line(let line) = frame { handle(Data(line)) }
+/// }
+/// ```
 public struct LineFramer: Sendable {
     /// One result of framing.
     public enum Frame: Sendable, Hashable {
@@ -27,18 +41,33 @@ public struct LineFramer: Sendable {
         case oversized(byteCount: Int)
     }
 
+    /// One result of framing, its line borrowed: the bytes are valid only during the call that
+    /// receives them (they are the chunk's own, or the framer's buffer).
+    public enum BorrowedFrame {
+        /// A complete line, without its line terminator.
+        case line(UnsafeRawBufferPointer)
+        /// A line exceeded the cap, as ``Frame/oversized(byteCount:)``.
+        case oversized(byteCount: Int)
+    }
+
     /// The longest line accepted, in bytes, counting a `\r` before the `\n` but not the `\n`.
     public let maximumLineLength: Int
     /// Whether a `\r` right before the `\n` is removed from each line.
     public let stripsCarriageReturn: Bool
+    /// Whether the buffer a line that spanned chunks needed is kept for the next such line
+    /// (never larger than `maximumLineLength`), instead of being freed: for readers of large
+    /// lines, which would otherwise grow it again, in fresh memory, for each one.
+    public let keepsBuffer: Bool
 
     private var buffer: [UInt8] = []
     private var discarding = false
 
-    /// A framer accepting lines of up to `maximumLineLength` bytes (at least 1).
-    public init(maximumLineLength: Int, stripsCarriageReturn: Bool = true) {
+    /// A framer accepting lines of up to `maximumLineLength` bytes (at least 1); with
+    /// `keepsBuffer`, one that keeps its buffer between lines (``keepsBuffer``).
+    public init(maximumLineLength: Int, stripsCarriageReturn: Bool = true, keepsBuffer: Bool = false) {
         self.maximumLineLength = max(1, maximumLineLength)
         self.stripsCarriageReturn = stripsCarriageReturn
+        self.keepsBuffer = keepsBuffer
     }
 
     /// Bytes of an unfinished line held until its newline arrives (never more than
@@ -47,9 +76,10 @@ public struct LineFramer: Sendable {
         buffer.count
     }
 
-    /// Memory the unfinished line takes: the buffer's capacity, which can be larger than
-    /// ``bufferedByteCount`` (the buffer grows in steps) but never larger than
-    /// `maximumLineLength` (rounded up to the allocator's size class). For memory accounting.
+    /// Memory the buffer takes: its capacity, which can be larger than ``bufferedByteCount``
+    /// (the buffer grows in steps, and with ``keepsBuffer`` it stays between lines) but never
+    /// larger than `maximumLineLength` (rounded up to the allocator's size class). For memory
+    /// accounting.
     public var bufferedCapacity: Int {
         buffer.capacity
     }
@@ -59,59 +89,50 @@ public struct LineFramer: Sendable {
         discarding
     }
 
-    /// Forgets any unfinished line, for example when a connection ends.
+    /// Forgets any unfinished line and frees the buffer, for example when a connection ends.
     public mutating func reset() {
         buffer = []
         discarding = false
     }
 
-    /// Frames `chunk`, calling `body` for each frame in order. The framer's state is
-    /// updated before each call, so an error thrown by `body` leaves it consistent
-    /// (the remaining bytes of the chunk are then not framed).
+    /// Frames `chunk`, calling `body` for each frame in order, each line in an array of its own.
+    /// The framer's state is updated before each call, so an error thrown by `body` leaves it
+    /// consistent (the remaining bytes of the chunk are then not framed).
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (Frame) throws -> Void) rethrows {
-        guard let base = chunk.baseAddress else { return }
-        let count = chunk.count
-        var start = 0
-        while start < count {
-            let found = memchr(base + start, 0x0A, count - start)
-            let newline: Int? = found.map { base.distance(to: UnsafeRawPointer($0)) }
-            let end = newline ?? count
-            let segment = UnsafeRawBufferPointer(rebasing: chunk[start..<end])
-            start = end + 1
-
-            if discarding {
-                if newline != nil { discarding = false }
-                continue
-            }
-            let seen = buffer.count + segment.count
-            if seen > maximumLineLength {
-                buffer = []
-                discarding = newline == nil
-                try body(.oversized(byteCount: seen))
-                continue
-            }
-            guard newline != nil else {
-                // Grow in steps, but never past the cap: an unfinished line of at most
-                // `maximumLineLength` bytes then takes at most that much memory.
-                if seen > buffer.capacity {
-                    buffer.reserveCapacity(min(maximumLineLength, max(seen, 2 * buffer.capacity)))
+        let keepsBuffer = keepsBuffer
+        let stripsCarriageReturn = stripsCarriageReturn
+        try scan(
+            chunk,
+            whole: { line in try body(.line(Array(line))) },
+            buffered: { buffer in
+                if keepsBuffer {
+                    // A copy of its own: the buffer stays for the next line.
+                    try body(.line(buffer.withUnsafeBytes { Array(Self.withoutCarriageReturn($0, strips: stripsCarriageReturn)) }))
+                    return
                 }
-                buffer.append(contentsOf: segment)
-                continue
-            }
-            var line: [UInt8]
-            if buffer.isEmpty {
-                line = Array(segment)
-            } else {
-                buffer.append(contentsOf: segment)
-                line = buffer
+                // The buffer becomes the line: nothing is copied.
+                var line = buffer
                 buffer = []
-            }
-            if stripsCarriageReturn, line.last == 0x0D {
-                line.removeLast()
-            }
-            try body(.line(line))
-        }
+                if stripsCarriageReturn, line.last == 0x0D {
+                    line.removeLast()
+                }
+                try body(.line(line))
+            },
+            oversized: { try body(.oversized(byteCount: $0)) })
+    }
+
+    /// Frames `chunk`, calling `body` for each frame in order, each line borrowed for the call
+    /// (``BorrowedFrame``): the same frames as ``feed(_:_:)``, without copying a line. As there,
+    /// the framer's state is consistent after an error thrown by `body`.
+    public mutating func feedBorrowing(_ chunk: UnsafeRawBufferPointer, _ body: (BorrowedFrame) throws -> Void) rethrows {
+        let stripsCarriageReturn = stripsCarriageReturn
+        try scan(
+            chunk,
+            whole: { line in try body(.line(line)) },
+            buffered: { buffer in
+                try buffer.withUnsafeBytes { line in try body(.line(Self.withoutCarriageReturn(line, strips: stripsCarriageReturn))) }
+            },
+            oversized: { try body(.oversized(byteCount: $0)) })
     }
 
     /// Frames `chunk` and returns its frames in order.
@@ -129,5 +150,61 @@ public struct LineFramer: Sendable {
     /// Frames `bytes` and returns their frames in order.
     public mutating func feed(_ bytes: ArraySlice<UInt8>) -> [Frame] {
         bytes.withUnsafeBytes { feed($0) }
+    }
+
+    /// The one scan of a chunk: `whole` gets a line that arrived whole in `chunk` (its
+    /// terminator removed); `buffered` a line that spanned chunks, as the buffer holding it with
+    /// a `\r` before the newline still there (the buffer is emptied after the call, or kept
+    /// emptied with ``keepsBuffer``, whether or not the call throws); `oversized` the byte count
+    /// of a line over the cap.
+    private mutating func scan(
+        _ chunk: UnsafeRawBufferPointer,
+        whole: (UnsafeRawBufferPointer) throws -> Void,
+        buffered: (inout [UInt8]) throws -> Void,
+        oversized: (Int) throws -> Void
+    ) rethrows {
+        guard let base = chunk.baseAddress else { return }
+        let count = chunk.count
+        var start = 0
+        while start < count {
+            let found = memchr(base + start, 0x0A, count - start)
+            let newline: Int? = found.map { base.distance(to: UnsafeRawPointer($0)) }
+            let end = newline ?? count
+            let segment = UnsafeRawBufferPointer(rebasing: chunk[start..<end])
+            start = end + 1
+
+            if discarding {
+                if newline != nil { discarding = false }
+                continue
+            }
+            let seen = buffer.count + segment.count
+            if seen > maximumLineLength {
+                buffer.removeAll(keepingCapacity: keepsBuffer)
+                discarding = newline == nil
+                try oversized(seen)
+                continue
+            }
+            if newline == nil || !buffer.isEmpty {
+                // Grow in steps, but never past the cap: an unfinished line of at most
+                // `maximumLineLength` bytes then takes at most that much memory.
+                if seen > buffer.capacity {
+                    buffer.reserveCapacity(min(maximumLineLength, max(seen, 2 * buffer.capacity)))
+                }
+                buffer.append(contentsOf: segment)
+            }
+            guard newline != nil else { continue }
+            if buffer.isEmpty {
+                try whole(Self.withoutCarriageReturn(segment, strips: stripsCarriageReturn))
+            } else {
+                defer { buffer.removeAll(keepingCapacity: keepsBuffer) }
+                try buffered(&buffer)
+            }
+        }
+    }
+
+    /// `line` without a `\r` at its end, when `strips`.
+    private static func withoutCarriageReturn(_ line: UnsafeRawBufferPointer, strips: Bool) -> UnsafeRawBufferPointer {
+        guard strips, let last = line.last, last == 0x0D else { return line }
+        return UnsafeRawBufferPointer(rebasing: line[..<(line.count - 1)])
     }
 }
