@@ -85,7 +85,9 @@ public struct ClientConnectionStateMachine: Sendable {
     public init(endpoint: InspectorEndpoint, maximumFrameBytes: Int = WireProtocol.maxAgentFrameBytes) {
         peer = endpoint.description
         self.maximumFrameBytes = max(1, maximumFrameBytes)
-        framer = LineFramer(maximumLineLength: self.maximumFrameBytes)
+        // The framer keeps the buffer a long frame (a snapshot, a large message) needed for the
+        // next one, instead of growing one again, in fresh memory, for each (issue 30).
+        framer = LineFramer(maximumLineLength: self.maximumFrameBytes, keepsBuffer: true)
     }
 
     /// The agent's greeting, once it has arrived (and still after a failure).
