@@ -191,6 +191,8 @@ struct BridgeInspectorBench {
 
         progress("large payload: \(options.payloadBytes) bytes × \(options.payloadRuns)")
         let large = try await bench.largePayload(bytes: options.payloadBytes, runs: options.payloadRuns)
+        progress("large payload: framing its line as the client does, with the framer's buffer kept and fresh")
+        let framing = try LargeLineFraming.measure(Workload.largeMessage(bytes: options.payloadBytes, id: "big-framing"), runs: 5)
 
         progress("attaching under load: a 30 MiB log, 16 KB events at 20/s")
         let attachLarge = try await bench.attachUnderLoad(
@@ -268,6 +270,8 @@ struct BridgeInspectorBench {
         report.set("large_payload_ms", large.endToEndMs)
         report.set("large_payload_host_receive_ms", large.hostReceiveMs)
         report.set("large_payload_raw_socket_ms", large.rawSocketMs)
+        report.set("large_payload_client_framing_ms", framing.keptBufferMs)
+        report.set("large_payload_client_framing_fresh_buffer_ms", framing.freshBufferMs)
         addTUIFigures(tui, to: &report)
 
         var config = Report()
@@ -368,6 +372,8 @@ struct BridgeInspectorBench {
         table.row("journey -> client holds it decoded", Format.fixed(large.endToEndMs, 1) + " ms")
         table.row("  of which host.receive (the host's own decoding)", Format.fixed(large.hostReceiveMs, 1) + " ms")
         table.row("same bytes over a raw Unix socket", Format.fixed(large.rawSocketMs, 1) + " ms")
+        table.row("client's framing of its line (buffer kept)", Format.fixed(framing.keptBufferMs, 1) + " ms",
+            "a fresh buffer each line: \(Format.fixed(framing.freshBufferMs, 1)) ms; median of \(framing.runs)")
 
         table.title("TUI with \(Format.count(Double(tui.messages))) messages (120x40)")
         table.row("render(), cursor on the newest row", Format.fixed(tui.frameMsAtEnd, 3) + " ms", Format.verdict(tui.frameMsAtEnd < 5, "< 5 ms"))
