@@ -156,7 +156,9 @@ public struct LineFramer: Sendable {
     /// terminator removed); `buffered` a line that spanned chunks, as the buffer holding it with
     /// a `\r` before the newline still there (the buffer is emptied after the call, or kept
     /// emptied with ``keepsBuffer``, whether or not the call throws); `oversized` the byte count
-    /// of a line over the cap.
+    /// of a line over the cap. Inlined into each `feed` so that the closures are called
+    /// directly: a client frames every line it reads here.
+    @inline(__always)
     private mutating func scan(
         _ chunk: UnsafeRawBufferPointer,
         whole: (UnsafeRawBufferPointer) throws -> Void,
