@@ -270,8 +270,10 @@ struct BridgeInspectorBench {
         report.set("large_payload_ms", large.endToEndMs)
         report.set("large_payload_host_receive_ms", large.hostReceiveMs)
         report.set("large_payload_raw_socket_ms", large.rawSocketMs)
-        report.set("large_payload_client_framing_ms", framing.keptBufferMs)
-        report.set("large_payload_client_framing_fresh_buffer_ms", framing.freshBufferMs)
+        report.set("large_payload_client_framing_cpu_ms", framing.keptBufferMs)
+        report.set("large_payload_client_framing_cpu_ms_fresh_buffer", framing.freshBufferMs)
+        report.set("large_payload_client_framing_page_faults", framing.keptBufferFaults)
+        report.set("large_payload_client_framing_page_faults_fresh_buffer", framing.freshBufferFaults)
         addTUIFigures(tui, to: &report)
 
         var config = Report()
@@ -372,8 +374,8 @@ struct BridgeInspectorBench {
         table.row("journey -> client holds it decoded", Format.fixed(large.endToEndMs, 1) + " ms")
         table.row("  of which host.receive (the host's own decoding)", Format.fixed(large.hostReceiveMs, 1) + " ms")
         table.row("same bytes over a raw Unix socket", Format.fixed(large.rawSocketMs, 1) + " ms")
-        table.row("client's framing of its line (buffer kept)", Format.fixed(framing.keptBufferMs, 1) + " ms",
-            "a fresh buffer each line: \(Format.fixed(framing.freshBufferMs, 1)) ms; median of \(framing.runs)")
+        table.row("client's framing of its line, buffer kept (CPU)", Format.fixed(framing.keptBufferMs, 1) + " ms",
+            "\(Format.fixed(framing.keptBufferFaults, 0)) page faults; a fresh buffer each line: \(Format.fixed(framing.freshBufferMs, 1)) ms, \(Format.fixed(framing.freshBufferFaults, 0)) faults; median of \(framing.runs)")
 
         table.title("TUI with \(Format.count(Double(tui.messages))) messages (120x40)")
         table.row("render(), cursor on the newest row", Format.fixed(tui.frameMsAtEnd, 3) + " ms", Format.verdict(tui.frameMsAtEnd < 5, "< 5 ms"))
