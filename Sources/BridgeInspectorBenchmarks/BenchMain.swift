@@ -270,6 +270,8 @@ struct BridgeInspectorBench {
         report.set("large_payload_ms", large.endToEndMs)
         report.set("large_payload_host_receive_ms", large.hostReceiveMs)
         report.set("large_payload_raw_socket_ms", large.rawSocketMs)
+        report.set("large_payload_client_cpu_ms", large.clientCPUMs)
+        report.set("large_payload_client_page_faults", large.clientPageFaults)
         report.set("large_payload_client_framing_cpu_ms", framing.keptBufferMs)
         report.set("large_payload_client_framing_cpu_ms_fresh_buffer", framing.freshBufferMs)
         report.set("large_payload_client_framing_page_faults", framing.keptBufferFaults)
@@ -374,6 +376,8 @@ struct BridgeInspectorBench {
         table.row("journey -> client holds it decoded", Format.fixed(large.endToEndMs, 1) + " ms")
         table.row("  of which host.receive (the host's own decoding)", Format.fixed(large.hostReceiveMs, 1) + " ms")
         table.row("same bytes over a raw Unix socket", Format.fixed(large.rawSocketMs, 1) + " ms")
+        table.row("the following client's thread, CPU", Format.fixed(large.clientCPUMs, 1) + " ms",
+            "\(Format.fixed(large.clientPageFaults, 0)) minor page faults")
         table.row("client's framing of its line, buffer kept (CPU)", Format.fixed(framing.keptBufferMs, 1) + " ms",
             "\(Format.fixed(framing.keptBufferFaults, 0)) page faults; a fresh buffer each line: \(Format.fixed(framing.freshBufferMs, 1)) ms, \(Format.fixed(framing.freshBufferFaults, 0)) faults; median of \(framing.runs)")
 
