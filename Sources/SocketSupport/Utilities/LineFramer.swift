@@ -21,12 +21,14 @@ import Darwin
 /// A line comes out either as an array of its own (``feed(_:_:)``) or borrowed for the
 /// call (``feedBorrowing(_:_:)``): a line that arrived whole in one chunk is then handed out
 /// from the chunk itself, one that spanned chunks from the framer's buffer, and nothing is
-/// copied for it. A reader of large lines that makes its own copy (a `Data`, say) borrows, and
-/// creates the framer with `keepsBuffer` so that the buffer a long line needed is kept for the
-/// next one instead of being grown again from nothing:
+/// copied for it. A reader of long lines (snapshots, large messages) creates the framer with
+/// `expectsLongLines`: a borrowed line then leaves its buffer for the next one, and a line taken
+/// as an array takes the buffer with it while the next long line reserves at once about the
+/// length of the last (memory not touched until written), instead of growing step by step and
+/// copying what it holds at each step:
 ///
 /// ```swift
-/// var framer = LineFramer(maximumLineLength: 32 << 20, keepsBuffer: true)
+/// var framer = LineFramer(maximumLineLength: 32 << 20, expectsLongLines: true)
 /// framer.feedBorrowing(bytesJustRead) { frame in
 ///     if case .line(let line) = frame { handle(Data(line)) }
 /// }
@@ -54,20 +56,30 @@ public struct LineFramer: Sendable {
     public let maximumLineLength: Int
     /// Whether a `\r` right before the `\n` is removed from each line.
     public let stripsCarriageReturn: Bool
-    /// Whether the buffer a line that spanned chunks needed is kept for the next such line
-    /// (never larger than `maximumLineLength`), instead of being freed: for readers of large
-    /// lines, which would otherwise grow it again, in fresh memory, for each one.
-    public let keepsBuffer: Bool
+    /// Whether lines are expected to be long and to come one after another: a line lent by
+    /// ``feedBorrowing(_:_:)`` leaves its buffer (never larger than `maximumLineLength`) for the
+    /// next, and once a line taken as an array outgrows ``longLineThreshold``, its buffer
+    /// reserves at once half as much again as the last such line was long.
+    public let expectsLongLines: Bool
 
     private var buffer: [UInt8] = []
     private var discarding = false
+    /// With ``expectsLongLines``, the length of the last line longer than ``longLineThreshold``
+    /// taken as an array (0 before one).
+    private var lastLongLineLength = 0
+
+    /// The length past which a line counts as long (``expectsLongLines``): 64 KiB, or a quarter
+    /// of the cap when that is smaller. A line that merely spans two reads stays below it.
+    public var longLineThreshold: Int {
+        min(64 * 1024, max(1, maximumLineLength / 4))
+    }
 
     /// A framer accepting lines of up to `maximumLineLength` bytes (at least 1); with
-    /// `keepsBuffer`, one that keeps its buffer between lines (``keepsBuffer``).
-    public init(maximumLineLength: Int, stripsCarriageReturn: Bool = true, keepsBuffer: Bool = false) {
+    /// `expectsLongLines`, one for long lines (``expectsLongLines``).
+    public init(maximumLineLength: Int, stripsCarriageReturn: Bool = true, expectsLongLines: Bool = false) {
         self.maximumLineLength = max(1, maximumLineLength)
         self.stripsCarriageReturn = stripsCarriageReturn
-        self.keepsBuffer = keepsBuffer
+        self.expectsLongLines = expectsLongLines
     }
 
     /// Bytes of an unfinished line held until its newline arrives (never more than
@@ -77,7 +89,7 @@ public struct LineFramer: Sendable {
     }
 
     /// Memory the buffer takes: its capacity, which can be larger than ``bufferedByteCount``
-    /// (the buffer grows in steps, and with ``keepsBuffer`` it stays between lines) but never
+    /// (the buffer grows in steps, and with ``expectsLongLines`` a borrowed line's stays) but never
     /// larger than `maximumLineLength` (rounded up to the allocator's size class). For memory
     /// accounting.
     public var bufferedCapacity: Int {
@@ -93,23 +105,19 @@ public struct LineFramer: Sendable {
     public mutating func reset() {
         buffer = []
         discarding = false
+        lastLongLineLength = 0
     }
 
     /// Frames `chunk`, calling `body` for each frame in order, each line in an array of its own.
     /// The framer's state is updated before each call, so an error thrown by `body` leaves it
     /// consistent (the remaining bytes of the chunk are then not framed).
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (Frame) throws -> Void) rethrows {
-        let keepsBuffer = keepsBuffer
         let stripsCarriageReturn = stripsCarriageReturn
         try scan(
             chunk,
+            keepingBuffer: false,
             whole: { line in try body(.line(Array(line))) },
             buffered: { buffer in
-                if keepsBuffer {
-                    // A copy of its own: the buffer stays for the next line.
-                    try body(.line(buffer.withUnsafeBytes { Array(Self.withoutCarriageReturn($0, strips: stripsCarriageReturn)) }))
-                    return
-                }
                 // The buffer becomes the line: nothing is copied.
                 var line = buffer
                 buffer = []
@@ -128,6 +136,7 @@ public struct LineFramer: Sendable {
         let stripsCarriageReturn = stripsCarriageReturn
         try scan(
             chunk,
+            keepingBuffer: expectsLongLines,
             whole: { line in try body(.line(line)) },
             buffered: { buffer in
                 try buffer.withUnsafeBytes { line in try body(.line(Self.withoutCarriageReturn(line, strips: stripsCarriageReturn))) }
@@ -154,13 +163,14 @@ public struct LineFramer: Sendable {
 
     /// The one scan of a chunk: `whole` gets a line that arrived whole in `chunk` (its
     /// terminator removed); `buffered` a line that spanned chunks, as the buffer holding it with
-    /// a `\r` before the newline still there (the buffer is emptied after the call, or kept
-    /// emptied with ``keepsBuffer``, whether or not the call throws); `oversized` the byte count
-    /// of a line over the cap. Inlined into each `feed` so that the closures are called
-    /// directly: a client frames every line it reads here.
+    /// a `\r` before the newline still there (it may take the buffer; the buffer is emptied
+    /// after the call, keeping its capacity with `keepingBuffer`, whether or not the call
+    /// throws); `oversized` the byte count of a line over the cap. Inlined into each `feed` so
+    /// that the closures are called directly: a client frames every line it reads here.
     @inline(__always)
     private mutating func scan(
         _ chunk: UnsafeRawBufferPointer,
+        keepingBuffer: Bool,
         whole: (UnsafeRawBufferPointer) throws -> Void,
         buffered: (inout [UInt8]) throws -> Void,
         oversized: (Int) throws -> Void
@@ -181,7 +191,7 @@ public struct LineFramer: Sendable {
             }
             let seen = buffer.count + segment.count
             if seen > maximumLineLength {
-                buffer.removeAll(keepingCapacity: keepsBuffer)
+                buffer.removeAll(keepingCapacity: keepingBuffer)
                 discarding = newline == nil
                 try oversized(seen)
                 continue
@@ -190,7 +200,7 @@ public struct LineFramer: Sendable {
                 // Grow in steps, but never past the cap: an unfinished line of at most
                 // `maximumLineLength` bytes then takes at most that much memory.
                 if seen > buffer.capacity {
-                    buffer.reserveCapacity(min(maximumLineLength, max(seen, 2 * buffer.capacity)))
+                    buffer.reserveCapacity(min(maximumLineLength, max(seen, 2 * buffer.capacity, longLineReservation(seen))))
                 }
                 buffer.append(contentsOf: segment)
             }
@@ -198,10 +208,19 @@ public struct LineFramer: Sendable {
             if buffer.isEmpty {
                 try whole(Self.withoutCarriageReturn(segment, strips: stripsCarriageReturn))
             } else {
-                defer { buffer.removeAll(keepingCapacity: keepsBuffer) }
+                if expectsLongLines, buffer.count > longLineThreshold { lastLongLineLength = buffer.count }
+                defer { buffer.removeAll(keepingCapacity: keepingBuffer) }
                 try buffered(&buffer)
             }
         }
+    }
+
+    /// What a line `seen` bytes long so far reserves at once: with ``expectsLongLines``, once it
+    /// is long, half as much again as the last long line; otherwise nothing beyond its steps.
+    @inline(__always)
+    private func longLineReservation(_ seen: Int) -> Int {
+        guard expectsLongLines, seen > longLineThreshold else { return 0 }
+        return lastLongLineLength + lastLongLineLength / 2
     }
 
     /// `line` without a `\r` at its end, when `strips`.
