@@ -58,14 +58,14 @@ public struct LineFramer: Sendable {
     public let stripsCarriageReturn: Bool
     /// Whether lines are expected to be long and to come one after another: a line lent by
     /// ``feedBorrowing(_:_:)`` leaves its buffer (never larger than `maximumLineLength`) for the
-    /// next, and once a line taken as an array outgrows ``longLineThreshold``, its buffer
-    /// reserves at once half as much again as the last such line was long.
+    /// next, and a line past ``longLineThreshold`` that outgrows the buffer reserves at once half
+    /// as much again as the last such line was long (up to the cap).
     public let expectsLongLines: Bool
 
     private var buffer: [UInt8] = []
     private var discarding = false
     /// With ``expectsLongLines``, the length of the last line longer than ``longLineThreshold``
-    /// taken as an array (0 before one).
+    /// that spanned chunks (0 before one).
     private var lastLongLineLength = 0
 
     /// The length past which a line counts as long (``expectsLongLines``): 64 KiB, or a quarter
