@@ -112,13 +112,13 @@ extension HostBench {
     /// more decodes, alternating with the full decoding the one-pass snapshot reader replaced
     /// (`readParsingWhole`): how the two compare, on a busy machine too.
     nonisolated private static func decodeSnapshot(_ line: Data) throws -> Double {
-        let faultsStart = minorPageFaults()
+        let faultsStart = threadMinorPageFaults()
         let cpuStart = threadCPUNanoseconds()
         let start = monotonicNanoseconds()
         _ = try AgentFrame.decode(line)
         let firstMs = milliseconds(from: start, to: monotonicNanoseconds())
         let firstCPU = Double(threadCPUNanoseconds() - cpuStart) / 1e6
-        let faults = minorPageFaults() - faultsStart
+        let faults = threadMinorPageFaults() - faultsStart
         var cpu: [Double] = []
         var fullCPU: [Double] = []
         for _ in 0..<AttachResult.snapshotDecodeRuns {
@@ -133,17 +133,5 @@ extension HostBench {
             String(format: "snapshot of %.1f MiB: first AgentFrame.decode %.1f ms (%.1f ms CPU, %d minor page faults); then, CPU medians of %d: AgentFrame.decode %.1f ms, the full decoding %.1f ms",
                 Double(line.count) / 1_048_576, firstMs, firstCPU, faults, AttachResult.snapshotDecodeRuns, median(cpu), median(fullCPU)))
         return firstMs
-    }
-
-    /// This thread's minor page faults so far (`getrusage`, `RUSAGE_THREAD` on Linux, which Glibc's
-    /// Swift module does not name); the whole process's elsewhere.
-    nonisolated private static func minorPageFaults() -> Int {
-        var usage = rusage()
-        #if os(Linux)
-        getrusage(1, &usage)  // RUSAGE_THREAD
-        #else
-        getrusage(RUSAGE_SELF, &usage)
-        #endif
-        return usage.ru_minflt
     }
 }

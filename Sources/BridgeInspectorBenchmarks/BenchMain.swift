@@ -191,6 +191,8 @@ struct BridgeInspectorBench {
 
         progress("large payload: \(options.payloadBytes) bytes × \(options.payloadRuns)")
         let large = try await bench.largePayload(bytes: options.payloadBytes, runs: options.payloadRuns)
+        progress("large payload: framing its line as the client does, expecting long lines and step by step")
+        let framing = try LargeLineFraming.measure(Workload.largeMessage(bytes: options.payloadBytes, id: "big-framing"), runs: 5)
 
         progress("attaching under load: a 30 MiB log, 16 KB events at 20/s")
         let attachLarge = try await bench.attachUnderLoad(
@@ -268,6 +270,12 @@ struct BridgeInspectorBench {
         report.set("large_payload_ms", large.endToEndMs)
         report.set("large_payload_host_receive_ms", large.hostReceiveMs)
         report.set("large_payload_raw_socket_ms", large.rawSocketMs)
+        report.set("large_payload_client_cpu_ms", large.clientCPUMs)
+        report.set("large_payload_client_page_faults", large.clientPageFaults)
+        report.set("large_payload_client_framing_cpu_ms", framing.keptBufferMs)
+        report.set("large_payload_client_framing_cpu_ms_fresh_buffer", framing.freshBufferMs)
+        report.set("large_payload_client_framing_page_faults", framing.keptBufferFaults)
+        report.set("large_payload_client_framing_page_faults_fresh_buffer", framing.freshBufferFaults)
         addTUIFigures(tui, to: &report)
 
         var config = Report()
@@ -368,6 +376,10 @@ struct BridgeInspectorBench {
         table.row("journey -> client holds it decoded", Format.fixed(large.endToEndMs, 1) + " ms")
         table.row("  of which host.receive (the host's own decoding)", Format.fixed(large.hostReceiveMs, 1) + " ms")
         table.row("same bytes over a raw Unix socket", Format.fixed(large.rawSocketMs, 1) + " ms")
+        table.row("the following client's thread, CPU", Format.fixed(large.clientCPUMs, 1) + " ms",
+            "\(Format.fixed(large.clientPageFaults, 0)) minor page faults")
+        table.row("client's framing of its line, long lines expected (CPU)", Format.fixed(framing.keptBufferMs, 1) + " ms",
+            "\(Format.fixed(framing.keptBufferFaults, 0)) page faults; step by step: \(Format.fixed(framing.freshBufferMs, 1)) ms, \(Format.fixed(framing.freshBufferFaults, 0)) faults; median of \(framing.runs)")
 
         table.title("TUI with \(Format.count(Double(tui.messages))) messages (120x40)")
         table.row("render(), cursor on the newest row", Format.fixed(tui.frameMsAtEnd, 3) + " ms", Format.verdict(tui.frameMsAtEnd < 5, "< 5 ms"))

@@ -33,11 +33,29 @@ final class FollowingClient: @unchecked Sendable {
     /// must block instead of polling (the instruction counts: a polling loop's cost depends on time).
     let signals = DispatchSemaphore(value: 0)
     let arrivals: Locked<[UInt64]>
+    /// The client thread's CPU time and minor page faults so far.
+    struct ThreadUsage {
+        var cpuNanoseconds: UInt64
+        var minorPageFaults: Int
+
+        static var current: ThreadUsage {
+            ThreadUsage(cpuNanoseconds: threadCPUNanoseconds(), minorPageFaults: threadMinorPageFaults())
+        }
+    }
+
+    /// With `notesThreadUsage`, the thread's usage when it became ready and when each tracked
+    /// message arrived (what each large message cost the client); otherwise left empty, so that
+    /// the other figures do not pay for reading it.
+    let usageAtReady = Locked<ThreadUsage?>(nil)
+    let usageAtArrival: Locked<[ThreadUsage?]>
+    private let notesThreadUsage: Bool
     private let stopRequested = Locked(false)
     private let track: @Sendable (String) -> Int?
 
-    init(trackedCount: Int = 0, track: @escaping @Sendable (String) -> Int? = { _ in nil }) {
+    init(trackedCount: Int = 0, notesThreadUsage: Bool = false, track: @escaping @Sendable (String) -> Int? = { _ in nil }) {
         self.arrivals = Locked([UInt64](repeating: 0, count: trackedCount))
+        self.usageAtArrival = Locked([ThreadUsage?](repeating: nil, count: notesThreadUsage ? trackedCount : 0))
+        self.notesThreadUsage = notesThreadUsage
         self.track = track
     }
 
@@ -84,6 +102,7 @@ final class FollowingClient: @unchecked Sendable {
                     record(traffic.message.correlationId, at: now)
                 }
                 let cpu = threadCPUNanoseconds()
+                if notesThreadUsage, usageAtReady.current == nil { usageAtReady.withLock { $0 = .current } }
                 let (becameReady, newMarkers) = status.withLock { status -> (Bool, Int) in
                     status.frames += 1
                     status.snapshots += 1
@@ -131,6 +150,11 @@ final class FollowingClient: @unchecked Sendable {
         guard let slot = track(correlationId) else { return }
         arrivals.withLock { times in
             if times.indices.contains(slot), times[slot] == 0 { times[slot] = time }
+        }
+        guard notesThreadUsage else { return }
+        let usage = ThreadUsage.current
+        usageAtArrival.withLock { usages in
+            if usages.indices.contains(slot), usages[slot] == nil { usages[slot] = usage }
         }
     }
 }

@@ -46,14 +46,20 @@ struct LargePayloadResult {
     var hostReceiveMs: Double
     /// Median milliseconds for the same bytes over a raw Unix socket.
     var rawSocketMs: Double
+    /// Median CPU milliseconds and minor page faults of the following client's thread for the
+    /// message (reading, framing, decoding it): what a busy machine disturbs less.
+    var clientCPUMs: Double
+    var clientPageFaults: Double
     var runs: Int
 }
 
 extension HostBench {
     /// A following client attached to the agent at `socketPath`, tracking the messages whose
     /// correlation ids are `<prefix>-<index>`; stop it when done.
-    static func attachedClient(socketPath: String, trackedCount: Int, prefix: String, purpose: String) async throws -> FollowingClient {
-        let client = FollowingClient(trackedCount: trackedCount) { id in
+    static func attachedClient(
+        socketPath: String, trackedCount: Int, prefix: String, purpose: String, notesThreadUsage: Bool = false
+    ) async throws -> FollowingClient {
+        let client = FollowingClient(trackedCount: trackedCount, notesThreadUsage: notesThreadUsage) { id in
             id.hasPrefix(prefix + "-") ? Int(id.dropFirst(prefix.count + 1)) : nil
         }
         client.start(socketPath: socketPath)
@@ -94,7 +100,8 @@ extension HostBench {
         let socketPath = scratch.file("large.sock")
         let agent = try host.startInspector(name: "bench", socketPath: socketPath, limits: limits)
         defer { agent.stop() }
-        let client = try await Self.attachedClient(socketPath: socketPath, trackedCount: runs, prefix: "big", purpose: "large-payload")
+        let client = try await Self.attachedClient(
+            socketPath: socketPath, trackedCount: runs, prefix: "big", purpose: "large-payload", notesThreadUsage: true)
         defer { client.stop() }
         var endToEnd: [Double] = []
         var hostReceive: [Double] = []
@@ -114,7 +121,19 @@ extension HostBench {
             hostReceive.append(milliseconds(from: start, to: received))
             try? await Task.sleep(for: .milliseconds(20))
         }
+        // What each message cost the client's thread: its usage from the one before (or from
+        // when it became ready) to its arrival; the thread idles in between.
+        var usages = client.usageAtArrival.current
+        usages.insert(client.usageAtReady.current, at: 0)
+        var clientCPU: [Double] = []
+        var clientFaults: [Double] = []
+        for (before, after) in zip(usages, usages.dropFirst()) {
+            guard let before, let after else { continue }
+            clientCPU.append(Double(after.cpuNanoseconds - before.cpuNanoseconds) / 1e6)
+            clientFaults.append(Double(after.minorPageFaults - before.minorPageFaults))
+        }
         return LargePayloadResult(
-            bytes: bytes, endToEndMs: median(endToEnd), hostReceiveMs: median(hostReceive), rawSocketMs: median(raw), runs: runs)
+            bytes: bytes, endToEndMs: median(endToEnd), hostReceiveMs: median(hostReceive), rawSocketMs: median(raw),
+            clientCPUMs: median(clientCPU), clientPageFaults: median(clientFaults), runs: runs)
     }
 }

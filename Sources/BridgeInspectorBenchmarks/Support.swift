@@ -119,6 +119,19 @@ func threadCPUNanoseconds() -> UInt64 {
     return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
 }
 
+/// This thread's minor page faults so far: the fresh memory it touched (`getrusage`,
+/// `RUSAGE_THREAD` on Linux, which Glibc's Swift module does not name); the whole process's
+/// elsewhere.
+func threadMinorPageFaults() -> Int {
+    var usage = rusage()
+    #if os(Linux)
+    getrusage(1, &usage)  // RUSAGE_THREAD
+    #else
+    getrusage(RUSAGE_SELF, &usage)
+    #endif
+    return usage.ru_minflt
+}
+
 /// Nanoseconds of CPU time the whole process has used (user + system, all threads).
 func processCPUNanoseconds() -> UInt64 {
     var spec = timespec()

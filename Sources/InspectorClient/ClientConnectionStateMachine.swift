@@ -85,7 +85,10 @@ public struct ClientConnectionStateMachine: Sendable {
     public init(endpoint: InspectorEndpoint, maximumFrameBytes: Int = WireProtocol.maxAgentFrameBytes) {
         peer = endpoint.description
         self.maximumFrameBytes = max(1, maximumFrameBytes)
-        framer = LineFramer(maximumLineLength: self.maximumFrameBytes)
+        // Frames can be long (a snapshot, a large message): the next long one reserves at once
+        // about what the last needed, instead of growing step by step and copying at each step
+        // (issue 30).
+        framer = LineFramer(maximumLineLength: self.maximumFrameBytes, expectsLongLines: true)
     }
 
     /// The agent's greeting, once it has arrived (and still after a failure).

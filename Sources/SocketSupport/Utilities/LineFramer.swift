@@ -15,8 +15,24 @@ import Darwin
 /// `maximumLineLength` comes out once as `.oversized` as soon as the cap is exceeded;
 /// the rest of that line is skipped up to the next newline without being stored, and
 /// the line after it is framed normally. Each chunk is scanned once (no rescans of
-/// what is already buffered), and only an unfinished line of at most
-/// `maximumLineLength` bytes is kept between chunks.
+/// what is already buffered, and nothing is shifted), and only an unfinished line of at
+/// most `maximumLineLength` bytes is kept between chunks.
+///
+/// A line comes out either as an array of its own (``feed(_:_:)``) or borrowed for the
+/// call (``feedBorrowing(_:_:)``): a line that arrived whole in one chunk is then handed out
+/// from the chunk itself, one that spanned chunks from the framer's buffer, and nothing is
+/// copied for it. A reader of long lines (snapshots, large messages) creates the framer with
+/// `expectsLongLines`: a borrowed line then leaves its buffer for the next one, and a line taken
+/// as an array takes the buffer with it while the next long line reserves at once about the
+/// length of the last (memory not touched until written), instead of growing step by step and
+/// copying what it holds at each step:
+///
+/// ```swift
+/// var framer = LineFramer(maximumLineLength: 32 << 20, expectsLongLines: true)
+/// framer.feedBorrowing(bytesJustRead) { frame in
+///     if case .line(let line) = frame { handle(Data(line)) }
+/// }
+/// ```
 public struct LineFramer: Sendable {
     /// One result of framing.
     public enum Frame: Sendable, Hashable {
@@ -27,18 +43,43 @@ public struct LineFramer: Sendable {
         case oversized(byteCount: Int)
     }
 
+    /// One result of framing, its line borrowed: the bytes are valid only during the call that
+    /// receives them (they are the chunk's own, or the framer's buffer).
+    public enum BorrowedFrame {
+        /// A complete line, without its line terminator.
+        case line(UnsafeRawBufferPointer)
+        /// A line exceeded the cap, as ``Frame/oversized(byteCount:)``.
+        case oversized(byteCount: Int)
+    }
+
     /// The longest line accepted, in bytes, counting a `\r` before the `\n` but not the `\n`.
     public let maximumLineLength: Int
     /// Whether a `\r` right before the `\n` is removed from each line.
     public let stripsCarriageReturn: Bool
+    /// Whether lines are expected to be long and to come one after another: a line lent by
+    /// ``feedBorrowing(_:_:)`` leaves its buffer (never larger than `maximumLineLength`) for the
+    /// next, and a line past ``longLineThreshold`` that outgrows the buffer reserves at once half
+    /// as much again as the last such line was long (up to the cap).
+    public let expectsLongLines: Bool
 
     private var buffer: [UInt8] = []
     private var discarding = false
+    /// With ``expectsLongLines``, the length of the last line longer than ``longLineThreshold``
+    /// that spanned chunks (0 before one).
+    private var lastLongLineLength = 0
 
-    /// A framer accepting lines of up to `maximumLineLength` bytes (at least 1).
-    public init(maximumLineLength: Int, stripsCarriageReturn: Bool = true) {
+    /// The length past which a line counts as long (``expectsLongLines``): 64 KiB, or a quarter
+    /// of the cap when that is smaller. A line that merely spans two reads stays below it.
+    public var longLineThreshold: Int {
+        min(64 * 1024, max(1, maximumLineLength / 4))
+    }
+
+    /// A framer accepting lines of up to `maximumLineLength` bytes (at least 1); with
+    /// `expectsLongLines`, one for long lines (``expectsLongLines``).
+    public init(maximumLineLength: Int, stripsCarriageReturn: Bool = true, expectsLongLines: Bool = false) {
         self.maximumLineLength = max(1, maximumLineLength)
         self.stripsCarriageReturn = stripsCarriageReturn
+        self.expectsLongLines = expectsLongLines
     }
 
     /// Bytes of an unfinished line held until its newline arrives (never more than
@@ -47,9 +88,10 @@ public struct LineFramer: Sendable {
         buffer.count
     }
 
-    /// Memory the unfinished line takes: the buffer's capacity, which can be larger than
-    /// ``bufferedByteCount`` (the buffer grows in steps) but never larger than
-    /// `maximumLineLength` (rounded up to the allocator's size class). For memory accounting.
+    /// Memory the buffer takes: its capacity, which can be larger than ``bufferedByteCount``
+    /// (the buffer grows in steps, and with ``expectsLongLines`` a borrowed line's stays) but never
+    /// larger than `maximumLineLength` (rounded up to the allocator's size class). For memory
+    /// accounting.
     public var bufferedCapacity: Int {
         buffer.capacity
     }
@@ -59,59 +101,47 @@ public struct LineFramer: Sendable {
         discarding
     }
 
-    /// Forgets any unfinished line, for example when a connection ends.
+    /// Forgets any unfinished line and frees the buffer, for example when a connection ends.
     public mutating func reset() {
         buffer = []
         discarding = false
+        lastLongLineLength = 0
     }
 
-    /// Frames `chunk`, calling `body` for each frame in order. The framer's state is
-    /// updated before each call, so an error thrown by `body` leaves it consistent
-    /// (the remaining bytes of the chunk are then not framed).
+    /// Frames `chunk`, calling `body` for each frame in order, each line in an array of its own.
+    /// The framer's state is updated before each call, so an error thrown by `body` leaves it
+    /// consistent (the remaining bytes of the chunk are then not framed).
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (Frame) throws -> Void) rethrows {
-        guard let base = chunk.baseAddress else { return }
-        let count = chunk.count
-        var start = 0
-        while start < count {
-            let found = memchr(base + start, 0x0A, count - start)
-            let newline: Int? = found.map { base.distance(to: UnsafeRawPointer($0)) }
-            let end = newline ?? count
-            let segment = UnsafeRawBufferPointer(rebasing: chunk[start..<end])
-            start = end + 1
-
-            if discarding {
-                if newline != nil { discarding = false }
-                continue
-            }
-            let seen = buffer.count + segment.count
-            if seen > maximumLineLength {
+        let stripsCarriageReturn = stripsCarriageReturn
+        try scan(
+            chunk,
+            keepingBuffer: false,
+            whole: { line in try body(.line(Array(line))) },
+            buffered: { buffer in
+                // The buffer becomes the line: nothing is copied.
+                var line = buffer
                 buffer = []
-                discarding = newline == nil
-                try body(.oversized(byteCount: seen))
-                continue
-            }
-            guard newline != nil else {
-                // Grow in steps, but never past the cap: an unfinished line of at most
-                // `maximumLineLength` bytes then takes at most that much memory.
-                if seen > buffer.capacity {
-                    buffer.reserveCapacity(min(maximumLineLength, max(seen, 2 * buffer.capacity)))
+                if stripsCarriageReturn, line.last == 0x0D {
+                    line.removeLast()
                 }
-                buffer.append(contentsOf: segment)
-                continue
-            }
-            var line: [UInt8]
-            if buffer.isEmpty {
-                line = Array(segment)
-            } else {
-                buffer.append(contentsOf: segment)
-                line = buffer
-                buffer = []
-            }
-            if stripsCarriageReturn, line.last == 0x0D {
-                line.removeLast()
-            }
-            try body(.line(line))
-        }
+                try body(.line(line))
+            },
+            oversized: { try body(.oversized(byteCount: $0)) })
+    }
+
+    /// Frames `chunk`, calling `body` for each frame in order, each line borrowed for the call
+    /// (``BorrowedFrame``): the same frames as ``feed(_:_:)``, without copying a line. As there,
+    /// the framer's state is consistent after an error thrown by `body`.
+    public mutating func feedBorrowing(_ chunk: UnsafeRawBufferPointer, _ body: (BorrowedFrame) throws -> Void) rethrows {
+        let stripsCarriageReturn = stripsCarriageReturn
+        try scan(
+            chunk,
+            keepingBuffer: expectsLongLines,
+            whole: { line in try body(.line(line)) },
+            buffered: { buffer in
+                try buffer.withUnsafeBytes { line in try body(.line(Self.withoutCarriageReturn(line, strips: stripsCarriageReturn))) }
+            },
+            oversized: { try body(.oversized(byteCount: $0)) })
     }
 
     /// Frames `chunk` and returns its frames in order.
@@ -129,5 +159,73 @@ public struct LineFramer: Sendable {
     /// Frames `bytes` and returns their frames in order.
     public mutating func feed(_ bytes: ArraySlice<UInt8>) -> [Frame] {
         bytes.withUnsafeBytes { feed($0) }
+    }
+
+    /// The one scan of a chunk: `whole` gets a line that arrived whole in `chunk` (its
+    /// terminator removed); `buffered` a line that spanned chunks, as the buffer holding it with
+    /// a `\r` before the newline still there (it may take the buffer; the buffer is emptied
+    /// after the call, keeping its capacity with `keepingBuffer`, whether or not the call
+    /// throws); `oversized` the byte count of a line over the cap. Inlined into each `feed` so
+    /// that the closures are called directly: a client frames every line it reads here.
+    @inline(__always)
+    private mutating func scan(
+        _ chunk: UnsafeRawBufferPointer,
+        keepingBuffer: Bool,
+        whole: (UnsafeRawBufferPointer) throws -> Void,
+        buffered: (inout [UInt8]) throws -> Void,
+        oversized: (Int) throws -> Void
+    ) rethrows {
+        guard let base = chunk.baseAddress else { return }
+        let count = chunk.count
+        var start = 0
+        while start < count {
+            let found = memchr(base + start, 0x0A, count - start)
+            let newline: Int? = found.map { base.distance(to: UnsafeRawPointer($0)) }
+            let end = newline ?? count
+            let segment = UnsafeRawBufferPointer(rebasing: chunk[start..<end])
+            start = end + 1
+
+            if discarding {
+                if newline != nil { discarding = false }
+                continue
+            }
+            let seen = buffer.count + segment.count
+            if seen > maximumLineLength {
+                buffer.removeAll(keepingCapacity: keepingBuffer)
+                discarding = newline == nil
+                try oversized(seen)
+                continue
+            }
+            if newline == nil || !buffer.isEmpty {
+                // Grow in steps, but never past the cap: an unfinished line of at most
+                // `maximumLineLength` bytes then takes at most that much memory.
+                if seen > buffer.capacity {
+                    buffer.reserveCapacity(min(maximumLineLength, max(seen, 2 * buffer.capacity, longLineReservation(seen))))
+                }
+                buffer.append(contentsOf: segment)
+            }
+            guard newline != nil else { continue }
+            if buffer.isEmpty {
+                try whole(Self.withoutCarriageReturn(segment, strips: stripsCarriageReturn))
+            } else {
+                if expectsLongLines, buffer.count > longLineThreshold { lastLongLineLength = buffer.count }
+                defer { buffer.removeAll(keepingCapacity: keepingBuffer) }
+                try buffered(&buffer)
+            }
+        }
+    }
+
+    /// What a line `seen` bytes long so far reserves at once: with ``expectsLongLines``, once it
+    /// is long, half as much again as the last long line; otherwise nothing beyond its steps.
+    @inline(__always)
+    private func longLineReservation(_ seen: Int) -> Int {
+        guard expectsLongLines, seen > longLineThreshold else { return 0 }
+        return lastLongLineLength + lastLongLineLength / 2
+    }
+
+    /// `line` without a `\r` at its end, when `strips`.
+    private static func withoutCarriageReturn(_ line: UnsafeRawBufferPointer, strips: Bool) -> UnsafeRawBufferPointer {
+        guard strips, let last = line.last, last == 0x0D else { return line }
+        return UnsafeRawBufferPointer(rebasing: line[..<(line.count - 1)])
     }
 }
