@@ -71,7 +71,7 @@ package struct TrafficMarks: Sendable {
     }
 
     /// Whether the message went its ordinary way: no mark is set.
-    @inlinable package var isEmpty: Bool { deliveryError == nil && hold == nil && fault == nil }
+    @inlinable @inline(__always) package var isEmpty: Bool { deliveryError == nil && hold == nil && fault == nil }
 }
 
 /// An observer inside this package, added with ``BridgeHost/addPackageObserver(_:)``: the
