@@ -14,7 +14,8 @@ struct BenchmarkSmokeTests {
         "latency_us_p50", "latency_us_p99", "latency_us_p999",
         "raw_socket_msgs_per_s", "print_logging_msgs_per_s",
         "ratio_following_over_raw_socket", "ratio_following_over_print_logging",
-        "large_payload_ms", "large_payload_raw_socket_ms",
+        "large_payload_ms", "large_payload_raw_socket_ms", "large_payload_client_cpu_ms", "large_payload_client_page_faults",
+        "large_payload_client_framing_cpu_ms", "large_payload_client_framing_cpu_ms_fresh_buffer",
         "tui_frame_ms_1m", "tui_bytes_per_message_1m", "tui_filter_ms_1m", "tui_key_under_load_ms_p99",
     ] + tuiKeys
 
