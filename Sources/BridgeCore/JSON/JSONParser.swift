@@ -570,14 +570,24 @@ package struct JSONParser {
     /// lowest flag is exact (the classic "has a byte less than n" bit trick: a borrow only runs
     /// upwards from a flagged byte), so it says where the first such byte is; flags above it may
     /// be false, and are not used.
+    @inline(__always)
     static func specialBytes(_ word: UInt64) -> UInt64 {
+        escapedBytes(word) | (word & 0x8080_8080_8080_8080)
+    }
+
+    /// The eight bytes of `word` (the first in its lowest bits) that JSON must escape in a
+    /// string: `"`, `\\` or a control character (below 0x20), flagged by their top bit, exact for
+    /// the lowest flag as ``specialBytes(_:)`` is; bytes from 0x80 up are never flagged. The
+    /// parser's scan and `JSONByteOutput`'s share it.
+    @inline(__always)
+    static func escapedBytes(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let quote = word ^ (ones &* 0x22)
         let backslash = word ^ (ones &* 0x5C)
         let control = (word &- ones &* 0x20) & ~word
         let quotes = (quote &- ones) & ~quote
         let backslashes = (backslash &- ones) & ~backslash
-        return (control | quotes | backslashes | word) & (ones &* 0x80)
+        return (control | quotes | backslashes) & (ones &* 0x80)
     }
 
     /// The 4 hex digits of a `\\u` escape at `index`, as a number.

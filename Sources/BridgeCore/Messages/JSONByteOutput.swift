@@ -180,13 +180,7 @@ struct JSONByteOutput: ~Copyable {
     /// up (UTF-8 beyond ASCII) are never marked.
     @inline(__always)
     private static func escapedBytes(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let control = (word &- ones &* 0x20) & ~word
-        let quotes = (quote &- ones) & ~quote
-        let backslashes = (backslash &- ones) & ~backslash
-        return (control | quotes | backslashes) & (ones &* 0x80)
+        JSONParser.escapedBytes(word)
     }
 
     private static let hexDigits: StaticString = "0123456789abcdef"
