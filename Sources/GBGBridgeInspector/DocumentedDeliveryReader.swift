@@ -3,9 +3,10 @@ import Foundation
 
 /// Reads a page report that is BridgeCore's message JSON as it stands (the documented shape: an
 /// object with `version`, `correlationId`, `type`, a number `timestamp` and `payload` with its
-/// `action`) in one pass straight from the text, building a dictionary only for `payload.data`:
-/// the fast path of ``SentDeliveryDecoder/decode(_:maxDepth:actionOfRequest:)`` for what a host
-/// sends nearly always, instead of parsing the whole report into a `JSONValue` first.
+/// `action`) in one pass straight from the text, checking `payload.data` and keeping it as text
+/// (BridgeCore's deferred data, built each time it is read): the fast path of
+/// ``SentDeliveryDecoder/decode(_:maxDepth:actionOfRequest:)`` for what a host sends nearly
+/// always, instead of parsing the whole report into a `JSONValue` first.
 ///
 /// It takes exactly the reports the full reading takes with nothing to normalise (the delivery's
 /// `reported` is then `nil`), reading the same values under the same JSON rules (it is BridgeCore's

@@ -3,7 +3,8 @@ import Foundation
 import InspectorProtocol
 
 /// The event frame of a plain traffic record (no command, hold, fault, note or edit on it, small
-/// enough to forward whole), written in one pass into one buffer of the right size.
+/// enough to forward whole), written in one pass into one buffer sized for it beforehand (an
+/// upper bound: each number is given room for its longest form).
 ///
 /// This is the agent's hot path: every message that crosses the bridge becomes one of these. It
 /// writes exactly what ``AgentState``'s general path writes for such a record through

@@ -17,9 +17,10 @@ import Foundation
 ///
 /// It writes into one ``JSONByteOutput`` (a buffer written through a pointer, handed over as
 /// `Data` without a copy), eight string bytes at a time where none needs an escape, integers
-/// digit by digit. An object whose keys are at most 16 bytes (nearly every one) has each key read
-/// once into a ``PackedJSONKey``: sorting, the checks above and writing the key are then a few
-/// integer operations; longer keys are sorted as strings and checked byte by byte.
+/// digit by digit. An object of at most 32 members whose keys are at most 16 bytes (nearly every
+/// one) has each key read once into a ``PackedJSONKey``: sorting, the checks above and writing
+/// the key are then a few integer operations; other objects' keys are sorted as strings and
+/// checked byte by byte.
 ///
 /// `Tests/BridgeCoreTests/BridgeMessageWriterTests.swift` checks it against `JSONEncoder`, and
 /// `BridgeMessageWriterEquivalenceTests.swift` against the byte-at-a-time writer it replaced.
