@@ -41,7 +41,7 @@ struct TrafficEventFrame {
         // Every part written below, the numbers at their longest.
         let capacity = Self.head.utf8CodeUnitCount + Self.eventHead.utf8CodeUnitCount + Self.recordHead.utf8CodeUnitCount
             + middle.utf8CodeUnitCount + origin.utf8CodeUnitCount + Self.messageHead.utf8CodeUnitCount + Self.tail.utf8CodeUnitCount
-            + 4 * Self.maxDecimalBytes + otherTime.count + json.count
+            + 4 * DecimalText.maxBytes + otherTime.count + json.count
         var record = 0..<0
         var message = 0..<0
         // Grown as an append, not made by `Array(unsafeUninitializedCapacity:)`: that one
@@ -57,7 +57,7 @@ struct TrafficEventFrame {
                     at += text.utf8CodeUnitCount
                 }
                 func putDecimal(_ value: Int64) {
-                    at += Self.writeDecimal(value, to: base + at)
+                    at += DecimalText.write(value, to: base + at)
                 }
                 put(Self.head)
                 putDecimal(Int64(seq))
@@ -96,52 +96,6 @@ struct TrafficEventFrame {
         self.record = record
         self.message = message
     }
-
-    /// Writes `value` in decimal at `destination` (as `String(value)` writes it), returning how
-    /// many bytes it took: at most ``maxDecimalBytes``. The digits are counted first and then
-    /// written from the last, in place.
-    static func writeDecimal(_ value: Int64, to destination: UnsafeMutablePointer<UInt8>) -> Int {
-        var magnitude = value.magnitude
-        var digits = 1
-        var bound: UInt64 = 10
-        while magnitude >= bound {
-            digits += 1
-            // 10^19 is the largest power of ten a UInt64 holds; past it every magnitude has 20 digits.
-            guard digits < 20 else { break }
-            bound &*= 10
-        }
-        var start = destination
-        if value < 0 {
-            destination[0] = UInt8(ascii: "-")
-            start += 1
-        }
-        // Two digits at a time, from a table of the hundred pairs.
-        let pairs = Self.digitPairs.utf8Start
-        var index = digits
-        while magnitude >= 100 {
-            let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
-            magnitude /= 100
-            index -= 2
-            start[index] = pairs[pair]
-            start[index + 1] = pairs[pair + 1]
-        }
-        if magnitude >= 10 {
-            let pair = Int(truncatingIfNeeded: magnitude) &* 2
-            start[0] = pairs[pair]
-            start[1] = pairs[pair + 1]
-        } else {
-            start[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
-        }
-        return digits + (value < 0 ? 1 : 0)
-    }
-
-    /// "00", "01", … "99", one after the other.
-    private static var digitPairs: StaticString {
-        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
-    }
-
-    /// The most bytes an `Int64` takes in decimal (a sign and 19 digits).
-    static let maxDecimalBytes = 20
 
     private static var head: StaticString { #"{"kind":"event","seq":"# }
     private static var eventHead: StaticString { #","event":{"type":"traffic","record":"# }

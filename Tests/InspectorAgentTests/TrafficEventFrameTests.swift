@@ -83,23 +83,4 @@ struct TrafficEventFrameTests {
         #expect(snapshot.contains(#""messages":[{"seq":1,"direction":"received""#))
         #expect(snapshot.contains(#""origin":"host","bytes":\#(json.count),"message":\#(message)}]"#))
     }
-
-    @Test("Numbers are written as String writes them, at every length and at both ends of Int64")
-    func decimals() {
-        var values: [Int64] = [0, 1, -1, 9, -9, Int64.max, Int64.min, Int64.max - 1, Int64.min + 1]
-        var power: Int64 = 10
-        while true {
-            values += [power - 1, power, power + 1, -(power - 1), -power]
-            let (next, overflow) = power.multipliedReportingOverflow(by: 10)
-            if overflow { break }
-            power = next
-        }
-        for value in values {
-            var digits = [UInt8](repeating: 0, count: TrafficEventFrame.maxDecimalBytes)
-            let count = digits.withUnsafeMutableBufferPointer { buffer in
-                buffer.baseAddress.map { TrafficEventFrame.writeDecimal(value, to: $0) } ?? 0
-            }
-            #expect(String(decoding: digits.prefix(count), as: UTF8.self) == String(value))
-        }
-    }
 }

@@ -82,26 +82,8 @@ struct JSONByteOutput: ~Copyable {
 
     /// Appends `value` in decimal, as `String(value)` writes it.
     mutating func appendInteger(_ value: Int64) {
-        var digits = 1
-        var rest = value.magnitude
-        while rest >= 10 {
-            rest /= 10
-            digits += 1
-        }
-        // The sign and the digits, written from the last.
-        reserve(digits + 1)
-        if value < 0 {
-            base[count] = UInt8(ascii: "-")
-            count += 1
-        }
-        rest = value.magnitude
-        var index = count + digits
-        repeat {
-            index -= 1
-            base[index] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
-            rest /= 10
-        } while rest != 0
-        count += digits
+        reserve(DecimalText.maxBytes)
+        count += DecimalText.write(value, to: base + count)
     }
 
     /// Appends `text` as a JSON string, as `JSONEncoder` writes it: `"` and `\` escaped, the
