@@ -88,44 +88,28 @@ import SocketSupport
         #expect(framer.bufferedByteCount == 0)
         #expect(lines(framer.feed(Array("whole\n".utf8))) == ["whole"])
     }
-    @Test("expecting long lines, a borrowed line leaves its buffer for the next, and one taken as an array takes it")
-    func longLinesKeepOrHandOverTheirBuffer() {
+    @Test("expecting long lines, a line takes its buffer with it and the next long line reserves at once")
+    func longLinesHandOverTheirBufferAndReserveAtOnce() {
         let long = [UInt8](repeating: UInt8(ascii: "x"), count: 40_000)
         // The long line in pieces of 1,000 bytes, then its terminator; the capacity after each piece.
-        func feedLong(_ framer: inout LineFramer, borrowing: Bool) -> (lines: [[UInt8]], capacities: [Int]) {
+        func feedLong(_ framer: inout LineFramer) -> (lines: [[UInt8]], capacities: [Int]) {
             var lines: [[UInt8]] = []
             var capacities: [Int] = []
             for start in stride(from: 0, through: long.count, by: 1000) {
                 let piece = start < long.count ? long[start..<(start + 1000)] : ArraySlice(Array("\r\n".utf8))
-                if borrowing {
-                    piece.withUnsafeBytes { bytes in
-                        framer.feedBorrowing(bytes) { if case .line(let line) = $0 { lines.append(Array(line)) } }
-                    }
-                } else {
-                    for case .line(let line) in framer.feed(piece) { lines.append(line) }
-                }
+                for case .line(let line) in framer.feed(piece) { lines.append(line) }
                 capacities.append(framer.bufferedCapacity)
             }
             return (lines, capacities)
         }
-        var lending = LineFramer(maximumLineLength: 64 * 1024, expectsLongLines: true)
-        #expect(feedLong(&lending, borrowing: true).lines == [long])
-        let kept = lending.bufferedCapacity
-        #expect(kept >= long.count + 1)
-        #expect(lending.bufferedByteCount == 0)
-        // The next long line grows no more, and reset frees the buffer.
-        #expect(feedLong(&lending, borrowing: true).capacities.allSatisfy { $0 == kept })
-        lending.reset()
-        #expect(lending.bufferedCapacity == 0)
-
         var taking = LineFramer(maximumLineLength: 64 * 1024, expectsLongLines: true)
-        let first = feedLong(&taking, borrowing: false)
+        let first = feedLong(&taking)
         #expect(first.lines == [long])
         #expect(taking.bufferedCapacity == 0)
         #expect(Set(first.capacities.dropLast()).count > 2, "the first long line grows in steps")
         // The second reserves at once, past 16 KiB (a quarter of the cap), half as much again as
         // the first was long (up to the cap), and grows no more.
-        let second = feedLong(&taking, borrowing: false)
+        let second = feedLong(&taking)
         #expect(second.lines == [long])
         let afterThreshold = second.capacities[17..<(second.capacities.count - 1)]
         #expect(afterThreshold.allSatisfy { $0 == afterThreshold.first })
@@ -134,32 +118,8 @@ import SocketSupport
 
         // Without expecting long lines, the array path is as it always was: steps, then nothing held.
         var plain = LineFramer(maximumLineLength: 64 * 1024)
-        _ = feedLong(&plain, borrowing: false)
-        #expect(Set(feedLong(&plain, borrowing: false).capacities.dropLast()).count > 2)
+        _ = feedLong(&plain)
+        #expect(Set(feedLong(&plain).capacities.dropLast()).count > 2)
         #expect(plain.bufferedCapacity == 0)
-    }
-
-    @Test("a borrowed line that arrived whole is the chunk's own bytes, one that spanned chunks comes whole")
-    func borrowedLinesPointIntoTheChunk() {
-        var framer = LineFramer(maximumLineLength: 64, expectsLongLines: true)
-        let chunk = Array("one\r\ntwo\nthr".utf8)
-        var offsets: [Int] = []
-        var texts: [String] = []
-        chunk.withUnsafeBytes { chunk in
-            framer.feedBorrowing(chunk) { frame in
-                guard case .line(let line) = frame, let start = line.baseAddress, let base = chunk.baseAddress else { return }
-                offsets.append(base.distance(to: start))
-                texts.append(String(decoding: line, as: UTF8.self))
-            }
-        }
-        #expect(offsets == [0, 5])
-        #expect(texts == ["one", "two"])
-        Array("ee\r\n".utf8).withUnsafeBytes { chunk in
-            framer.feedBorrowing(chunk) { frame in
-                if case .line(let line) = frame { texts.append(String(decoding: line, as: UTF8.self)) }
-            }
-        }
-        #expect(texts == ["one", "two", "three"])
-        #expect(framer.bufferedByteCount == 0)
     }
 }

@@ -18,20 +18,14 @@ import Darwin
 /// what is already buffered, and nothing is shifted), and only an unfinished line of at
 /// most `maximumLineLength` bytes is kept between chunks.
 ///
-/// A line comes out either as an array of its own (``feed(_:_:)``) or borrowed for the
-/// call (``feedBorrowing(_:_:)``): a line that arrived whole in one chunk is then handed out
-/// from the chunk itself, one that spanned chunks from the framer's buffer, and nothing is
-/// copied for it. A reader of long lines (snapshots, large messages) creates the framer with
-/// `expectsLongLines`: a borrowed line then leaves its buffer for the next one, and a line taken
-/// as an array takes the buffer with it while the next long line reserves at once about the
-/// length of the last (memory not touched until written), instead of growing step by step and
-/// copying what it holds at each step:
+/// A line that spanned chunks comes out as the framer's buffer itself, not a copy. A reader of
+/// long lines (snapshots, large messages) creates the framer with `expectsLongLines`: the next
+/// long line then reserves at once about the length of the last (memory not touched until
+/// written), instead of growing step by step and copying what it holds at each step:
 ///
 /// ```swift
 /// var framer = LineFramer(maximumLineLength: 32 << 20, expectsLongLines: true)
-/// framer.feedBorrowing(bytesJustRead) { frame in
-///     if case .line(let line) = frame { handle(Data(line)) }
-/// }
+/// for case .line(let line) in framer.feed(bytesJustRead) { handle(line) }
 /// ```
 public struct LineFramer: Sendable {
     /// One result of framing.
@@ -43,23 +37,13 @@ public struct LineFramer: Sendable {
         case oversized(byteCount: Int)
     }
 
-    /// One result of framing, its line borrowed: the bytes are valid only during the call that
-    /// receives them (they are the chunk's own, or the framer's buffer).
-    public enum BorrowedFrame {
-        /// A complete line, without its line terminator.
-        case line(UnsafeRawBufferPointer)
-        /// A line exceeded the cap, as ``Frame/oversized(byteCount:)``.
-        case oversized(byteCount: Int)
-    }
-
     /// The longest line accepted, in bytes, counting a `\r` before the `\n` but not the `\n`.
     public let maximumLineLength: Int
     /// Whether a `\r` right before the `\n` is removed from each line.
     public let stripsCarriageReturn: Bool
-    /// Whether lines are expected to be long and to come one after another: a line lent by
-    /// ``feedBorrowing(_:_:)`` leaves its buffer (never larger than `maximumLineLength`) for the
-    /// next, and a line past ``longLineThreshold`` that outgrows the buffer reserves at once half
-    /// as much again as the last such line was long (up to the cap).
+    /// Whether lines are expected to be long and to come one after another: a line past
+    /// ``longLineThreshold`` that outgrows the buffer reserves at once half as much again as the
+    /// last such line was long (up to the cap).
     public let expectsLongLines: Bool
 
     private var buffer: [UInt8] = []
@@ -89,7 +73,7 @@ public struct LineFramer: Sendable {
     }
 
     /// Memory the buffer takes: its capacity, which can be larger than ``bufferedByteCount``
-    /// (the buffer grows in steps, and with ``expectsLongLines`` a borrowed line's stays) but never
+    /// (the buffer grows in steps, or reserves at once with ``expectsLongLines``) but never
     /// larger than `maximumLineLength` (rounded up to the allocator's size class). For memory
     /// accounting.
     public var bufferedCapacity: Int {
@@ -115,7 +99,6 @@ public struct LineFramer: Sendable {
         let stripsCarriageReturn = stripsCarriageReturn
         try scan(
             chunk,
-            keepingBuffer: false,
             whole: { line in try body(.line(Array(line))) },
             buffered: { buffer in
                 // The buffer becomes the line: nothing is copied.
@@ -125,21 +108,6 @@ public struct LineFramer: Sendable {
                     line.removeLast()
                 }
                 try body(.line(line))
-            },
-            oversized: { try body(.oversized(byteCount: $0)) })
-    }
-
-    /// Frames `chunk`, calling `body` for each frame in order, each line borrowed for the call
-    /// (``BorrowedFrame``): the same frames as ``feed(_:_:)``, without copying a line. As there,
-    /// the framer's state is consistent after an error thrown by `body`.
-    public mutating func feedBorrowing(_ chunk: UnsafeRawBufferPointer, _ body: (BorrowedFrame) throws -> Void) rethrows {
-        let stripsCarriageReturn = stripsCarriageReturn
-        try scan(
-            chunk,
-            keepingBuffer: expectsLongLines,
-            whole: { line in try body(.line(line)) },
-            buffered: { buffer in
-                try buffer.withUnsafeBytes { line in try body(.line(Self.withoutCarriageReturn(line, strips: stripsCarriageReturn))) }
             },
             oversized: { try body(.oversized(byteCount: $0)) })
     }
@@ -164,13 +132,12 @@ public struct LineFramer: Sendable {
     /// The one scan of a chunk: `whole` gets a line that arrived whole in `chunk` (its
     /// terminator removed); `buffered` a line that spanned chunks, as the buffer holding it with
     /// a `\r` before the newline still there (it may take the buffer; the buffer is emptied
-    /// after the call, keeping its capacity with `keepingBuffer`, whether or not the call
-    /// throws); `oversized` the byte count of a line over the cap. Inlined into each `feed` so
-    /// that the closures are called directly: a client frames every line it reads here.
+    /// after the call, whether or not the call throws); `oversized` the byte count of a line over
+    /// the cap. Inlined into `feed` so that the closures are called directly: a client frames
+    /// every line it reads here.
     @inline(__always)
     private mutating func scan(
         _ chunk: UnsafeRawBufferPointer,
-        keepingBuffer: Bool,
         whole: (UnsafeRawBufferPointer) throws -> Void,
         buffered: (inout [UInt8]) throws -> Void,
         oversized: (Int) throws -> Void
@@ -191,7 +158,7 @@ public struct LineFramer: Sendable {
             }
             let seen = buffer.count + segment.count
             if seen > maximumLineLength {
-                buffer.removeAll(keepingCapacity: keepingBuffer)
+                buffer.removeAll()
                 discarding = newline == nil
                 try oversized(seen)
                 continue
@@ -209,7 +176,7 @@ public struct LineFramer: Sendable {
                 try whole(Self.withoutCarriageReturn(segment, strips: stripsCarriageReturn))
             } else {
                 if expectsLongLines, buffer.count > longLineThreshold { lastLongLineLength = buffer.count }
-                defer { buffer.removeAll(keepingCapacity: keepingBuffer) }
+                defer { buffer.removeAll() }
                 try buffered(&buffer)
             }
         }
