@@ -25,8 +25,8 @@ public enum AgentFrame: Sendable {
     /// The answer to a command (`id` is `nil` for errors about frames that had no id).
     indirect case reply(id: String?, result: Result<JSONValue, InspectorError>, sent: [BridgeMessage])
 
-    /// Decodes one frame (a line without its newline); see ``read(_:)``. Text that is not
-    /// JSON throws `DecodingError.dataCorrupted` with its line, column and reason.
+    /// Decodes one frame (a line without its newline); see ``read(_:)``. Text that is not JSON
+    /// throws `DecodingError.dataCorrupted` with its line, column and reason.
     public static func decode(_ line: Data) throws -> AgentFrame {
         do throws(JSONDecoding.Failure) {
             return try read(line)
@@ -78,14 +78,14 @@ public enum AgentFrame: Sendable {
         try readLine(line)
     }
 
-    /// Reads one frame from the line's own bytes, as ``read(_:)`` reads the same bytes in
-    /// a `Data`: how a client decodes the line its framer hands over without copying it first.
+    /// Reads one frame from the line's own bytes, as ``read(_:)`` reads the same bytes in a
+    /// `Data`: how a client decodes the line its framer hands over without copying it first.
     public static func read(bytes line: [UInt8]) throws(JSONDecoding.Failure) -> AgentFrame {
         try readLine(line)
     }
 
-    /// ``read(_:)`` for a line in either form: nothing but the line's bytes is read, so
-    /// both forms give the same.
+    /// ``read(_:)`` for a line in either form: nothing but the line's bytes is read, so both
+    /// forms give the same. Specialised for each form within this module.
     private static func readLine<Line: ContiguousBytes & RandomAccessCollection>(
         _ line: Line
     ) throws(JSONDecoding.Failure) -> AgentFrame where Line.Element == UInt8, Line.Index == Int {
