@@ -110,6 +110,22 @@ struct BridgeInspectorBench {
                 counts.add(to: &$1)
             }
         }
+        if options.largeOnly {
+            progress("machine: \(machine.summary)")
+            let large = try await LargePayloadFigures.measure(bench, options: options)
+            progress("attaching under load: a 30 MiB log, 16 KB events at 20/s")
+            let attach = try await bench.attachUnderLoad(
+                logMessages: max(1, Int(1_900 * options.attachScale)), messageBytes: 16_000, rate: 20)
+            return only("--large-only", details: ", \(Format.megabytes(options.payloadBytes)) × \(options.payloadRuns)") { report, table in
+                large.add(to: &report)
+                report.set("attach_large_log_snapshot_decode_ms", attach.snapshotDecodeMs)
+                report.set("attach_large_log_first_live_event_ms", attach.firstLiveEventMs)
+                large.add(to: &table)
+                table.title("Attaching to a \(Format.megabytes(attach.bytesToFirstLiveEvent)) log under load")
+                table.row("the client decoding that snapshot (AgentFrame.decode)", Format.fixed(attach.snapshotDecodeMs, 1) + " ms",
+                    "first live event after \(Format.fixed(attach.firstLiveEventMs, 1)) ms")
+            }
+        }
         if options.tuiOnly {
             progress("machine: \(machine.summary)")
             progress("TUI: \(options.tuiMessages) messages")
@@ -189,10 +205,7 @@ struct BridgeInspectorBench {
         let rawLatency = try await RawSocketBench.latency(
             count: options.latencyMessages, rate: options.latencyRate, warmup: options.latencyWarmup)
 
-        progress("large payload: \(options.payloadBytes) bytes × \(options.payloadRuns)")
-        let large = try await bench.largePayload(bytes: options.payloadBytes, runs: options.payloadRuns)
-        progress("large payload: framing its line as the client does, expecting long lines and step by step")
-        let framing = try LargeLineFraming.measure(Workload.largeMessage(bytes: options.payloadBytes, id: "big-framing"), runs: 5)
+        let large = try await LargePayloadFigures.measure(bench, options: options)
 
         progress("attaching under load: a 30 MiB log, 16 KB events at 20/s")
         let attachLarge = try await bench.attachUnderLoad(
@@ -266,16 +279,7 @@ struct BridgeInspectorBench {
         report.set("print_logging_msgs_per_s", printing)
         report.set("ratio_following_over_raw_socket", following / raw)
         report.set("ratio_following_over_print_logging", ratioFollowingOverPrint)
-        report.set("large_payload_bytes", large.bytes)
-        report.set("large_payload_ms", large.endToEndMs)
-        report.set("large_payload_host_receive_ms", large.hostReceiveMs)
-        report.set("large_payload_raw_socket_ms", large.rawSocketMs)
-        report.set("large_payload_client_cpu_ms", large.clientCPUMs)
-        report.set("large_payload_client_page_faults", large.clientPageFaults)
-        report.set("large_payload_client_framing_cpu_ms", framing.keptBufferMs)
-        report.set("large_payload_client_framing_cpu_ms_fresh_buffer", framing.freshBufferMs)
-        report.set("large_payload_client_framing_page_faults", framing.keptBufferFaults)
-        report.set("large_payload_client_framing_page_faults_fresh_buffer", framing.freshBufferFaults)
+        large.add(to: &report)
         addTUIFigures(tui, to: &report)
 
         var config = Report()
@@ -372,14 +376,7 @@ struct BridgeInspectorBench {
         table.row("max", ms(latency.max),
             "raw socket \(ms(rawLatency.max))" + (latency.missing > 0 ? "; \(latency.missing) not received" : ""))
 
-        table.title("Large payload, \(Format.megabytes(large.bytes)), median of \(large.runs)")
-        table.row("journey -> client holds it decoded", Format.fixed(large.endToEndMs, 1) + " ms")
-        table.row("  of which host.receive (the host's own decoding)", Format.fixed(large.hostReceiveMs, 1) + " ms")
-        table.row("same bytes over a raw Unix socket", Format.fixed(large.rawSocketMs, 1) + " ms")
-        table.row("the following client's thread, CPU", Format.fixed(large.clientCPUMs, 1) + " ms",
-            "\(Format.fixed(large.clientPageFaults, 0)) minor page faults")
-        table.row("client's framing of its line, long lines expected (CPU)", Format.fixed(framing.keptBufferMs, 1) + " ms",
-            "\(Format.fixed(framing.keptBufferFaults, 0)) page faults; step by step: \(Format.fixed(framing.freshBufferMs, 1)) ms, \(Format.fixed(framing.freshBufferFaults, 0)) faults; median of \(framing.runs)")
+        large.add(to: &table)
 
         table.title("TUI with \(Format.count(Double(tui.messages))) messages (120x40)")
         table.row("render(), cursor on the newest row", Format.fixed(tui.frameMsAtEnd, 3) + " ms", Format.verdict(tui.frameMsAtEnd < 5, "< 5 ms"))

@@ -36,6 +36,8 @@ struct Options {
     var pollCalls = 100_000
     /// `--adapter-only`: only the native-vs-public-API figures (a minute or two).
     var adapterOnly = false
+    /// `--large-only`: only the large message's figures and the 30 MiB snapshot's decode (a minute).
+    var largeOnly = false
     /// `--tui-only`: only the TUI's and the client's decoding figures (seconds to a minute).
     var tuiOnly = false
     /// `--webkit-only`: only the figures in real WebKit (needs the WebKit runner built).
@@ -79,6 +81,9 @@ struct Options {
           --adapter-messages N   messages of each kind per native/public-API run (default 20000)
           --adapter-only         only the native vs GBGBridge public-API figures
           --tui-only             only the TUI's figures and the client's frame decoding
+          --large-only           only the large message's figures (its journey, stage by stage) and
+                                 the 30 MiB snapshot's first decode
+          --payload-runs N       times the large message is sent (default 3)
           --webkit-only          only the figures in real WebKit, with and without the page script
                                  (needs the runner: swift build -c release --package-path Integrations/WebKitRunner)
           --webkit-messages N    messages each way per WebKit run (default 2000)
@@ -131,6 +136,8 @@ struct Options {
             case "--adapter-messages": options.adapterMessages = Int(try value("--adapter-messages"))
             case "--adapter-only": options.adapterOnly = true
             case "--tui-only": options.tuiOnly = true
+            case "--large-only": options.largeOnly = true
+            case "--payload-runs": options.payloadRuns = Int(try value("--payload-runs"))
             case "--webkit-only": options.webKitOnly = true
             case "--webkit-messages": options.webKitMessages = Int(try value("--webkit-messages"))
             case "--sessions-only": options.sessionsOnly = true

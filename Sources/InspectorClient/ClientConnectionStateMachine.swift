@@ -169,7 +169,7 @@ public struct ClientConnectionStateMachine: Sendable {
         case (.awaitingHello, .oversized):
             return .notAnAgent(socketPath: peer)
         case (.awaitingHello, .line(let line)):
-            guard let frame = try? AgentFrame.read(Data(line)) else { return .notAnAgent(socketPath: peer) }
+            guard let frame = try? AgentFrame.read(bytes: line) else { return .notAnAgent(socketPath: peer) }
             switch frame {
             case .hello(let hello):
                 guard hello.protocol == WireProtocol.version else {
@@ -191,7 +191,8 @@ public struct ClientConnectionStateMachine: Sendable {
             return .badFrame(detail: "a frame of more than \(maximumFrameBytes) bytes")
         case (.open, .line(let line)):
             do {
-                frames.append(ReceivedFrame(line: line, frame: try AgentFrame.decode(Data(line))))
+                // Decoded from the framer's own bytes: no copy of the line (issue 30).
+                frames.append(ReceivedFrame(line: line, frame: try AgentFrame.decode(bytes: line)))
                 return nil
             } catch {
                 return .badFrame(detail: "\(error)")

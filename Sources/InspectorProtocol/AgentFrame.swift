@@ -31,12 +31,28 @@ public enum AgentFrame: Sendable {
         do throws(JSONDecoding.Failure) {
             return try read(line)
         } catch {
-            switch error {
-            case .invalidJSON(let problem):
-                throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: "invalid JSON at \(problem)"))
-            case .wrongContent(let problem):
-                throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: problem.description))
-            }
+            throw decodingError(error)
+        }
+    }
+
+    /// Decodes one frame from the line's own bytes, as a client's framer hands them over: the
+    /// same frames, values and errors as ``decode(_:)`` of the same bytes, without first
+    /// copying the line into a `Data` (for a 10 MiB message, 10 MiB of fresh memory; issue 30).
+    public static func decode(bytes line: [UInt8]) throws -> AgentFrame {
+        do throws(JSONDecoding.Failure) {
+            return try read(bytes: line)
+        } catch {
+            throw decodingError(error)
+        }
+    }
+
+    /// What ``decode(_:)`` throws for a frame ``read(_:)`` refuses.
+    private static func decodingError(_ error: JSONDecoding.Failure) -> DecodingError {
+        switch error {
+        case .invalidJSON(let problem):
+            return DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: "invalid JSON at \(problem)"))
+        case .wrongContent(let problem):
+            return DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: problem.description))
         }
     }
 
@@ -59,6 +75,20 @@ public enum AgentFrame: Sendable {
     /// (`SnapshotFrameReader`); a frame those readers do not take is decoded the full way
     /// (`readParsingWhole(_:)`), which gives the same values or says what is wrong.
     public static func read(_ line: Data) throws(JSONDecoding.Failure) -> AgentFrame {
+        try readLine(line)
+    }
+
+    /// Reads one frame from the line's own bytes, as ``read(_:)`` reads the same bytes in a
+    /// `Data`: how a client decodes the line its framer hands over without copying it first.
+    public static func read(bytes line: [UInt8]) throws(JSONDecoding.Failure) -> AgentFrame {
+        try readLine(line)
+    }
+
+    /// ``read(_:)`` for a line in either form: nothing but the line's bytes is read, so both
+    /// forms give the same. Specialised for each form within this module.
+    private static func readLine<Line: ContiguousBytes & RandomAccessCollection>(
+        _ line: Line
+    ) throws(JSONDecoding.Failure) -> AgentFrame where Line.Element == UInt8, Line.Index == Int {
         // One look into the line's bytes for both: which reader, and the traffic reader itself.
         let traffic: FastRead = line.withUnsafeBytes { bytes in
             if startsAsSnapshot(bytes) { return .snapshot }
@@ -98,8 +128,12 @@ public enum AgentFrame: Sendable {
     }
 
     /// Decodes one frame the full way: the whole line parsed into a `JSONValue`, then read from
-    /// it. ``read(_:)`` gives the same result, faster for traffic events; this is its reference.
-    package static func readParsingWhole(_ line: Data) throws(JSONDecoding.Failure) -> AgentFrame {
+    /// it. ``read(_:)`` gives the same result, faster for traffic events; this is its
+    /// reference. The line is a `Data` or the framer's `[UInt8]`; a message's bytes are copied
+    /// out of it either way.
+    package static func readParsingWhole<Line: ContiguousBytes & RandomAccessCollection>(
+        _ line: Line
+    ) throws(JSONDecoding.Failure) -> AgentFrame where Line.Element == UInt8, Line.Index == Int {
         let parsed: JSONParser.Captured
         do throws(JSONSyntaxCheck.Problem) {
             parsed = try JSONParser.read(line, maxDepth: WireProtocol.maxAgentFrameDepth, capturing: messagePaths)

@@ -23,8 +23,10 @@ import Foundation
 /// shifted so that a record of the log (level 4 of the frame) is at level 3, where
 /// `TrafficFrameReader.traffic(from:)` reads the record of a `traffic` event.
 enum SnapshotFrameReader {
-    /// The snapshot `line` holds, or `nil` when it is not one this reader takes.
-    static func frame(in line: Data) -> AgentFrame? {
+    /// The snapshot `line` holds, or `nil` when it is not one this reader takes. The line is a
+    /// `Data` or the client framer's `[UInt8]`, read in place either way.
+    static func frame<Line: ContiguousBytes & RandomAccessCollection>(in line: Line) -> AgentFrame?
+    where Line.Element == UInt8, Line.Index == Int {
         guard let parts = JSONParser.reading(line, maxDepth: maxDepth, { parser throws(JSONParser.Refusal) in try read(&parser, line: line) })
         else { return nil }
         // The rest through `Decodable`, as the full way decodes it, with the two lists empty.
@@ -60,7 +62,8 @@ enum SnapshotFrameReader {
     private static let pendingKeys = JSONKeySet(["correlationId", "action", "since", "truncated", "message"])
 
     /// The frame at level 0.
-    private static func read(_ parser: inout JSONParser, line: Data) throws(JSONParser.Refusal) -> Parts {
+    private static func read<Line: RandomAccessCollection>(_ parser: inout JSONParser, line: Line) throws(JSONParser.Refusal) -> Parts
+    where Line.Element == UInt8, Line.Index == Int {
         var parts = Parts()
         var isSnapshot = false
         var hasState = false
@@ -81,7 +84,9 @@ enum SnapshotFrameReader {
     }
 
     /// The state at level 1: both lists must be there (the full way requires them).
-    private static func readState(_ parser: inout JSONParser, line: Data, into parts: inout Parts) throws(JSONParser.Refusal) {
+    private static func readState<Line: RandomAccessCollection>(
+        _ parser: inout JSONParser, line: Line, into parts: inout Parts
+    ) throws(JSONParser.Refusal) where Line.Element == UInt8, Line.Index == Int {
         var hasMessages = false
         var hasPending = false
         try parser.readObject(depth: 1, keys: stateKeys) { parser, key throws(JSONParser.Refusal) in
@@ -107,7 +112,9 @@ enum SnapshotFrameReader {
 
     /// A pending request at level 3 of `line`, as ``WirePending/init(validating:)`` reads it from
     /// a value, with its message's bytes.
-    private static func pending(from parser: inout JSONParser, line: Data) throws(JSONParser.Refusal) -> WirePending {
+    private static func pending<Line: RandomAccessCollection>(
+        from parser: inout JSONParser, line: Line
+    ) throws(JSONParser.Refusal) -> WirePending where Line.Element == UInt8, Line.Index == Int {
         let depth = 3
         var correlationId: String?
         var action: String?

@@ -17,7 +17,14 @@ struct BenchmarkSmokeTests {
         "large_payload_ms", "large_payload_raw_socket_ms", "large_payload_client_cpu_ms", "large_payload_client_page_faults",
         "large_payload_client_framing_cpu_ms", "large_payload_client_framing_cpu_ms_fresh_buffer",
         "tui_frame_ms_1m", "tui_bytes_per_message_1m", "tui_filter_ms_1m", "tui_key_under_load_ms_p99",
-    ] + tuiKeys
+    ] + tuiKeys + largeKeys
+
+    /// The large message's figures, stage by stage, which `--large-only` reports with the 30 MiB
+    /// snapshot's decode.
+    static let largeKeys = [
+        "large_payload_ms", "large_payload_client_cpu_ms", "large_payload_stages_first_byte_ms", "large_payload_stages_last_byte_ms",
+        "large_payload_client_line_cpu_ms", "large_payload_client_decode_cpu_ms", "large_payload_client_decode_cpu_ms_through_data",
+    ]
 
     /// The TUI's and the client's decoding figures, which `--tui-only` reports alone.
     static let tuiKeys = [
@@ -38,6 +45,15 @@ struct BenchmarkSmokeTests {
         #expect(machine?["cores"] is NSNumber, "the machine is reported")
         // The table goes to stderr alongside the JSON.
         #expect(run.errors.contains("Host throughput"))
+    }
+
+    @Test("--smoke --large-only --json reports the large message's figures and the snapshot's decode, and nothing of the host's")
+    func largeOnlyReportsTheLargeFigures() async throws {
+        let object = try await benchJSONRun(["--smoke", "--large-only", "--json"]).object
+        for key in Self.largeKeys + ["attach_large_log_snapshot_decode_ms"] {
+            #expect((object[key] as? NSNumber)?.doubleValue.isFinite == true, "\(key) is \(String(describing: object[key]))")
+        }
+        #expect(object["host_msgs_per_s_no_agent"] == nil)
     }
 
     @Test("--smoke --tui-only --json reports the TUI's figures and nothing of the host's")
