@@ -68,7 +68,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     private var recent = RecentRequests()
     /// A comparison is already queued for after GBGBridge routes the messages just received.
     private var refreshQueued = false
-    private var slots: [CaptureCapability.Kind: CaptureSlotState] = [:]
+    private var slots = SeenSlots()
     private var journeyAttached: Bool
     /// Inspector commands whose outgoing message the page has not reported yet: responses by
     /// correlation id, events by name in order.
@@ -525,15 +525,20 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         for kind in captureKinds {
             let slot = Self.capture(kind, of: api)
             let active = slot.activeRequest
-            let previous = slots[kind]
+            let hasHandler = slot.hasHandler
+            let isEnabled = slot.isEnabled
+            let isSupported = slot.isSupported
+            let permissionState = slot.permissionState
             // Unchanged (nearly always): the state made again would equal the one seen, so it
-            // is not made (its strings, the active request copied) only to be compared.
-            if let previous, previous.hasHandler == slot.hasHandler, previous.isEnabled == slot.isEnabled,
-                previous.isSupported == slot.isSupported, previous.permissionState == slot.permissionState,
-                previous.activeRequest == active
+            // is not made (its strings, the active request copied) only to be compared. The
+            // slot is read first, so that the state seen is compared where it lies, not copied.
+            if slots.matches(
+                kind, hasHandler: hasHandler, isEnabled: isEnabled, isSupported: isSupported, permissionState: permissionState,
+                activeRequest: active)
             {
                 continue
             }
+            let previous = slots[kind]
             let since = previous?.activeRequest?.correlationId == active?.correlationId ? previous?.activeSince : time
             let state = Self.state(of: slot, kind: kind, since: since)
             if state != previous {
