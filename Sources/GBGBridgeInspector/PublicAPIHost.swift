@@ -62,6 +62,9 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     private var lastError: String?
     /// The ids and actions of the requests in `pendingRequests` at the last look, in order.
     private var pending: [(id: String, action: String)] = []
+    /// Whether the ids in `pending` are all different (`PendingChange`'s `afterIsUnique`; `false`
+    /// when not known), which spares the next comparison a scan of the whole list.
+    private var pendingIsUnique = false
     private var pendingSince: [String: Date] = [:]
     /// Requests seen, requests that left `pendingRequests`, and responses seen: why a request
     /// is not pending.
@@ -117,6 +120,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         let time = now()
         pending = api.pendingRequests.map { ($0.correlationId, $0.payload.action) }
         for (id, _) in pending { pendingSince[id] = time }
+        pendingIsUnique = PendingChange.allDifferent(pending)
         for kind in CaptureCapability.Kind.allCases {
             slots[kind] = Self.state(of: Self.capture(kind, of: api), kind: kind, since: time)
         }
@@ -511,7 +515,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
             report(.lastError(error, time: time))
         }
         let current = api.pendingRequests
-        let change = PendingChange(from: pending, to: current)
+        let change = PendingChange(from: pending, to: current, beforeIsUnique: pendingIsUnique)
         for (id, action) in change.removed {
             pendingSince.removeValue(forKey: id)
             recent.leftPending(id)
@@ -521,7 +525,10 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
             pendingSince[message.correlationId] = time
             report(.pendingAdded(PendingRequest(message: message, since: time)))
         }
-        if !change.isEmpty { change.apply(to: &pending, after: current) }
+        if !change.isEmpty {
+            change.apply(to: &pending, after: current)
+            pendingIsUnique = change.afterIsUnique
+        }
         for kind in captureKinds {
             let slot = Self.capture(kind, of: api)
             let active = slot.activeRequest
