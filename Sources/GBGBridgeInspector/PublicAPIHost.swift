@@ -368,8 +368,8 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         journeyAttached(true)
         let causes = awaitedInjections.isEmpty ? [:] : awaitedInjections.removeValue(forKey: message.correlationId) ?? [:]
         if let json = try? codec.encode(message) {
-            let record = TrafficRecord(direction: .received, message: message, json: json, time: now())
-            for (id, sink) in sinks { sink.report(.traffic(record), causedBy: causes[id]) }
+            let change = BridgeChange.traffic(TrafficRecord(direction: .received, message: message, json: json, time: now()))
+            for (id, sink) in sinks { sink.report(change, causedBy: causes[id]) }
         }
         if !causes.isEmpty { resumeSettled() }
         // The delegate hears of a message before GBGBridge routes it, so nothing it changes is
@@ -411,13 +411,14 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// script saw it reach GBGBridge's no-op bootstrap `receive` (the journey had not set its own
     /// yet), and `lost` says so.
     public func reportSent(json: String, lost: String?) {
-        let bytes = Data(json.utf8)
+        let bytes = Self.bytes(of: json)
         guard bytes.count <= Self.reportLimit else {
             unread(raw: bytes.prefix(Self.unreadRawLimit), reason: "a report of \(bytes.count) bytes, over the limit of \(Self.reportLimit)")
             return
         }
         let delivery: SentDeliveryDecoder.Delivery
-        switch SentDeliveryDecoder.decode(bytes, maxDepth: codec.maxDepth, actionOfRequest: { [api, recent] id in recent.action(of: id) ?? Self.action(ofRequest: id, in: api) }) {
+        // Asked only for a response that names no action: `recent` is read then, not copied for every report.
+        switch SentDeliveryDecoder.decode(bytes, maxDepth: codec.maxDepth, actionOfRequest: { id in recent.action(of: id) ?? Self.action(ofRequest: id, in: api) }) {
         case .success(let read): delivery = read
         case .failure(let problem):
             unread(raw: bytes, reason: problem.reason)
@@ -438,10 +439,10 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
             sentByInspector.append(message.correlationId)
             if sentByInspector.count > Self.awaitedLimit { sentByInspector.removeFirst(sentByInspector.count - Self.awaitedLimit) }
         }
-        let record = TrafficRecord(
+        let change = BridgeChange.traffic(TrafficRecord(
             direction: .sent, message: message, json: delivery.json, time: now(), reported: delivery.reported,
-            lost: lost.map { String($0.prefix(Self.problemTextLimit)) })
-        for (id, sink) in sinks { sink.report(.traffic(record), causedBy: causes[id]) }
+            lost: lost.map { String($0.prefix(Self.problemTextLimit)) }))
+        for (id, sink) in sinks { sink.report(change, causedBy: causes[id]) }
         resumeSettled()
         refresh()
     }
@@ -478,6 +479,12 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         unreadReports += 1
         lastUnreadReport = MalformedInput(raw: raw.prefix(Self.unreadRawLimit), reason: input.reason, time: input.time, direction: .sent)
         report(.malformed(input))
+    }
+
+    /// The UTF-8 bytes of `text` in one copy (`Data(text.utf8)` reads them one at a time).
+    private static func bytes(of text: String) -> Data {
+        var text = text
+        return text.withUTF8 { Data($0) }
     }
 
     /// The action of the request `id` names, from what GBGBridge still holds, for a request the
