@@ -110,8 +110,9 @@ struct RecentTable<Value> {
         }
     }
 
-    /// Sets `key` to `newValue` unless its value now is one `keep` holds to, looking the key up
-    /// once: the same as `if !(table[key].map(keep) ?? false) { table[key] = newValue }`.
+    /// Sets `key` to `newValue` unless its value now is one `keep` holds to: the same as
+    /// `if !(table[key].map(keep) ?? false) { table[key] = newValue }`, with one lookup for a
+    /// key it holds (the usual case: a request seen arrive) instead of two.
     mutating func set(_ key: String, to newValue: Value, unless keep: (Value) -> Bool) {
         if let index = values.index(forKey: key) {
             if !keep(values.values[index].value) { values.values[index].value = newValue }
