@@ -22,11 +22,21 @@ struct PendingChange {
     /// When the walk found the change: where each of ``removed`` was in the list before, in order.
     private var removedPositions: [Int] = []
 
+    /// Whether the ids of the list now are all different (`false` when that is not known: the
+    /// list before was not known to be, and the walk found the change). Handed back as
+    /// `beforeIsUnique` for the next look, it spares that look a scan of the whole list.
+    private(set) var afterIsUnique = false
+
     /// Nothing left and nothing joined.
     var isEmpty: Bool { removed.isEmpty && added.isEmpty }
 
     /// The change from `before` (ids and actions, as last seen) to `after` (the list now).
-    init(from before: [(id: String, action: String)], to after: [BridgeMessage]) {
+    ///
+    /// `beforeIsUnique` says that the ids of `before` are all different (``afterIsUnique`` of the
+    /// change that made it): then a request that left cannot still be there unless it joined
+    /// again, so it is looked for only among those that joined, not in the whole list. The
+    /// result is the same either way.
+    init(from before: [(id: String, action: String)], to after: [BridgeMessage], beforeIsUnique: Bool = false) {
         // The walk: each request seen before is either the next one now, or it left.
         var next = 0
         var left: [(id: String, action: String)] = []
@@ -42,19 +52,46 @@ struct PendingChange {
         let joined = after[next...]
         // The walk's answer is right when none of those that left is still there and none of
         // those that joined was there before (both checks are short: few leave or join at once).
-        let walkHolds = left.allSatisfy { request in !after.contains { $0.correlationId == request.id } }
-            && joined.allSatisfy { message in !before.contains { $0.id == message.correlationId } }
+        // With the ids before all different, the list now less those that joined is the list
+        // before less those that left, which holds none of them: only those that joined can.
+        let leftAreGone =
+            beforeIsUnique
+            ? left.allSatisfy { request in !joined.contains { $0.correlationId == request.id } }
+            : left.allSatisfy { request in !after.contains { $0.correlationId == request.id } }
+        let walkHolds = leftAreGone && joined.allSatisfy { message in !before.contains { $0.id == message.correlationId } }
         if walkHolds {
             removed = left
             added = Array(joined)
             walked = true
             removedPositions = leftPositions
+            // The list now is what stayed of the list before and those that joined, none of
+            // which was there before.
+            afterIsUnique = beforeIsUnique && Self.allDifferent(added)
             return
         }
         let now = Set(after.map(\.correlationId))
         let then = Set(before.map(\.id))
         removed = before.filter { !now.contains($0.id) }
         added = after.filter { !then.contains($0.correlationId) }
+        afterIsUnique = now.count == after.count
+    }
+
+    /// Whether the ids of `messages` are all different.
+    static func allDifferent(_ messages: [BridgeMessage]) -> Bool {
+        // Few join at once: comparing pairs is cheaper than hashing every id.
+        guard messages.count > 8 else {
+            for index in messages.indices.dropFirst() {
+                let id = messages[index].correlationId
+                if messages[..<index].contains(where: { $0.correlationId == id }) { return false }
+            }
+            return true
+        }
+        return Set(messages.map(\.correlationId)).count == messages.count
+    }
+
+    /// Whether the ids of `seen` are all different: for the first look's `beforeIsUnique`.
+    static func allDifferent(_ seen: [(id: String, action: String)]) -> Bool {
+        Set(seen.map(\.id)).count == seen.count
     }
 
     /// Brings `seen`, the list this change was worked out from, to the ids and actions of `after`,

@@ -62,13 +62,16 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     private var lastError: String?
     /// The ids and actions of the requests in `pendingRequests` at the last look, in order.
     private var pending: [(id: String, action: String)] = []
+    /// Whether the ids in `pending` are all different (`PendingChange`'s `afterIsUnique`; `false`
+    /// when not known), which spares the next comparison a scan of the whole list.
+    private var pendingIsUnique = false
     private var pendingSince: [String: Date] = [:]
     /// Requests seen, requests that left `pendingRequests`, and responses seen: why a request
     /// is not pending.
     private var recent = RecentRequests()
     /// A comparison is already queued for after GBGBridge routes the messages just received.
     private var refreshQueued = false
-    private var slots: [CaptureCapability.Kind: CaptureSlotState] = [:]
+    private var slots = SeenSlots()
     private var journeyAttached: Bool
     /// Inspector commands whose outgoing message the page has not reported yet: responses by
     /// correlation id, events by name in order.
@@ -117,6 +120,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         let time = now()
         pending = api.pendingRequests.map { ($0.correlationId, $0.payload.action) }
         for (id, _) in pending { pendingSince[id] = time }
+        pendingIsUnique = PendingChange.allDifferent(pending)
         for kind in CaptureCapability.Kind.allCases {
             slots[kind] = Self.state(of: Self.capture(kind, of: api), kind: kind, since: time)
         }
@@ -364,8 +368,8 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         journeyAttached(true)
         let causes = awaitedInjections.isEmpty ? [:] : awaitedInjections.removeValue(forKey: message.correlationId) ?? [:]
         if let json = try? codec.encode(message) {
-            let record = TrafficRecord(direction: .received, message: message, json: json, time: now())
-            for (id, sink) in sinks { sink.report(.traffic(record), causedBy: causes[id]) }
+            let change = BridgeChange.traffic(TrafficRecord(direction: .received, message: message, json: json, time: now()))
+            for (id, sink) in sinks { sink.report(change, causedBy: causes[id]) }
         }
         if !causes.isEmpty { resumeSettled() }
         // The delegate hears of a message before GBGBridge routes it, so nothing it changes is
@@ -407,13 +411,14 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// script saw it reach GBGBridge's no-op bootstrap `receive` (the journey had not set its own
     /// yet), and `lost` says so.
     public func reportSent(json: String, lost: String?) {
-        let bytes = Data(json.utf8)
+        let bytes = Self.bytes(of: json)
         guard bytes.count <= Self.reportLimit else {
             unread(raw: bytes.prefix(Self.unreadRawLimit), reason: "a report of \(bytes.count) bytes, over the limit of \(Self.reportLimit)")
             return
         }
         let delivery: SentDeliveryDecoder.Delivery
-        switch SentDeliveryDecoder.decode(bytes, maxDepth: codec.maxDepth, actionOfRequest: { [api, recent] id in recent.action(of: id) ?? Self.action(ofRequest: id, in: api) }) {
+        // Asked only for a response that names no action: `recent` is read then, not copied for every report.
+        switch SentDeliveryDecoder.decode(bytes, maxDepth: codec.maxDepth, actionOfRequest: { id in recent.action(of: id) ?? Self.action(ofRequest: id, in: api) }) {
         case .success(let read): delivery = read
         case .failure(let problem):
             unread(raw: bytes, reason: problem.reason)
@@ -434,10 +439,10 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
             sentByInspector.append(message.correlationId)
             if sentByInspector.count > Self.awaitedLimit { sentByInspector.removeFirst(sentByInspector.count - Self.awaitedLimit) }
         }
-        let record = TrafficRecord(
+        let change = BridgeChange.traffic(TrafficRecord(
             direction: .sent, message: message, json: delivery.json, time: now(), reported: delivery.reported,
-            lost: lost.map { String($0.prefix(Self.problemTextLimit)) })
-        for (id, sink) in sinks { sink.report(.traffic(record), causedBy: causes[id]) }
+            lost: lost.map { String($0.prefix(Self.problemTextLimit)) }))
+        for (id, sink) in sinks { sink.report(change, causedBy: causes[id]) }
         resumeSettled()
         refresh()
     }
@@ -476,6 +481,12 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         report(.malformed(input))
     }
 
+    /// The UTF-8 bytes of `text` in one copy (`Data(text.utf8)` reads them one at a time).
+    private static func bytes(of text: String) -> Data {
+        var text = text
+        return text.withUTF8 { Data($0) }
+    }
+
     /// The action of the request `id` names, from what GBGBridge still holds, for a request the
     /// adapter did not see arrive (before it started): a response without an action takes its
     /// request's. Requests seen arrive are looked up in ``recent`` first, without this scan.
@@ -511,7 +522,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
             report(.lastError(error, time: time))
         }
         let current = api.pendingRequests
-        let change = PendingChange(from: pending, to: current)
+        let change = PendingChange(from: pending, to: current, beforeIsUnique: pendingIsUnique)
         for (id, action) in change.removed {
             pendingSince.removeValue(forKey: id)
             recent.leftPending(id)
@@ -521,19 +532,27 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
             pendingSince[message.correlationId] = time
             report(.pendingAdded(PendingRequest(message: message, since: time)))
         }
-        if !change.isEmpty { change.apply(to: &pending, after: current) }
+        if !change.isEmpty {
+            change.apply(to: &pending, after: current)
+            pendingIsUnique = change.afterIsUnique
+        }
         for kind in captureKinds {
             let slot = Self.capture(kind, of: api)
             let active = slot.activeRequest
-            let previous = slots[kind]
+            let hasHandler = slot.hasHandler
+            let isEnabled = slot.isEnabled
+            let isSupported = slot.isSupported
+            let permissionState = slot.permissionState
             // Unchanged (nearly always): the state made again would equal the one seen, so it
-            // is not made (its strings, the active request copied) only to be compared.
-            if let previous, previous.hasHandler == slot.hasHandler, previous.isEnabled == slot.isEnabled,
-                previous.isSupported == slot.isSupported, previous.permissionState == slot.permissionState,
-                previous.activeRequest == active
+            // is not made (its strings, the active request copied) only to be compared. The
+            // slot is read first, so that the state seen is compared where it lies, not copied.
+            if slots.matches(
+                kind, hasHandler: hasHandler, isEnabled: isEnabled, isSupported: isSupported, permissionState: permissionState,
+                activeRequest: active)
             {
                 continue
             }
+            let previous = slots[kind]
             let since = previous?.activeRequest?.correlationId == active?.correlationId ? previous?.activeSince : time
             let state = Self.state(of: slot, kind: kind, since: since)
             if state != previous {

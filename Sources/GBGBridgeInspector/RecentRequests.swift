@@ -41,7 +41,7 @@ struct RecentRequests {
 
     /// `id` left `pendingRequests`; a response already seen stays the fate.
     mutating func leftPending(_ id: String) {
-        if fates[id] != .answered { fates[id] = .leftPending }
+        fates.set(id, to: .leftPending, unless: { $0 == .answered })
     }
 
     /// A response to `id` went to the journey.
@@ -89,13 +89,11 @@ struct RecentTable<Value> {
                 values.removeValue(forKey: key)
                 return
             }
-            if let index = values.index(forKey: key) {
-                values.values[index].value = newValue
-                return
-            }
-            generation += 1
-            values[key] = (newValue, generation)
-            order.append((key, generation))
+            // One lookup: the entry is changed in place, or made with the next generation.
+            let next = generation + 1
+            guard Self.store(newValue, in: &values[key, default: (newValue, next)], made: next) else { return }
+            generation = next
+            order.append((key, next))
             while values.count > capacity, head < order.count {
                 let oldest = order[head]
                 head += 1
@@ -110,5 +108,24 @@ struct RecentTable<Value> {
                 head = 0
             }
         }
+    }
+
+    /// Sets `key` to `newValue` unless its value now is one `keep` holds to: the same as
+    /// `if !(table[key].map(keep) ?? false) { table[key] = newValue }`, with one lookup for a
+    /// key it holds (the usual case: a request seen arrive) instead of two.
+    mutating func set(_ key: String, to newValue: Value, unless keep: (Value) -> Bool) {
+        if let index = values.index(forKey: key) {
+            if !keep(values.values[index].value) { values.values[index].value = newValue }
+            return
+        }
+        self[key] = newValue
+    }
+
+    /// Puts `value` in `entry`, unless `entry` was just made for it (its generation is `made`,
+    /// which no entry had before): whether it was made.
+    private static func store(_ value: Value, in entry: inout (value: Value, generation: Int), made: Int) -> Bool {
+        guard entry.generation != made else { return true }
+        entry.value = value
+        return false
     }
 }

@@ -34,6 +34,23 @@ struct PendingChangeTests {
         change.apply(to: &applied, after: now)
         #expect(applied.map(\.id) == after, "\(before) → \(after)", sourceLocation: sourceLocation)
         #expect(applied.map(\.action) == after.map { "action-\($0)" }, sourceLocation: sourceLocation)
+        // Told that the ids before are all different (when they are), the change is the same,
+        // and what it says of the ids now is true.
+        let unique = Set(before).count == before.count
+        let told = PendingChange(from: seen, to: now, beforeIsUnique: unique)
+        #expect(told.removed.map(\.id) == change.removed.map(\.id), "\(before) → \(after)", sourceLocation: sourceLocation)
+        #expect(told.removed.map(\.action) == change.removed.map(\.action), sourceLocation: sourceLocation)
+        #expect(told.added == change.added, "\(before) → \(after)", sourceLocation: sourceLocation)
+        var appliedTold = seen
+        told.apply(to: &appliedTold, after: now)
+        #expect(appliedTold.map(\.id) == after, sourceLocation: sourceLocation)
+        if told.afterIsUnique { #expect(Set(after).count == after.count, "\(before) → \(after)", sourceLocation: sourceLocation) }
+        if unique, Set(after).count == after.count {
+            // Different before and after: the adapter keeps knowing it, on the walk's path and
+            // on the sets' path.
+            #expect(told.afterIsUnique, "\(before) → \(after)", sourceLocation: sourceLocation)
+        }
+        #expect(PendingChange.allDifferent(now) == (Set(after).count == after.count), sourceLocation: sourceLocation)
     }
 
     @Test("the usual changes: one joins at the end, one answered leaves, both, nothing")
@@ -90,6 +107,48 @@ struct PendingChangeTests {
                 if list.count > 60 { list.removeFirst(list.count - 60) }
                 Self.check(before, list)
             }
+        }
+    }
+
+    @Test("the flag handed from look to look, as the adapter keeps it, always says the truth (5 seeds × 2,000 looks)")
+    func chainedFlag() {
+        for seed in UInt64(11)...15 {
+            var random = SplitMix64(seed: seed)
+            var list: [String] = []
+            var seen: [(id: String, action: String)] = []
+            var seenIsUnique = PendingChange.allDifferent(seen)
+            var next = 0
+            var known = 0
+            for look in 0..<2_000 {
+                for _ in 0..<Int.random(in: 0...2, using: &random) where !list.isEmpty {
+                    list.remove(at: Int.random(in: 0..<list.count, using: &random))
+                }
+                for _ in 0..<Int.random(in: 0...2, using: &random) {
+                    next += 1
+                    list.append("r\(next)")
+                }
+                switch Int.random(in: 0..<30, using: &random) {
+                case 0 where !list.isEmpty: list.append(list[Int.random(in: 0..<list.count, using: &random)])
+                case 1 where list.count > 1: list.swapAt(0, list.count - 1)
+                case 2: list.append(contentsOf: ["twice", "twice"])
+                default: break
+                }
+                if list.count > 60 { list.removeFirst(list.count - 60) }
+                let now = list.map(Self.request)
+                let reference = PendingChange(from: seen, to: now)
+                let change = PendingChange(from: seen, to: now, beforeIsUnique: seenIsUnique)
+                #expect(change.removed.map(\.id) == reference.removed.map(\.id), "seed \(seed), look \(look)")
+                #expect(change.added == reference.added, "seed \(seed), look \(look)")
+                if !change.isEmpty {
+                    change.apply(to: &seen, after: now)
+                    seenIsUnique = change.afterIsUnique
+                }
+                if seenIsUnique {
+                    known += 1
+                    #expect(Set(seen.map(\.id)).count == seen.count, "seed \(seed), look \(look)")
+                }
+            }
+            #expect(known > 100, "the ids are known to be different on most looks (seed \(seed))")
         }
     }
 }

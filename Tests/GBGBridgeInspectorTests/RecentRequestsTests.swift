@@ -72,6 +72,13 @@ struct RecentRequestsEquivalenceTests {
             var next = 0
             for step in 0..<3_000 {
                 switch random.next() % 10 {
+                case 0..<4 where !received.isEmpty && random.next() % 8 == 0:
+                    // A correlation id the journey used before (hostile, or a journey's bug): a
+                    // fate and an action already remembered, or long forgotten, set again.
+                    let id = received[received.count - 1 - Int(random.next() % UInt64(min(received.count, 400)))]
+                    let action = "again\(random.next() % 3)"
+                    recent.received(id, action: action)
+                    reference.received(id, action: action)
                 case 0..<4:
                     next += 1
                     let id = "r\(next)"

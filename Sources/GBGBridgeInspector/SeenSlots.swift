@@ -1,0 +1,85 @@
+import BridgeCore
+import Foundation
+
+/// What ``PublicAPIHost`` last saw of GBGBridge's two capture slots, one state per slot, held
+/// in place instead of in a dictionary.
+///
+/// The adapter compares both slots after every message, and nearly always neither changed. Kept
+/// in a dictionary, each look hashed the kind and copied the whole state out (its strings and its
+/// active request) only to compare five fields. Here ``matches(_:hasHandler:isEnabled:isSupported:permissionState:activeRequest:)``
+/// compares those fields where the state lies, and the adapter makes a new state only when one
+/// differs. Outside the generic adapter, so that it is compiled once, for concrete types.
+///
+/// ```swift
+/// if !seen.matches(.document, hasHandler: …, activeRequest: slot.activeRequest) { seen[.document] = newState }
+/// ```
+struct SeenSlots {
+    /// Each slot's state, valid only when its `has…` flag is set: kept unwrapped so that a look
+    /// reads its fields in place (an optional state was copied out to be unwrapped).
+    private var document = Self.placeholder(.document)
+    private var selfie = Self.placeholder(.selfie)
+    private var hasDocument = false
+    private var hasSelfie = false
+
+    /// The state last seen of `kind`'s slot (`nil` before the first look).
+    subscript(kind: CaptureCapability.Kind) -> CaptureSlotState? {
+        get {
+            switch kind {
+            case .document: hasDocument ? document : nil
+            case .selfie: hasSelfie ? selfie : nil
+            }
+        }
+        set {
+            switch kind {
+            case .document:
+                hasDocument = newValue != nil
+                document = newValue ?? Self.placeholder(.document)
+            case .selfie:
+                hasSelfie = newValue != nil
+                selfie = newValue ?? Self.placeholder(.selfie)
+            }
+        }
+    }
+
+    /// Whether the state last seen of `kind`'s slot has these values: the state made again from
+    /// them would equal it (its other fields follow from the kind, and its start time from the
+    /// active request), so it need not be made.
+    ///
+    /// It changes nothing. It is `mutating` only so that a call on a class's property (the
+    /// adapter's) reaches the states where they lie: a non-mutating call copied both states
+    /// (their strings retained and released) on every look.
+    mutating func matches(
+        _ kind: CaptureCapability.Kind, hasHandler: Bool, isEnabled: Bool, isSupported: Bool, permissionState: PermissionState,
+        activeRequest: BridgeMessage?
+    ) -> Bool {
+        switch kind {
+        case .document:
+            hasDocument
+                && Self.matches(
+                    &document, hasHandler: hasHandler, isEnabled: isEnabled, isSupported: isSupported, permissionState: permissionState,
+                    activeRequest: activeRequest)
+        case .selfie:
+            hasSelfie
+                && Self.matches(
+                    &selfie, hasHandler: hasHandler, isEnabled: isEnabled, isSupported: isSupported, permissionState: permissionState,
+                    activeRequest: activeRequest)
+        }
+    }
+
+    /// ``matches(_:hasHandler:isEnabled:isSupported:permissionState:activeRequest:)`` for one
+    /// state, read in place (`inout`, never written).
+    private static func matches(
+        _ seen: inout CaptureSlotState, hasHandler: Bool, isEnabled: Bool, isSupported: Bool, permissionState: PermissionState,
+        activeRequest: BridgeMessage?
+    ) -> Bool {
+        seen.hasHandler == hasHandler && seen.isEnabled == isEnabled && seen.isSupported == isSupported
+            && seen.permissionState == permissionState && seen.activeRequest == activeRequest
+    }
+
+    /// What stands in a slot's place before it is first seen (never read: its flag is unset).
+    private static func placeholder(_ kind: CaptureCapability.Kind) -> CaptureSlotState {
+        CaptureSlotState(
+            kind: kind, capabilityId: "", action: "", version: "", hasHandler: false, isEnabled: false, isSupported: false,
+            permissionState: .notDetermined, activeRequest: nil, activeSince: nil)
+    }
+}
