@@ -70,7 +70,7 @@ extension JSONParser {
         data.withUnsafeBytes { raw in reading(raw, maxDepth: maxDepth, body) }
     }
 
-    /// ``reading(_:maxDepth:_:)`` for bytes a caller already holds: not through
+    /// The same, for bytes a caller already holds: not through
     /// `ContiguousBytes.withUnsafeBytes`, which Foundation does not inline, so that even inlined
     /// it was called generically, looking up `Optional<Result>`'s metadata on every traffic
     /// frame (about 650 instructions of 15,500, issue 30).
