@@ -8,7 +8,7 @@ extension LiveState {
     /// what went on: an edited message's delivered form.
     mutating func checkContract(_ traffic: WireTraffic, entry: inout LogEntry, at index: Int) {
         let direction: ContractRule.Direction = traffic.direction == .received ? .journeyToHost : .hostToJourney
-        let violations = GBGBridgeContract.check(traffic.delivered ?? traffic.message, direction: direction)
+        let violations = traffic.withMessageAsDelivered { GBGBridgeContract.check($0, direction: direction) }
         guard !violations.isEmpty else { return }
         let inspectorMade = traffic.isInspectorCaused
         contract.add(violations, at: index, inspectorMade: inspectorMade)

@@ -118,7 +118,7 @@ public struct LiveState: Sendable {
         openRequests[correlationId].flatMap { log.indices.contains($0) ? $0 : nil }
     }
     /// The log index of the message with each sequence number, for "jump to cause".
-    private var indexBySeq: [Int: Int] = [:]
+    private var indexBySeq = SeqIndex()
 
     /// An empty state.
     public init() {}
@@ -290,7 +290,7 @@ public struct LiveState: Sendable {
         default:
             break
         }
-        indexBySeq[traffic.seq] = index
+        indexBySeq.set(index, for: traffic.seq)
         if let hold = traffic.hold { holdMarks[index] = hold }
         if entry.bytes >= Self.largeRowBytes { largeRows.append(index) }
         // Moved in, not copied: a row holds some fifteen references.
@@ -316,7 +316,7 @@ public struct LiveState: Sendable {
 
     private mutating func appendMalformed(_ malformed: WireMalformed) {
         let index = log.count
-        indexBySeq[malformed.seq] = index
+        indexBySeq.set(index, for: malformed.seq)
         var entry = LogEntry(malformed)
         if entry.bytes >= Self.largeRowBytes { largeRows.append(index) }
         let mark = ProtocolLinter.mark(malformed)

@@ -134,6 +134,8 @@ public struct ReplyScheduler: Sendable {
     /// then in flight until ``outcome(of:answered:)``. A rule paused or removed meanwhile
     /// does not answer (a paused rule gets its use back).
     public mutating func due(now: Double) -> [Reply] {
+        // Asked after every frame: with nothing scheduled, nothing to look at (or to mutate).
+        guard !scheduled.isEmpty else { return [] }
         var replies: [Reply] = []
         scheduled.removeAll { item in
             guard item.due <= now else { return false }

@@ -106,17 +106,10 @@ enum TrafficFrameReader {
         var direction: TrafficRecord.Direction?
         var time: Double?
         var origin: MessageOrigin?
-        var command: String?
-        var rule: String?
-        var deliveryError: String?
-        var hold: HoldMark?
-        var fault: FaultMark?
         var bytes: Int?
-        var truncated: Bool?
-        var reported: String?
-        var lost: String?
-        var delivered: BridgeMessage?
-        var original: BridgeMessage?
+        // The fields few records have, made at the first of them: ten optionals (two of them
+        // messages) set, moved and freed on every frame cost some 700 instructions (issue 30).
+        var rare: WireTraffic.Rare?
         var message: BridgeMessage?
         var messageBytes: Data?
         try parser.readObject(depth: depth, keys: recordKeys) { parser, key throws(JSONParser.Refusal) in
@@ -129,22 +122,38 @@ enum TrafficFrameReader {
             case 3:
                 guard let known = try parser.readString(among: originNames) else { throw JSONParser.Refusal() }
                 origin = origins[known]
-            case 4: command = try optionalString(&parser)
-            case 5: rule = try optionalString(&parser)
-            case 6: deliveryError = try optionalString(&parser)
+            case 4:
+                let command = try optionalString(&parser)
+                setRare(&rare) { $0.command = command }
+            case 5:
+                let rule = try optionalString(&parser)
+                setRare(&rare) { $0.rule = rule }
+            case 6:
+                let deliveryError = try optionalString(&parser)
+                setRare(&rare) { $0.deliveryError = deliveryError }
             case 7:
                 // Rare: read as a value and checked as the full way does.
                 guard let mark = WireTraffic.optionalHold(try parser.readValue(depth: depth)) else { throw JSONParser.Refusal() }
-                hold = mark
+                setRare(&rare) { $0.hold = mark }
             case 8:
                 guard let mark = WireTraffic.optionalFault(try parser.readValue(depth: depth)) else { throw JSONParser.Refusal() }
-                fault = mark
+                setRare(&rare) { $0.fault = mark }
             case 9: bytes = try integer(&parser)
-            case 10: truncated = try parser.readNull() ? nil : try parser.readBool()
-            case 11: reported = try optionalString(&parser)
-            case 12: lost = try optionalString(&parser)
-            case 13: delivered = try BridgeMessageReader.optionalMessage(from: &parser, depth: depth + 1)
-            case 14: original = try BridgeMessageReader.optionalMessage(from: &parser, depth: depth + 1)
+            case 10:
+                let truncated = try parser.readNull() ? nil : try parser.readBool()
+                setRare(&rare) { $0.truncated = truncated }
+            case 11:
+                let reported = try optionalString(&parser)
+                setRare(&rare) { $0.reported = reported }
+            case 12:
+                let lost = try optionalString(&parser)
+                setRare(&rare) { $0.lost = lost }
+            case 13:
+                let delivered = try BridgeMessageReader.optionalMessage(from: &parser, depth: depth + 1)
+                setRare(&rare) { $0.delivered = delivered }
+            case 14:
+                let original = try BridgeMessageReader.optionalMessage(from: &parser, depth: depth + 1)
+                setRare(&rare) { $0.original = original }
             default:
                 // Its `payload.data` is built only if something reads it (a row keeps the
                 // bytes), from a slice of the message's bytes: one copy for both.
@@ -158,10 +167,15 @@ enum TrafficFrameReader {
             throw JSONParser.Refusal()
         }
         return WireTraffic(
-            seq: seq, direction: direction, time: time, origin: origin, command: command, rule: rule,
-            deliveryError: deliveryError, hold: hold, bytes: bytes, truncated: truncated, reported: reported, lost: lost,
-            delivered: delivered.take(), original: original.take(), fault: fault, message: message,
-            messageJSON: messageBytes)
+            seq: seq, direction: direction, time: time, origin: origin, bytes: bytes, message: message, messageJSON: messageBytes,
+            rare: rare.take())
+    }
+
+    /// Sets a rare field, making the record's rare fields at the first.
+    private static func setRare(_ rare: inout WireTraffic.Rare?, _ change: (inout WireTraffic.Rare) -> Void) {
+        var fields = rare.take() ?? WireTraffic.Rare()
+        change(&fields)
+        rare = fields
     }
 
     /// A string or `null`.

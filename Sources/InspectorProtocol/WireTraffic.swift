@@ -131,6 +131,19 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     /// The code of the message's `payload.error`, read where it is stored (see ``messageType``).
     package var messageErrorCode: String? { storage.fields.message.payload.error?.code }
 
+    /// Whether the record has any of its rare fields (``command``, ``rule``, ``deliveryError``,
+    /// ``hold``, ``fault``, ``delivered``, ``original``, ``truncated``, ``reported``, ``lost``):
+    /// when not, a reader of them need not look at each (issue 30).
+    package var hasRareFields: Bool { storage.fields.rare != nil }
+
+    /// Runs `body` on the message as it went on, read where the record stores it: ``delivered``
+    /// when an inspector's edit made one, ``message`` otherwise. `delivered ?? message` copies
+    /// the whole message out to read it, and a client checks every row's (issue 30).
+    @inlinable package func withMessageAsDelivered<Result>(_ body: (BridgeMessage) -> Result) -> Result {
+        if let rare = storage.fields.rare, let delivered = rare.fields.delivered { return body(delivered) }
+        return body(storage.fields.message)
+    }
+
     /// Records are equal when their fields are, whether or not they carry ``messageJSON``.
     public static func == (lhs: WireTraffic, rhs: WireTraffic) -> Bool {
         lhs.seq == rhs.seq && lhs.direction == rhs.direction && lhs.time == rhs.time && lhs.origin == rhs.origin
@@ -164,10 +177,31 @@ public struct WireTraffic: Codable, Sendable, Hashable {
         deliveryError: String?, hold: HoldMark?, bytes: Int, truncated: Bool?, reported: String?, lost: String?,
         delivered: BridgeMessage?, original: BridgeMessage?, fault: FaultMark?, message: BridgeMessage, messageJSON: Data?
     ) {
+        // Each rare field looked at where it stands: a box of them made (and its copies of the
+        // messages) only for a record that has one (issue 30).
+        let rare: RareBox?
+        if command == nil, rule == nil, deliveryError == nil, hold == nil, fault == nil, delivered == nil, original == nil, truncated == nil,
+            reported == nil, lost == nil
+        {
+            rare = nil
+        } else {
+            rare = RareBox(Rare(
+                command: command, rule: rule, deliveryError: deliveryError, hold: hold, fault: fault, delivered: delivered,
+                original: original, truncated: truncated, reported: reported, lost: lost))
+        }
         storage = Storage(Fields(
-            seq: seq, direction: direction, time: time, origin: origin, command: command, rule: rule, deliveryError: deliveryError,
-            hold: hold, fault: fault, delivered: delivered, original: original, bytes: bytes, truncated: truncated,
-            reported: reported, lost: lost, message: message, messageJSON: messageJSON))
+            seq: seq, direction: direction, time: time, origin: origin, bytes: bytes, message: message, messageJSON: messageJSON, rare: rare))
+    }
+
+    /// Creates a record read from an agent's frame: its rare fields as read (`nil`: none of
+    /// them), with its message's bytes (``messageJSON``).
+    init(
+        seq: Int, direction: TrafficRecord.Direction, time: Double, origin: MessageOrigin, bytes: Int, message: BridgeMessage,
+        messageJSON: Data?, rare: Rare?
+    ) {
+        let box = rare.flatMap { $0.isEmpty ? nil : RareBox($0) }
+        storage = Storage(Fields(
+            seq: seq, direction: direction, time: time, origin: origin, bytes: bytes, message: message, messageJSON: messageJSON, rare: box))
     }
 
     @usableFromInline var storage: Storage
@@ -180,15 +214,145 @@ public struct WireTraffic: Codable, Sendable, Hashable {
         storage = Storage(fields)
     }
 
-    /// The fields, as they were stored before the box.
+    /// The fields, as they were stored before the box. The common ones are stored here; the
+    /// ten few records have (an inspector's command, a rule, a hold, a fault, the `delivered`
+    /// and `original` messages, …) in a box of their own, ``Rare``, absent from a plain record:
+    /// with three messages inline the fields were some 600 bytes, moved into the record's box on
+    /// every frame a client reads (issue 30). They read and set as the others.
     ///
-    /// Its `Codable` conformance is the record's wire format: synthesized, over every field but
-    /// ``messageJSON`` (never encoded), in this order, optionals left out when absent.
+    /// Its `Codable` conformance is the record's wire format: what the synthesized conformance
+    /// of the stored-field struct did, over every field but ``messageJSON`` (never encoded), in
+    /// this order, optionals left out when absent (`decodeIfPresent`, `encodeIfPresent`): seq,
+    /// direction, time, origin, command, rule, deliveryError, hold, fault, delivered, original,
+    /// bytes, truncated, reported, lost, message.
     @usableFromInline struct Fields: Sendable, Codable {
         @usableFromInline var seq: Int
         @usableFromInline var direction: TrafficRecord.Direction
         @usableFromInline var time: Double
         @usableFromInline var origin: MessageOrigin
+        @usableFromInline var bytes: Int
+        @usableFromInline var message: BridgeMessage
+        @usableFromInline var messageJSON: Data? = nil
+        /// The rare fields, or `nil` when the record has none of them.
+        @usableFromInline var rare: RareBox?
+
+        @usableFromInline var command: String? {
+            get { rare?.fields.command }
+            set { updateRare(unlessNil: newValue) { $0.command = newValue } }
+        }
+        @usableFromInline var rule: String? {
+            get { rare?.fields.rule }
+            set { updateRare(unlessNil: newValue) { $0.rule = newValue } }
+        }
+        @usableFromInline var deliveryError: String? {
+            get { rare?.fields.deliveryError }
+            set { updateRare(unlessNil: newValue) { $0.deliveryError = newValue } }
+        }
+        @usableFromInline var hold: HoldMark? {
+            get { rare?.fields.hold }
+            set { updateRare(unlessNil: newValue) { $0.hold = newValue } }
+        }
+        @usableFromInline var fault: FaultMark? {
+            get { rare?.fields.fault }
+            set { updateRare(unlessNil: newValue) { $0.fault = newValue } }
+        }
+        @usableFromInline var delivered: BridgeMessage? {
+            get { rare?.fields.delivered }
+            set { updateRare(unlessNil: newValue) { $0.delivered = newValue } }
+        }
+        @usableFromInline var original: BridgeMessage? {
+            get { rare?.fields.original }
+            set { updateRare(unlessNil: newValue) { $0.original = newValue } }
+        }
+        @usableFromInline var truncated: Bool? {
+            get { rare?.fields.truncated }
+            set { updateRare(unlessNil: newValue) { $0.truncated = newValue } }
+        }
+        @usableFromInline var reported: String? {
+            get { rare?.fields.reported }
+            set { updateRare(unlessNil: newValue) { $0.reported = newValue } }
+        }
+        @usableFromInline var lost: String? {
+            get { rare?.fields.lost }
+            set { updateRare(unlessNil: newValue) { $0.lost = newValue } }
+        }
+
+        init(
+            seq: Int, direction: TrafficRecord.Direction, time: Double, origin: MessageOrigin, bytes: Int, message: BridgeMessage,
+            messageJSON: Data?, rare: RareBox?
+        ) {
+            self.seq = seq
+            self.direction = direction
+            self.time = time
+            self.origin = origin
+            self.bytes = bytes
+            self.message = message
+            self.messageJSON = messageJSON
+            self.rare = rare
+        }
+
+        /// Sets rare fields on a new box (none when all are `nil`); nothing to do when a field
+        /// is set to `nil` on a record without any.
+        @usableFromInline mutating func updateRare<Value>(unlessNil value: Value?, _ change: (inout Rare) -> Void) {
+            if value == nil && rare == nil { return }
+            var fields = rare?.fields ?? Rare()
+            change(&fields)
+            rare = fields.isEmpty ? nil : RareBox(fields)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case seq, direction, time, origin, command, rule, deliveryError, hold, fault, delivered, original, bytes, truncated, reported, lost, message
+        }
+
+        /// Decodes the fields in the order the synthesized conformance did (the first problem met
+        /// is the one reported).
+        @usableFromInline init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            seq = try container.decode(Int.self, forKey: .seq)
+            direction = try container.decode(TrafficRecord.Direction.self, forKey: .direction)
+            time = try container.decode(Double.self, forKey: .time)
+            origin = try container.decode(MessageOrigin.self, forKey: .origin)
+            var rare = Rare()
+            rare.command = try container.decodeIfPresent(String.self, forKey: .command)
+            rare.rule = try container.decodeIfPresent(String.self, forKey: .rule)
+            rare.deliveryError = try container.decodeIfPresent(String.self, forKey: .deliveryError)
+            rare.hold = try container.decodeIfPresent(HoldMark.self, forKey: .hold)
+            rare.fault = try container.decodeIfPresent(FaultMark.self, forKey: .fault)
+            rare.delivered = try container.decodeIfPresent(BridgeMessage.self, forKey: .delivered)
+            rare.original = try container.decodeIfPresent(BridgeMessage.self, forKey: .original)
+            bytes = try container.decode(Int.self, forKey: .bytes)
+            rare.truncated = try container.decodeIfPresent(Bool.self, forKey: .truncated)
+            rare.reported = try container.decodeIfPresent(String.self, forKey: .reported)
+            rare.lost = try container.decodeIfPresent(String.self, forKey: .lost)
+            message = try container.decode(BridgeMessage.self, forKey: .message)
+            messageJSON = nil
+            self.rare = rare.isEmpty ? nil : RareBox(rare)
+        }
+
+        /// Encodes the fields in the order the synthesized conformance did.
+        @usableFromInline func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(seq, forKey: .seq)
+            try container.encode(direction, forKey: .direction)
+            try container.encode(time, forKey: .time)
+            try container.encode(origin, forKey: .origin)
+            try container.encodeIfPresent(command, forKey: .command)
+            try container.encodeIfPresent(rule, forKey: .rule)
+            try container.encodeIfPresent(deliveryError, forKey: .deliveryError)
+            try container.encodeIfPresent(hold, forKey: .hold)
+            try container.encodeIfPresent(fault, forKey: .fault)
+            try container.encodeIfPresent(delivered, forKey: .delivered)
+            try container.encodeIfPresent(original, forKey: .original)
+            try container.encode(bytes, forKey: .bytes)
+            try container.encodeIfPresent(truncated, forKey: .truncated)
+            try container.encodeIfPresent(reported, forKey: .reported)
+            try container.encodeIfPresent(lost, forKey: .lost)
+            try container.encode(message, forKey: .message)
+        }
+    }
+
+    /// The fields few records have (see ``Fields``).
+    @usableFromInline struct Rare: Sendable {
         @usableFromInline var command: String?
         @usableFromInline var rule: String?
         @usableFromInline var deliveryError: String?
@@ -196,16 +360,39 @@ public struct WireTraffic: Codable, Sendable, Hashable {
         @usableFromInline var fault: FaultMark?
         @usableFromInline var delivered: BridgeMessage?
         @usableFromInline var original: BridgeMessage?
-        @usableFromInline var bytes: Int
         @usableFromInline var truncated: Bool?
         @usableFromInline var reported: String?
         @usableFromInline var lost: String?
-        @usableFromInline var message: BridgeMessage
-        @usableFromInline var messageJSON: Data? = nil
 
-        enum CodingKeys: String, CodingKey {
-            case seq, direction, time, origin, command, rule, deliveryError, hold, fault, delivered, original, bytes, truncated, reported, lost, message
+        @usableFromInline init(
+            command: String? = nil, rule: String? = nil, deliveryError: String? = nil, hold: HoldMark? = nil, fault: FaultMark? = nil,
+            delivered: BridgeMessage? = nil, original: BridgeMessage? = nil, truncated: Bool? = nil, reported: String? = nil,
+            lost: String? = nil
+        ) {
+            self.command = command
+            self.rule = rule
+            self.deliveryError = deliveryError
+            self.hold = hold
+            self.fault = fault
+            self.delivered = delivered
+            self.original = original
+            self.truncated = truncated
+            self.reported = reported
+            self.lost = lost
         }
+
+        /// Whether the record has none of them.
+        var isEmpty: Bool {
+            command == nil && rule == nil && deliveryError == nil && hold == nil && fault == nil && delivered == nil && original == nil
+                && truncated == nil && reported == nil && lost == nil
+        }
+    }
+
+    /// The box of a record's ``Rare`` fields: immutable, as ``Storage`` is.
+    @usableFromInline final class RareBox: Sendable {
+        @usableFromInline let fields: Rare
+
+        @usableFromInline init(_ fields: Rare) { self.fields = fields }
     }
 
     /// The box: immutable, so it is read without exclusivity checks and shared between threads

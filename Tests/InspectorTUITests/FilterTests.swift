@@ -39,6 +39,38 @@ struct FilterScreenTests {
         #expect(model.selectedEntry?.type == .response)
     }
 
+    /// The visible rows are kept up to date row by row as frames arrive (issue 30: straight
+    /// onto the list, without an array of the new matches first): after every frame they are
+    /// the rows filtering the whole log gives.
+    @Test("Rows added frame by frame are those filtering the whole log finds", arguments: ["", "type:request", "action:nfc.* | dir:out", "!type:event"])
+    func incrementalRowsMatchTheWholeLog(filterText: String) {
+        var model = journeyModel()
+        if !filterText.isEmpty {
+            model.press(.char("f"))
+            model.type(filterText)
+            model.press(.enter)
+        }
+        #expect(model.filter.isEmpty == filterText.isEmpty)
+        var random = SplitMix64(seed: UInt64(filterText.utf8.count))
+        var seq = 12
+        for step in 0..<120 {
+            let id = "r-\(step)"
+            switch random.next() % 4 {
+            case 0: model.feed(seq, .traffic(Fixture.request(seq: seq, id: id, action: "nfc.read", at: Fixture.t0)))
+            case 1: model.feed(seq, .traffic(Fixture.response(seq: seq, id: id, action: "capability.query", at: Fixture.t0)))
+            case 2: model.feed(seq, .traffic(Fixture.hostEvent(seq: seq, id: id, name: "host.ping", at: Fixture.t0)))
+            default:
+                // Several rows at once (a snapshot merged), or none (a frame that adds no row).
+                model.feed(seq, .lastError(WireError(seq: seq, time: Fixture.t0, text: nil, cause: nil)))
+            }
+            seq += 1
+            let expected = model.live.log.indices.filter { model.filter.matches(model.live.log[$0], pending: []) }
+            #expect(model.visible == expected, "after \(step + 1) frames")
+        }
+        // Most frames added a row (a quarter add none).
+        #expect(model.live.log.count > 60)
+    }
+
     @Test("A bad filter shows its parse error in the prompt as it is typed")
     func parseErrorWhileTyping() {
         var model = journeyModel()

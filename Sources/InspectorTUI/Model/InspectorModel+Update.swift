@@ -126,12 +126,16 @@ extension InspectorModel {
         }
         let pending = filter.usesPending ? pendingIds : []
         // Borrow the rows instead of copying each one out (a copy retains its strings and JSON):
-        // a filter change looks at every row, a million in a long session.
+        // a filter change looks at every row, a million in a long session. The matches go
+        // straight onto the visible rows (taken out and put back, not copied), not into an array
+        // of their own first: one new row a frame made and grew an array each time (issue 30).
         let filter = filter
-        let matching = live.log.withUnsafeBufferPointer { log in
-            (examined..<limit).filter { filter.matches(at: log.baseAddress! + $0, pending: pending) }
+        var rows: [Int] = []
+        swap(&rows, &visible)
+        live.log.withUnsafeBufferPointer { log in
+            for index in examined..<limit where filter.matches(at: log.baseAddress! + index, pending: pending) { rows.append(index) }
         }
-        visible.append(contentsOf: matching)
+        visible = rows
         examined = limit
         viewport.rowsChanged(count: visible.count)
     }
