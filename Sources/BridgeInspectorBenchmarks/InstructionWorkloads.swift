@@ -30,9 +30,10 @@ enum InstructionPath: String, CaseIterable {
     /// stalled client costs the host's thread and the agent's (its queue fills, then its gap
     /// grows). Paced on the following client as before.
     case hostReceiveWithAgentStalled = "host-receive-agent-stalled"
-    /// A client's work per traffic line: `AgentFrame.decode` and `LiveState.apply`.
+    /// A client's work per traffic line: `AgentFrame.decode(bytes:)` (the framer's line, as the client's connection decodes it) and
+    /// `LiveState.apply`.
     case clientDecode = "client-decode"
-    /// The TUI's work per traffic line: `AgentFrame.decode` and `InspectorModel.handle(.frame)`.
+    /// The TUI's work per traffic line: `AgentFrame.decode(bytes:)` and `InspectorModel.handle(.frame)`.
     case tuiIngest = "tui-ingest"
     /// The GBGBridge adapter's paths (``AdapterKind``): the app's main thread per message of one
     /// kind, with the native agent and through GBGBridge's public API.
@@ -66,12 +67,12 @@ enum InstructionPath: String, CaseIterable {
                 throw BenchError("the client's state holds \(state.log.count) of \(feed) messages")
             }
         case .tuiIngest:
-            var lines: [Data] = []
+            var lines: [[UInt8]] = []
             var maker = TUIBench.IngestLines(templates: try TUIBench.Templates())
             try maker.append(upTo: 2 * base, to: &lines)
             var model = InspectorModel(size: TUIBench.size, socketPath: "/tmp/bench.sock", now: TUIBench.startTime)
             model.handle(.frame(try TUIBench.snapshotFrame()))
-            for line in lines.prefix(feed) { model.handle(.frame(try AgentFrame.decode(line))) }
+            for line in lines.prefix(feed) { model.handle(.frame(try AgentFrame.decode(bytes: line))) }
             guard model.live.log.count == min(feed, lines.count) else {
                 throw BenchError("the TUI holds \(model.live.log.count) of \(feed) messages")
             }

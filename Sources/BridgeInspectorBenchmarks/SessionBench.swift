@@ -94,7 +94,7 @@ enum SessionBench {
             while seq <= count {
                 var traffic = templates.traffic(workloadIndex: index, seq: seq, time: startTime + Double(seq))
                 traffic.message.correlationId = "\(idPrefix)-\(index)"
-                file.append(try TUIBench.frameLine(traffic, encoder: encoder))
+                file.append(contentsOf: try TUIBench.frameLine(traffic, encoder: encoder))
                 file.append(0x0A)
                 seq += 1
                 if Workload.isRequest(index), seq <= count {
@@ -104,7 +104,7 @@ enum SessionBench {
                         response.message.payload.data?["os"] = .string("Linux \(index)")
                         changed += 1
                     }
-                    file.append(try TUIBench.frameLine(response, encoder: encoder))
+                    file.append(contentsOf: try TUIBench.frameLine(response, encoder: encoder))
                     file.append(0x0A)
                     seq += 1
                 }

@@ -8,8 +8,9 @@ import TerminalUI
 /// The inspector's state and renderer with a long log.
 struct TUIResult {
     var messages: Int
-    /// Frames per second into the model: each agent line decoded (`AgentFrame.decode`) and taken
-    /// through `handle(.frame(...))`, as the inspector's loop does.
+    /// Frames per second into the model: each agent line decoded (`AgentFrame.decode(bytes:)`, as
+    /// the client's connection decodes the framer's line) and taken through `handle(.frame(...))`,
+    /// as the inspector's loop does.
     var ingestMessagesPerSecond: Double
     /// Median `render()` time with the cursor on the newest row (follow mode).
     var frameMsAtEnd: Double
@@ -37,7 +38,7 @@ struct TUIResult {
     /// agent frames, then handles a key and renders. A key pressed while a batch arrives is
     /// drawn at most one cycle later, so the cycle's p50 and p99 bound its latency.
     var keyUnderLoad: KeyUnderLoad
-    /// Traffic frames per second through the client's decoding: `AgentFrame.decode` of each
+    /// Traffic frames per second through the client's decoding: `AgentFrame.decode(bytes:)` of each
     /// line as it arrives from the agent (the one parse, keeping the message's bytes), then
     /// `LiveState.apply`.
     var frameDecodePerSecond: Double
@@ -75,19 +76,19 @@ enum TUIBench {
         var model = InspectorModel(size: size, socketPath: "/tmp/bench.sock", now: startTime)
         model.handle(.frame(try snapshotFrame()))
         // The lines as the agent writes them, made a batch at a time outside the clock; the
-        // clock runs while the inspector decodes each one (`AgentFrame.decode`) and the model
+        // clock runs while the inspector decodes each one (`AgentFrame.decode(bytes:)`) and the model
         // takes it, as the inspector's loop does.
         var ingestNanoseconds: UInt64 = 0
         var ingestCPUNanoseconds: UInt64 = 0
         var lines = IngestLines(templates: templates)
-        var batch: [Data] = []
+        var batch: [[UInt8]] = []
         batch.reserveCapacity(ingestBatch)
         while lines.seq <= count {
             batch.removeAll(keepingCapacity: true)
             try lines.append(ingestBatch, upTo: count, to: &batch)
             let begin = monotonicNanoseconds()
             let cpuBegin = threadCPUNanoseconds()
-            for line in batch { model.handle(.frame(try AgentFrame.decode(line))) }
+            for line in batch { model.handle(.frame(try AgentFrame.decode(bytes: line))) }
             ingestCPUNanoseconds += threadCPUNanoseconds() - cpuBegin
             ingestNanoseconds += monotonicNanoseconds() - begin
         }
@@ -154,7 +155,7 @@ enum TUIBench {
             frameDecodeCPUMicrosecondsPerFrame: frameDecode.cpuMicrosecondsPerFrame)
     }
 
-    /// Traffic frames per second decoded from their lines (``AgentFrame/decode(_:)``) and
+    /// Traffic frames per second decoded from their lines (``AgentFrame/decode(bytes:)``) and
     /// applied to a client's state (``LiveState/apply(_:json:at:)``); the lines are made before
     /// the clock starts.
     static func measureFrameDecode(templates: Templates, frames: Int) throws -> (perSecond: Double, cpuMicrosecondsPerFrame: Double) {
@@ -170,9 +171,9 @@ enum TUIBench {
     }
 
     /// What a client does with each traffic line the agent writes: decode it
-    /// (``AgentFrame/decode(_:)``) and apply it to its state (``LiveState/apply(_:json:at:)``).
-    static func decodeAndApply(_ lines: ArraySlice<Data>, to state: inout LiveState) throws {
-        for line in lines { state.apply(try AgentFrame.decode(line), at: startTime) }
+    /// (``AgentFrame/decode(bytes:)``) and apply it to its state (``LiveState/apply(_:json:at:)``).
+    static func decodeAndApply(_ lines: ArraySlice<[UInt8]>, to state: inout LiveState) throws {
+        for line in lines { state.apply(try AgentFrame.decode(bytes: line), at: startTime) }
     }
 
     /// The lines of the ingest figure, as the agent writes them for the workload: each message's
@@ -189,7 +190,7 @@ enum TUIBench {
 
         /// Appends about `batch` lines (a request's response is never split from it), but none
         /// after sequence number `last`, to `lines`.
-        mutating func append(_ batch: Int = .max, upTo last: Int, to lines: inout [Data]) throws {
+        mutating func append(_ batch: Int = .max, upTo last: Int, to lines: inout [[UInt8]]) throws {
             var appended = 0
             while seq <= last, appended < batch {
                 appended += 1
@@ -208,9 +209,9 @@ enum TUIBench {
     }
 
     /// `count` traffic event lines as the agent writes them, sequence numbers from `first`.
-    static func trafficLines(templates: Templates, from first: Int, count: Int) throws -> [Data] {
+    static func trafficLines(templates: Templates, from first: Int, count: Int) throws -> [[UInt8]] {
         let encoder = JSONEncoding.compact
-        var lines: [Data] = []
+        var lines: [[UInt8]] = []
         lines.reserveCapacity(count)
         for index in 0..<count {
             let seq = first + index
@@ -222,16 +223,17 @@ enum TUIBench {
     /// Frame lines made per batch of the ingest figure (a batch is made before the clock starts).
     static let ingestBatch = 10_000
 
-    /// The `traffic` event line the agent writes for `traffic` (without its newline).
-    static func frameLine(_ traffic: WireTraffic, encoder: JSONEncoder) throws -> Data {
-        var line = Data(#"{"kind":"event","seq":\#(traffic.seq),"event":{"type":"traffic","record":"#.utf8)
-        line.append(try encoder.encode(traffic))
+    /// The `traffic` event line the agent writes for `traffic` (without its newline), as the
+    /// client's framer hands it over: bytes, decoded with ``AgentFrame/decode(bytes:)``.
+    static func frameLine(_ traffic: WireTraffic, encoder: JSONEncoder) throws -> [UInt8] {
+        var line = Array(#"{"kind":"event","seq":\#(traffic.seq),"event":{"type":"traffic","record":"#.utf8)
+        line.append(contentsOf: try encoder.encode(traffic))
         line.append(contentsOf: Array("}}".utf8))
         return line
     }
 
     /// Streams `messagesPerSecond` into `model` as the inspector's loop gets them (one wake's
-    /// worth of frame lines decoded with `AgentFrame.decode`, then applied), pressing a key and
+    /// worth of frame lines decoded with `AgentFrame.decode(bytes:)`, then applied), pressing a key and
     /// rendering after each batch, as a person moving through the log while it fills.
     static func measureKeyUnderLoad(
         _ start: InspectorModel, templates: Templates, messagesPerSecond: Int, cycles: Int, firstSeq: Int
@@ -246,7 +248,7 @@ enum TUIBench {
             let lines = try trafficLines(templates: templates, from: seq, count: perCycle)
             seq += perCycle
             let begin = monotonicNanoseconds()
-            for line in lines { model.handle(.frame(try AgentFrame.decode(line))) }
+            for line in lines { model.handle(.frame(try AgentFrame.decode(bytes: line))) }
             model.handle(.key(keys[cycle % keys.count]))
             let buffer = model.render()
             times.append(milliseconds(from: begin, to: monotonicNanoseconds()))
