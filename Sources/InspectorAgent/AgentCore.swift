@@ -190,19 +190,11 @@ final class AgentCore {
     /// client (or into its gap), replies to the client that asked.
     func apply(_ batch: AgentInbox.Batch, now: Date) {
         self.now = now
-        // The items are looked at where they are: a plain traffic record (nearly every item) is
-        // matched without copying the item, whose other cases are far larger.
-        batch.items.withUnsafeBufferPointer { items in
-            batch.bytes.withUnsafeBytes { bytes in
-                for index in items.indices {
-                    if case .traffic(let traffic) = items[index] {
-                        let json = UnsafeRawBufferPointer(rebasing: bytes[traffic.start..<(traffic.start + traffic.count)])
-                        broadcast(state.apply(traffic, json: json))
-                    } else {
-                        apply(items[index])
-                    }
-                }
-            }
+        // A plain traffic record (nearly every change) is read where it is, in the batch's arena.
+        batch.forEach { record in
+            broadcast(state.apply(record))
+        } other: { item in
+            apply(item)
         }
     }
 
