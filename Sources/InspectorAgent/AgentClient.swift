@@ -35,7 +35,10 @@ final class AgentClient {
 
     let id: Int
     let output: any AgentOutput
-    var phase: Phase
+    /// Reached for every event frame queued, from the agent's one thread, and never lent out
+    /// while reached again: unchecked, since a checked access of a class's property is a call
+    /// into the runtime (as ``AgentCore``'s are).
+    @exclusivity(unchecked) var phase: Phase
     var framer: LineFramer
     var name = "unknown"
     var protocolErrors = 0
@@ -45,7 +48,8 @@ final class AgentClient {
     /// while the client leaves too many of its frames unread (see ``acceptsInput(limit:)``).
     var unhandledFrames: Deque<LineFramer.Frame> = []
     /// The frames waiting to be written and their accounting, reached once per call.
-    private var outbox: ClientOutbox
+    /// Unchecked as ``phase`` is.
+    @exclusivity(unchecked) private var outbox: ClientOutbox
     /// Bytes of every queued frame not yet written (for input back-pressure and memory accounting).
     var queuedBytes: Int { outbox.queuedBytes }
     /// Bytes of queued `.event` frames not yet written: the budget that decides a gap.

@@ -29,7 +29,11 @@ final class AgentCore {
         case tcp
     }
 
-    private(set) var state: AgentState
+    // The stored properties the hot path reaches are `@exclusivity(unchecked)`: the core is
+    // reached from one thread only and none of its methods lends a property out while another
+    // reaches it, and a checked access of a class's property is a call into the runtime (about 75
+    // instructions each, three per event frame broadcast; docs/performance.md, issue 30).
+    @exclusivity(unchecked) private(set) var state: AgentState
     private let limits: AgentLimits
     /// The TCP token's gate, or nil without TCP.
     private let auth: AgentAuthGate?
@@ -38,16 +42,16 @@ final class AgentCore {
     /// Tells the host side that a client went away (its breakpoints go, what they hold is released).
     private let clientLeft: (Int) -> Void
 
-    private var clients: [Int: AgentClient] = [:]
+    @exclusivity(unchecked) private var clients: [Int: AgentClient] = [:]
     /// Raw JSON of messages sent by each command, collected until its reply.
     private var sentByCommand: [AgentInbox.CommandTag: [Data]] = [:]
     /// Connections the driver must close (and forget), oldest first.
     private var closing: [Int] = []
     /// The time of the input being handled.
-    private var now: Date
+    @exclusivity(unchecked) private var now: Date
     /// When the fault rules' new hit counts are due to be sent, if some wait: hits are sent at
     /// most once per ``AgentLimits/faultHitsIntervalSeconds`` (a rule added or removed at once).
-    private var faultHitsDue: Date?
+    @exclusivity(unchecked) private var faultHitsDue: Date?
 
     /// A core serving `state`; `auth` when TCP clients may connect; `now` is the driver's clock.
     init(
