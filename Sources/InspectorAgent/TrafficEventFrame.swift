@@ -60,11 +60,15 @@ struct TrafficEventFrame {
                     at += DecimalText.write(value, to: base + at)
                 }
                 put(Self.head)
+                let seqStart = at
                 putDecimal(Int64(seq))
+                let seqCount = at - seqStart
                 put(Self.eventHead)
                 let recordStart = at
                 put(Self.recordHead)
-                putDecimal(Int64(seq))
+                // The record's seq is the frame's: its digits are copied, not written again.
+                (base + at).update(from: base + seqStart, count: seqCount)
+                at += seqCount
                 put(middle)
                 if let wholeTime {
                     putDecimal(wholeTime)
