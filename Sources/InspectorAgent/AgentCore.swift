@@ -43,6 +43,11 @@ final class AgentCore {
     private let clientLeft: (Int) -> Void
 
     @exclusivity(unchecked) private var clients: [Int: AgentClient] = [:]
+    /// The clients in ``clients`` that subscribed, in the order they did: what every event is
+    /// queued for. A list beside the dictionary, so that a broadcast neither walks the
+    /// dictionary nor asks every client its phase. A client joins it when its hello subscribes
+    /// (the one way into `.ready(subscribed: true)`) and leaves it when it leaves ``clients``.
+    @exclusivity(unchecked) private var subscribers: [AgentClient] = []
     /// Raw JSON of messages sent by each command, collected until its reply.
     private var sentByCommand: [AgentInbox.CommandTag: [Data]] = [:]
     /// Connections the driver must close (and forget), oldest first.
@@ -124,6 +129,9 @@ final class AgentCore {
 
     /// The clients that finished their handshake and follow the host.
     var subscriberCount: Int { clients.values.count { $0.isSubscribed } }
+
+    /// How many clients a broadcast queues events for (for tests: always ``subscriberCount``).
+    var broadcastTargetCount: Int { subscribers.count }
 
     /// Bytes held: the state's copy plus every client's queue, partial line and unhandled frames.
     var heldBytes: Int { state.heldBytes + clients.values.reduce(0) { $0 + $1.heldBytes } }
@@ -235,8 +243,9 @@ final class AgentCore {
     private func broadcast(_ frame: [UInt8]) {
         let seq = state.seq
         let now = now
-        for client in clients.values where client.isSubscribed {
-            client.enqueueEvent(frame, seq: seq, limit: limits.maxQueuedBytesPerClient, now: now)
+        let limit = limits.maxQueuedBytesPerClient
+        for client in subscribers {
+            client.enqueueEvent(frame, seq: seq, limit: limit, now: now)
         }
     }
 
@@ -264,6 +273,7 @@ final class AgentCore {
         flushAll()
         for id in clients.keys.sorted() { closing.append(id) }
         clients.removeAll()
+        subscribers.removeAll()
         sentByCommand.removeAll()
     }
 
@@ -412,6 +422,7 @@ final class AgentCore {
             client.name = Self.clientName(frame.client)
             let subscribe = frame.subscribe ?? true
             client.phase = .ready(subscribed: subscribe)
+            if subscribe { subscribers.append(client) }
             if subscribe { client.enqueue(state.snapshotFrame(), now: now) }
         case .ready:
             guard frame.kind == "command" else {
@@ -459,6 +470,7 @@ final class AgentCore {
 
     private func drop(_ client: AgentClient) {
         clients.removeValue(forKey: client.id)
+        subscribers.removeAll { $0 === client }
         closing.append(client.id)
         // Only a client past its handshake can have sent commands or set breakpoints; the host
         // is not troubled for the others (strangers cycling connections on the TCP port).
