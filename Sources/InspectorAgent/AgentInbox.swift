@@ -247,7 +247,13 @@ final class AgentInbox: @unchecked Sendable {
         enqueue { queue in
             queue.logged.note(direction, json)
             // The flag is tested, and the tag copied only for a record a command caused.
-            if !queue.isRunning, marks.isEmpty, queue.appendCompact(direction, json: json, time: time) { return }
+            // The marks' fields are tested here: `TrafficMarks.isEmpty`, from BridgeCore, stayed a
+            // call (about 26 instructions a message).
+            if !queue.isRunning, marks.deliveryError == nil, marks.hold == nil, marks.fault == nil,
+                queue.appendCompact(direction, json: json, time: time)
+            {
+                return
+            }
             let record = TrafficRecord(
                 direction: direction, message: message, json: json, time: time, deliveryError: marks.deliveryError,
                 hold: marks.hold, fault: marks.fault)
