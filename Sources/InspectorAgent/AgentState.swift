@@ -42,8 +42,6 @@ struct AgentState {
     /// request the journey posted to a native host; a message GBGBridge sent, seen through its
     /// public API).
     private var lastLoggedSeq = LastLoggedSeq()
-    /// The text of the time the last plain traffic frame wrote, for the next one with the same.
-    private var trafficTimeText = TrafficEventFrame.TimeText()
     /// Messages held at breakpoints, oldest first, as their records.
     private var held: [(id: String, json: [UInt8])] = []
     private var heldRecordBytes = 0
@@ -134,7 +132,7 @@ struct AgentState {
             return applyInGeneral(traffic)
         }
         seq += 1
-        let frame = TrafficEventFrame(seq: seq, direction: traffic.direction, time: traffic.time, json: json, timeText: &trafficTimeText)
+        let frame = TrafficEventFrame(seq: seq, direction: traffic.direction, time: Self.ms(traffic.time), json: json)
         noteTraffic(traffic.direction)
         keepLogged(LoggedRanges(record: frame.record, message: frame.message, messageBytes: json.count), of: traffic.direction, in: frame.bytes)
         return frame.bytes

@@ -22,33 +22,15 @@ struct TrafficEventFrame {
     /// Where the message's text is in ``bytes``.
     let message: Range<Int>
 
-    /// The decimal text of the time a frame wrote last, which the next frame copies when its
-    /// record has the very same time: a received request and the answer sent inside its receive
-    /// share their clock reading, and the time is the frame's longest number (thirteen digits,
-    /// and two roundings to reach them). The caller keeps one from frame to frame.
-    struct TimeText {
-        /// The time (`Date.timeIntervalSinceReferenceDate`) whose text this is; NaN, equal to no
-        /// time, until a frame writes one.
-        fileprivate var date = Double.nan
-        fileprivate var count = 0
-        /// The text, in the bytes of three words (room for ``DecimalText/maxBytes``).
-        fileprivate var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-    }
-
     /// The frame numbered `seq` of a record of `json` crossing the bridge `direction` at `time`
-    /// (written in milliseconds since 1970, as `AgentState.ms(_:)` gives them), made by no
-    /// command: its origin is the journey's for a received message and the host's for a sent one.
-    /// `timeText` is the text of the last frame's time, reused when `time` is the same and
-    /// updated when it is not.
-    init(seq: Int, direction: TrafficRecord.Direction, time date: Date, json: UnsafeRawBufferPointer, timeText: inout TimeText) {
-        let reference = date.timeIntervalSinceReferenceDate
-        let cached = reference == timeText.date
-        let time = cached ? 0 : AgentState.ms(date)
+    /// (milliseconds since 1970, as `AgentState.ms(_:)` gives it), made by no command: its
+    /// origin is the journey's for a received message and the host's for a sent one.
+    init(seq: Int, direction: TrafficRecord.Direction, time: Double, json: UnsafeRawBufferPointer) {
         // A time that is not a whole number of milliseconds below 10^15 (never, for a real clock)
         // is written by `JSONWriter` itself, so it reads exactly as the general path writes it.
-        let wholeTime: Int64? = cached ? nil : time.isFinite && time == time.rounded() && abs(time) < 1e15 ? Int64(time) : nil
+        let wholeTime: Int64? = time.isFinite && time == time.rounded() && abs(time) < 1e15 ? Int64(time) : nil
         var otherTime: [UInt8] = []
-        if !cached, wholeTime == nil {
+        if wholeTime == nil {
             var writer = JSONWriter(capacity: 32)
             writer.number(time)
             otherTime = writer.bytes
@@ -88,19 +70,8 @@ struct TrafficEventFrame {
                 (base + at).update(from: base + seqStart, count: seqCount)
                 at += seqCount
                 put(middle)
-                if cached {
-                    withUnsafeBytes(of: timeText.digits) { digits in
-                        if let source = digits.baseAddress { UnsafeMutableRawPointer(base + at).copyMemory(from: source, byteCount: timeText.count) }
-                    }
-                    at += timeText.count
-                } else if let wholeTime {
-                    let start = at
+                if let wholeTime {
                     putDecimal(wholeTime)
-                    timeText.date = reference
-                    timeText.count = at - start
-                    withUnsafeMutableBytes(of: &timeText.digits) { digits in
-                        digits.baseAddress?.copyMemory(from: base + start, byteCount: at - start)
-                    }
                 } else {
                     otherTime.withUnsafeBufferPointer { text in
                         if let source = text.baseAddress { (base + at).update(from: source, count: text.count) }

@@ -66,29 +66,6 @@ struct TrafficEventFrameTests {
         #expect(fast.snapshotFrame() == general.snapshotFrame())
     }
 
-    @Test("A time the last frame wrote too (its text reused) reads as the general path writes it, for every kind of time")
-    func repeatedTimes() throws {
-        var fast = CompactTrafficTests.freshState()
-        var general = CompactTrafficTests.freshState()
-        let json = Array(#"{"version":"1.0","correlationId":"r","type":"event","timestamp":1,"payload":{"action":"a","data":{}}}"#.utf8)
-        // Each time in a run of three, then every time against its neighbours, then back again.
-        var times = Self.times.flatMap { [$0, $0, $0] }
-        times += Self.times + Self.times.reversed()
-        times += zip(Self.times, Self.times.dropFirst()).flatMap { [$0, $1, $0, $0] }
-        var repeated = 0
-        for (index, time) in times.enumerated() {
-            if index > 0, times[index - 1].timeIntervalSinceReferenceDate == time.timeIntervalSinceReferenceDate { repeated += 1 }
-            let direction: TrafficRecord.Direction = index % 3 == 0 ? .sent : .received
-            let (left, right) = json.withUnsafeBytes { json in
-                let traffic = TrafficArena.Record(direction: direction, time: time, json: json)
-                return (fast.apply(traffic), general.applyInGeneral(traffic))
-            }
-            #expect(left == right, "time \(time) at \(index): \(String(decoding: left, as: UTF8.self)) vs \(String(decoding: right, as: UTF8.self))")
-        }
-        #expect(repeated > 2 * Self.times.count)
-        #expect(fast.snapshotFrame() == general.snapshotFrame())
-    }
-
     @Test("The frame is what the general path writes, field by field, for an ordinary message each way")
     func readsAsExpected() throws {
         let json = Array(#"{"version":"1.0","correlationId":"m-1","type":"event","timestamp":1,"payload":{"action":"a","data":{}}}"#.utf8)
