@@ -110,7 +110,8 @@ final class AgentClient {
     /// The events queued for a client therefore take at most `limit` bytes plus one frame (at
     /// most `WireProtocol.maxAgentFrameBytes`, whose bytes every client's queue shares).
     func enqueueEvent(_ frame: [UInt8], seq: Int, limit: Int, now: Date) {
-        outbox.enqueueEvent(frame, seq: seq, limit: limit, now: now, output: output)
+        if outbox.enqueueEventWithoutWriting(frame, seq: seq, limit: limit, now: now) { return }
+        outbox.enqueueEventAfterWriting(frame, seq: seq, limit: limit, now: now, output: output)
     }
 
     /// Bytes this client makes the agent hold: its queue, the unfinished line it is sending (the
