@@ -98,8 +98,11 @@ final class AgentInbox: @unchecked Sendable {
         /// Every change and reply in the batch: its items other than runs, and its plain records.
         var count: Int { otherItems + traffic.count }
 
-        /// Appends an item (not ``Item/traffic(count:)``, which the batch writes itself).
-        mutating func append(_ item: Item) {
+        /// Appends an item (not ``Item/traffic(count:)``, which the batch writes itself). The item
+        /// is consumed, moved into the batch: taken as borrowed, it was copied (every reference in
+        /// a change retained, and released again by the caller).
+        @inline(__always)
+        mutating func append(_ item: consuming Item) {
             if trailingTraffic > 0 {
                 items.append(.traffic(count: trailingTraffic))
                 trailingTraffic = 0
