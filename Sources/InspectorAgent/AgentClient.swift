@@ -35,7 +35,10 @@ final class AgentClient {
 
     let id: Int
     let output: any AgentOutput
-    var phase: Phase
+    /// Reached for every event frame queued, from the agent's one thread, and never lent out
+    /// while reached again: unchecked, since a checked access of a class's property is a call
+    /// into the runtime (as ``AgentCore``'s are).
+    @exclusivity(unchecked) var phase: Phase
     var framer: LineFramer
     var name = "unknown"
     var protocolErrors = 0
@@ -45,7 +48,8 @@ final class AgentClient {
     /// while the client leaves too many of its frames unread (see ``acceptsInput(limit:)``).
     var unhandledFrames: Deque<LineFramer.Frame> = []
     /// The frames waiting to be written and their accounting, reached once per call.
-    private var outbox: ClientOutbox
+    /// Unchecked as ``phase`` is.
+    @exclusivity(unchecked) private var outbox: ClientOutbox
     /// Bytes of every queued frame not yet written (for input back-pressure and memory accounting).
     var queuedBytes: Int { outbox.queuedBytes }
     /// Bytes of queued `.event` frames not yet written: the budget that decides a gap.
@@ -106,7 +110,8 @@ final class AgentClient {
     /// The events queued for a client therefore take at most `limit` bytes plus one frame (at
     /// most `WireProtocol.maxAgentFrameBytes`, whose bytes every client's queue shares).
     func enqueueEvent(_ frame: [UInt8], seq: Int, limit: Int, now: Date) {
-        outbox.enqueueEvent(frame, seq: seq, limit: limit, now: now, output: output)
+        if outbox.enqueueEventWithoutWriting(frame, seq: seq, limit: limit, now: now) { return }
+        outbox.enqueueEventAfterWriting(frame, seq: seq, limit: limit, now: now, output: output)
     }
 
     /// Bytes this client makes the agent hold: its queue, the unfinished line it is sending (the

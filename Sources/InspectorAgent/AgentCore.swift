@@ -29,7 +29,11 @@ final class AgentCore {
         case tcp
     }
 
-    private(set) var state: AgentState
+    // The stored properties the hot path reaches are `@exclusivity(unchecked)`: the core is
+    // reached from one thread only and none of its methods lends a property out while another
+    // reaches it, and a checked access of a class's property is a call into the runtime (about 75
+    // instructions each, three per event frame broadcast; docs/performance.md, issue 30).
+    @exclusivity(unchecked) private(set) var state: AgentState
     private let limits: AgentLimits
     /// The TCP token's gate, or nil without TCP.
     private let auth: AgentAuthGate?
@@ -38,16 +42,21 @@ final class AgentCore {
     /// Tells the host side that a client went away (its breakpoints go, what they hold is released).
     private let clientLeft: (Int) -> Void
 
-    private var clients: [Int: AgentClient] = [:]
+    @exclusivity(unchecked) private var clients: [Int: AgentClient] = [:]
+    /// The clients in ``clients`` that subscribed, in the order they did: what every event is
+    /// queued for. A list beside the dictionary, so that a broadcast neither walks the
+    /// dictionary nor asks every client its phase. A client joins it when its hello subscribes
+    /// (the one way into `.ready(subscribed: true)`) and leaves it when it leaves ``clients``.
+    @exclusivity(unchecked) private var subscribers: [AgentClient] = []
     /// Raw JSON of messages sent by each command, collected until its reply.
     private var sentByCommand: [AgentInbox.CommandTag: [Data]] = [:]
     /// Connections the driver must close (and forget), oldest first.
     private var closing: [Int] = []
     /// The time of the input being handled.
-    private var now: Date
+    @exclusivity(unchecked) private var now: Date
     /// When the fault rules' new hit counts are due to be sent, if some wait: hits are sent at
     /// most once per ``AgentLimits/faultHitsIntervalSeconds`` (a rule added or removed at once).
-    private var faultHitsDue: Date?
+    @exclusivity(unchecked) private var faultHitsDue: Date?
 
     /// A core serving `state`; `auth` when TCP clients may connect; `now` is the driver's clock.
     init(
@@ -121,6 +130,9 @@ final class AgentCore {
     /// The clients that finished their handshake and follow the host.
     var subscriberCount: Int { clients.values.count { $0.isSubscribed } }
 
+    /// How many clients a broadcast queues events for (for tests: always ``subscriberCount``).
+    var broadcastTargetCount: Int { subscribers.count }
+
     /// Bytes held: the state's copy plus every client's queue, partial line and unhandled frames.
     var heldBytes: Int { state.heldBytes + clients.values.reduce(0) { $0 + $1.heldBytes } }
 
@@ -190,19 +202,11 @@ final class AgentCore {
     /// client (or into its gap), replies to the client that asked.
     func apply(_ batch: AgentInbox.Batch, now: Date) {
         self.now = now
-        // The items are looked at where they are: a plain traffic record (nearly every item) is
-        // matched without copying the item, whose other cases are far larger.
-        batch.items.withUnsafeBufferPointer { items in
-            batch.bytes.withUnsafeBytes { bytes in
-                for index in items.indices {
-                    if case .traffic(let traffic) = items[index] {
-                        let json = UnsafeRawBufferPointer(rebasing: bytes[traffic.start..<(traffic.start + traffic.count)])
-                        broadcast(state.apply(traffic, json: json))
-                    } else {
-                        apply(items[index])
-                    }
-                }
-            }
+        // A plain traffic record (nearly every change) is read where it is, in the batch's arena.
+        batch.forEach { record in
+            broadcast(state.apply(record))
+        } other: { item in
+            apply(item)
         }
     }
 
@@ -239,8 +243,9 @@ final class AgentCore {
     private func broadcast(_ frame: [UInt8]) {
         let seq = state.seq
         let now = now
-        for client in clients.values where client.isSubscribed {
-            client.enqueueEvent(frame, seq: seq, limit: limits.maxQueuedBytesPerClient, now: now)
+        let limit = limits.maxQueuedBytesPerClient
+        for client in subscribers {
+            client.enqueueEvent(frame, seq: seq, limit: limit, now: now)
         }
     }
 
@@ -268,6 +273,7 @@ final class AgentCore {
         flushAll()
         for id in clients.keys.sorted() { closing.append(id) }
         clients.removeAll()
+        subscribers.removeAll()
         sentByCommand.removeAll()
     }
 
@@ -416,6 +422,7 @@ final class AgentCore {
             client.name = Self.clientName(frame.client)
             let subscribe = frame.subscribe ?? true
             client.phase = .ready(subscribed: subscribe)
+            if subscribe { subscribers.append(client) }
             if subscribe { client.enqueue(state.snapshotFrame(), now: now) }
         case .ready:
             guard frame.kind == "command" else {
@@ -463,6 +470,7 @@ final class AgentCore {
 
     private func drop(_ client: AgentClient) {
         clients.removeValue(forKey: client.id)
+        subscribers.removeAll { $0 === client }
         closing.append(client.id)
         // Only a client past its handshake can have sent commands or set breakpoints; the host
         // is not troubled for the others (strangers cycling connections on the TCP port).

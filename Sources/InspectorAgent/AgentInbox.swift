@@ -40,9 +40,10 @@ final class AgentInbox: @unchecked Sendable {
     enum Item: Sendable {
         /// A change, as the host reported it, and what the host's side knows of its message.
         case change(BridgeChange, tag: CommandTag?, links: Links = Links())
-        /// A message that crossed the bridge, with nothing but its direction and time to say:
-        /// its ``Traffic`` record, whose bytes are in the batch's ``Batch/bytes``.
-        case traffic(Traffic)
+        /// Messages that crossed the bridge with nothing but their direction and time to say:
+        /// the next `count` records of the batch's ``Batch/traffic`` (``Batch/forEach(traffic:other:)``
+        /// hands them over in their place among the other items).
+        case traffic(count: Int)
         case reply(tag: CommandTag, result: Result<JSONValue, InspectorError>)
         /// The breakpoints changed (every inspector's, as they are now).
         case breakpoints([WireBreakpoint])
@@ -73,34 +74,74 @@ final class AgentInbox: @unchecked Sendable {
         }
     }
 
-    /// A traffic record on the hot path: scalars only, its message's bytes copied into the
-    /// inbox's own buffer. Nothing in it is reference-counted, so the host's thread and the
+    /// What one ``drain(_:)`` hands the agent: the changes and replies, oldest first, and the plain
+    /// traffic records among them, whose direction, time and bytes are in ``traffic`` (a
+    /// ``TrafficArena``). Nothing in a record is reference-counted, so the host's thread and the
     /// agent's never touch the same object for it (every retain and release of a shared object
     /// is an atomic operation on a cache line both threads use).
-    struct Traffic: Sendable, Equatable {
-        var direction: TrafficRecord.Direction
-        var time: Date
-        /// Where its message's bytes are in ``Batch/bytes``.
-        var start: Int
-        var count: Int
-    }
-
-    /// What one ``drain(_:)`` hands the agent: the items, oldest first, and the bytes of the
-    /// messages their ``Item/traffic(_:)`` records stand for. A traffic record is an item of its
-    /// own (not kept in an array beside them): one append per message on the host's thread.
+    ///
+    /// A plain record costs the host's thread no item of its own: consecutive records are one
+    /// ``Item/traffic(count:)`` item, written only when another item follows them (or counted in
+    /// ``trailingTraffic`` at the end). Read a batch with ``forEach(traffic:other:)``.
     struct Batch {
-        var items: [Item] = []
-        var bytes: [UInt8] = []
+        /// The items other than plain traffic, and runs of plain traffic records, oldest first.
+        private(set) var items: [Item] = []
+        /// The plain traffic records' headers and bytes.
+        private(set) var traffic = TrafficArena()
+        /// Plain records appended after the last item of ``items``, not marked in it yet.
+        private(set) var trailingTraffic = 0
+        /// Items in ``items`` that are not runs of traffic records.
+        private var otherItems = 0
 
-        var isEmpty: Bool { items.isEmpty }
+        var isEmpty: Bool { otherItems == 0 && traffic.isEmpty }
+
+        /// Every change and reply in the batch: its items other than runs, and its plain records.
+        var count: Int { otherItems + traffic.count }
+
+        /// Appends an item (not ``Item/traffic(count:)``, which the batch writes itself). The item
+        /// is consumed, moved into the batch: taken as borrowed, it was copied (every reference in
+        /// a change retained, and released again by the caller).
+        @inline(__always)
+        mutating func append(_ item: consuming Item) {
+            if trailingTraffic > 0 {
+                items.append(.traffic(count: trailingTraffic))
+                trailingTraffic = 0
+            }
+            items.append(item)
+            otherItems += 1
+        }
+
+        /// Appends a plain traffic record of `json` (at most ``TrafficArena/maxMessageBytes``).
+        mutating func appendTraffic(_ direction: TrafficRecord.Direction, time: Date, json: UnsafeRawBufferPointer) {
+            traffic.append(direction, time: time, json: json)
+            trailingTraffic += 1
+        }
+
+        /// Calls `traffic` with each plain record and `other` with each other item, in the order
+        /// they were appended.
+        func forEach(traffic: (TrafficArena.Record) throws -> Void, other: (Item) throws -> Void) rethrows {
+            var offset = 0
+            try items.withUnsafeBufferPointer { items in
+                for index in items.indices {
+                    if case .traffic(let count) = items[index] {
+                        try self.traffic.forEach(from: &offset, count: count, traffic)
+                    } else {
+                        try other(items[index])
+                    }
+                }
+            }
+            try self.traffic.forEach(from: &offset, count: trailingTraffic, traffic)
+        }
 
         mutating func removeAll() {
             items.removeAll(keepingCapacity: true)
-            bytes.removeAll(keepingCapacity: true)
+            traffic.removeAll()
+            trailingTraffic = 0
+            otherItems = 0
         }
 
         /// Bytes of message text, by capacity (the items are bounded by their number).
-        var capacityBytes: Int { bytes.capacity }
+        var capacityBytes: Int { traffic.capacityBytes }
     }
 
     private struct Queue {
@@ -120,16 +161,14 @@ final class AgentInbox: @unchecked Sendable {
         /// The agent thread is blocked (or about to block) in `poll` and needs a wake byte.
         var agentParked = false
 
-        /// Appends a traffic record as a ``Traffic`` record and its bytes, unless its message is
-        /// larger than ``AgentInbox/compactMessageLimit``: then returns `false`, having appended
+        /// Appends a traffic record to the batch's ``Batch/traffic``, unless its message is larger
+        /// than ``AgentInbox/compactMessageLimit``: then returns `false`, having appended
         /// nothing. The bytes are reached once (each look into `Data`'s storage is an exclusivity
         /// check).
         mutating func appendCompact(_ direction: TrafficRecord.Direction, json: Data, time: Date) -> Bool {
             json.withUnsafeBytes { json in
                 guard json.count <= AgentInbox.compactMessageLimit else { return false }
-                let start = batch.bytes.count
-                json.withMemoryRebound(to: UInt8.self) { batch.bytes.append(contentsOf: $0) }
-                batch.items.append(.traffic(Traffic(direction: direction, time: time, start: start, count: json.count)))
+                batch.appendTraffic(direction, time: time, json: json)
                 return true
             }
         }
@@ -144,11 +183,11 @@ final class AgentInbox: @unchecked Sendable {
 
     /// The largest message handed over as bytes; larger ones (whose records leave their data
     /// out) keep the whole change.
-    static let compactMessageLimit = WireProtocol.maxAgentFrameBytes - 64 * 1024
+    static let compactMessageLimit = min(WireProtocol.maxAgentFrameBytes - 64 * 1024, TrafficArena.maxMessageBytes)
 
     /// Called on the host's main actor: a non-blocking append.
     func push(_ item: Item) {
-        enqueue { $0.batch.items.append(item) }
+        enqueue { $0.batch.append(item) }
     }
 
     /// Adds to the queue with `add`, under the lock, unless the inbox is closed, and wakes the
@@ -174,7 +213,7 @@ final class AgentInbox: @unchecked Sendable {
     /// Called on the host's main actor with every change the host reports, caused by `tag`'s
     /// command (or, with `causedByRunningCommand`, by the one running now, ``setRunning(_:)``):
     /// a plain traffic record (no command, no hold, fault or note on it, not too large) is handed
-    /// over as a ``Traffic`` record and its bytes; any other change as it is, with its ``Links``.
+    /// over as a record in the batch's ``TrafficArena``; any other change as it is, with its ``Links``.
     func push(_ change: BridgeChange, tag: CommandTag? = nil, causedByRunningCommand: Bool = false) {
         switch change {
         case .traffic(let record):
@@ -183,12 +222,12 @@ final class AgentInbox: @unchecked Sendable {
                 // The tag is looked at, not copied, on the hot path.
                 let caused = causedByRunningCommand ? queue.isRunning : tag != nil
                 if !caused, Self.isPlain(record), queue.appendCompact(record.direction, json: record.json, time: record.time) { return }
-                queue.batch.items.append(.change(.traffic(record), tag: causedByRunningCommand ? queue.running : tag))
+                queue.batch.append(.change(.traffic(record), tag: causedByRunningCommand ? queue.running : tag))
             }
         default:
             enqueue { queue in
                 let tag = causedByRunningCommand ? queue.running : tag
-                queue.batch.items.append(.change(change, tag: tag, links: queue.memory.links(of: change)))
+                queue.batch.append(.change(change, tag: tag, links: queue.memory.links(of: change)))
             }
         }
     }
@@ -199,7 +238,7 @@ final class AgentInbox: @unchecked Sendable {
     func pushCausedByRunning(_ change: BridgeChange, isLastLogged: Bool) {
         enqueue { queue in
             let tag = queue.isRunning ? queue.running : nil
-            queue.batch.items.append(.change(change, tag: tag, links: queue.logged.links(of: change, isLastLogged: isLastLogged)))
+            queue.batch.append(.change(change, tag: tag, links: queue.logged.links(of: change, isLastLogged: isLastLogged)))
         }
     }
 
@@ -211,11 +250,17 @@ final class AgentInbox: @unchecked Sendable {
         enqueue { queue in
             queue.logged.note(direction, json)
             // The flag is tested, and the tag copied only for a record a command caused.
-            if !queue.isRunning, marks.isEmpty, queue.appendCompact(direction, json: json, time: time) { return }
+            // The marks' fields are tested here: `TrafficMarks.isEmpty`, from BridgeCore, stayed a
+            // call (about 26 instructions a message).
+            if !queue.isRunning, marks.deliveryError == nil, marks.hold == nil, marks.fault == nil,
+                queue.appendCompact(direction, json: json, time: time)
+            {
+                return
+            }
             let record = TrafficRecord(
                 direction: direction, message: message, json: json, time: time, deliveryError: marks.deliveryError,
                 hold: marks.hold, fault: marks.fault)
-            queue.batch.items.append(.change(.traffic(record), tag: queue.running))
+            queue.batch.append(.change(.traffic(record), tag: queue.running))
         }
     }
 
@@ -242,7 +287,7 @@ final class AgentInbox: @unchecked Sendable {
     }
 
     /// Called on the agent thread: hands everything queued so far, oldest first, to `handle`,
-    /// and returns how many items there were (`handle` is not called for none).
+    /// and returns how many changes and replies there were (`handle` is not called for none).
     ///
     /// Two batches take turns: the one the host appends to is swapped for the batch emptied on
     /// the last pass, which keeps its capacity, so the host's pushes append into buffers already
@@ -258,9 +303,9 @@ final class AgentInbox: @unchecked Sendable {
             swap(&batch, &queue.batch)
             return batch
         }
-        let count = batch.items.count
+        let count = batch.count
         if count > 0 { handle(batch) }
-        guard count <= Self.batchCapacityKept, batch.capacityBytes <= Self.batchBytesKept else { return count }
+        guard batch.items.count <= Self.batchCapacityKept, batch.capacityBytes <= Self.batchBytesKept else { return count }
         batch.removeAll()
         queue.withLock { swap(&$0.spare, &batch) }
         return count

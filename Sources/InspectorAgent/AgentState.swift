@@ -121,14 +121,15 @@ struct AgentState {
 
     // MARK: Applying changes
 
-    /// Applies a plain traffic record handed over as bytes (``AgentInbox/Traffic``) and returns
+    /// Applies a plain traffic record handed over as bytes (``TrafficArena/Record``) and returns
     /// its event frame: the frame, and the state, that the whole change would give.
-    mutating func apply(_ traffic: AgentInbox.Traffic, json: UnsafeRawBufferPointer) -> [UInt8] {
+    mutating func apply(_ traffic: TrafficArena.Record) -> [UInt8] {
+        let json = traffic.json
         // A received message may be the request an edit released earlier waits for (found by
         // its correlation id, which takes decoding it), and one too large to forward is written
         // without its data: both take the general path.
         guard json.count <= Self.forwardLimit, traffic.direction == .sent || editedUnlogged.isEmpty else {
-            return applyInGeneral(traffic, json: json)
+            return applyInGeneral(traffic)
         }
         seq += 1
         let frame = TrafficEventFrame(seq: seq, direction: traffic.direction, time: Self.ms(traffic.time), json: json)
@@ -137,9 +138,10 @@ struct AgentState {
         return frame.bytes
     }
 
-    /// ``apply(_:json:)`` through the general path, which writes every kind of record (the
+    /// ``apply(_:)-(TrafficArena.Record)`` through the general path, which writes every kind of record (the
     /// frame ``TrafficEventFrame`` writes for the plain ones, byte for byte).
-    mutating func applyInGeneral(_ traffic: AgentInbox.Traffic, json: UnsafeRawBufferPointer) -> [UInt8] {
+    mutating func applyInGeneral(_ traffic: TrafficArena.Record) -> [UInt8] {
+        let json = traffic.json
         seq += 1
         var writer = JSONWriter(capacity: json.count + 256)
         writer.objectStart()

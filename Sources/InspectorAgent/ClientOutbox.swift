@@ -55,18 +55,26 @@ struct ClientOutbox {
         append(QueuedFrame(bytes: frame, kind: .control), now: now)
     }
 
-    /// Queues an event frame, or drops it into the gap when the client is behind: see
-    /// ``AgentClient/enqueueEvent(_:seq:limit:now:)``. Before dropping anything, what `output`
-    /// takes now is written to it.
-    mutating func enqueueEvent(_ frame: [UInt8], seq: Int, limit: Int, now: Date, output: any AgentOutput) {
+    /// Queues an event frame, or drops it into the gap when the client is behind (see
+    /// ``AgentClient/enqueueEvent(_:seq:limit:now:)``), as far as that needs no writing: extends
+    /// the gap, or queues a frame that fits. Returns `false`, having done nothing, when the frame
+    /// does not fit; then ``enqueueEventAfterWriting(_:seq:limit:now:output:)`` goes on. In two
+    /// steps so that the usual case is not handed the output (an existential, retained and
+    /// released for every frame and client).
+    mutating func enqueueEventWithoutWriting(_ frame: [UInt8], seq: Int, limit: Int, now: Date) -> Bool {
         if let current = gap {
             gap = current.lowerBound...seq
-            return
+            return true
         }
-        if let kind = admission(of: frame.count, limit: limit) {
-            append(QueuedFrame(bytes: frame, kind: kind), now: now)
-            return
-        }
+        guard let kind = admission(of: frame.count, limit: limit) else { return false }
+        append(QueuedFrame(bytes: frame, kind: kind), now: now)
+        return true
+    }
+
+    /// The second step of queueing an event, for a frame that did not fit
+    /// (``enqueueEventWithoutWriting(_:seq:limit:now:)``): before dropping anything, writes what
+    /// `output` takes now, then queues the frame if it fits, or opens a gap.
+    mutating func enqueueEventAfterWriting(_ frame: [UInt8], seq: Int, limit: Int, now: Date, output: any AgentOutput) {
         // Before dropping anything, hand the socket what it takes now: a reader that keeps up
         // must not miss events only because a burst arrived between two of the agent's passes.
         // A failed write is noticed (and the client dropped) by the next flush.

@@ -28,7 +28,9 @@ struct TrafficEventFrame {
     init(seq: Int, direction: TrafficRecord.Direction, time: Double, json: UnsafeRawBufferPointer) {
         // A time that is not a whole number of milliseconds below 10^15 (never, for a real clock)
         // is written by `JSONWriter` itself, so it reads exactly as the general path writes it.
-        let wholeTime: Int64? = time.isFinite && time == time.rounded() && abs(time) < 1e15 ? Int64(time) : nil
+        // Whole is tested by converting (below 10^15 every whole double is an exact `Int64`),
+        // not by `rounded()`, which is a call into libm.
+        let wholeTime: Int64? = time.isFinite && abs(time) < 1e15 && Double(Int64(time)) == time ? Int64(time) : nil
         var otherTime: [UInt8] = []
         if wholeTime == nil {
             var writer = JSONWriter(capacity: 32)
@@ -60,11 +62,15 @@ struct TrafficEventFrame {
                     at += DecimalText.write(value, to: base + at)
                 }
                 put(Self.head)
+                let seqStart = at
                 putDecimal(Int64(seq))
+                let seqCount = at - seqStart
                 put(Self.eventHead)
                 let recordStart = at
                 put(Self.recordHead)
-                putDecimal(Int64(seq))
+                // The record's seq is the frame's: its digits are copied, not written again.
+                (base + at).update(from: base + seqStart, count: seqCount)
+                at += seqCount
                 put(middle)
                 if let wholeTime {
                     putDecimal(wholeTime)

@@ -172,6 +172,9 @@ public final class EmbeddedAgent {
     public var clientCount: Int { core.clientCount }
     /// Of those, the ones subscribed to changes.
     public var subscriberCount: Int { core.subscriberCount }
+
+    /// How many clients the core queues each event for (its list beside the clients).
+    public var broadcastTargetCount: Int { core.broadcastTargetCount }
     /// The bytes the core holds: its copy of the host's state and every client's queue.
     public var heldBytes: Int { core.heldBytes }
 

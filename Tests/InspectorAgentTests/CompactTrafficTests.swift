@@ -4,7 +4,7 @@ import Foundation
 import InspectorProtocol
 import Testing
 
-/// A plain traffic record crosses the inbox as its bytes and a few scalars (`AgentInbox.Traffic`)
+/// A plain traffic record crosses the inbox as its bytes and a few scalars (`TrafficArena`)
 /// instead of the whole change: the agent must make the very same frames and keep the very same
 /// state either way, for ordinary and hostile messages, mixed with the changes that keep the
 /// whole path (held, faulted, edited, too large to forward).
@@ -99,13 +99,11 @@ struct CompactTrafficTests {
         var compact = 0
         func drain() {
             inbox.drain { batch in
-                for item in batch.items {
+                batch.forEach { record in
+                    compact += 1
+                    frames.append(state.apply(record))
+                } other: { item in
                     switch item {
-                    case .traffic(let traffic):
-                        compact += 1
-                        frames.append(batch.bytes.withUnsafeBytes { bytes in
-                            state.apply(traffic, json: UnsafeRawBufferPointer(rebasing: bytes[traffic.start..<(traffic.start + traffic.count)]))
-                        })
                     case .change(let change, let tag, let links):
                         frames.append(state.apply(change, tag: tag, links: links).frame)
                     default:

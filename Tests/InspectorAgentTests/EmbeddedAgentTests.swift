@@ -39,6 +39,42 @@ struct EmbeddedAgentTests {
         #expect(event.record?["message"]?["correlationId"]?.stringValue == "e-1")
     }
 
+    @Test("events reach exactly the subscribed clients as clients come, subscribe or not, and go")
+    func eventsReachSubscribers() throws {
+        let agent = try EmbeddedAgent()
+        defer { agent.stop() }
+        let first = agent.connect()
+        let silent = agent.connect()
+        let second = agent.connect()
+        let shy = agent.connect()  // never says hello
+        first.sendHello()
+        silent.sendHello(subscribe: false)
+        second.sendHello()
+        agent.run()
+        for client in [first, silent, second, shy] { _ = try client.readFrames() }
+        #expect(agent.subscriberCount == 2)
+        #expect(agent.broadcastTargetCount == agent.subscriberCount)
+        agent.receive(messageText(type: "event", action: "a", id: "e-1"))
+        #expect(try first.readFrames().compactMap { $0.record?["message"]?["correlationId"]?.stringValue } == ["e-1"])
+        #expect(try second.readFrames().compactMap { $0.record?["message"]?["correlationId"]?.stringValue } == ["e-1"])
+        #expect(try silent.readFrames().isEmpty)
+        #expect(try shy.readFrames().isEmpty)
+        first.close()
+        agent.run()
+        #expect(agent.subscriberCount == 1)
+        #expect(agent.broadcastTargetCount == agent.subscriberCount)
+        let late = agent.connect()
+        late.sendHello()
+        agent.run()
+        _ = try late.readFrames()
+        agent.receive(messageText(type: "event", action: "a", id: "e-2"))
+        #expect(try second.readFrames().compactMap { $0.record?["message"]?["correlationId"]?.stringValue } == ["e-2"])
+        #expect(try late.readFrames().compactMap { $0.record?["message"]?["correlationId"]?.stringValue } == ["e-2"])
+        #expect(try silent.readFrames().isEmpty)
+        #expect(agent.subscriberCount == 2)
+        #expect(agent.broadcastTargetCount == agent.subscriberCount)
+    }
+
     @Test("a command the host carries out is answered once its reply comes back through the inbox")
     func hostCommand() async throws {
         let agent = try EmbeddedAgent()

@@ -55,12 +55,10 @@ struct NativeHandOffTests {
         var state = CompactTrafficTests.freshState()
         var applied = Applied()
         inbox.drain { batch in
-            for item in batch.items {
+            batch.forEach { record in
+                applied.frames.append(state.apply(record))
+            } other: { item in
                 switch item {
-                case .traffic(let traffic):
-                    applied.frames.append(batch.bytes.withUnsafeBytes { bytes in
-                        state.apply(traffic, json: UnsafeRawBufferPointer(rebasing: bytes[traffic.start..<(traffic.start + traffic.count)]))
-                    })
                 case .change(let change, let tag, let links):
                     if links.isLastReceived || links.isLastLogged { applied.saidByHost += 1 }
                     if links.lastLoggedJSON != nil { applied.comparedOnAgent += 1 }

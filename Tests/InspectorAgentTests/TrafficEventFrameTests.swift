@@ -44,9 +44,9 @@ struct TrafficEventFrameTests {
         for (index, text) in Self.texts(count: 400).enumerated() {
             let direction: TrafficRecord.Direction = random.next() % 2 == 0 ? .received : .sent
             let time = Self.times[Int(random.next() % UInt64(Self.times.count))]
-            let traffic = AgentInbox.Traffic(direction: direction, time: time, start: 0, count: text.count)
             let (left, right) = text.withUnsafeBytes { json in
-                (fast.apply(traffic, json: json), general.applyInGeneral(traffic, json: json))
+                let traffic = TrafficArena.Record(direction: direction, time: time, json: json)
+                return (fast.apply(traffic), general.applyInGeneral(traffic))
             }
             #expect(left == right, "message \(index) at \(time): \(String(decoding: left.prefix(200), as: UTF8.self)) vs \(String(decoding: right.prefix(200), as: UTF8.self))")
             compared += 1
@@ -71,8 +71,8 @@ struct TrafficEventFrameTests {
         let json = Array(#"{"version":"1.0","correlationId":"m-1","type":"event","timestamp":1,"payload":{"action":"a","data":{}}}"#.utf8)
         var state = CompactTrafficTests.freshState()
         let time = Date(timeIntervalSince1970: 1_764_000_000.123)
-        let received = json.withUnsafeBytes { state.apply(AgentInbox.Traffic(direction: .received, time: time, start: 0, count: json.count), json: $0) }
-        let sent = json.withUnsafeBytes { state.apply(AgentInbox.Traffic(direction: .sent, time: time, start: 0, count: json.count), json: $0) }
+        let received = json.withUnsafeBytes { state.apply(TrafficArena.Record(direction: .received, time: time, json: $0)) }
+        let sent = json.withUnsafeBytes { state.apply(TrafficArena.Record(direction: .sent, time: time, json: $0)) }
         let message = String(decoding: json, as: UTF8.self)
         #expect(String(decoding: received, as: UTF8.self)
             == #"{"kind":"event","seq":1,"event":{"type":"traffic","record":{"seq":1,"direction":"received","time":1764000000123,"origin":"journey","bytes":\#(json.count),"message":\#(message)}}}"# + "\n")
