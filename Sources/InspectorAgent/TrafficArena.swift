@@ -42,8 +42,9 @@ struct TrafficArena {
     /// Every record starts at a multiple of this.
     static let alignment = 8
     /// The smallest buffer allocated: 256 KiB, above glibc's threshold for serving an
-    /// allocation with its own mapping (128 KiB), so that the arena's buffers stay out of the
-    /// heap the host's thread allocates from. A buffer in that heap, grown or freed now and then,
+    /// allocation with its own mapping (128 KiB at the start; glibc raises it when such a mapping
+    /// is freed, and other allocators decide otherwise), so that the arena's buffers stay out of
+    /// the heap the host's thread allocates from, where the allocator allows. A buffer in that heap, grown or freed now and then,
     /// moved where the host's own frees fall, and one of them in two runs merged into a chunk of
     /// 64 KiB and made malloc consolidate the whole heap (about 230 instructions a message over a
     /// 1000-message count). Only the pages written are ever backed by memory.
@@ -62,12 +63,18 @@ struct TrafficArena {
     /// Bytes of buffer, by capacity.
     var capacityBytes: Int { capacity }
 
+    /// Bytes of buffer the records take, up to the next record's aligned start: never more than
+    /// ``capacityBytes``.
+    var usedBytes: Int { used }
+
     var isEmpty: Bool { count == 0 }
 
     /// Appends a record of `json` crossing the bridge `direction` at `time`. `json` must hold at
     /// most ``maxMessageBytes`` bytes (the inbox hands over far smaller messages only).
     mutating func append(_ direction: TrafficRecord.Direction, time: Date, json: UnsafeRawBufferPointer) {
-        let size = Self.headerBytes + json.count
+        // The record's room up to the next record's aligned start: checked whole, so that `used`
+        // never passes `capacity` (a capacity is not always a multiple of the alignment).
+        let size = (Self.headerBytes + json.count + Self.alignment - 1) & ~(Self.alignment - 1)
         // A copy of the arena (never made by the inbox) must not write into the buffer it shares.
         if _slowPath(used + size > capacity || !isKnownUniquelyReferenced(&buffer)) { grow(toHold: size) }
         guard let base else { return }
@@ -78,14 +85,14 @@ struct TrafficArena {
         if let source = json.baseAddress, json.count > 0 {
             (at + Self.headerBytes).copyMemory(from: source, byteCount: json.count)
         }
-        used += (size + Self.alignment - 1) & ~(Self.alignment - 1)
+        used += size
         count += 1
     }
 
     /// Makes room for `size` more bytes in a buffer of its own: a new one, holding the records so
     /// far, of twice the capacity when full (of the same when only shared).
     private mutating func grow(toHold size: Int) {
-        let needed = used + size + Self.alignment
+        let needed = used + size
         let grown = Buffer(capacity: max(Self.minimumCapacity, needed > capacity ? 2 * capacity : capacity, needed))
         if let base, used > 0 { grown.base.copyMemory(from: base, byteCount: used) }
         buffer = grown

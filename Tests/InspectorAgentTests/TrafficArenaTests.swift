@@ -119,4 +119,28 @@ struct TrafficArenaTests {
         #expect(read(first).isEmpty)
         #expect(read(second) == [shared, right])
     }
+    /// A record's room is checked up to the next record's aligned start. A buffer sized for an
+    /// odd-sized message is not a multiple of 8; counted unrounded, a small record that fit its
+    /// last bytes moved `used` past the end, and the next growth copied from beyond the buffer.
+    @Test("Records never take more room than the buffer has, after a message of odd size")
+    func roomStaysWithinTheBuffer() {
+        var random = SeededRandom(seed: 11)
+        var arena = TrafficArena()
+        var written: [[UInt8]] = []
+        func append(_ bytes: [UInt8]) {
+            bytes.withUnsafeBytes { arena.append(.received, time: Self.times[0], json: $0) }
+            written.append(bytes)
+            #expect(arena.usedBytes <= arena.capacityBytes, "after record \(written.count) of \(bytes.count) bytes")
+        }
+        // 300,001 bytes: a buffer of exactly that record's room; then empty records up to the
+        // point where two one-byte records reach the end of the doubled buffer.
+        append(Self.bytes(300_001, &random))
+        for _ in 0..<18_749 { append([]) }
+        append([1])
+        append([2])
+        append(Self.bytes(3, &random))
+        var read: [[UInt8]] = []
+        arena.forEach { read.append(Array($0.json)) }
+        #expect(read == written)
+    }
 }
