@@ -55,12 +55,12 @@ struct SeenSlots {
         switch kind {
         case .document:
             hasDocument
-                && Self.matches(
+                && Self.fieldsMatch(
                     &document, hasHandler: hasHandler, isEnabled: isEnabled, isSupported: isSupported, permissionState: permissionState,
                     activeRequest: activeRequest)
         case .selfie:
             hasSelfie
-                && Self.matches(
+                && Self.fieldsMatch(
                     &selfie, hasHandler: hasHandler, isEnabled: isEnabled, isSupported: isSupported, permissionState: permissionState,
                     activeRequest: activeRequest)
         }
@@ -68,7 +68,7 @@ struct SeenSlots {
 
     /// ``matches(_:hasHandler:isEnabled:isSupported:permissionState:activeRequest:)`` for one
     /// state, read in place (`inout`, never written).
-    private static func matches(
+    private static func fieldsMatch(
         _ seen: inout CaptureSlotState, hasHandler: Bool, isEnabled: Bool, isSupported: Bool, permissionState: PermissionState,
         activeRequest: BridgeMessage?
     ) -> Bool {

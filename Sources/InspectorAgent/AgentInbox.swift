@@ -292,9 +292,10 @@ final class AgentInbox: @unchecked Sendable {
     /// Two batches take turns: the one the host appends to is swapped for the batch emptied on
     /// the last pass, which keeps its capacity, so the host's pushes append into buffers already
     /// grown instead of growing fresh ones from nothing each pass (every doubling a new
-    /// allocation and a copy of the items so far, on the host's thread). A batch larger than
-    /// ``batchCapacityKept`` items (or ``batchBytesKept`` bytes) is let go after a burst rather
-    /// than kept at that size for good.
+    /// allocation and a copy of the items so far, on the host's thread). A batch of more than
+    /// ``batchCapacityKept`` items (other items and runs of plain records: the records
+    /// themselves are bounded by ``batchBytesKept`` bytes) is let go after a burst rather than
+    /// kept at that size for good.
     @discardableResult
     func drain(_ handle: (Batch) -> Void) -> Int {
         var batch = queue.withLock { queue -> Batch in

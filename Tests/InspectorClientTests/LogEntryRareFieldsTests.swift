@@ -55,15 +55,15 @@ struct LogEntryRareFieldsTests {
             let copyExpected = expected
             let clear = random.next() % 3 == 0
             switch random.next() % 10 {
-            case 0: entry.errorCode = clear ? nil : "E\(step)"; expected.errorCode = entry.errorCode
-            case 1: entry.command = clear ? nil : "cmd-\(step)"; expected.command = entry.command
-            case 2: entry.deliveryError = clear ? nil : "gone \(step)"; expected.deliveryError = entry.deliveryError
-            case 3: entry.lost = clear ? nil : "lost \(step)"; expected.lost = entry.lost
-            case 4: entry.reported = clear ? nil : Data("r\(step)".utf8); expected.reported = entry.reported
-            case 5: entry.heldMs = clear ? nil : Double(step); expected.heldMs = entry.heldMs
-            case 6: entry.fault = clear ? nil : FaultMark(rule: "f\(step)", effect: .dropped); expected.fault = entry.fault
-            case 7: entry.original = clear ? nil : Data("{\"o\":\(step)}".utf8); expected.original = entry.original
-            case 8: entry.malformedCorrelationId = clear ? nil : "m-\(step)"; expected.malformedCorrelationId = entry.malformedCorrelationId
+            case 0: let value = clear ? nil : "E\(step)"; entry.errorCode = value; expected.errorCode = value
+            case 1: let value = clear ? nil : "cmd-\(step)"; entry.command = value; expected.command = value
+            case 2: let value = clear ? nil : "gone \(step)"; entry.deliveryError = value; expected.deliveryError = value
+            case 3: let value = clear ? nil : "lost \(step)"; entry.lost = value; expected.lost = value
+            case 4: let value = clear ? nil : Data("r\(step)".utf8); entry.reported = value; expected.reported = value
+            case 5: let value = clear ? nil : Double(step); entry.heldMs = value; expected.heldMs = value
+            case 6: let value = clear ? nil : FaultMark(rule: "f\(step)", effect: .dropped); entry.fault = value; expected.fault = value
+            case 7: let value = clear ? nil : Data("{\"o\":\(step)}".utf8); entry.original = value; expected.original = value
+            case 8: let value = clear ? nil : "m-\(step)"; entry.malformedCorrelationId = value; expected.malformedCorrelationId = value
             default:
                 // Every field cleared at once: the row is as one that never had any.
                 entry.errorCode = nil; entry.command = nil; entry.deliveryError = nil; entry.lost = nil; entry.reported = nil

@@ -66,7 +66,10 @@ struct AgentFrameBytesTests {
     }
 
     /// What differs between decoding `bytes` from a `Data` and from the bytes themselves (with
-    /// `decode` and with `read`), or `nil`.
+    /// `decode` and with `read`), or `nil`. Both forms share one reading, so this holds the two
+    /// entries to each other; that the shared reading gives what it gave before the bytes entry
+    /// came is held by the older tests against the full decoding (`readParsingWhole`), the
+    /// hostile-input runs and the JSONTestSuite corpus.
     static func difference(_ bytes: [UInt8]) -> String? {
         // A slice not starting at 0, as a line cut from a stream is.
         let line = (Data([0x0A]) + Data(bytes)).dropFirst()

@@ -58,8 +58,9 @@ public struct DocumentedEvent: Sendable, Hashable {
     /// and only an entry of the same length is compared as a `String` (and copied out), instead
     /// of copying every entry out to compare it (issue 30). The same answer as comparing every
     /// name: a `String` equal to a name spelled otherwise would need a character canonically
-    /// equivalent to one of its ASCII characters, and only `K`, `;` and `` ` `` have such a
-    /// spelling (the Kelvin sign, the Greek question mark and varia), which no name contains.
+    /// equivalent to one of its ASCII characters, and only the capital K, the semicolon and the
+    /// grave accent (U+0060) have such a spelling (the Kelvin sign, the Greek question mark and
+    /// varia), which no name contains.
     public static func named(_ name: String) -> DocumentedEvent? {
         let count = name.utf8.count
         for index in all.indices where nameLengths[index] == count && all[index].name == name { return all[index] }
