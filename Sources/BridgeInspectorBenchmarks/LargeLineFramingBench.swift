@@ -42,22 +42,15 @@ struct LargeLineFraming {
     /// CPU milliseconds and minor page faults framing `line` in pieces of `reads` bytes, until
     /// its line is out (and freed, as a client frees it once decoded).
     private static func frame(_ line: [UInt8], reads: Int, with framer: inout LineFramer) throws -> (ms: Double, faults: Int) {
-        let faultsStart = threadMinorPageFaults()
-        let start = threadCPUNanoseconds()
         var lines = 0
-        line.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let end = min(bytes.count, offset + reads)
-                framer.feed(UnsafeRawBufferPointer(rebasing: bytes[offset..<end])) { frame in
+        let cost = threadCost {
+            inReads(of: reads, line) { read in
+                framer.feed(read) { frame in
                     if case .line(let taken) = frame, !taken.isEmpty { lines += 1 }
                 }
-                offset = end
             }
         }
-        let elapsed = Double(threadCPUNanoseconds() - start) / 1e6
-        let faults = threadMinorPageFaults() - faultsStart
         guard lines == 1 else { throw BenchError("framing the large line gave \(lines) lines, not 1") }
-        return (elapsed, faults)
+        return cost
     }
 }

@@ -95,8 +95,8 @@ extension HostBench {
         var dataRuns: [(ms: Double, faults: Int)] = []
         for _ in 0..<runs {
             machineRuns.append(try take(sent, into: &machine))
-            bytesRuns.append(try measured { _ = try AgentFrame.decode(bytes: line) })
-            dataRuns.append(try measured { _ = try AgentFrame.decode(Data(line)) })
+            bytesRuns.append(try threadCost { _ = try AgentFrame.decode(bytes: line) })
+            dataRuns.append(try threadCost { _ = try AgentFrame.decode(Data(line)) })
         }
         func ms(_ runs: [(ms: Double, faults: Int)]) -> Double { median(runs.map(\.ms)) }
         func faults(_ runs: [(ms: Double, faults: Int)]) -> Double { median(runs.map { Double($0.faults) }) }
@@ -110,29 +110,14 @@ extension HostBench {
     /// taken and dropped, as the following client does.
     private static func take(_ sent: [UInt8], into machine: inout ClientConnectionStateMachine) throws -> (ms: Double, faults: Int) {
         var frames = 0
-        let result = measured {
-            sent.withUnsafeBytes { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let end = min(bytes.count, offset + 256 * 1024)
-                    _ = machine.bytesReceived(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
-                    offset = end
-                }
-            }
+        let result = threadCost {
+            inReads(of: 256 * 1024, sent) { _ = machine.bytesReceived($0) }
             while machine.nextFrame() != nil { frames += 1 }
         }
         guard frames == 1, machine.failure == nil else {
             throw BenchError("the client's machine gave \(frames) frames for the large line (\(machine.failure.map { "\($0)" } ?? "no failure"))")
         }
         return result
-    }
-
-    /// The thread's CPU milliseconds and minor page faults of `body`.
-    private static func measured(_ body: () throws -> Void) rethrows -> (ms: Double, faults: Int) {
-        let faultsStart = threadMinorPageFaults()
-        let start = threadCPUNanoseconds()
-        try body()
-        return (Double(threadCPUNanoseconds() - start) / 1e6, threadMinorPageFaults() - faultsStart)
     }
 }
 

@@ -132,6 +132,28 @@ func threadMinorPageFaults() -> Int {
     return usage.ru_minflt
 }
 
+/// The calling thread's CPU milliseconds and minor page faults (the fresh memory it touched)
+/// while `body` runs: what a step costs, less disturbed by a busy machine than wall time.
+func threadCost(_ body: () throws -> Void) rethrows -> (ms: Double, faults: Int) {
+    let faultsStart = threadMinorPageFaults()
+    let start = threadCPUNanoseconds()
+    try body()
+    return (Double(threadCPUNanoseconds() - start) / 1e6, threadMinorPageFaults() - faultsStart)
+}
+
+/// Hands `bytes` to `body` in pieces of at most `size` bytes, in order, as reads from a socket
+/// deliver a long line.
+func inReads(of size: Int, _ bytes: [UInt8], _ body: (UnsafeRawBufferPointer) -> Void) {
+    bytes.withUnsafeBytes { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + size)
+            body(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
+            offset = end
+        }
+    }
+}
+
 /// Nanoseconds of CPU time the whole process has used (user + system, all threads).
 func processCPUNanoseconds() -> UInt64 {
     var spec = timespec()
