@@ -200,11 +200,17 @@ final class AgentCore {
 
     /// Applies the host's changes and command replies, in order: events to every subscribed
     /// client (or into its gap), replies to the client that asked.
-    func apply(_ batch: AgentInbox.Batch, now: Date) {
+    func apply(_ batch: inout AgentInbox.Batch, now: Date) {
         self.now = now
+        // The largest messages come in arrays of their own, in which their frames are written.
+        var ownBuffers = batch.takeOwnBuffers()
         // A plain traffic record (nearly every change) is read where it is, in the batch's arena.
         batch.forEach { record in
-            broadcast(state.apply(record))
+            if _slowPath(record.ownBuffer >= 0) {
+                broadcast(state.apply(record, taking: &ownBuffers[record.ownBuffer]))
+            } else {
+                broadcast(state.apply(record))
+            }
         } other: { item in
             apply(item)
         }
@@ -241,6 +247,11 @@ final class AgentCore {
 
     /// Queues the event frame just made (numbered ``AgentState/seq``) for every subscribed client.
     private func broadcast(_ frame: [UInt8]) {
+        broadcast(frame[...])
+    }
+
+    /// Queues the event frame just made (numbered ``AgentState/seq``) for every subscribed client.
+    private func broadcast(_ frame: ArraySlice<UInt8>) {
         let seq = state.seq
         let now = now
         let limit = limits.maxQueuedBytesPerClient

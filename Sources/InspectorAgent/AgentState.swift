@@ -42,6 +42,9 @@ struct AgentState {
     /// request the journey posted to a native host; a message GBGBridge sent, seen through its
     /// public API).
     private var lastLoggedSeq = LastLoggedSeq()
+    /// The text of the last plain traffic frame's sequence number and time, which the next one's
+    /// mostly repeat or pass by a little.
+    private var frameNumbers = TrafficEventFrame.Numbers()
     /// Messages held at breakpoints, oldest first, as their records.
     private var held: [(id: String, json: [UInt8])] = []
     private var heldRecordBytes = 0
@@ -132,10 +135,35 @@ struct AgentState {
             return applyInGeneral(traffic)
         }
         seq += 1
-        let frame = TrafficEventFrame(seq: seq, direction: traffic.direction, time: Self.ms(traffic.time), json: json)
+        let frame = TrafficEventFrame(seq: seq, direction: traffic.direction, time: Self.ms(traffic.time), json: json, numbers: &frameNumbers)
         noteTraffic(traffic.direction)
         keepLogged(LoggedRanges(record: frame.record, message: frame.message, messageBytes: json.count), of: traffic.direction, in: frame.bytes)
         return frame.bytes
+    }
+
+    /// Applies a plain traffic record whose message came in an array of its own (taken from the
+    /// batch: ``TrafficArena/takeOwnBuffers()``; `buffer` is left empty) and returns its event
+    /// frame, written into that array: the frame, and the state, that
+    /// ``apply(_:)-(TrafficArena.Record)`` gives for the same message, without copying the message
+    /// again. The log and the clients' queues share the array.
+    mutating func apply(_ traffic: TrafficArena.Record, taking buffer: inout [UInt8]) -> ArraySlice<UInt8> {
+        var own: [UInt8] = []
+        swap(&own, &buffer)
+        let messageBytes = TrafficArena.messageRange(inOwnBufferOf: own.count).count
+        if messageBytes <= Self.forwardLimit, traffic.direction == .sent || editedUnlogged.isEmpty,
+            let frame = TrafficEventFrame.inPlace(&own, seq: seq + 1, direction: traffic.direction, time: Self.ms(traffic.time))
+        {
+            seq += 1
+            noteTraffic(traffic.direction)
+            keepLogged(LoggedRanges(record: frame.record, message: frame.message, messageBytes: messageBytes), of: traffic.direction, in: own[...])
+            return own[frame.frame]
+        }
+        // What the general path takes (a received message an edit waits for, one too large to
+        // forward), or a head too long for its room: the message is read where it is.
+        return own.withUnsafeBytes { bytes in
+            let json = UnsafeRawBufferPointer(rebasing: bytes[TrafficArena.messageRange(inOwnBufferOf: bytes.count)])
+            return apply(TrafficArena.Record(direction: traffic.direction, time: traffic.time, json: json))[...]
+        }
     }
 
     /// ``apply(_:)-(TrafficArena.Record)`` through the general path, which writes every kind of record (the
@@ -284,7 +312,7 @@ struct AgentState {
 
     /// Logs a message that crossed the bridge: its counts, the bookkeeping of holds and edits,
     /// and its record, written as the `type` and `record` members of its event into `writer`.
-    /// Returns where the record is in the writer's bytes, for ``keepLogged(_:of:in:)`` to keep
+    /// Returns where the record is in the writer's bytes, for `keepLogged(_:of:in:)` to keep
     /// once the frame is whole. `message` gives the decoded message when the record needs more
     /// than its bytes.
     private mutating func logTraffic(
@@ -351,6 +379,12 @@ struct AgentState {
     /// of the frame (whose bytes the clients' queues share), and, for a received message, its
     /// text for a pending record of the same message.
     private mutating func keepLogged(_ logged: LoggedRanges, of direction: TrafficRecord.Direction, in frame: [UInt8]) {
+        keepLogged(logged, of: direction, in: frame[...])
+    }
+
+    /// Keeps a record, as the other `keepLogged`, of a frame that is part of an array
+    /// (`logged`'s ranges are the array's indices).
+    private mutating func keepLogged(_ logged: LoggedRanges, of direction: TrafficRecord.Direction, in frame: ArraySlice<UInt8>) {
         if direction == .received {
             // Kept only up to what a pending record carries whole (a larger one's record is
             // truncated anyway).
