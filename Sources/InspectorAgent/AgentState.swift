@@ -141,6 +141,77 @@ struct AgentState {
         return frame.bytes
     }
 
+    /// Plain traffic frames written one after another into one array (``write(_:into:)``),
+    /// kept by the log and queued for the clients as parts of it once the run ends
+    /// (``keep(_:_:)``): one allocation, and later one free, for a run of frames instead of one
+    /// each. A run ends before anything else is applied, and when its array is full (it is never
+    /// grown while parts of it are kept); it is at most ``FrameRun/bytesPerArray`` bytes (or one
+    /// frame), so an old record the log still keeps holds little else alive.
+    struct FrameRun {
+        /// One frame of the run: where it and its logged parts are in ``bytes``.
+        struct Entry {
+            var seq: Int
+            var frame: Range<Int>
+            var logged: LoggedRanges
+            var direction: TrafficRecord.Direction
+        }
+
+        /// The frames written so far.
+        fileprivate(set) var bytes: [UInt8] = []
+        fileprivate(set) var entries: [Entry] = []
+
+        /// The size of a run's array (a frame larger than it has an array of its own size).
+        static let bytesPerArray = 32 * 1024
+
+        var isEmpty: Bool { entries.isEmpty }
+
+        /// Whether the frame of a message of `messageBytes` fits in what is left of the array.
+        func fits(messageBytes: Int) -> Bool {
+            bytes.capacity - bytes.count >= TrafficEventFrame.capacity(messageBytes: messageBytes)
+        }
+
+        /// Starts a new array, with room for at least a frame of `messageBytes` (the last one's is
+        /// left to the records and queues that keep parts of it).
+        mutating func startArray(messageBytes: Int) {
+            bytes = []
+            // A message too large to forward is written by the general path: no room for it.
+            let frame = messageBytes <= AgentState.forwardLimit ? TrafficEventFrame.capacity(messageBytes: messageBytes) : 0
+            bytes.reserveCapacity(max(Self.bytesPerArray, frame))
+        }
+    }
+
+    /// Writes the frame of a plain traffic record at the end of `run` and applies it to the
+    /// state, as ``apply(_:)-(TrafficArena.Record)`` does, except that the log keeps it only when
+    /// the run is kept (``keep(_:_:)``, before anything else is applied). Returns `false`, having
+    /// done nothing, for a record the general path writes (a received message an edit waits
+    /// for, one too large to forward): the caller ends the run and applies it alone. The caller
+    /// makes room first (``FrameRun/fits(messageBytes:)``).
+    mutating func write(_ traffic: TrafficArena.Record, into run: inout FrameRun) -> Bool {
+        let json = traffic.json
+        guard json.count <= Self.forwardLimit, traffic.direction == .sent || editedUnlogged.isEmpty else { return false }
+        seq += 1
+        let written = TrafficEventFrame.append(
+            seq: seq, direction: traffic.direction, time: Self.ms(traffic.time), json: json, numbers: &frameNumbers, to: &run.bytes)
+        noteTraffic(traffic.direction)
+        run.entries.append(FrameRun.Entry(
+            seq: seq, frame: written.frame, logged: LoggedRanges(record: written.record, message: written.message, messageBytes: json.count),
+            direction: traffic.direction))
+        return true
+    }
+
+    /// Ends `run`: the log keeps each of its records, in order, and `body` is handed each frame
+    /// (a part of the run's array) and its sequence number. The run is left empty, its array to
+    /// be started again.
+    mutating func keep(_ run: inout FrameRun, _ body: (ArraySlice<UInt8>, Int) -> Void) {
+        let all = run.bytes[...]
+        for entry in run.entries {
+            keepLogged(entry.logged, of: entry.direction, in: all)
+            body(all[entry.frame], entry.seq)
+        }
+        run.entries.removeAll(keepingCapacity: true)
+        run.bytes = []
+    }
+
     /// Applies a plain traffic record whose message came in an array of its own (taken from the
     /// batch: ``TrafficArena/takeOwnBuffers()``; `buffer` is left empty) and returns its event
     /// frame, written into that array: the frame, and the state, that

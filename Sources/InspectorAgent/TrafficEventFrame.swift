@@ -41,6 +41,38 @@ struct TrafficEventFrame {
     /// written from the text of the last frame's (`numbers`, kept by the caller from frame to
     /// frame).
     init(seq: Int, direction: TrafficRecord.Direction, time: Double, json: UnsafeRawBufferPointer, numbers: inout Numbers) {
+        var bytes: [UInt8] = []
+        let written = Self.append(seq: seq, direction: direction, time: time, json: json, numbers: &numbers, to: &bytes)
+        self.bytes = bytes
+        self.record = written.record
+        self.message = written.message
+    }
+
+    /// Where a frame appended to an array is in it (``append(seq:direction:time:json:numbers:to:)``).
+    struct Appended {
+        /// The whole frame, ending in a newline.
+        var frame: Range<Int>
+        /// The record (the object after `"record":`).
+        var record: Range<Int>
+        /// The message's text.
+        var message: Range<Int>
+    }
+
+    /// The most bytes the frame of a message of `messageBytes` takes (its numbers at their
+    /// longest, its time a whole number of milliseconds): room to make before appending one.
+    static func capacity(messageBytes: Int) -> Int {
+        head.utf8CodeUnitCount + eventHead.utf8CodeUnitCount + recordHead.utf8CodeUnitCount + receivedMiddle.utf8CodeUnitCount
+            + receivedOrigin.utf8CodeUnitCount + messageHead.utf8CodeUnitCount + tail.utf8CodeUnitCount + 4 * DecimalText.maxBytes
+            + messageBytes
+    }
+
+    /// Appends the frame ``init(seq:direction:time:json:numbers:)`` writes to `bytes` (which may
+    /// hold other frames before it: a run of frames in one array, one allocation for all) and
+    /// returns where its parts are.
+    static func append(
+        seq: Int, direction: TrafficRecord.Direction, time: Double, json: UnsafeRawBufferPointer, numbers: inout Numbers,
+        to bytes: inout [UInt8]
+    ) -> Appended {
         // A time that is not a whole number of milliseconds below 10^15 (never, for a real clock)
         // is written by `JSONWriter` itself, so it reads exactly as the general path writes it.
         // Whole is tested by converting (below 10^15 every whole double is an exact `Int64`),
@@ -61,10 +93,10 @@ struct TrafficEventFrame {
             + 4 * DecimalText.maxBytes + otherTime.count + json.count
         var record = 0..<0
         var message = 0..<0
+        let start = bytes.count
         // Grown as an append, not made by `Array(unsafeUninitializedCapacity:)`: that one
         // allocates through the standard library's unspecialized path, which looks the array's
         // type up at run time (some 500 instructions a frame).
-        var bytes: [UInt8] = []
         bytes.append(addingCapacity: capacity) { span in
             span.withUnsafeMutableBufferPointer { buffer, initialized in
                 guard let base = buffer.baseAddress else { return }
@@ -113,9 +145,9 @@ struct TrafficEventFrame {
                 initialized = at
             }
         }
-        self.bytes = bytes
-        self.record = record
-        self.message = message
+        return Appended(
+            frame: start..<bytes.count, record: (start + record.lowerBound)..<(start + record.upperBound),
+            message: (start + message.lowerBound)..<(start + message.upperBound))
     }
 
     /// Where the parts of a frame written into a message's own array are
