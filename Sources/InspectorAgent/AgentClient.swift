@@ -119,6 +119,14 @@ final class AgentClient {
         outbox.enqueueEventAfterWriting(frame, seq: seq, limit: limit, now: now, output: output)
     }
 
+    /// Queues every frame of `run`, in order, as ``enqueueEvent(_:seq:limit:now:)-(ArraySlice<UInt8>)``
+    /// queues each: a client's share of a run in one call.
+    func enqueueEvents(of run: AgentState.FrameRun, limit: Int, now: Date) {
+        run.forEachFrame { frame, seq in
+            enqueueEvent(frame, seq: seq, limit: limit, now: now)
+        }
+    }
+
     /// Bytes this client makes the agent hold: its queue, the unfinished line it is sending (the
     /// framer's buffer, by capacity) and the frames read from it but not yet handled.
     var heldBytes: Int {

@@ -238,10 +238,16 @@ final class AgentCore {
     }
 
     /// Ends the run of plain traffic frames written so far: the log keeps them, and every
-    /// subscribed client queues them (``AgentState/FrameRun``).
+    /// subscribed client queues them, client by client (``AgentState/FrameRun``).
     private func endRun() {
         guard !run.isEmpty else { return }
-        state.keep(&run) { frame, seq in broadcast(frame, seq: seq) }
+        state.keep(run)
+        let now = now
+        let limit = limits.maxQueuedBytesPerClient
+        for client in subscribers {
+            client.enqueueEvents(of: run, limit: limit, now: now)
+        }
+        run.clear()
     }
 
     /// Applies one item of a batch other than a plain traffic record.

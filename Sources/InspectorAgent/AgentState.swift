@@ -143,7 +143,7 @@ struct AgentState {
 
     /// Plain traffic frames written one after another into one array (``write(_:into:)``),
     /// kept by the log and queued for the clients as parts of it once the run ends
-    /// (``keep(_:_:)``): one allocation, and later one free, for a run of frames instead of one
+    /// (``keep(_:)``): one allocation, and later one free, for a run of frames instead of one
     /// each. A run ends before anything else is applied, and when its array is full (it is never
     /// grown while parts of it are kept); it is at most ``FrameRun/bytesPerArray`` bytes (or one
     /// frame), so an old record the log still keeps holds little else alive.
@@ -165,6 +165,22 @@ struct AgentState {
 
         var isEmpty: Bool { entries.isEmpty }
 
+        /// Calls `body` with each frame of the run (a part of its array) and its sequence number,
+        /// in order.
+        func forEachFrame(_ body: (ArraySlice<UInt8>, Int) -> Void) {
+            let all = bytes[...]
+            for entry in entries {
+                body(all[entry.frame], entry.seq)
+            }
+        }
+
+        /// Forgets the run's frames (kept by the log and the queues by now); the next frame
+        /// starts a new array.
+        mutating func clear() {
+            entries.removeAll(keepingCapacity: true)
+            bytes = []
+        }
+
         /// Whether the frame of a message of `messageBytes` fits in what is left of the array.
         func fits(messageBytes: Int) -> Bool {
             bytes.capacity - bytes.count >= TrafficEventFrame.capacity(messageBytes: messageBytes)
@@ -182,7 +198,7 @@ struct AgentState {
 
     /// Writes the frame of a plain traffic record at the end of `run` and applies it to the
     /// state, as ``apply(_:)-(TrafficArena.Record)`` does, except that the log keeps it only when
-    /// the run is kept (``keep(_:_:)``, before anything else is applied). Returns `false`, having
+    /// the run is kept (``keep(_:)``, before anything else is applied). Returns `false`, having
     /// done nothing, for a record the general path writes (a received message an edit waits
     /// for, one too large to forward): the caller ends the run and applies it alone. The caller
     /// makes room first (``FrameRun/fits(messageBytes:)``).
@@ -199,17 +215,13 @@ struct AgentState {
         return true
     }
 
-    /// Ends `run`: the log keeps each of its records, in order, and `body` is handed each frame
-    /// (a part of the run's array) and its sequence number. The run is left empty, its array to
-    /// be started again.
-    mutating func keep(_ run: inout FrameRun, _ body: (ArraySlice<UInt8>, Int) -> Void) {
+    /// The log keeps each record of `run`, in order: the first step of ending a run, before its
+    /// frames are queued (``FrameRun/forEachFrame(_:)``) and it is cleared (``FrameRun/clear()``).
+    mutating func keep(_ run: FrameRun) {
         let all = run.bytes[...]
         for entry in run.entries {
             keepLogged(entry.logged, of: entry.direction, in: all)
-            body(all[entry.frame], entry.seq)
         }
-        run.entries.removeAll(keepingCapacity: true)
-        run.bytes = []
     }
 
     /// Applies a plain traffic record whose message came in an array of its own (taken from the

@@ -112,9 +112,9 @@ struct TrafficEventFrame {
                 let seqStart = at
                 at += numbers.seq.write(Int64(seq), to: base + at)
                 let seqCount = at - seqStart
-                put(Self.eventHead)
-                let recordStart = at
-                put(Self.recordHead)
+                // The event's head and the record's, one text (one copy).
+                put(Self.eventAndRecordHead)
+                let recordStart = at - Self.recordHead.utf8CodeUnitCount
                 // The record's seq is the frame's: its digits are copied, not written again.
                 (base + at).update(from: base + seqStart, count: seqCount)
                 at += seqCount
@@ -235,6 +235,8 @@ struct TrafficEventFrame {
     private static var head: StaticString { #"{"kind":"event","seq":"# }
     private static var eventHead: StaticString { #","event":{"type":"traffic","record":"# }
     private static var recordHead: StaticString { #"{"seq":"# }
+    /// ``eventHead`` and ``recordHead`` together.
+    private static var eventAndRecordHead: StaticString { #","event":{"type":"traffic","record":{"seq":"# }
     private static var receivedMiddle: StaticString { #","direction":"received","time":"# }
     private static var sentMiddle: StaticString { #","direction":"sent","time":"# }
     private static var receivedOrigin: StaticString { #","origin":"journey","bytes":"# }

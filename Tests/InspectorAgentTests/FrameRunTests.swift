@@ -24,7 +24,9 @@ struct FrameRunTests {
         var runs = 0
         func endRun() {
             if !run.isEmpty { runs += 1 }
-            byRun.keep(&run) { frame, seq in frames.append((Array(frame), seq)) }
+            byRun.keep(run)
+            run.forEachFrame { frame, seq in frames.append((Array(frame), seq)) }
+            run.clear()
         }
         var texts = TrafficEventFrameTests.texts(count: 500)
         // Larger than a run's array, and larger than what forwards whole.
@@ -87,14 +89,18 @@ struct FrameRunTests {
         for _ in 0..<200 {
             text.withUnsafeBytes { json in
                 if !run.fits(messageBytes: json.count) {
-                    state.keep(&run) { frame, _ in kept.append(frame) }
+                    state.keep(run)
+                    run.forEachFrame { frame, _ in kept.append(frame) }
+                    run.clear()
                     run.startArray(messageBytes: json.count)
                     arrays += 1
                 }
                 #expect(state.write(TrafficArena.Record(direction: .sent, time: CompactTrafficTests.t0, json: json), into: &run))
             }
         }
-        state.keep(&run) { frame, _ in kept.append(frame) }
+        state.keep(run)
+        run.forEachFrame { frame, _ in kept.append(frame) }
+        run.clear()
         #expect(kept.count == 200)
         // About 31 frames of some 1,100 bytes fill a 32 KiB array.
         #expect(arrays >= 200 * 1_000 / AgentState.FrameRun.bytesPerArray && arrays < 20)
