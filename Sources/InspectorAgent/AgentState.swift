@@ -85,6 +85,9 @@ struct AgentState {
         self.host = host
         self.journeyAttached = snapshot.isJourneyAttached
         self.limits = limits
+        // The log's room for a full log at the default bound, made once: grown by doubling, the
+        // queue's records (32 bytes each) were copied again at every doubling as it filled.
+        messages.reserveCapacity(min(limits.maxLogMessages, Self.logCapacityReserved))
         counts.receivedMessages = snapshot.receivedMessages.count
         let codec = BridgeMessageCodec()
         for message in snapshot.receivedMessages {
@@ -341,7 +344,7 @@ struct AgentState {
             writer.key("type"); writer.string("customCapabilities")
             writer.key("capabilities"); writer.splice(capabilities)
         case .receivedMessagesCleared:
-            messages.removeAll()
+            messages.removeAll(keepingCapacity: true)
             messageBytes = 0
             malformed.removeAll()
             counts.receivedMessages = 0
@@ -766,6 +769,10 @@ struct AgentState {
             counts.evicted += 1
         }
     }
+
+    /// The most records the log makes room for up front (``AgentLimits/maxLogMessages`` by
+    /// default: 320 KiB of slices, which a fresh mapping backs only as the log fills).
+    static let logCapacityReserved = 10_000
 
     /// The largest message forwarded whole in a traffic record; a larger one's record carries
     /// its envelope with the data left out, so that the record fits in a frame.
