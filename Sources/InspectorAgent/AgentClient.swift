@@ -98,7 +98,7 @@ final class AgentClient {
     /// Queues a frame that must not be dropped (hello, replies, snapshots, gap markers). It does
     /// not count against the event budget.
     func enqueue(_ frame: [UInt8], now: Date) {
-        outbox.enqueue(frame, now: now)
+        outbox.enqueue(frame[...], now: now)
     }
 
     /// Queues an event frame, or drops it into the gap when the client is behind.
@@ -110,8 +110,21 @@ final class AgentClient {
     /// The events queued for a client therefore take at most `limit` bytes plus one frame (at
     /// most `WireProtocol.maxAgentFrameBytes`, whose bytes every client's queue shares).
     func enqueueEvent(_ frame: [UInt8], seq: Int, limit: Int, now: Date) {
+        enqueueEvent(frame[...], seq: seq, limit: limit, now: now)
+    }
+
+    /// Queues an event frame that is part of an array (as ``enqueueEvent(_:seq:limit:now:)-([UInt8])``).
+    func enqueueEvent(_ frame: ArraySlice<UInt8>, seq: Int, limit: Int, now: Date) {
         if outbox.enqueueEventWithoutWriting(frame, seq: seq, limit: limit, now: now) { return }
         outbox.enqueueEventAfterWriting(frame, seq: seq, limit: limit, now: now, output: output)
+    }
+
+    /// Queues every frame of `run`, in order, as ``enqueueEvent(_:seq:limit:now:)-(ArraySlice<UInt8>)``
+    /// queues each: a client's share of a run in one call.
+    func enqueueEvents(of run: AgentState.FrameRun, limit: Int, now: Date) {
+        run.forEachFrame { frame, seq in
+            enqueueEvent(frame, seq: seq, limit: limit, now: now)
+        }
     }
 
     /// Bytes this client makes the agent hold: its queue, the unfinished line it is sending (the
@@ -131,8 +144,8 @@ final class AgentClient {
 
     /// Writes as much of the queue as the output takes now. Returns `false` when the peer is gone.
     ///
-    /// Frames smaller than `ClientOutbox.gatherBytes` are gathered into one buffer and written
-    /// together: a batch of events costs one `write` per client, not one per frame.
+    /// Frames smaller than `ClientOutbox.gatherBytes` are written together in one gathering
+    /// write, none copied: a batch of events costs one system call per client, not one per frame.
     func flush(now: Date) -> Bool {
         outbox.flush(to: output, now: now)
     }

@@ -54,6 +54,9 @@ final class AgentCore {
     private var closing: [Int] = []
     /// The time of the input being handled.
     @exclusivity(unchecked) private var now: Date
+    /// The plain traffic frames of the batch being applied, written one after another into one
+    /// array and kept and queued together (``AgentState/FrameRun``). Unchecked as ``state`` is.
+    @exclusivity(unchecked) private var run = AgentState.FrameRun()
     /// When the fault rules' new hit counts are due to be sent, if some wait: hits are sent at
     /// most once per ``AgentLimits/faultHitsIntervalSeconds`` (a rule added or removed at once).
     @exclusivity(unchecked) private var faultHitsDue: Date?
@@ -134,7 +137,14 @@ final class AgentCore {
     var broadcastTargetCount: Int { subscribers.count }
 
     /// Bytes held: the state's copy plus every client's queue, partial line and unhandled frames.
-    var heldBytes: Int { state.heldBytes + clients.values.reduce(0) { $0 + $1.heldBytes } }
+    var heldBytes: Int { Self.heldBytes(of: &state) + clients.values.reduce(0) { $0 + $1.heldBytes } }
+
+    /// The state's held bytes, read where the state lies: through the property, the getter was
+    /// handed a copy of the whole state (every reference in it retained and released), on
+    /// every pass of the loop.
+    private static func heldBytes(of state: inout AgentState) -> Int {
+        state.heldBytes
+    }
 
     // MARK: What happens
 
@@ -200,14 +210,44 @@ final class AgentCore {
 
     /// Applies the host's changes and command replies, in order: events to every subscribed
     /// client (or into its gap), replies to the client that asked.
-    func apply(_ batch: AgentInbox.Batch, now: Date) {
+    func apply(_ batch: inout AgentInbox.Batch, now: Date) {
         self.now = now
-        // A plain traffic record (nearly every change) is read where it is, in the batch's arena.
+        // The largest messages come in arrays of their own, in which their frames are written.
+        var ownBuffers = batch.takeOwnBuffers()
+        // A plain traffic record (nearly every change) is read where it is, in the batch's arena,
+        // and its frame written after the last one's, in the run's array.
         batch.forEach { record in
-            broadcast(state.apply(record))
+            if _slowPath(record.ownBuffer >= 0) {
+                endRun()
+                broadcast(state.apply(record, taking: &ownBuffers[record.ownBuffer]))
+                return
+            }
+            if !run.fits(messageBytes: record.json.count) {
+                endRun()
+                run.startArray(messageBytes: record.json.count)
+            }
+            if !state.write(record, into: &run) {
+                endRun()
+                broadcast(state.apply(record))
+            }
         } other: { item in
+            endRun()
             apply(item)
         }
+        endRun()
+    }
+
+    /// Ends the run of plain traffic frames written so far: the log keeps them, and every
+    /// subscribed client queues them, client by client (``AgentState/FrameRun``).
+    private func endRun() {
+        guard !run.isEmpty else { return }
+        state.keep(run)
+        let now = now
+        let limit = limits.maxQueuedBytesPerClient
+        for client in subscribers {
+            client.enqueueEvents(of: run, limit: limit, now: now)
+        }
+        run.clear()
     }
 
     /// Applies one item of a batch other than a plain traffic record.
@@ -241,7 +281,16 @@ final class AgentCore {
 
     /// Queues the event frame just made (numbered ``AgentState/seq``) for every subscribed client.
     private func broadcast(_ frame: [UInt8]) {
-        let seq = state.seq
+        broadcast(frame[...])
+    }
+
+    /// Queues the event frame just made (numbered ``AgentState/seq``) for every subscribed client.
+    private func broadcast(_ frame: ArraySlice<UInt8>) {
+        broadcast(frame, seq: state.seq)
+    }
+
+    /// Queues the event frame numbered `seq` for every subscribed client.
+    private func broadcast(_ frame: ArraySlice<UInt8>, seq: Int) {
         let now = now
         let limit = limits.maxQueuedBytesPerClient
         for client in subscribers {

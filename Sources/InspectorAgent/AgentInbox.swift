@@ -142,6 +142,12 @@ final class AgentInbox: @unchecked Sendable {
 
         /// Bytes of message text, by capacity (the items are bounded by their number).
         var capacityBytes: Int { traffic.capacityBytes }
+
+        /// Hands over the arrays of the batch's largest messages (``TrafficArena/takeOwnBuffers()``),
+        /// each referenced only by the result, so that the agent writes their frames in place.
+        mutating func takeOwnBuffers() -> [[UInt8]] {
+            traffic.takeOwnBuffers()
+        }
     }
 
     private struct Queue {
@@ -288,6 +294,7 @@ final class AgentInbox: @unchecked Sendable {
 
     /// Called on the agent thread: hands everything queued so far, oldest first, to `handle`,
     /// and returns how many changes and replies there were (`handle` is not called for none).
+    /// `handle` may take the batch's largest messages out of it (``Batch/takeOwnBuffers()``).
     ///
     /// Two batches take turns: the one the host appends to is swapped for the batch emptied on
     /// the last pass, which keeps its capacity, so the host's pushes append into buffers already
@@ -297,7 +304,7 @@ final class AgentInbox: @unchecked Sendable {
     /// themselves are bounded by ``batchBytesKept`` bytes) is let go after a burst rather than
     /// kept at that size for good.
     @discardableResult
-    func drain(_ handle: (Batch) -> Void) -> Int {
+    func drain(_ handle: (inout Batch) -> Void) -> Int {
         var batch = queue.withLock { queue -> Batch in
             var batch = Batch()
             swap(&batch, &queue.spare)
@@ -305,7 +312,7 @@ final class AgentInbox: @unchecked Sendable {
             return batch
         }
         let count = batch.count
-        if count > 0 { handle(batch) }
+        if count > 0 { handle(&batch) }
         guard batch.items.count <= Self.batchCapacityKept, batch.capacityBytes <= Self.batchBytesKept else { return count }
         batch.removeAll()
         queue.withLock { swap(&$0.spare, &batch) }

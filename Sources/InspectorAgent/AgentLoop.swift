@@ -177,7 +177,7 @@ final class AgentLoop: @unchecked Sendable {
 
     /// Hands the core everything queued; returns how many items there were.
     private func processInbox() -> Int {
-        inbox.drain { core.apply($0, now: Date()) }
+        inbox.drain { core.apply(&$0, now: Date()) }
     }
 
     /// Closes the connections the core gave up.

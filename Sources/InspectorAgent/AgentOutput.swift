@@ -10,6 +10,19 @@ import SocketSupport
 protocol AgentOutput: AnyObject {
     /// Writes a prefix of `bytes` without waiting.
     func write(_ bytes: UnsafeRawBufferPointer) throws -> UnixConnection.WriteResult
+
+    /// Writes a prefix of the concatenation of `buffers` without waiting (a gathering write: a
+    /// batch of frames in one system call, none copied).
+    func write(gathering buffers: UnsafeBufferPointer<UnsafeRawBufferPointer>) throws -> UnixConnection.WriteResult
+}
+
+extension AgentOutput {
+    /// A gathering write made of a plain one: the first non-empty buffer's prefix (a short write,
+    /// which every caller handles).
+    func write(gathering buffers: UnsafeBufferPointer<UnsafeRawBufferPointer>) throws -> UnixConnection.WriteResult {
+        guard let first = buffers.first(where: { $0.count > 0 }) else { return .written(0) }
+        return try write(first)
+    }
 }
 
 extension UnixConnection: AgentOutput {}

@@ -42,6 +42,9 @@ struct AgentState {
     /// request the journey posted to a native host; a message GBGBridge sent, seen through its
     /// public API).
     private var lastLoggedSeq = LastLoggedSeq()
+    /// The text of the last plain traffic frame's sequence number and time, which the next one's
+    /// mostly repeat or pass by a little.
+    private var frameNumbers = TrafficEventFrame.Numbers()
     /// Messages held at breakpoints, oldest first, as their records.
     private var held: [(id: String, json: [UInt8])] = []
     private var heldRecordBytes = 0
@@ -82,6 +85,9 @@ struct AgentState {
         self.host = host
         self.journeyAttached = snapshot.isJourneyAttached
         self.limits = limits
+        // The log's room for a full log at the default bound, made once: grown by doubling, the
+        // queue's records (32 bytes each) were copied again at every doubling as it filled.
+        messages.reserveCapacity(min(limits.maxLogMessages, Self.logCapacityReserved))
         counts.receivedMessages = snapshot.receivedMessages.count
         let codec = BridgeMessageCodec()
         for message in snapshot.receivedMessages {
@@ -132,10 +138,118 @@ struct AgentState {
             return applyInGeneral(traffic)
         }
         seq += 1
-        let frame = TrafficEventFrame(seq: seq, direction: traffic.direction, time: Self.ms(traffic.time), json: json)
+        let frame = TrafficEventFrame(seq: seq, direction: traffic.direction, time: Self.ms(traffic.time), json: json, numbers: &frameNumbers)
         noteTraffic(traffic.direction)
         keepLogged(LoggedRanges(record: frame.record, message: frame.message, messageBytes: json.count), of: traffic.direction, in: frame.bytes)
         return frame.bytes
+    }
+
+    /// Plain traffic frames written one after another into one array (``write(_:into:)``),
+    /// kept by the log and queued for the clients as parts of it once the run ends
+    /// (``keep(_:)``): one allocation, and later one free, for a run of frames instead of one
+    /// each. A run ends before anything else is applied, and when its array is full (it is never
+    /// grown while parts of it are kept); it is at most ``FrameRun/bytesPerArray`` bytes (or one
+    /// frame), so an old record the log still keeps holds little else alive.
+    struct FrameRun {
+        /// One frame of the run: where it and its logged parts are in ``bytes``.
+        struct Entry {
+            var seq: Int
+            var frame: Range<Int>
+            var logged: LoggedRanges
+            var direction: TrafficRecord.Direction
+        }
+
+        /// The frames written so far.
+        fileprivate(set) var bytes: [UInt8] = []
+        fileprivate(set) var entries: [Entry] = []
+
+        /// The size of a run's array (a frame larger than it has an array of its own size).
+        static let bytesPerArray = 32 * 1024
+
+        var isEmpty: Bool { entries.isEmpty }
+
+        /// Calls `body` with each frame of the run (a part of its array) and its sequence number,
+        /// in order.
+        func forEachFrame(_ body: (ArraySlice<UInt8>, Int) -> Void) {
+            let all = bytes[...]
+            for entry in entries {
+                body(all[entry.frame], entry.seq)
+            }
+        }
+
+        /// Forgets the run's frames (kept by the log and the queues by now); the next frame
+        /// starts a new array.
+        mutating func clear() {
+            entries.removeAll(keepingCapacity: true)
+            bytes = []
+        }
+
+        /// Whether the frame of a message of `messageBytes` fits in what is left of the array.
+        func fits(messageBytes: Int) -> Bool {
+            bytes.capacity - bytes.count >= TrafficEventFrame.capacity(messageBytes: messageBytes)
+        }
+
+        /// Starts a new array, with room for at least a frame of `messageBytes` (the last one's is
+        /// left to the records and queues that keep parts of it).
+        mutating func startArray(messageBytes: Int) {
+            bytes = []
+            // A message too large to forward is written by the general path: no room for it.
+            let frame = messageBytes <= AgentState.forwardLimit ? TrafficEventFrame.capacity(messageBytes: messageBytes) : 0
+            bytes.reserveCapacity(max(Self.bytesPerArray, frame))
+        }
+    }
+
+    /// Writes the frame of a plain traffic record at the end of `run` and applies it to the
+    /// state, as ``apply(_:)-(TrafficArena.Record)`` does, except that the log keeps it only when
+    /// the run is kept (``keep(_:)``, before anything else is applied). Returns `false`, having
+    /// done nothing, for a record the general path writes (a received message an edit waits
+    /// for, one too large to forward): the caller ends the run and applies it alone. The caller
+    /// makes room first (``FrameRun/fits(messageBytes:)``).
+    mutating func write(_ traffic: TrafficArena.Record, into run: inout FrameRun) -> Bool {
+        let json = traffic.json
+        guard json.count <= Self.forwardLimit, traffic.direction == .sent || editedUnlogged.isEmpty else { return false }
+        seq += 1
+        let written = TrafficEventFrame.append(
+            seq: seq, direction: traffic.direction, time: Self.ms(traffic.time), json: json, numbers: &frameNumbers, to: &run.bytes)
+        noteTraffic(traffic.direction)
+        run.entries.append(FrameRun.Entry(
+            seq: seq, frame: written.frame, logged: LoggedRanges(record: written.record, message: written.message, messageBytes: json.count),
+            direction: traffic.direction))
+        return true
+    }
+
+    /// The log keeps each record of `run`, in order: the first step of ending a run, before its
+    /// frames are queued (``FrameRun/forEachFrame(_:)``) and it is cleared (``FrameRun/clear()``).
+    mutating func keep(_ run: FrameRun) {
+        let all = run.bytes[...]
+        for entry in run.entries {
+            keepLogged(entry.logged, of: entry.direction, in: all)
+        }
+    }
+
+    /// Applies a plain traffic record whose message came in an array of its own (taken from the
+    /// batch: ``TrafficArena/takeOwnBuffers()``; `buffer` is left empty) and returns its event
+    /// frame, written into that array: the frame, and the state, that
+    /// ``apply(_:)-(TrafficArena.Record)`` gives for the same message, without copying the message
+    /// again. The log and the clients' queues share the array.
+    mutating func apply(_ traffic: TrafficArena.Record, taking buffer: inout [UInt8]) -> ArraySlice<UInt8> {
+        var own: [UInt8] = []
+        swap(&own, &buffer)
+        let messageBytes = TrafficArena.messageRange(inOwnBufferOf: own.count).count
+        if messageBytes <= Self.forwardLimit, traffic.direction == .sent || editedUnlogged.isEmpty,
+            let frame = TrafficEventFrame.inPlace(&own, seq: seq + 1, direction: traffic.direction, time: Self.ms(traffic.time))
+        {
+            seq += 1
+            noteTraffic(traffic.direction)
+            keepLogged(LoggedRanges(record: frame.record, message: frame.message, messageBytes: messageBytes), of: traffic.direction, in: own[...])
+            return own[frame.frame]
+        }
+        // What the general path takes (a received message an edit waits for, one too large to
+        // forward), or a head too long for its room: the message is read where it is.
+        return own.withUnsafeBytes { bytes in
+            let json = UnsafeRawBufferPointer(rebasing: bytes[TrafficArena.messageRange(inOwnBufferOf: bytes.count)])
+            return apply(TrafficArena.Record(direction: traffic.direction, time: traffic.time, json: json))[...]
+        }
     }
 
     /// ``apply(_:)-(TrafficArena.Record)`` through the general path, which writes every kind of record (the
@@ -230,7 +344,7 @@ struct AgentState {
             writer.key("type"); writer.string("customCapabilities")
             writer.key("capabilities"); writer.splice(capabilities)
         case .receivedMessagesCleared:
-            messages.removeAll()
+            messages.removeAll(keepingCapacity: true)
             messageBytes = 0
             malformed.removeAll()
             counts.receivedMessages = 0
@@ -284,7 +398,7 @@ struct AgentState {
 
     /// Logs a message that crossed the bridge: its counts, the bookkeeping of holds and edits,
     /// and its record, written as the `type` and `record` members of its event into `writer`.
-    /// Returns where the record is in the writer's bytes, for ``keepLogged(_:of:in:)`` to keep
+    /// Returns where the record is in the writer's bytes, for `keepLogged(_:of:in:)` to keep
     /// once the frame is whole. `message` gives the decoded message when the record needs more
     /// than its bytes.
     private mutating func logTraffic(
@@ -351,6 +465,12 @@ struct AgentState {
     /// of the frame (whose bytes the clients' queues share), and, for a received message, its
     /// text for a pending record of the same message.
     private mutating func keepLogged(_ logged: LoggedRanges, of direction: TrafficRecord.Direction, in frame: [UInt8]) {
+        keepLogged(logged, of: direction, in: frame[...])
+    }
+
+    /// Keeps a record, as the other `keepLogged`, of a frame that is part of an array
+    /// (`logged`'s ranges are the array's indices).
+    private mutating func keepLogged(_ logged: LoggedRanges, of direction: TrafficRecord.Direction, in frame: ArraySlice<UInt8>) {
         if direction == .received {
             // Kept only up to what a pending record carries whole (a larger one's record is
             // truncated anyway).
@@ -649,6 +769,10 @@ struct AgentState {
             counts.evicted += 1
         }
     }
+
+    /// The most records the log makes room for up front (``AgentLimits/maxLogMessages`` by
+    /// default: 320 KiB of slices, which a fresh mapping backs only as the log fills).
+    static let logCapacityReserved = 10_000
 
     /// The largest message forwarded whole in a traffic record; a larger one's record carries
     /// its envelope with the data left out, so that the record fits in a frame.

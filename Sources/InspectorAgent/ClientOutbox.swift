@@ -24,7 +24,9 @@ struct ClientOutbox {
             case oversizedEvent
         }
 
-        var bytes: [UInt8]
+        /// The frame: a whole array, or part of one (a frame written in its message's own array,
+        /// ``TrafficEventFrame/inPlace(_:seq:direction:time:)``).
+        var bytes: ArraySlice<UInt8>
         var kind: Kind
     }
 
@@ -51,7 +53,7 @@ struct ClientOutbox {
     var wantsToWrite: Bool { !queue.isEmpty }
 
     /// Queues a frame that must not be dropped (hello, replies, snapshots, gap markers).
-    mutating func enqueue(_ frame: [UInt8], now: Date) {
+    mutating func enqueue(_ frame: ArraySlice<UInt8>, now: Date) {
         append(QueuedFrame(bytes: frame, kind: .control), now: now)
     }
 
@@ -61,7 +63,7 @@ struct ClientOutbox {
     /// does not fit; then ``enqueueEventAfterWriting(_:seq:limit:now:output:)`` goes on. In two
     /// steps so that the usual case is not handed the output (an existential, retained and
     /// released for every frame and client).
-    mutating func enqueueEventWithoutWriting(_ frame: [UInt8], seq: Int, limit: Int, now: Date) -> Bool {
+    mutating func enqueueEventWithoutWriting(_ frame: ArraySlice<UInt8>, seq: Int, limit: Int, now: Date) -> Bool {
         if let current = gap {
             gap = current.lowerBound...seq
             return true
@@ -74,7 +76,7 @@ struct ClientOutbox {
     /// The second step of queueing an event, for a frame that did not fit
     /// (``enqueueEventWithoutWriting(_:seq:limit:now:)``): before dropping anything, writes what
     /// `output` takes now, then queues the frame if it fits, or opens a gap.
-    mutating func enqueueEventAfterWriting(_ frame: [UInt8], seq: Int, limit: Int, now: Date, output: any AgentOutput) {
+    mutating func enqueueEventAfterWriting(_ frame: ArraySlice<UInt8>, seq: Int, limit: Int, now: Date, output: any AgentOutput) {
         // Before dropping anything, hand the socket what it takes now: a reader that keeps up
         // must not miss events only because a burst arrived between two of the agent's passes.
         // A failed write is noticed (and the client dropped) by the next flush.
@@ -112,22 +114,23 @@ struct ClientOutbox {
 
     /// Writes as much of the queue as `output` takes now. Returns `false` when the peer is gone.
     ///
-    /// Frames smaller than ``gatherBytes`` are gathered into one buffer and written together: a
-    /// batch of events costs one `write` per client, not one per frame. A larger frame is written
-    /// from its own bytes, and so is the head alone while the output last took nothing (a client
-    /// that does not read costs no copying on every pass).
+    /// Frames smaller than ``gatherBytes`` are written together, in one gathering write (their
+    /// bytes handed over where they are, none copied): a batch of events costs one system call
+    /// per client, not one per frame. A larger frame is written alone, and so is the head alone
+    /// while the output last took nothing (a client that does not read costs one small write on
+    /// every pass).
     mutating func flush(to output: any AgentOutput, now: Date) -> Bool {
-        // Only for this call: a buffer kept would be memory held for every client.
-        var gathered: [UInt8] = []
-        while let head = queue.first {
+        while !queue.isEmpty {
             let result: UnixConnection.WriteResult
             do {
-                if !outputWasFull, queue.count > 1, head.bytes.count - headOffset < Self.gatherBytes {
-                    gatherHead(into: &gathered)
-                    result = try gathered.withUnsafeBytes { try output.write($0) }
+                let gathered = !outputWasFull && queue.count > 1 ? gatheredCount() : 1
+                if gathered > 1 {
+                    result = try withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: gathered) { parts in
+                        try lend(0, into: parts, output)
+                    }
                 } else {
                     let offset = headOffset
-                    result = try head.bytes.withUnsafeBytes { buffer in
+                    result = try queue[0].bytes.withUnsafeBytes { buffer in
                         try output.write(UnsafeRawBufferPointer(rebasing: buffer[offset...]))
                     }
                 }
@@ -149,19 +152,37 @@ struct ClientOutbox {
 
     /// The most bytes gathered into one write.
     static let gatherBytes = 64 * 1024
+    /// The most frames gathered into one write (below `IOV_MAX`, 1,024).
+    static let maxGatheredFrames = 256
 
-    /// Copies the unwritten rest of the head and the frames after it into `gathered`, as many
-    /// whole frames as fit in ``gatherBytes`` (the head always).
-    private func gatherHead(into gathered: inout [UInt8]) {
-        if gathered.capacity == 0 { gathered.reserveCapacity(Self.gatherBytes) }
-        gathered.removeAll(keepingCapacity: true)
-        for (index, frame) in queue.enumerated() {
-            if index == 0 {
-                gathered.append(contentsOf: frame.bytes[headOffset...])
-            } else {
-                guard gathered.count + frame.bytes.count <= Self.gatherBytes else { break }
-                gathered.append(contentsOf: frame.bytes)
-            }
+    /// How many frames from the head on one gathering write takes: the unwritten rest of the head
+    /// and as many whole frames after it as fit in ``gatherBytes``, at most ``maxGatheredFrames``;
+    /// 1 when the head's rest alone is ``gatherBytes`` or more (it is written alone).
+    private func gatheredCount() -> Int {
+        var total = queue[0].bytes.count - headOffset
+        guard total < Self.gatherBytes else { return 1 }
+        var count = 1
+        let limit = min(queue.count, Self.maxGatheredFrames)
+        while count < limit {
+            total += queue[count].bytes.count
+            guard total <= Self.gatherBytes else { break }
+            count += 1
+        }
+        return count
+    }
+
+    /// Makes the gathering write of the first `parts.count` frames: puts frame `index`'s bytes
+    /// (the head's from ``headOffset`` on) in `parts[index]`, and, while they are lent, the next
+    /// frame's, and so on; the last one makes the write. Nested, so that every frame's bytes
+    /// stay valid until the write returns.
+    private func lend(
+        _ index: Int, into parts: UnsafeMutableBufferPointer<UnsafeRawBufferPointer>, _ output: any AgentOutput
+    ) throws -> UnixConnection.WriteResult {
+        guard index < parts.count else { return try output.write(gathering: UnsafeBufferPointer(parts)) }
+        let skip = index == 0 ? headOffset : 0
+        return try queue[index].bytes.withUnsafeBytes { bytes in
+            parts[index] = UnsafeRawBufferPointer(rebasing: bytes[skip...])
+            return try lend(index + 1, into: parts, output)
         }
     }
 

@@ -13,7 +13,17 @@ import Foundation
 ///
 /// Layout of a record, at an 8-byte aligned offset: the time (`Double`, seconds since the
 /// reference date, which gives the `Date` back exactly), the message's byte count (`UInt32`), the
-/// direction (one byte), then the bytes; the next record starts at the next multiple of 8.
+/// direction (one byte), whether the message is in an array of its own (one byte), then the
+/// bytes; the next record starts at the next multiple of 8.
+///
+/// A message of at least ``ownBufferMessageBytes`` is not copied into the buffer but into an
+/// array of its own (``ownBuffers``), laid out as its event frame will be: room for the frame's
+/// head before the message and for its tail after it. The agent writes the head and the tail in
+/// place and sends, logs and queues that array as the frame (``TrafficEventFrame/inPlace(_:seq:direction:time:)``),
+/// so the message is not copied a second time into a frame of its own. The host's thread does no
+/// more work for it than before: a buffer grown for such a message was larger than the inbox
+/// keeps (``AgentInbox/batchBytesKept``), so it was a fresh allocation and a copy as well. Its
+/// header holds the array's index in place of the byte count.
 struct TrafficArena {
     /// Owns the buffer: freed when the last batch holding it goes.
     private final class Buffer {
@@ -36,6 +46,10 @@ struct TrafficArena {
     private var used = 0
     /// Records written.
     private(set) var count = 0
+    /// The arrays of the messages of at least ``ownBufferMessageBytes``, each laid out as
+    /// ``ownBufferHeadRoom`` bytes, the message, ``ownBufferTailRoom`` bytes. A taken one is
+    /// empty (``takeOwnBuffers()``).
+    private var ownBuffers: [[UInt8]] = []
 
     /// Bytes of the header before each record's message.
     static let headerBytes = 16
@@ -51,13 +65,27 @@ struct TrafficArena {
     static let minimumCapacity = 256 * 1024
     /// The largest message a record holds (its count is stored in 32 bits).
     static let maxMessageBytes = Int(UInt32.max)
+    /// The smallest message copied into an array of its own: the size past which the inbox does
+    /// not keep a batch's buffer (``AgentInbox/batchBytesKept``), so the host's thread never
+    /// allocates for a message it would have copied into a buffer kept from an earlier batch.
+    static let ownBufferMessageBytes = 4 * 1024 * 1024
+    /// Bytes left before the message in its own array: room for the longest frame head
+    /// ``TrafficEventFrame`` writes with whole-millisecond times (about 230 bytes).
+    static let ownBufferHeadRoom = 320
+    /// Bytes left after the message in its own array: the frame's tail, `}}}` and a newline.
+    static let ownBufferTailRoom = 4
 
     /// One record, as ``forEach(_:)`` hands it over: its message's bytes are the arena's, valid
     /// only during the call.
     struct Record {
         var direction: TrafficRecord.Direction
         var time: Date
+        /// The message's bytes; empty for a message in an array of its own that was taken
+        /// (``takeOwnBuffers()``).
         var json: UnsafeRawBufferPointer
+        /// The index of the message's own array among those ``takeOwnBuffers()`` gives, or -1
+        /// for a message in the arena's buffer.
+        var ownBuffer = -1
     }
 
     /// Bytes of buffer, by capacity.
@@ -72,6 +100,10 @@ struct TrafficArena {
     /// Appends a record of `json` crossing the bridge `direction` at `time`. `json` must hold at
     /// most ``maxMessageBytes`` bytes (the inbox hands over far smaller messages only).
     mutating func append(_ direction: TrafficRecord.Direction, time: Date, json: UnsafeRawBufferPointer) {
+        if _slowPath(json.count >= Self.ownBufferMessageBytes) {
+            appendOwnBuffer(direction, time: time, json: json)
+            return
+        }
         // The record's room up to the next record's aligned start: checked whole, so that `used`
         // never passes `capacity` (a capacity is not always a multiple of the alignment).
         let size = (Self.headerBytes + json.count + Self.alignment - 1) & ~(Self.alignment - 1)
@@ -82,11 +114,55 @@ struct TrafficArena {
         at.storeBytes(of: time.timeIntervalSinceReferenceDate, as: Double.self)
         (at + 8).storeBytes(of: UInt32(truncatingIfNeeded: json.count), as: UInt32.self)
         (at + 12).storeBytes(of: direction == .received ? 0 : 1, as: UInt8.self)
+        (at + 13).storeBytes(of: 0, as: UInt8.self)
         if let source = json.baseAddress, json.count > 0 {
             (at + Self.headerBytes).copyMemory(from: source, byteCount: json.count)
         }
         used += size
         count += 1
+    }
+
+    /// Appends a record of a message of at least ``ownBufferMessageBytes``: its header in the
+    /// buffer, its bytes in an array of their own with room for the frame's head and tail.
+    private mutating func appendOwnBuffer(_ direction: TrafficRecord.Direction, time: Date, json: UnsafeRawBufferPointer) {
+        let size = Self.headerBytes
+        if used + size > capacity || !isKnownUniquelyReferenced(&buffer) { grow(toHold: size) }
+        guard let base else { return }
+        let total = Self.ownBufferHeadRoom + json.count + Self.ownBufferTailRoom
+        let own = [UInt8](unsafeUninitializedCapacity: total) { array, initialized in
+            guard let start = array.baseAddress else { return }
+            // The head room is written over by the frame's head (its unused start is never sent);
+            // zeroed so that the array holds no uninitialized bytes.
+            start.initialize(repeating: 0, count: Self.ownBufferHeadRoom)
+            if let source = json.baseAddress {
+                UnsafeMutableRawPointer(start + Self.ownBufferHeadRoom).copyMemory(from: source, byteCount: json.count)
+            }
+            (start + Self.ownBufferHeadRoom + json.count).initialize(repeating: 0, count: Self.ownBufferTailRoom)
+            initialized = total
+        }
+        let at = base + used
+        at.storeBytes(of: time.timeIntervalSinceReferenceDate, as: Double.self)
+        (at + 8).storeBytes(of: UInt32(truncatingIfNeeded: ownBuffers.count), as: UInt32.self)
+        (at + 12).storeBytes(of: direction == .received ? 0 : 1, as: UInt8.self)
+        (at + 13).storeBytes(of: 1, as: UInt8.self)
+        ownBuffers.append(own)
+        used += size
+        count += 1
+    }
+
+    /// Hands over the arrays of the messages of at least ``ownBufferMessageBytes``, by the index
+    /// their records carry (``Record/ownBuffer``), each referenced only by the result: the agent
+    /// writes their frames into them in place. The records read after this have empty messages.
+    mutating func takeOwnBuffers() -> [[UInt8]] {
+        guard !ownBuffers.isEmpty else { return [] }
+        var taken = ownBuffers.map { _ in [UInt8]() }
+        swap(&taken, &ownBuffers)
+        return taken
+    }
+
+    /// Where the message is in an array of its own of `count` bytes.
+    static func messageRange(inOwnBufferOf count: Int) -> Range<Int> {
+        ownBufferHeadRoom..<max(ownBufferHeadRoom, count - ownBufferTailRoom)
     }
 
     /// Makes room for `size` more bytes in a buffer of its own: a new one, holding the records so
@@ -104,6 +180,7 @@ struct TrafficArena {
     mutating func removeAll() {
         used = 0
         count = 0
+        if !ownBuffers.isEmpty { ownBuffers = [] }
     }
 
     /// Calls `body` with each record, oldest first.
@@ -122,8 +199,26 @@ struct TrafficArena {
             let time = Date(timeIntervalSinceReferenceDate: at.load(as: Double.self))
             let bytes = Int(at.load(fromByteOffset: 8, as: UInt32.self))
             let direction: TrafficRecord.Direction = at.load(fromByteOffset: 12, as: UInt8.self) == 0 ? .received : .sent
+            if _slowPath(at.load(fromByteOffset: 13, as: UInt8.self) != 0) {
+                try forEachOwnBuffer(index: bytes, direction: direction, time: time, body)
+                offset += Self.headerBytes
+                continue
+            }
             try body(Record(direction: direction, time: time, json: UnsafeRawBufferPointer(start: at + Self.headerBytes, count: bytes)))
             offset += (Self.headerBytes + bytes + Self.alignment - 1) & ~(Self.alignment - 1)
+        }
+    }
+
+    /// Calls `body` with the record of a message in its own array (number `index`): its bytes
+    /// while the array is still the arena's, none once taken.
+    private func forEachOwnBuffer(index: Int, direction: TrafficRecord.Direction, time: Date, _ body: (Record) throws -> Void) rethrows {
+        guard index < ownBuffers.count, !ownBuffers[index].isEmpty else {
+            try body(Record(direction: direction, time: time, json: UnsafeRawBufferPointer(start: nil, count: 0), ownBuffer: index))
+            return
+        }
+        try ownBuffers[index].withUnsafeBytes { own in
+            let message = Self.messageRange(inOwnBufferOf: own.count)
+            try body(Record(direction: direction, time: time, json: UnsafeRawBufferPointer(rebasing: own[message]), ownBuffer: index))
         }
     }
 }

@@ -187,7 +187,7 @@ public final class EmbeddedAgent {
     /// One pass of the poll driver; returns whether it took in anything (changes or bytes).
     private func pass() -> Bool {
         var progressed = false
-        if inbox.drain({ core.apply($0, now: now) }) > 0 { progressed = true }
+        if inbox.drain({ core.apply(&$0, now: now) }) > 0 { progressed = true }
         for id in connections.keys.sorted() {
             guard let connection = connections[id] else { continue }
             for _ in 0..<16 {

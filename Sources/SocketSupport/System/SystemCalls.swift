@@ -47,6 +47,31 @@ enum SystemCalls {
         return retryingOnInterrupt { send(descriptor, base, buffer.count, flags) }
     }
 
+    /// `sendmsg` of `buffers` in order (a gathering write, as `writev`), with `MSG_NOSIGNAL`
+    /// where it exists as ``sendBytes(_:_:)``; at most ``maxGatheredBuffers`` of them (the rest
+    /// is left for the next call, as a short write leaves it).
+    static func sendGathered(_ descriptor: Int32, _ buffers: UnsafeBufferPointer<UnsafeRawBufferPointer>) -> Int {
+        let count = min(buffers.count, maxGatheredBuffers)
+        guard count > 0 else { return 0 }
+        return withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { vectors in
+            guard let start = vectors.baseAddress else { return 0 }
+            for index in 0..<count {
+                let buffer = buffers[index]
+                (start + index).initialize(to: iovec(iov_base: UnsafeMutableRawPointer(mutating: buffer.baseAddress), iov_len: buffer.count))
+            }
+            var message = msghdr()
+            message.msg_iov = start
+            message.msg_iovlen = .init(count)
+            let flags = csock_msg_nosignal()
+            let written = retryingOnInterrupt { sendmsg(descriptor, &message, flags) }
+            (start).deinitialize(count: count)
+            return written
+        }
+    }
+
+    /// The most buffers one gathering write takes (`IOV_MAX` is 1024 on Linux and Darwin).
+    static let maxGatheredBuffers = 1024
+
     static func receiveBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         return retryingOnInterrupt { recv(descriptor, base, buffer.count, 0) }

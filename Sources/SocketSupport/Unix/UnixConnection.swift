@@ -187,6 +187,22 @@ public final class UnixConnection: @unchecked Sendable {
         throw error
     }
 
+    /// Writes what fits from `buffers`, one after another as if they were one buffer, in one
+    /// system call (a gathering write: `sendmsg` of their vector), without waiting: what the
+    /// socket takes now, a prefix of their concatenation, as `write(_:)` takes from one raw
+    /// buffer. Beyond 1,024 buffers (`IOV_MAX`) the rest is left, as a short write leaves it.
+    /// Empty buffers are allowed. Throws as `write(_:)` does: EPIPE or ECONNRESET when the peer
+    /// is gone.
+    public func write(gathering buffers: UnsafeBufferPointer<UnsafeRawBufferPointer>) throws -> WriteResult {
+        let descriptor = try fileDescriptor.openDescriptor("write")
+        guard buffers.contains(where: { $0.count > 0 }) else { return .written(0) }
+        let count = SystemCalls.sendGathered(descriptor, buffers)
+        if count >= 0 { return .written(count) }
+        let error = SocketSystemError.current("write")
+        if error.code == EAGAIN || error.code == EWOULDBLOCK { return .wouldBlock }
+        throw error
+    }
+
     /// Writes what fits from `bytes` (see `write(_:)` for a raw buffer).
     public func write(_ bytes: [UInt8]) throws -> WriteResult {
         try bytes.withUnsafeBytes { try write($0) }
