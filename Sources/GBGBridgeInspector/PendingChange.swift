@@ -1,4 +1,5 @@
 import BridgeCore
+import Foundation
 
 /// What changed in GBGBridge's `pendingRequests` between two looks: the requests that left it
 /// (with their actions, in the order they had) and those that joined it (in the order they have).
@@ -76,6 +77,17 @@ struct PendingChange {
         afterIsUnique = now.count == after.count
     }
 
+    /// Whether `after` holds the requests of `before`, in the same order: no change, found with
+    /// one comparison of ids per request and nothing built (what a look after a message that
+    /// changed nothing in `pendingRequests`, or before anything was seen, finds).
+    static func isUnchanged(from before: [(id: String, action: String)], to after: [BridgeMessage]) -> Bool {
+        guard before.count == after.count else { return false }
+        for index in before.indices where before[index].id != after[index].correlationId {
+            return false
+        }
+        return true
+    }
+
     /// Whether the ids of `messages` are all different.
     static func allDifferent(_ messages: [BridgeMessage]) -> Bool {
         // Few join at once: comparing pairs is cheaper than hashing every id.
@@ -98,15 +110,29 @@ struct PendingChange {
     /// the list it was worked out to: the same as making them again from `after`, without copying
     /// every request in it when the walk found the change (``removed`` taken out, ``added``
     /// appended: the usual one or two).
-    func apply(to seen: inout [(id: String, action: String)], after: [BridgeMessage]) {
+    ///
+    /// `since` holds, for each of `seen`, when its id was first seen (every request with one id
+    /// has the same time); it follows `seen`, those that joined taking `time`. That is what a
+    /// dictionary by id gave, whose entry was set when a request joined and removed when it left,
+    /// without hashing an id for either.
+    func apply(to seen: inout [(id: String, action: String)], since: inout [Date], after: [BridgeMessage], time: Date) {
         // Made again when the walk did not find the change, or when many left at once (each
         // removal moves the rest of the list).
-        guard walked, removedPositions.count <= 4 else {
+        guard walked, removedPositions.count <= 4, since.count == seen.count else {
+            var firstSeen: [String: Date] = [:]
+            for (request, time) in zip(seen, since) where firstSeen[request.id] == nil { firstSeen[request.id] = time }
             seen = after.map { ($0.correlationId, $0.payload.action) }
+            since = after.map { firstSeen[$0.correlationId] ?? time }
             return
         }
         // From the last, so that each position still names the request it named before.
-        for position in removedPositions.reversed() { seen.remove(at: position) }
-        for message in added { seen.append((message.correlationId, message.payload.action)) }
+        for position in removedPositions.reversed() {
+            seen.remove(at: position)
+            since.remove(at: position)
+        }
+        for message in added {
+            seen.append((message.correlationId, message.payload.action))
+            since.append(time)
+        }
     }
 }
