@@ -14,14 +14,15 @@ import Foundation
 struct PendingChange {
     /// The requests that left, in the order they had: id and action.
     var removed: [(id: String, action: String)] = []
-    /// The requests that joined, in the order they have.
-    var added: [BridgeMessage] = []
+    /// The requests that joined, in the order they have (a part of the list now, not a copy).
+    var added: ArraySlice<BridgeMessage> = []
 
     /// Whether the ordered walk found the change (the list before, less ``removed``, is the start
     /// of the list now, and ``added`` its end); `false` when it was worked out with sets.
     private var walked = false
-    /// When the walk found the change: where each of ``removed`` was in the list before, in order.
-    private var removedPositions: [Int] = []
+    /// When the walk found the change: where each of ``removed`` was in the list before, in
+    /// order, if they are few (the only case in which they are used).
+    private var removedPositions = FewPositions()
 
     /// Whether the ids of the list now are all different (`false` when that is not known: the
     /// list before was not known to be, and the walk found the change). Handed back as
@@ -41,12 +42,12 @@ struct PendingChange {
         // The walk: each request seen before is either the next one now, or it left.
         var next = 0
         var left: [(id: String, action: String)] = []
-        var leftPositions: [Int] = []
-        for (position, request) in before.enumerated() {
-            if next < after.count, after[next].correlationId == request.id {
+        var leftPositions = FewPositions()
+        for position in before.indices {
+            if next < after.count, after[next].correlationId == before[position].id {
                 next += 1
             } else {
-                left.append(request)
+                left.append(before[position])
                 leftPositions.append(position)
             }
         }
@@ -62,7 +63,7 @@ struct PendingChange {
         let walkHolds = leftAreGone && joined.allSatisfy { message in !before.contains { $0.id == message.correlationId } }
         if walkHolds {
             removed = left
-            added = Array(joined)
+            added = joined
             walked = true
             removedPositions = leftPositions
             // The list now is what stayed of the list before and those that joined, none of
@@ -73,7 +74,7 @@ struct PendingChange {
         let now = Set(after.map(\.correlationId))
         let then = Set(before.map(\.id))
         removed = before.filter { !now.contains($0.id) }
-        added = after.filter { !then.contains($0.correlationId) }
+        added = after.filter { !then.contains($0.correlationId) }[...]
         afterIsUnique = now.count == after.count
     }
 
@@ -89,7 +90,7 @@ struct PendingChange {
     }
 
     /// Whether the ids of `messages` are all different.
-    static func allDifferent(_ messages: [BridgeMessage]) -> Bool {
+    static func allDifferent(_ messages: some RandomAccessCollection<BridgeMessage>) -> Bool {
         // Few join at once: comparing pairs is cheaper than hashing every id.
         guard messages.count > 8 else {
             for index in messages.indices.dropFirst() {
@@ -118,7 +119,7 @@ struct PendingChange {
     func apply(to seen: inout [(id: String, action: String)], since: inout [Date], after: [BridgeMessage], time: Date) {
         // Made again when the walk did not find the change, or when many left at once (each
         // removal moves the rest of the list).
-        guard walked, removedPositions.count <= 4, since.count == seen.count else {
+        guard walked, removedPositions.holdsAll, since.count == seen.count else {
             var firstSeen: [String: Date] = [:]
             for (request, time) in zip(seen, since) where firstSeen[request.id] == nil { firstSeen[request.id] = time }
             seen = after.map { ($0.correlationId, $0.payload.action) }
@@ -126,7 +127,7 @@ struct PendingChange {
             return
         }
         // From the last, so that each position still names the request it named before.
-        for position in removedPositions.reversed() {
+        removedPositions.forEachFromLast { position in
             seen.remove(at: position)
             since.remove(at: position)
         }
@@ -134,5 +135,39 @@ struct PendingChange {
             seen.append((message.correlationId, message.payload.action))
             since.append(time)
         }
+    }
+}
+
+/// Up to four positions in a list, held inline (a look after a message finds one or two requests
+/// gone; an array of them was allocated on every such look), and how many were added in all.
+struct FewPositions {
+    private var first = 0
+    private var second = 0
+    private var third = 0
+    private var fourth = 0
+    /// How many positions were appended (only the first four are held).
+    private(set) var count = 0
+
+    /// Appends `position` (held if it is one of the first four).
+    mutating func append(_ position: Int) {
+        switch count {
+        case 0: first = position
+        case 1: second = position
+        case 2: third = position
+        case 3: fourth = position
+        default: break
+        }
+        count += 1
+    }
+
+    /// Whether every position appended is held (at most four were).
+    var holdsAll: Bool { count <= 4 }
+
+    /// Calls `body` with each position held, the last appended first.
+    func forEachFromLast(_ body: (Int) -> Void) {
+        if count > 3 { body(fourth) }
+        if count > 2 { body(third) }
+        if count > 1 { body(second) }
+        if count > 0 { body(first) }
     }
 }
