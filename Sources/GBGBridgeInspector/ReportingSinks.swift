@@ -40,19 +40,15 @@ struct ReportingSinks {
         // A copy of the array (one reference): a sink's agent only queues, but nothing done while
         // reporting can then touch the list being walked.
         let entries = self.entries
-        entries.withUnsafeBufferPointer { entries in
-            for index in entries.indices { entries[index].sink.report(change) }
-        }
+        for index in entries.indices { entries[index].sink.report(change) }
     }
 
     /// Reports `change` to every sink, caused by the cause `causes` holds for its reporting (taken
     /// earlier with ``runningCauses()``), or by nobody.
     func report(_ change: BridgeChange, causes: [ObjectIdentifier: InspectionCause]) {
         let entries = self.entries
-        entries.withUnsafeBufferPointer { entries in
-            for index in entries.indices {
-                entries[index].sink.report(change, causedBy: causes.isEmpty ? nil : causes[entries[index].id])
-            }
+        for index in entries.indices {
+            entries[index].sink.report(change, causedBy: causes.isEmpty ? nil : causes[entries[index].id])
         }
     }
 

@@ -125,54 +125,47 @@ enum BridgeMessageWriter {
     /// (its members are sorted by insertion, on the stack).
     private static let maxPackedMembers = 32
 
-    /// A member of an object whose key is packed, with its key and value as the dictionary holds
-    /// them (the key is written from its text only when it needs an escape).
+    /// A member of an object whose key is packed: where it is in the dictionary.
     private struct PackedMember {
-        var packed: PackedJSONKey
-        var key: String
-        var value: JSONValue
+        var key: PackedJSONKey
+        var index: Dictionary<String, JSONValue>.Index
     }
 
     /// ``writeObject(_:to:depth:)`` for an object whose keys are all at most 16 bytes (nearly
     /// every one): each key is read once, packed (``PackedJSONKey``), and sorted, checked and
     /// written as two words. `nil` when a key is longer: the object is then written the general
     /// way, with the same result.
-    ///
-    /// The dictionary is walked once, its members copied (sorted by insertion) to the stack, and
-    /// written from there: looking each member up again by its index checked the index twice
-    /// for every member.
     private static func writeObjectOfShortKeys(_ fields: [String: JSONValue], to out: inout JSONByteOutput, depth: Int) -> Bool? {
         withUnsafeTemporaryAllocation(of: PackedMember.self, capacity: fields.count) { members -> Bool? in
             guard let first = members.baseAddress else { return nil }
             var sorted = 0
             defer { first.deinitialize(count: sorted) }
-            for (key, value) in fields {
-                guard let packed = PackedJSONKey(key) else { return nil }
-                guard packed.isPlain else { return false }
+            var index = fields.startIndex
+            while index != fields.endIndex {
+                guard let key = PackedJSONKey(fields.keys[index]) else { return nil }
+                guard key.isPlain else { return false }
                 // Inserted in byte order.
                 var position = sorted
-                while position > 0, packed.precedes(first[position - 1].packed) { position -= 1 }
-                if position < sorted { (first + position + 1).moveInitialize(from: first + position, count: sorted - position) }
-                (first + position).initialize(to: PackedMember(packed: packed, key: key, value: value))
+                while position > 0, key.precedes(first[position - 1].key) { position -= 1 }
+                (first + position + 1).moveInitialize(from: first + position, count: sorted - position)
+                (first + position).initialize(to: PackedMember(key: key, index: index))
                 sorted += 1
+                fields.formIndex(after: &index)
             }
-            var position = 1
-            while position < sorted {
-                guard first[position - 1].packed.foldedPrecedes(first[position].packed) else { return false }
-                position += 1
+            for position in 1..<sorted where !first[position - 1].key.foldedPrecedes(first[position].key) {
+                return false
             }
             out.append(UInt8(ascii: "{"))
-            position = 0
-            while position < sorted {
+            for position in 0..<sorted {
                 if position > 0 { out.append(UInt8(ascii: ",")) }
-                if first[position].packed.needsEscape {
-                    out.appendString(first[position].key)
+                let member = first[position]
+                if member.key.needsEscape {
+                    out.appendString(fields.keys[member.index])
                 } else {
-                    out.appendQuoted(first[position].packed)
+                    out.appendQuoted(member.key)
                 }
                 out.append(UInt8(ascii: ":"))
-                guard writeValue(first[position].value, to: &out, depth: depth) else { return false }
-                position += 1
+                guard writeValue(fields.values[member.index], to: &out, depth: depth) else { return false }
             }
             out.append(UInt8(ascii: "}"))
             return true
