@@ -435,9 +435,11 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         if message.type == .response { recent.answered(message.correlationId) }
         journeyAttached(true)
         var causes: [ObjectIdentifier: InspectionCause] = [:]
-        if message.type == .response, let awaited = awaitedResponses.removeValue(forKey: message.correlationId) {
+        // Looked up only while an inspector's command awaits a report (an empty table still
+        // hashed the id of every response the app sent).
+        if message.type == .response, !awaitedResponses.isEmpty, let awaited = awaitedResponses.removeValue(forKey: message.correlationId) {
             causes = awaited
-        } else if message.type == .event, let index = awaitedEvents.firstIndex(where: { $0.name == message.payload.action }) {
+        } else if message.type == .event, !awaitedEvents.isEmpty, let index = awaitedEvents.firstIndex(where: { $0.name == message.payload.action }) {
             causes = awaitedEvents.remove(at: index).causes
         }
         if !causes.isEmpty {
