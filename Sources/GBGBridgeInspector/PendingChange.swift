@@ -1,4 +1,5 @@
 import BridgeCore
+import Foundation
 
 /// What changed in GBGBridge's `pendingRequests` between two looks: the requests that left it
 /// (with their actions, in the order they had) and those that joined it (in the order they have).
@@ -13,14 +14,15 @@ import BridgeCore
 struct PendingChange {
     /// The requests that left, in the order they had: id and action.
     var removed: [(id: String, action: String)] = []
-    /// The requests that joined, in the order they have.
-    var added: [BridgeMessage] = []
+    /// The requests that joined, in the order they have (a part of the list now, not a copy).
+    var added: ArraySlice<BridgeMessage> = []
 
     /// Whether the ordered walk found the change (the list before, less ``removed``, is the start
     /// of the list now, and ``added`` its end); `false` when it was worked out with sets.
     private var walked = false
-    /// When the walk found the change: where each of ``removed`` was in the list before, in order.
-    private var removedPositions: [Int] = []
+    /// When the walk found the change: where each of ``removed`` was in the list before, in
+    /// order, if they are few (the only case in which they are used).
+    private var removedPositions = FewPositions()
 
     /// Whether the ids of the list now are all different (`false` when that is not known: the
     /// list before was not known to be, and the walk found the change). Handed back as
@@ -40,12 +42,12 @@ struct PendingChange {
         // The walk: each request seen before is either the next one now, or it left.
         var next = 0
         var left: [(id: String, action: String)] = []
-        var leftPositions: [Int] = []
-        for (position, request) in before.enumerated() {
-            if next < after.count, after[next].correlationId == request.id {
+        var leftPositions = FewPositions()
+        for position in before.indices {
+            if next < after.count, after[next].correlationId == before[position].id {
                 next += 1
             } else {
-                left.append(request)
+                left.append(before[position])
                 leftPositions.append(position)
             }
         }
@@ -61,7 +63,7 @@ struct PendingChange {
         let walkHolds = leftAreGone && joined.allSatisfy { message in !before.contains { $0.id == message.correlationId } }
         if walkHolds {
             removed = left
-            added = Array(joined)
+            added = joined
             walked = true
             removedPositions = leftPositions
             // The list now is what stayed of the list before and those that joined, none of
@@ -72,12 +74,23 @@ struct PendingChange {
         let now = Set(after.map(\.correlationId))
         let then = Set(before.map(\.id))
         removed = before.filter { !now.contains($0.id) }
-        added = after.filter { !then.contains($0.correlationId) }
+        added = after.filter { !then.contains($0.correlationId) }[...]
         afterIsUnique = now.count == after.count
     }
 
+    /// Whether `after` holds the requests of `before`, in the same order: no change, found with
+    /// one comparison of ids per request and nothing built (what a look after a message that
+    /// changed nothing in `pendingRequests`, or before anything was seen, finds).
+    static func isUnchanged(from before: [(id: String, action: String)], to after: [BridgeMessage]) -> Bool {
+        guard before.count == after.count else { return false }
+        for index in before.indices where before[index].id != after[index].correlationId {
+            return false
+        }
+        return true
+    }
+
     /// Whether the ids of `messages` are all different.
-    static func allDifferent(_ messages: [BridgeMessage]) -> Bool {
+    static func allDifferent(_ messages: some RandomAccessCollection<BridgeMessage>) -> Bool {
         // Few join at once: comparing pairs is cheaper than hashing every id.
         guard messages.count > 8 else {
             for index in messages.indices.dropFirst() {
@@ -98,15 +111,63 @@ struct PendingChange {
     /// the list it was worked out to: the same as making them again from `after`, without copying
     /// every request in it when the walk found the change (``removed`` taken out, ``added``
     /// appended: the usual one or two).
-    func apply(to seen: inout [(id: String, action: String)], after: [BridgeMessage]) {
+    ///
+    /// `since` holds, for each of `seen`, when its id was first seen (every request with one id
+    /// has the same time); it follows `seen`, those that joined taking `time`. That is what a
+    /// dictionary by id gave, whose entry was set when a request joined and removed when it left,
+    /// without hashing an id for either.
+    func apply(to seen: inout [(id: String, action: String)], since: inout [Date], after: [BridgeMessage], time: Date) {
         // Made again when the walk did not find the change, or when many left at once (each
         // removal moves the rest of the list).
-        guard walked, removedPositions.count <= 4 else {
+        guard walked, removedPositions.holdsAll, since.count == seen.count else {
+            var firstSeen: [String: Date] = [:]
+            for (request, time) in zip(seen, since) where firstSeen[request.id] == nil { firstSeen[request.id] = time }
             seen = after.map { ($0.correlationId, $0.payload.action) }
+            since = after.map { firstSeen[$0.correlationId] ?? time }
             return
         }
         // From the last, so that each position still names the request it named before.
-        for position in removedPositions.reversed() { seen.remove(at: position) }
-        for message in added { seen.append((message.correlationId, message.payload.action)) }
+        removedPositions.forEachFromLast { position in
+            seen.remove(at: position)
+            since.remove(at: position)
+        }
+        for message in added {
+            seen.append((message.correlationId, message.payload.action))
+            since.append(time)
+        }
+    }
+}
+
+/// Up to four positions in a list, held inline (a look after a message finds one or two requests
+/// gone; an array of them was allocated on every such look), and how many were added in all.
+struct FewPositions {
+    private var first = 0
+    private var second = 0
+    private var third = 0
+    private var fourth = 0
+    /// How many positions were appended (only the first four are held).
+    private(set) var count = 0
+
+    /// Appends `position` (held if it is one of the first four).
+    mutating func append(_ position: Int) {
+        switch count {
+        case 0: first = position
+        case 1: second = position
+        case 2: third = position
+        case 3: fourth = position
+        default: break
+        }
+        count += 1
+    }
+
+    /// Whether every position appended is held (at most four were).
+    var holdsAll: Bool { count <= 4 }
+
+    /// Calls `body` with each position held, the last appended first.
+    func forEachFromLast(_ body: (Int) -> Void) {
+        if count > 3 { body(fourth) }
+        if count > 2 { body(third) }
+        if count > 1 { body(second) }
+        if count > 0 { body(first) }
     }
 }

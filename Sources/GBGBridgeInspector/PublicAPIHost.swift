@@ -53,7 +53,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     private let clock: any Clock<Duration>
     let timeline: ClockTimeline
 
-    private var sinks: [ObjectIdentifier: InspectionSink] = [:]
+    private var sinks = ReportingSinks()
     private var proxy: AnyObject?
     private weak var appDelegate: AnyObject?
     private var pollTask: Task<Void, Never>?
@@ -65,7 +65,9 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// Whether the ids in `pending` are all different (`PendingChange`'s `afterIsUnique`; `false`
     /// when not known), which spares the next comparison a scan of the whole list.
     private var pendingIsUnique = false
-    private var pendingSince: [String: Date] = [:]
+    /// When each of `pending` was first seen (every request with one id has the same time),
+    /// in the same order: the times of the snapshot's pending requests.
+    private var pendingSince: [Date] = []
     /// Requests seen, requests that left `pendingRequests`, and responses seen: why a request
     /// is not pending.
     private var recent = RecentRequests()
@@ -119,7 +121,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         lastError = api.lastError
         let time = now()
         pending = api.pendingRequests.map { ($0.correlationId, $0.payload.action) }
-        for (id, _) in pending { pendingSince[id] = time }
+        pendingSince = Array(repeating: time, count: pending.count)
         pendingIsUnique = PendingChange.allDifferent(pending)
         for kind in CaptureCapability.Kind.allCases {
             slots[kind] = Self.state(of: Self.capture(kind, of: api), kind: kind, since: time)
@@ -220,6 +222,8 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         refresh()
         let received = api?.receivedMessages ?? []
         let pendingMessages = api?.pendingRequests ?? []
+        var pendingSince: [String: Date] = [:]
+        for (request, since) in zip(pending, self.pendingSince) where pendingSince[request.id] == nil { pendingSince[request.id] = since }
         return BridgeSnapshot(
             hostVersion: hostVersion, environment: environment, lastError: lastError, receivedMessages: received,
             pendingRequests: pendingMessages.map { PendingRequest(message: $0, since: pendingSince[$0.correlationId] ?? time) },
@@ -231,9 +235,9 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         let reporting = SinkReporting()
         reporting.onStop = { [weak self, weak reporting] in
             guard let self, let reporting else { return }
-            self.sinks.removeValue(forKey: ObjectIdentifier(reporting))
+            self.sinks.remove(ObjectIdentifier(reporting))
         }
-        sinks[ObjectIdentifier(reporting)] = sink
+        sinks.add(sink, for: ObjectIdentifier(reporting))
         return reporting
     }
 
@@ -367,9 +371,10 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         if message.type == .request { recent.received(message.correlationId, action: message.payload.action) }
         journeyAttached(true)
         let causes = awaitedInjections.isEmpty ? [:] : awaitedInjections.removeValue(forKey: message.correlationId) ?? [:]
-        if let json = try? codec.encode(message) {
+        // Encoded only for an agent to log (no agent reporting, nobody would see it).
+        if !sinks.isEmpty, let json = try? codec.encode(message) {
             let change = BridgeChange.traffic(TrafficRecord(direction: .received, message: message, json: json, time: now()))
-            for (id, sink) in sinks { sink.report(change, causedBy: causes[id]) }
+            sinks.report(change, causes: causes)
         }
         if !causes.isEmpty { resumeSettled() }
         // The delegate hears of a message before GBGBridge routes it, so nothing it changes is
@@ -430,9 +435,11 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         if message.type == .response { recent.answered(message.correlationId) }
         journeyAttached(true)
         var causes: [ObjectIdentifier: InspectionCause] = [:]
-        if message.type == .response, let awaited = awaitedResponses.removeValue(forKey: message.correlationId) {
+        // Looked up only while an inspector's command awaits a report (an empty table still
+        // hashed the id of every response the app sent).
+        if message.type == .response, !awaitedResponses.isEmpty, let awaited = awaitedResponses.removeValue(forKey: message.correlationId) {
             causes = awaited
-        } else if message.type == .event, let index = awaitedEvents.firstIndex(where: { $0.name == message.payload.action }) {
+        } else if message.type == .event, !awaitedEvents.isEmpty, let index = awaitedEvents.firstIndex(where: { $0.name == message.payload.action }) {
             causes = awaitedEvents.remove(at: index).causes
         }
         if !causes.isEmpty {
@@ -442,7 +449,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         let change = BridgeChange.traffic(TrafficRecord(
             direction: .sent, message: message, json: delivery.json, time: now(), reported: delivery.reported,
             lost: lost.map { String($0.prefix(Self.problemTextLimit)) }))
-        for (id, sink) in sinks { sink.report(change, causedBy: causes[id]) }
+        sinks.report(change, causes: causes)
         resumeSettled()
         refresh()
     }
@@ -508,9 +515,15 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     // MARK: Comparing the public state
 
     /// Compares the public properties with what was last seen and reports the differences.
+    ///
+    /// It runs after every message, and nearly always little or nothing changed: each part is
+    /// compared where it lies first (the pending ids in order, each slot's fields), and the work
+    /// of reporting a difference (the time, the change, the new state) is done only for a part
+    /// that differs. Every change found in one comparison has the same time, read when the first
+    /// is found.
     public func refresh() {
         guard let api else { return }
-        let time = now()
+        var time: Date?
         if let proxy, api.delegateObject !== proxy {
             // The app set its own delegate after the adapter started: chain to it again.
             appDelegate = api.delegateObject
@@ -519,46 +532,59 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         let error = api.lastError
         if error != lastError {
             lastError = error
-            report(.lastError(error, time: time))
+            report(.lastError(error, time: Self.stamp(&time, now)))
         }
         let current = api.pendingRequests
+        if !PendingChange.isUnchanged(from: pending, to: current) {
+            comparePending(current, time: Self.stamp(&time, now))
+        }
+        compareSlot(.document, api.documentCapture, time: &time)
+        compareSlot(.selfie, api.selfieCapture, time: &time)
+    }
+
+    /// The time of the changes one comparison finds: read from `now` when the first is found.
+    private static func stamp(_ time: inout Date?, _ now: () -> Date) -> Date {
+        if let time { return time }
+        let read = now()
+        time = read
+        return read
+    }
+
+    /// Reports how `pendingRequests` (now `current`) differs from what was last seen.
+    private func comparePending(_ current: [BridgeMessage], time: Date) {
         let change = PendingChange(from: pending, to: current, beforeIsUnique: pendingIsUnique)
         for (id, action) in change.removed {
-            pendingSince.removeValue(forKey: id)
             recent.leftPending(id)
             report(.pendingRemoved(correlationId: id, action: action))
         }
         for message in change.added {
-            pendingSince[message.correlationId] = time
             report(.pendingAdded(PendingRequest(message: message, since: time)))
         }
-        if !change.isEmpty {
-            change.apply(to: &pending, after: current)
-            pendingIsUnique = change.afterIsUnique
+        // A list reordered with the same ids is no change: the order seen stays, as it did.
+        guard !change.isEmpty else { return }
+        change.apply(to: &pending, since: &pendingSince, after: current, time: time)
+        pendingIsUnique = change.afterIsUnique
+    }
+
+    /// Reports how the `kind` slot (`slot`) differs from what was last seen, if it does.
+    private func compareSlot(_ kind: CaptureCapability.Kind, _ slot: API.Capture, time: inout Date?) {
+        let active = slot.activeRequest
+        // Unchanged (nearly always): the state made again would equal the one seen, so it is not
+        // made (its strings, the active request copied) only to be compared. The slot is read
+        // first, so that the state seen is compared where it lies, not copied.
+        if slots.matches(
+            kind, hasHandler: slot.hasHandler, isEnabled: slot.isEnabled, isSupported: slot.isSupported,
+            permissionState: slot.permissionState, activeRequest: active)
+        {
+            return
         }
-        for kind in captureKinds {
-            let slot = Self.capture(kind, of: api)
-            let active = slot.activeRequest
-            let hasHandler = slot.hasHandler
-            let isEnabled = slot.isEnabled
-            let isSupported = slot.isSupported
-            let permissionState = slot.permissionState
-            // Unchanged (nearly always): the state made again would equal the one seen, so it
-            // is not made (its strings, the active request copied) only to be compared. The
-            // slot is read first, so that the state seen is compared where it lies, not copied.
-            if slots.matches(
-                kind, hasHandler: hasHandler, isEnabled: isEnabled, isSupported: isSupported, permissionState: permissionState,
-                activeRequest: active)
-            {
-                continue
-            }
-            let previous = slots[kind]
-            let since = previous?.activeRequest?.correlationId == active?.correlationId ? previous?.activeSince : time
-            let state = Self.state(of: slot, kind: kind, since: since)
-            if state != previous {
-                slots[kind] = state
-                report(.slot(state))
-            }
+        let stamp = Self.stamp(&time, now)
+        let previous = slots[kind]
+        let since = previous?.activeRequest?.correlationId == active?.correlationId ? previous?.activeSince : stamp
+        let state = Self.state(of: slot, kind: kind, since: since)
+        if state != previous {
+            slots[kind] = state
+            report(.slot(state))
         }
     }
 
@@ -569,7 +595,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     }
 
     func report(_ change: BridgeChange) {
-        for sink in sinks.values { sink.report(change) }
+        sinks.report(change)
     }
 
     /// Remembers which command (if any) is answering `correlationId`, until the page reports the
@@ -583,11 +609,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     }
 
     private func runningCauses() -> [ObjectIdentifier: InspectionCause] {
-        var causes: [ObjectIdentifier: InspectionCause] = [:]
-        for (id, sink) in sinks {
-            if let cause = sink.runningCommand { causes[id] = cause }
-        }
-        return causes
+        sinks.runningCauses()
     }
 
     private static func capture(_ kind: CaptureCapability.Kind, of api: API) -> API.Capture {
@@ -626,7 +648,3 @@ private struct SettlingReply {
     var continuation: CheckedContinuation<Void, Never>
     var timer: Task<Void, Never>?
 }
-
-/// The slots the adapter compares after every message, made once (`allCases` builds an array
-/// on each call; a generic type cannot hold a static one).
-private let captureKinds = CaptureCapability.Kind.allCases

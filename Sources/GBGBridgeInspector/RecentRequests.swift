@@ -20,112 +20,166 @@ struct RecentRequests {
         case answered
     }
 
-    private(set) var fates: RecentTable<Fate>
-    /// The action of each request received: a response that names none is threaded to it
-    /// without reading GBGBridge's whole `receivedMessages`.
-    private var actions: RecentTable<String>
+    /// One id's fate and action, each held since the generation it was first set in (of its own
+    /// order) or not held (generation 0).
+    ///
+    /// The fates and the actions were two tables (`RecentTable`), each forgetting its own oldest
+    /// ids: a request received was hashed and looked up in both. One table holds both now, each
+    /// half kept and forgotten exactly as its own table did (`RecentRequestsEquivalenceTests`
+    /// checks it against the maps both replaced), so a request received is looked up once.
+    private struct Entry {
+        var fate = Fate.received
+        var fateGeneration = 0
+        var action = ""
+        var actionGeneration = 0
+
+        var isEmpty: Bool { fateGeneration == 0 && actionGeneration == 0 }
+    }
+
+    private var entries: [String: Entry] = [:]
+    /// The ids in the order their fates and their actions were first set.
+    private var fateOrder = FirstSetOrder()
+    private var actionOrder = FirstSetOrder()
+    /// The most fates, and the most actions, remembered.
+    let limit: Int
 
     init(limit: Int = 10_000) {
-        fates = RecentTable(capacity: limit)
-        actions = RecentTable(capacity: limit)
+        self.limit = max(0, limit)
     }
+
+    /// How many fates are remembered now.
+    var fateCount: Int { fateOrder.held }
 
     /// The journey sent request `id` for `action`.
     mutating func received(_ id: String, action: String) {
-        fates[id] = .received
-        actions[id] = action
+        let fateGeneration = fateOrder.generation + 1
+        let actionGeneration = actionOrder.generation + 1
+        let made = Self.setReceived(&entries[id, default: Entry()], action: action, fateGeneration: fateGeneration, actionGeneration: actionGeneration)
+        if made.fate { madeFate(id, generation: fateGeneration) }
+        if made.action { madeAction(id, generation: actionGeneration) }
     }
 
     /// The action of request `id`, if it is still remembered.
-    func action(of id: String) -> String? { actions[id] }
+    func action(of id: String) -> String? {
+        guard let entry = entries[id], entry.actionGeneration != 0 else { return nil }
+        return entry.action
+    }
 
     /// `id` left `pendingRequests`; a response already seen stays the fate.
     mutating func leftPending(_ id: String) {
-        fates.set(id, to: .leftPending, unless: { $0 == .answered })
+        setFate(id, to: .leftPending, unless: .answered)
     }
 
     /// A response to `id` went to the journey.
     mutating func answered(_ id: String) {
-        fates[id] = .answered
+        setFate(id, to: .answered, unless: nil)
     }
 
     /// What became of `id`, if it is still remembered.
-    func fate(of id: String) -> Fate? { fates[id] }
+    func fate(of id: String) -> Fate? {
+        guard let entry = entries[id], entry.fateGeneration != 0 else { return nil }
+        return entry.fate
+    }
+
+    /// Sets the fate of `id` to `fate` unless it is `kept` now, with one lookup.
+    private mutating func setFate(_ id: String, to fate: Fate, unless kept: Fate?) {
+        let generation = fateOrder.generation + 1
+        if Self.setFate(&entries[id, default: Entry()], to: fate, unless: kept, generation: generation) {
+            madeFate(id, generation: generation)
+        }
+    }
+
+    /// Sets a received request's fate and action in its entry; which of the two were made (not
+    /// held before), with the generations given.
+    private static func setReceived(
+        _ entry: inout Entry, action: String, fateGeneration: Int, actionGeneration: Int
+    ) -> (fate: Bool, action: Bool) {
+        let madeFate = entry.fateGeneration == 0
+        let madeAction = entry.actionGeneration == 0
+        if madeFate { entry.fateGeneration = fateGeneration }
+        if madeAction { entry.actionGeneration = actionGeneration }
+        entry.fate = .received
+        entry.action = action
+        return (madeFate, madeAction)
+    }
+
+    /// Sets the fate in `entry` unless it holds `kept`: whether the fate was made (not held before).
+    private static func setFate(_ entry: inout Entry, to fate: Fate, unless kept: Fate?, generation: Int) -> Bool {
+        guard entry.fateGeneration != 0 else {
+            entry.fate = fate
+            entry.fateGeneration = generation
+            return true
+        }
+        if entry.fate != kept { entry.fate = fate }
+        return false
+    }
+
+    /// A fate was first set for `id`: it takes its place, and the oldest are forgotten beyond the limit.
+    private mutating func madeFate(_ id: String, generation: Int) {
+        fateOrder.append(id, generation: generation)
+        while fateOrder.held > limit, let oldest = fateOrder.popOldest() {
+            if let index = entries.index(forKey: oldest.key), entries.values[index].fateGeneration == oldest.generation {
+                fateOrder.held -= 1
+                entries.values[index].fateGeneration = 0
+                if entries.values[index].isEmpty { entries.remove(at: index) }
+            }
+        }
+        if fateOrder.needsCompacting(limit: limit) {
+            let entries = self.entries
+            fateOrder.compact { entries[$0.key]?.fateGeneration == $0.generation }
+        }
+    }
+
+    /// An action was first set for `id`: as ``madeFate(_:generation:)`` for actions.
+    private mutating func madeAction(_ id: String, generation: Int) {
+        actionOrder.append(id, generation: generation)
+        while actionOrder.held > limit, let oldest = actionOrder.popOldest() {
+            if let index = entries.index(forKey: oldest.key), entries.values[index].actionGeneration == oldest.generation {
+                actionOrder.held -= 1
+                entries.values[index].actionGeneration = 0
+                entries.values[index].action = ""
+                if entries.values[index].isEmpty { entries.remove(at: index) }
+            }
+        }
+        if actionOrder.needsCompacting(limit: limit) {
+            let entries = self.entries
+            actionOrder.compact { entries[$0.key]?.actionGeneration == $0.generation }
+        }
+    }
 }
 
-/// A dictionary that forgets its oldest keys (first set first) beyond a capacity: BridgeCore's
-/// `BoundedMap` as ``RecentRequests`` uses it (set and read; never removed), defined in this
-/// module so that it is specialised for its values. The adapter updates its tables for every
-/// request and response on the app's main thread, and `BoundedMap`, a generic type of another
-/// module, ran there unspecialised, looking up type metadata on every call: that cost more than
-/// the rest of the adapter's bookkeeping for a message (marking `BoundedMap` `@inlinable` was
-/// tried: it still ran unspecialised here, 14,000 instructions a request, counted by the
-/// bench's `adapter-public-request-answered` path). `RecentRequestsTests` checks that it
-/// remembers and forgets exactly as `BoundedMap` does.
-struct RecentTable<Value> {
-    private var values: [String: (value: Value, generation: Int)] = [:]
-    /// Keys in the order they were first set; an entry whose generation no longer matches
-    /// `values` is a key since forgotten.
+/// The order in which the keys of one half of ``RecentRequests`` were first set, as
+/// BridgeCore's `BoundedMap` keeps it: an entry whose generation no longer matches is a key since
+/// forgotten (or forgotten and set again).
+struct FirstSetOrder {
     private var order: [(key: String, generation: Int)] = []
     private var head = 0
-    private var generation = 0
-    /// The most keys it holds.
-    let capacity: Int
+    /// The generation of the last key set (the next is one more).
+    private(set) var generation = 0
+    /// How many keys are held now.
+    var held = 0
 
-    /// An empty table holding at most `capacity` keys (none if `capacity` is not positive).
-    init(capacity: Int) {
-        self.capacity = max(0, capacity)
+    /// A key first set, in generation `generation` (one more than ``generation``).
+    mutating func append(_ key: String, generation: Int) {
+        self.generation = generation
+        held += 1
+        order.append((key, generation))
     }
 
-    /// How many keys it holds now.
-    var count: Int { values.count }
-
-    /// The value for `key`, if it is still remembered. Setting a key already present changes its
-    /// value and keeps its place; setting a new one may forget the oldest.
-    subscript(key: String) -> Value? {
-        get { values[key]?.value }
-        set {
-            guard let newValue else {
-                values.removeValue(forKey: key)
-                return
-            }
-            // One lookup: the entry is changed in place, or made with the next generation.
-            let next = generation + 1
-            guard Self.store(newValue, in: &values[key, default: (newValue, next)], made: next) else { return }
-            generation = next
-            order.append((key, next))
-            while values.count > capacity, head < order.count {
-                let oldest = order[head]
-                head += 1
-                if let index = values.index(forKey: oldest.key), values.values[index].generation == oldest.generation {
-                    values.remove(at: index)
-                }
-            }
-            // The bookkeeping of forgotten keys is dropped once it outnumbers the capacity, so
-            // each key set costs O(1) amortised.
-            if order.count > 2 * capacity + 16 {
-                order = order[head...].filter { values[$0.key]?.generation == $0.generation }
-                head = 0
-            }
-        }
+    /// The oldest key not yet looked at, or `nil` when every one was.
+    mutating func popOldest() -> (key: String, generation: Int)? {
+        guard head < order.count else { return nil }
+        head += 1
+        return order[head - 1]
     }
 
-    /// Sets `key` to `newValue` unless its value now is one `keep` holds to: the same as
-    /// `if !(table[key].map(keep) ?? false) { table[key] = newValue }`, with one lookup for a
-    /// key it holds (the usual case: a request seen arrive) instead of two.
-    mutating func set(_ key: String, to newValue: Value, unless keep: (Value) -> Bool) {
-        if let index = values.index(forKey: key) {
-            if !keep(values.values[index].value) { values.values[index].value = newValue }
-            return
-        }
-        self[key] = newValue
-    }
+    /// Whether the bookkeeping of forgotten keys outnumbers `limit`, so that each key set costs
+    /// O(1) amortised once it is dropped.
+    func needsCompacting(limit: Int) -> Bool { order.count > 2 * limit + 16 }
 
-    /// Puts `value` in `entry`, unless `entry` was just made for it (its generation is `made`,
-    /// which no entry had before): whether it was made.
-    private static func store(_ value: Value, in entry: inout (value: Value, generation: Int), made: Int) -> Bool {
-        guard entry.generation != made else { return true }
-        entry.value = value
-        return false
+    /// Keeps, of the keys not yet looked at, those `isHeld`.
+    mutating func compact(_ isHeld: ((key: String, generation: Int)) -> Bool) {
+        order = order[head...].filter(isHeld)
+        head = 0
     }
 }

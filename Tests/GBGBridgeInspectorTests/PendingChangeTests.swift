@@ -1,4 +1,5 @@
 import BridgeCore
+import Foundation
 @testable import GBGBridgeInspector
 import InspectorProtocol
 import Testing
@@ -20,6 +21,9 @@ struct PendingChangeTests {
         BridgeMessage(correlationId: id, type: .request, timestamp: 0, payload: .init(action: "action-\(id)"))
     }
 
+    static let before = Date(timeIntervalSince1970: 1_000)
+    static let later = Date(timeIntervalSince1970: 2_000)
+
     static func check(_ before: [String], _ after: [String], sourceLocation: SourceLocation = #_sourceLocation) {
         let seen = before.map { (id: $0, action: "action-\($0)") }
         let now = after.map(request)
@@ -29,10 +33,17 @@ struct PendingChangeTests {
         #expect(change.removed.map(\.action) == expected.removed.map { "action-\($0)" }, sourceLocation: sourceLocation)
         #expect(change.added.map(\.correlationId) == expected.added, "\(before) → \(after)", sourceLocation: sourceLocation)
         #expect(change.isEmpty == (expected.removed.isEmpty && expected.added.isEmpty), sourceLocation: sourceLocation)
+        // The adapter's first look: unchanged exactly when the ids are the same, in the same
+        // order, and then the change is empty (the list seen stays as it is).
+        #expect(PendingChange.isUnchanged(from: seen, to: now) == (before == after), "\(before) → \(after)", sourceLocation: sourceLocation)
+        if PendingChange.isUnchanged(from: seen, to: now) { #expect(change.isEmpty, sourceLocation: sourceLocation) }
         // Applied to the list it was worked out from, it gives what making the list again from `after` gives.
         var applied = seen
-        change.apply(to: &applied, after: now)
+        var since = seen.map { _ in Self.before }
+        change.apply(to: &applied, since: &since, after: now, time: Self.later)
         #expect(applied.map(\.id) == after, "\(before) → \(after)", sourceLocation: sourceLocation)
+        // Those that stayed keep their time, those that joined have the time of the look.
+        #expect(since == after.map { before.contains($0) ? Self.before : Self.later }, "\(before) → \(after)", sourceLocation: sourceLocation)
         #expect(applied.map(\.action) == after.map { "action-\($0)" }, sourceLocation: sourceLocation)
         // Told that the ids before are all different (when they are), the change is the same,
         // and what it says of the ids now is true.
@@ -42,7 +53,9 @@ struct PendingChangeTests {
         #expect(told.removed.map(\.action) == change.removed.map(\.action), sourceLocation: sourceLocation)
         #expect(told.added == change.added, "\(before) → \(after)", sourceLocation: sourceLocation)
         var appliedTold = seen
-        told.apply(to: &appliedTold, after: now)
+        var sinceTold = seen.map { _ in Self.before }
+        told.apply(to: &appliedTold, since: &sinceTold, after: now, time: Self.later)
+        #expect(sinceTold == since, sourceLocation: sourceLocation)
         #expect(appliedTold.map(\.id) == after, sourceLocation: sourceLocation)
         if told.afterIsUnique { #expect(Set(after).count == after.count, "\(before) → \(after)", sourceLocation: sourceLocation) }
         if unique, Set(after).count == after.count {
@@ -117,6 +130,10 @@ struct PendingChangeTests {
             var list: [String] = []
             var seen: [(id: String, action: String)] = []
             var seenIsUnique = PendingChange.allDifferent(seen)
+            // The times as the adapter kept them before: by id, set when a request joined,
+            // removed when it left.
+            var since: [Date] = []
+            var sinceByID: [String: Date] = [:]
             var next = 0
             var known = 0
             for look in 0..<2_000 {
@@ -140,9 +157,13 @@ struct PendingChangeTests {
                 #expect(change.removed.map(\.id) == reference.removed.map(\.id), "seed \(seed), look \(look)")
                 #expect(change.added == reference.added, "seed \(seed), look \(look)")
                 if !change.isEmpty {
-                    change.apply(to: &seen, after: now)
+                    let time = Date(timeIntervalSince1970: Double(look))
+                    for (id, _) in change.removed { sinceByID.removeValue(forKey: id) }
+                    for message in change.added { sinceByID[message.correlationId] = time }
+                    change.apply(to: &seen, since: &since, after: now, time: time)
                     seenIsUnique = change.afterIsUnique
                 }
+                #expect(since == seen.map { sinceByID[$0.id] ?? .distantPast }, "seed \(seed), look \(look)")
                 if seenIsUnique {
                     known += 1
                     #expect(Set(seen.map(\.id)).count == seen.count, "seed \(seed), look \(look)")

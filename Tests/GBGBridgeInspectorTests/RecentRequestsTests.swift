@@ -16,7 +16,7 @@ struct RecentRequestsTests {
         #expect(recent.fate(of: "a") == nil, "the oldest is forgotten")
         #expect(recent.fate(of: "d") == .received)
         for index in 0..<100 { recent.received("x\(index)", action: "a\(index)") }
-        #expect(recent.fates.count == 3)
+        #expect(recent.fateCount == 3)
         #expect(recent.fate(of: "x99") == .received)
         #expect(recent.action(of: "x99") == "a99")
         #expect(recent.action(of: "d") == nil, "its action is forgotten with it")
@@ -36,8 +36,8 @@ struct RecentRequestsTests {
     }
 }
 
-/// `RecentRequests` keeps its fates and actions in tables of its own module (`RecentTable`)
-/// instead of BridgeCore's `BoundedMap`: they must remember and forget exactly as those did.
+/// `RecentRequests` keeps its fates and actions in one table of its own instead of two of
+/// BridgeCore's `BoundedMap`: each must be remembered and forgotten exactly as its map did.
 @Suite("What the adapter remembers of requests, against the two maps it replaced")
 struct RecentRequestsEquivalenceTests {
     /// The two maps as the adapter had them.
@@ -110,7 +110,7 @@ struct RecentRequestsEquivalenceTests {
                         #expect(recent.fate(of: id) == reference.fates[id], "seed \(seed), limit \(limit), step \(step), \(id)")
                         #expect(recent.action(of: id) == reference.actions[id], "seed \(seed), limit \(limit), step \(step), \(id)")
                     }
-                    #expect(recent.fates.count == reference.fates.count)
+                    #expect(recent.fateCount == reference.fates.count)
                 }
             }
         }

@@ -90,15 +90,22 @@ struct JSONByteOutput: ~Copyable {
     /// control characters as `\b \f \n \r \t` or `\u00xx`, everything else (`/`, DEL, non-ASCII)
     /// as it is.
     mutating func appendString(_ text: String) {
+        // A native string's bytes are read where they lie (no copy of the string to make them
+        // contiguous, which cost a retain and a release for each one written).
+        if text.utf8.withContiguousStorageIfAvailable({ appendString(utf8: $0) }) != nil { return }
         var text = text
         text.withUTF8 { appendString(utf8: $0) }
     }
 
     /// ``appendString(_:)`` for the string's UTF-8 bytes: eight at a time while none of them
-    /// needs an escape, one at a time in a word where one does.
+    /// needs an escape, one at a time in a word where one does. The last few (fewer than eight)
+    /// are gathered into one word and written at once too when none needs an escape (most keys
+    /// and values are short: byte by byte, they cost more than the rest of the string).
     private mutating func appendString(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         let length = bytes.count
-        reserve(length + 2)
+        // The quotes, and room to store the last word whole (its bytes past the string's are
+        // written over next).
+        reserve(length + 2 + 8)
         base[count] = UInt8(ascii: "\"")
         count += 1
         if let source = bytes.baseAddress {
@@ -114,6 +121,19 @@ struct JSONByteOutput: ~Copyable {
                 for _ in 0..<8 {
                     appendEscaping(source[index], remaining: length - index)
                     index += 1
+                }
+            }
+            let tail = length - index
+            if tail > 0 {
+                var word: UInt64 = 0
+                for offset in 0..<tail { word |= UInt64(source[index + offset]) &<< UInt64(8 &* offset) }
+                // Only the string's bytes are asked: the zeros after them would count as control
+                // characters (a byte's mark never reaches an earlier byte).
+                let mask: UInt64 = (1 &<< UInt64(8 &* tail)) &- 1
+                if Self.escapedBytes(word) & mask == 0 {
+                    UnsafeMutableRawPointer(base + count).storeBytes(of: UInt64(littleEndian: word), as: UInt64.self)
+                    count += tail
+                    index = length
                 }
             }
             while index < length {

@@ -45,8 +45,10 @@ struct PackedJSONKey {
     /// Whether a byte of the (ASCII) key is written escaped: `"`, `\` or a control character.
     var needsEscape: Bool {
         // The padding's zeros would count as control characters: only the key's bytes are asked.
-        let highMask: UInt64 = length >= 8 ? ~0 : ~0 << (8 * (8 - length))
-        let lowMask: UInt64 = length <= 8 ? 0 : ~0 << (8 * (16 - length))
+        // The masks keep the key's bytes of each word (the first the most significant); the
+        // shifts are masking ones (`&>>`), each amount below 64 where it is used.
+        let highMask: UInt64 = length >= 8 ? ~0 : ~(~0 &>> UInt64(8 &* length))
+        let lowMask: UInt64 = length <= 8 ? 0 : length >= 16 ? ~0 : ~(~0 &>> UInt64(8 &* (length &- 8)))
         return (Self.escapedBytes(high) & highMask) | (Self.escapedBytes(low) & lowMask) != 0
     }
 
@@ -59,6 +61,7 @@ struct PackedJSONKey {
     /// Whether this (ASCII) key sorts strictly before `other` with letters folded to lower case
     /// and with them folded to upper case: keys that sort the same by bytes and folded both ways
     /// sort the same however a platform ignores case.
+    @inline(__always)
     func foldedPrecedes(_ other: PackedJSONKey) -> Bool {
         (Self.lowercased(high), Self.lowercased(low), length) < (Self.lowercased(other.high), Self.lowercased(other.low), other.length)
             && (Self.uppercased(high), Self.uppercased(low), length)
