@@ -16,16 +16,22 @@ final class ClientConnection {
     let socketPath: String
 
     private let connection: UnixConnection
-    private var machine: ClientConnectionStateMachine
-    private var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
+    // Not checked for exclusive access at run time (issue 30: two checks per frame read): the
+    // connection is confined to one thread, and each access to these two is a call on the
+    // machine or one read into the buffer, which calls nothing that could reach this connection
+    // again; no access to either can begin while another is under way.
+    @exclusivity(unchecked) private var machine: ClientConnectionStateMachine
+    @exclusivity(unchecked) private var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
 
     /// Connects to `endpoint` (over TCP: sends the token first), reads the agent's `hello` and
     /// sends ours, waiting at most `timeout` seconds. Throws ``InspectorClientError`` (or a
-    /// socket error) with the connection closed.
-    init(endpoint: InspectorEndpoint, clientName: String, subscribe: Bool, timeout: Double) throws {
+    /// socket error) with the connection closed. With `keepsLines` false its frames come without
+    /// their lines (``ClientConnectionStateMachine/ReceivedFrame/line`` empty), for a reader of
+    /// the frames alone.
+    init(endpoint: InspectorEndpoint, clientName: String, subscribe: Bool, timeout: Double, keepsLines: Bool) throws {
         socketPath = endpoint.description
         connection = try endpoint.open(timeout: timeout)
-        var machine = ClientConnectionStateMachine(endpoint: endpoint)
+        var machine = ClientConnectionStateMachine(endpoint: endpoint, keepsLines: keepsLines)
         let deadline = Date().addingTimeInterval(timeout)
         do {
             handshake: while true {
@@ -79,13 +85,15 @@ final class ClientConnection {
     /// The oldest frame not taken yet, waiting at most `timeout` seconds for one; `nil` on
     /// timeout. Throws ``failure`` once the frames read before it have been taken.
     func nextFrame(timeout: Double) throws -> ClientConnectionStateMachine.ReceivedFrame? {
+        // A frame already read is handed out without reading the clock (issue 30: most calls).
+        if let received = machine.nextFrame() { return received }
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            if let received = machine.nextFrame() { return received }
             if let failure = machine.failure { throw failure }
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else { return nil }
             try receive(timeout: remaining)
+            if let received = machine.nextFrame() { return received }
         }
     }
 

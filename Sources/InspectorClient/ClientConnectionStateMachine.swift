@@ -1,4 +1,3 @@
-import DequeModule
 import Foundation
 import InspectorProtocol
 import SocketSupport
@@ -42,7 +41,8 @@ import SocketSupport
 public struct ClientConnectionStateMachine: Sendable {
     /// A frame and its line exactly as the agent sent it (without the newline).
     public struct ReceivedFrame: Sendable {
-        /// The line, byte for byte (what a recording stores).
+        /// The line, byte for byte (what a recording stores); empty from a machine made not to
+        /// keep lines (an ``InspectorSession``'s, which hands out only the frames).
         public var line: [UInt8]
         /// The line, decoded.
         public var frame: AgentFrame
@@ -73,9 +73,12 @@ public struct ClientConnectionStateMachine: Sendable {
 
     private var state = State.awaitingHello
     private var framer: LineFramer
-    private var frames: Deque<ReceivedFrame> = []
+    private var frames = ReceivedFrameQueue()
     /// The endpoint as it is printed (never the token).
     private let peer: String
+    /// Whether each frame keeps its line (``ReceivedFrame/line``). When not, lines are decoded
+    /// where the framer lends them, without an array of their own (issue 30).
+    private let keepsLines: Bool
 
     /// The longest line accepted from the agent, in bytes.
     public let maximumFrameBytes: Int
@@ -83,7 +86,16 @@ public struct ClientConnectionStateMachine: Sendable {
     /// A machine for a connection just opened to `endpoint` (over TCP, after the token was sent).
     /// Only the endpoint's printable ``InspectorEndpoint/description`` is kept, for errors.
     public init(endpoint: InspectorEndpoint, maximumFrameBytes: Int = WireProtocol.maxAgentFrameBytes) {
+        self.init(endpoint: endpoint, maximumFrameBytes: maximumFrameBytes, keepsLines: true)
+    }
+
+    /// A machine as ``init(endpoint:maximumFrameBytes:)``'s; with `keepsLines` false, one whose
+    /// frames come without their lines (``ReceivedFrame/line`` empty), for a driver that reads
+    /// only the frames: the same actions, frames and errors for the same bytes, each line decoded
+    /// where the framer lends it instead of first copied into an array (issue 30).
+    package init(endpoint: InspectorEndpoint, maximumFrameBytes: Int = WireProtocol.maxAgentFrameBytes, keepsLines: Bool) {
         peer = endpoint.description
+        self.keepsLines = keepsLines
         self.maximumFrameBytes = max(1, maximumFrameBytes)
         // Frames can be long (a snapshot, a large message): the next long one reserves at once
         // about what the last needed, instead of growing step by step and copying at each step
@@ -112,11 +124,33 @@ public struct ClientConnectionStateMachine: Sendable {
     public mutating func bytesReceived(_ bytes: UnsafeRawBufferPointer) -> Action {
         if case .failed(let error) = state { return .close(error) }
         let wasGreeted = hello != nil
-        for piece in framer.feed(bytes) {
-            if let error = handle(piece) {
-                state = .failed(error)
-                return .close(error)
+        // The framer is taken out while it frames, so that each line is handled as it comes (no
+        // list of them; issue 30) by `handle`, which changes the rest of the machine. The whole
+        // chunk is framed, as when its lines were listed first; none after a failure is handled.
+        var framer = LineFramer(maximumLineLength: 1)
+        swap(&framer, &self.framer)
+        var failure: InspectorClientError?
+        if keepsLines {
+            framer.feed(bytes) { piece in
+                guard failure == nil else { return }
+                switch piece {
+                case .line(let line): if let error = line.withUnsafeBytes({ handle(line: $0, keeping: line) }) { failure = error }
+                case .oversized: failure = handleOversizedLine()
+                }
             }
+        } else {
+            framer.feed(lending: bytes) { piece in
+                guard failure == nil else { return }
+                switch piece {
+                case .line(let line): if let error = handle(line: line, keeping: []) { failure = error }
+                case .oversized: failure = handleOversizedLine()
+                }
+            }
+        }
+        swap(&framer, &self.framer)
+        if let failure {
+            state = .failed(failure)
+            return .close(failure)
         }
         if !wasGreeted, let hello { return .sendHello(hello) }
         return frames.isEmpty ? .read : .deliverFrames
@@ -161,15 +195,24 @@ public struct ClientConnectionStateMachine: Sendable {
         return .close(error)
     }
 
-    /// Handles one framed piece; returns the error that ends the connection, if it does.
-    private mutating func handle(_ piece: LineFramer.Frame) -> InspectorClientError? {
-        switch (state, piece) {
-        case (.failed(let error), _):
+    /// Handles a line over the cap; returns the error that ends the connection.
+    private func handleOversizedLine() -> InspectorClientError {
+        switch state {
+        case .failed(let error): return error
+        case .awaitingHello: return .notAnAgent(socketPath: peer)
+        case .open: return .badFrame(detail: "a frame of more than \(maximumFrameBytes) bytes")
+        }
+    }
+
+    /// Handles one line, `bytes` (lent for the call), kept as `line` in its frame (the same bytes
+    /// in an array, or empty when lines are not kept); returns the error that ends the
+    /// connection, if it does.
+    private mutating func handle(line bytes: UnsafeRawBufferPointer, keeping line: [UInt8]) -> InspectorClientError? {
+        switch state {
+        case .failed(let error):
             return error
-        case (.awaitingHello, .oversized):
-            return .notAnAgent(socketPath: peer)
-        case (.awaitingHello, .line(let line)):
-            guard let frame = try? AgentFrame.read(bytes: line) else { return .notAnAgent(socketPath: peer) }
+        case .awaitingHello:
+            guard let frame = try? AgentFrame.read(lentBytes: bytes) else { return .notAnAgent(socketPath: peer) }
             switch frame {
             case .hello(let hello):
                 guard hello.protocol == WireProtocol.version else {
@@ -187,12 +230,10 @@ public struct ClientConnectionStateMachine: Sendable {
             default:
                 return .notAnAgent(socketPath: peer)
             }
-        case (.open, .oversized):
-            return .badFrame(detail: "a frame of more than \(maximumFrameBytes) bytes")
-        case (.open, .line(let line)):
+        case .open:
             do {
-                // Decoded from the framer's own bytes: no copy of the line (issue 30).
-                frames.append(ReceivedFrame(line: line, frame: try AgentFrame.decode(bytes: line)))
+                // Decoded from the bytes where the framer has them: no copy of the line (issue 30).
+                frames.append(ReceivedFrame(line: line, frame: try AgentFrame.decode(lentBytes: bytes)))
                 return nil
             } catch {
                 return .badFrame(detail: "\(error)")

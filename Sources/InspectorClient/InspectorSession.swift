@@ -29,7 +29,12 @@ public final class InspectorSession {
     /// Frames read and passed over by ``run(_:timeout:)`` while it looked for its reply, oldest
     /// first; handed out before the connection's own. A deque: ``nextFrame(timeout:)`` takes
     /// them from the front one at a time.
-    private var buffered: Deque<AgentFrame> = []
+    ///
+    /// Not checked for exclusive access at run time (issue 30: a check per frame handed out):
+    /// the session is confined to one thread, and no access to it calls anything that could
+    /// reach the session again (the one closure, in `run`, only looks at a frame), so no access
+    /// can begin while another is under way.
+    @exclusivity(unchecked) private var buffered: Deque<AgentFrame> = []
     private var nextCommand = 0
 
     /// The answer to a command.
@@ -54,7 +59,8 @@ public final class InspectorSession {
     /// ``init(socketPath:subscribe:clientName:timeout:)``. A refused token throws
     /// ``InspectorClientError/tokenRefused(endpoint:)``.
     public init(endpoint: InspectorEndpoint, subscribe: Bool, clientName: String = "bridge-inspector", timeout: Double = 5) throws {
-        connection = try ClientConnection(endpoint: endpoint, clientName: clientName, subscribe: subscribe, timeout: timeout)
+        // Its frames come without their lines: a session hands out only the frames.
+        connection = try ClientConnection(endpoint: endpoint, clientName: clientName, subscribe: subscribe, timeout: timeout, keepsLines: false)
         hello = connection.hello
         socketPath = connection.socketPath
         self.endpoint = endpoint

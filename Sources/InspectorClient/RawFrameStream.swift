@@ -29,7 +29,7 @@ public final class RawFrameStream {
     /// Connects to `endpoint` (over TCP: sends the token first), then as
     /// ``init(socketPath:clientName:timeout:)``.
     public init(endpoint: InspectorEndpoint, clientName: String = "bridge-inspector record", timeout: Double = 5) throws {
-        connection = try ClientConnection(endpoint: endpoint, clientName: clientName, subscribe: true, timeout: timeout)
+        connection = try ClientConnection(endpoint: endpoint, clientName: clientName, subscribe: true, timeout: timeout, keepsLines: true)
         hello = connection.hello
         socketPath = connection.socketPath
     }

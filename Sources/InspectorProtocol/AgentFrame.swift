@@ -46,6 +46,23 @@ public enum AgentFrame: Sendable {
         }
     }
 
+    /// Decodes one frame from bytes lent for the call (a line where the framer found it, in the
+    /// read's buffer): the same frames, values and errors as ``decode(bytes:)`` of the same
+    /// bytes, without an array of the line's own. Nothing decoded points into `line`: a record's
+    /// message bytes are copied out (issue 30: a client that keeps only the frame).
+    package static func decode(lentBytes line: UnsafeRawBufferPointer) throws -> AgentFrame {
+        do throws(JSONDecoding.Failure) {
+            return try readLine(line)
+        } catch {
+            throw decodingError(error)
+        }
+    }
+
+    /// Reads one frame from bytes lent for the call, as ``read(bytes:)`` reads the same bytes.
+    package static func read(lentBytes line: UnsafeRawBufferPointer) throws(JSONDecoding.Failure) -> AgentFrame {
+        try readLine(line)
+    }
+
     /// What ``decode(_:)`` throws for a frame ``read(_:)`` refuses.
     private static func decodingError(_ error: JSONDecoding.Failure) -> DecodingError {
         switch error {

@@ -194,10 +194,12 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     }
 
     /// Creates a record read from an agent's frame: its rare fields as read (`nil`: none of
-    /// them), with its message's bytes (``messageJSON``).
+    /// them), with its message's bytes (``messageJSON``). Their lifetimes end where they are
+    /// moved into the box (`consuming`): held to the end of the initialiser, each reference in
+    /// them was retained for the box and released after it (issue 30).
     init(
-        seq: Int, direction: TrafficRecord.Direction, time: Double, origin: MessageOrigin, bytes: Int, message: BridgeMessage,
-        messageJSON: Data?, rare: Rare?
+        seq: Int, direction: TrafficRecord.Direction, time: Double, origin: MessageOrigin, bytes: Int, message: consuming BridgeMessage,
+        messageJSON: consuming Data?, rare: consuming Rare?
     ) {
         let box = rare.flatMap { $0.isEmpty ? nil : RareBox($0) }
         storage = Storage(Fields(
@@ -277,20 +279,6 @@ public struct WireTraffic: Codable, Sendable, Hashable {
             set { updateRare(unlessNil: newValue) { $0.lost = newValue } }
         }
 
-        init(
-            seq: Int, direction: TrafficRecord.Direction, time: Double, origin: MessageOrigin, bytes: Int, message: BridgeMessage,
-            messageJSON: Data?, rare: RareBox?
-        ) {
-            self.seq = seq
-            self.direction = direction
-            self.time = time
-            self.origin = origin
-            self.bytes = bytes
-            self.message = message
-            self.messageJSON = messageJSON
-            self.rare = rare
-        }
-
         /// Sets rare fields on a new box (none when all are `nil`); nothing to do when a field
         /// is set to `nil` on a record without any.
         @usableFromInline mutating func updateRare<Value>(unlessNil value: Value?, _ change: (inout Rare) -> Void) {
@@ -298,56 +286,6 @@ public struct WireTraffic: Codable, Sendable, Hashable {
             var fields = rare?.fields ?? Rare()
             change(&fields)
             rare = fields.isEmpty ? nil : RareBox(fields)
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case seq, direction, time, origin, command, rule, deliveryError, hold, fault, delivered, original, bytes, truncated, reported, lost, message
-        }
-
-        /// Decodes the fields in the order the synthesized conformance did (the first problem met
-        /// is the one reported).
-        @usableFromInline init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            seq = try container.decode(Int.self, forKey: .seq)
-            direction = try container.decode(TrafficRecord.Direction.self, forKey: .direction)
-            time = try container.decode(Double.self, forKey: .time)
-            origin = try container.decode(MessageOrigin.self, forKey: .origin)
-            var rare = Rare()
-            rare.command = try container.decodeIfPresent(String.self, forKey: .command)
-            rare.rule = try container.decodeIfPresent(String.self, forKey: .rule)
-            rare.deliveryError = try container.decodeIfPresent(String.self, forKey: .deliveryError)
-            rare.hold = try container.decodeIfPresent(HoldMark.self, forKey: .hold)
-            rare.fault = try container.decodeIfPresent(FaultMark.self, forKey: .fault)
-            rare.delivered = try container.decodeIfPresent(BridgeMessage.self, forKey: .delivered)
-            rare.original = try container.decodeIfPresent(BridgeMessage.self, forKey: .original)
-            bytes = try container.decode(Int.self, forKey: .bytes)
-            rare.truncated = try container.decodeIfPresent(Bool.self, forKey: .truncated)
-            rare.reported = try container.decodeIfPresent(String.self, forKey: .reported)
-            rare.lost = try container.decodeIfPresent(String.self, forKey: .lost)
-            message = try container.decode(BridgeMessage.self, forKey: .message)
-            messageJSON = nil
-            self.rare = rare.isEmpty ? nil : RareBox(rare)
-        }
-
-        /// Encodes the fields in the order the synthesized conformance did.
-        @usableFromInline func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(seq, forKey: .seq)
-            try container.encode(direction, forKey: .direction)
-            try container.encode(time, forKey: .time)
-            try container.encode(origin, forKey: .origin)
-            try container.encodeIfPresent(command, forKey: .command)
-            try container.encodeIfPresent(rule, forKey: .rule)
-            try container.encodeIfPresent(deliveryError, forKey: .deliveryError)
-            try container.encodeIfPresent(hold, forKey: .hold)
-            try container.encodeIfPresent(fault, forKey: .fault)
-            try container.encodeIfPresent(delivered, forKey: .delivered)
-            try container.encodeIfPresent(original, forKey: .original)
-            try container.encode(bytes, forKey: .bytes)
-            try container.encodeIfPresent(truncated, forKey: .truncated)
-            try container.encodeIfPresent(reported, forKey: .reported)
-            try container.encodeIfPresent(lost, forKey: .lost)
-            try container.encode(message, forKey: .message)
         }
     }
 
@@ -400,7 +338,7 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     @usableFromInline final class Storage: Sendable {
         @usableFromInline let fields: Fields
 
-        @usableFromInline init(_ fields: Fields) { self.fields = fields }
+        @usableFromInline init(_ fields: consuming Fields) { self.fields = fields }
     }
 
     /// Decodes as the stored-field struct's synthesized conformance did (``Fields``' own).
@@ -411,5 +349,60 @@ public struct WireTraffic: Codable, Sendable, Hashable {
     /// Encodes as the stored-field struct's synthesized conformance did (``Fields``' own).
     public func encode(to encoder: any Encoder) throws {
         try storage.fields.encode(to: encoder)
+    }
+}
+
+/// The record's wire format (see `Fields`). In an extension, so that the fields keep
+/// their memberwise initialiser: it makes them in place, where the one written out made them
+/// apart and copied them, retaining and releasing every reference in them (issue 30).
+extension WireTraffic.Fields {
+    enum CodingKeys: String, CodingKey {
+        case seq, direction, time, origin, command, rule, deliveryError, hold, fault, delivered, original, bytes, truncated, reported, lost, message
+    }
+
+    /// Decodes the fields in the order the synthesized conformance did (the first problem met
+    /// is the one reported).
+    @usableFromInline init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        seq = try container.decode(Int.self, forKey: .seq)
+        direction = try container.decode(TrafficRecord.Direction.self, forKey: .direction)
+        time = try container.decode(Double.self, forKey: .time)
+        origin = try container.decode(MessageOrigin.self, forKey: .origin)
+        var rare = WireTraffic.Rare()
+        rare.command = try container.decodeIfPresent(String.self, forKey: .command)
+        rare.rule = try container.decodeIfPresent(String.self, forKey: .rule)
+        rare.deliveryError = try container.decodeIfPresent(String.self, forKey: .deliveryError)
+        rare.hold = try container.decodeIfPresent(HoldMark.self, forKey: .hold)
+        rare.fault = try container.decodeIfPresent(FaultMark.self, forKey: .fault)
+        rare.delivered = try container.decodeIfPresent(BridgeMessage.self, forKey: .delivered)
+        rare.original = try container.decodeIfPresent(BridgeMessage.self, forKey: .original)
+        bytes = try container.decode(Int.self, forKey: .bytes)
+        rare.truncated = try container.decodeIfPresent(Bool.self, forKey: .truncated)
+        rare.reported = try container.decodeIfPresent(String.self, forKey: .reported)
+        rare.lost = try container.decodeIfPresent(String.self, forKey: .lost)
+        message = try container.decode(BridgeMessage.self, forKey: .message)
+        messageJSON = nil
+        self.rare = rare.isEmpty ? nil : WireTraffic.RareBox(rare)
+    }
+
+    /// Encodes the fields in the order the synthesized conformance did.
+    @usableFromInline func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(seq, forKey: .seq)
+        try container.encode(direction, forKey: .direction)
+        try container.encode(time, forKey: .time)
+        try container.encode(origin, forKey: .origin)
+        try container.encodeIfPresent(command, forKey: .command)
+        try container.encodeIfPresent(rule, forKey: .rule)
+        try container.encodeIfPresent(deliveryError, forKey: .deliveryError)
+        try container.encodeIfPresent(hold, forKey: .hold)
+        try container.encodeIfPresent(fault, forKey: .fault)
+        try container.encodeIfPresent(delivered, forKey: .delivered)
+        try container.encodeIfPresent(original, forKey: .original)
+        try container.encode(bytes, forKey: .bytes)
+        try container.encodeIfPresent(truncated, forKey: .truncated)
+        try container.encodeIfPresent(reported, forKey: .reported)
+        try container.encodeIfPresent(lost, forKey: .lost)
+        try container.encode(message, forKey: .message)
     }
 }

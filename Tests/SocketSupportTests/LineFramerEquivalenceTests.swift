@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 /// The framer against the framer as it was (``ReferenceLineFramer``): on random lines cut into
-/// random chunks, expecting long lines or not, the framer gives the same frames, and leaves the
-/// same state after each chunk.
+/// random chunks, expecting long lines or not, the framer gives the same frames, lent or in
+/// arrays, and leaves the same state after each chunk.
 @Suite struct LineFramerEquivalenceTests {
     /// A random stream for a framer with cap `cap`: lines of every interesting length (empty, one
     /// byte, the cap exactly, one past it, many times it), some ending in `\r\n` or holding a lone
@@ -64,6 +64,8 @@ import Testing
             var reference = ReferenceLineFramer(maximumLineLength: cap, stripsCarriageReturn: strips)
             var arrays = LineFramer(maximumLineLength: cap, stripsCarriageReturn: strips)
             var longArrays = LineFramer(maximumLineLength: cap, stripsCarriageReturn: strips, expectsLongLines: true)
+            var lent = LineFramer(maximumLineLength: cap, stripsCarriageReturn: strips)
+            var longLent = LineFramer(maximumLineLength: cap, stripsCarriageReturn: strips, expectsLongLines: true)
             for chunk in Self.chunks(of: bytes, cap: cap, random: &random) {
                 let bufferedBefore = reference.bufferedByteCount
                 var expected: [LineFramer.Frame] = []
@@ -71,7 +73,9 @@ import Testing
                 let place = "seed \(seed), round \(round), cap \(cap)"
                 #expect(arrays.feed(chunk) == expected, "\(place)")
                 #expect(longArrays.feed(chunk) == expected, "\(place)")
-                for framer in [arrays, longArrays] {
+                #expect(Self.lentFrames(&lent, chunk) == expected, "\(place)")
+                #expect(Self.lentFrames(&longLent, chunk) == expected, "\(place)")
+                for framer in [arrays, longArrays, lent, longLent] {
                     #expect(framer.bufferedByteCount == reference.bufferedByteCount, "\(place)")
                     #expect(framer.isSkippingOversizedLine == reference.isSkippingOversizedLine, "\(place)")
                     // An allocation may be rounded up to the allocator's granule.
@@ -80,8 +84,11 @@ import Testing
                 // It holds memory exactly when the old framer did (the agent accounts for it). The amounts themselves can differ by the allocator's
                 // rounding, which depends on what was freed before.
                 #expect((arrays.bufferedCapacity == 0) == (reference.bufferedCapacity == 0), "\(place)")
-                // Lines taken as arrays take their buffer with them, long lines expected or not.
-                #expect((longArrays.bufferedCapacity == 0) == (reference.bufferedCapacity == 0), "\(place)")
+                // Lines taken as arrays take their buffer with them, long lines expected or not;
+                // a lent line's buffer is freed after it.
+                for framer in [longArrays, lent, longLent] {
+                    #expect((framer.bufferedCapacity == 0) == (reference.bufferedCapacity == 0), "\(place)")
+                }
                 for (index, frame) in expected.enumerated() {
                     switch frame {
                     case .line(let line):
@@ -103,6 +110,20 @@ import Testing
         #expect(seen.oversized > 10)
     }
 
+    /// What `framer` lends for `chunk`, each line copied out during its call.
+    private static func lentFrames(_ framer: inout LineFramer, _ chunk: ArraySlice<UInt8>) -> [LineFramer.Frame] {
+        var frames: [LineFramer.Frame] = []
+        chunk.withUnsafeBytes { chunk in
+            framer.feed(lending: chunk) { frame in
+                switch frame {
+                case .line(let line): frames.append(.line(Array(line)))
+                case .oversized(let count): frames.append(.oversized(byteCount: count))
+                }
+            }
+        }
+        return frames
+    }
+
     private struct Stop: Error {}
 
     @Test("an error thrown while taking a line leaves the framer as the old one", arguments: [5, 6, 7] as [UInt64])
@@ -116,6 +137,7 @@ import Testing
             var framers = [
                 LineFramer(maximumLineLength: cap), LineFramer(maximumLineLength: cap, expectsLongLines: true),
             ]
+            var lentFramers = framers
             for chunk in Self.chunks(of: bytes, cap: cap, random: &random) {
                 // Throw at the frame number `stop` of this chunk (often past the last: no throw).
                 let stop = Int(random.next() % 4)
@@ -145,6 +167,26 @@ import Testing
                     #expect(threw == referenceThrew)
                     #expect(framers[index].bufferedByteCount == reference.bufferedByteCount)
                     #expect(framers[index].isSkippingOversizedLine == reference.isSkippingOversizedLine)
+                }
+                // Lent lines: the same frames before the throw, the same state after it.
+                for index in lentFramers.indices {
+                    var frames: [LineFramer.Frame] = []
+                    let threw = chunk.withUnsafeBytes { chunk in
+                        do {
+                            try lentFramers[index].feed(lending: chunk) { frame in
+                                if frames.count == stop { throw Stop() }
+                                switch frame {
+                                case .line(let line): frames.append(.line(Array(line)))
+                                case .oversized(let count): frames.append(.oversized(byteCount: count))
+                                }
+                            }
+                            return false
+                        } catch { return true }
+                    }
+                    #expect(frames == expected)
+                    #expect(threw == referenceThrew)
+                    #expect(lentFramers[index].bufferedByteCount == reference.bufferedByteCount)
+                    #expect(lentFramers[index].isSkippingOversizedLine == reference.isSkippingOversizedLine)
                 }
             }
         }

@@ -112,6 +112,34 @@ public struct LineFramer: Sendable {
             oversized: { try body(.oversized(byteCount: $0)) })
     }
 
+    /// One result of ``feed(lending:_:)``: as ``Frame``, but a line's bytes are lent for the
+    /// call only (they lie in the chunk or in the framer's buffer, and are gone after it).
+    public enum LentFrame {
+        /// A complete line, without its line terminator; valid only during the call.
+        case line(UnsafeRawBufferPointer)
+        /// A line exceeded the cap (as ``Frame/oversized(byteCount:)``).
+        case oversized(byteCount: Int)
+    }
+
+    /// Frames `chunk` as ``feed(_:_:)`` does, lending each line instead of giving it in an array
+    /// of its own: for a reader that only reads a line while it handles it (a client that
+    /// decodes every line and keeps only the frame), no array is made, filled and freed per line
+    /// (issue 30). The same lines, oversized lines and framer state as ``feed(_:_:)``; a line's
+    /// bytes must not be used after `body` returns.
+    public mutating func feed(lending chunk: UnsafeRawBufferPointer, _ body: (LentFrame) throws -> Void) rethrows {
+        let stripsCarriageReturn = stripsCarriageReturn
+        try scan(
+            chunk,
+            whole: { line in try body(.line(line)) },
+            buffered: { buffer in
+                // Read in place; the scan empties the buffer after the call, as when it is taken.
+                try buffer.withUnsafeBytes { line in
+                    try body(.line(Self.withoutCarriageReturn(line, strips: stripsCarriageReturn)))
+                }
+            },
+            oversized: { try body(.oversized(byteCount: $0)) })
+    }
+
     /// Frames `chunk` and returns its frames in order.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer) -> [Frame] {
         var frames: [Frame] = []
