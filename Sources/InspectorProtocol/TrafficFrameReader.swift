@@ -20,8 +20,14 @@ import Foundation
 enum TrafficFrameReader {
     /// The traffic event `line` holds, or `nil` when it is not one this reader takes.
     static func frame(in line: UnsafeRawBufferPointer) -> AgentFrame? {
-        if let frame = frameAsTheAgentWritesIt(in: line) { return frame }
-        return frameReadingEveryKey(in: line)
+        frame(in: line, followingWriterOrder: true)
+    }
+
+    /// The same, looking every key up when `followingWriterOrder` is `false` (see
+    /// `JSONKeySet`): for tests that compare the two ways.
+    static func frame(in line: UnsafeRawBufferPointer, followingWriterOrder: Bool) -> AgentFrame? {
+        if let frame = frameAsTheAgentWritesIt(in: line, followingWriterOrder: followingWriterOrder) { return frame }
+        return frameReadingEveryKey(in: line, followingWriterOrder: followingWriterOrder)
     }
 
     /// The agent writes every traffic event with the same start and end around its record
@@ -35,8 +41,8 @@ enum TrafficFrameReader {
     /// outer levels, issue 30); `nil` otherwise, and it is then read key by key. Where the bytes
     /// are those, reading them key by key gives the same: the keys are known, each once, the
     /// values the ones the full reading requires.
-    private static func frameAsTheAgentWritesIt(in line: UnsafeRawBufferPointer) -> AgentFrame? {
-        JSONParser.reading(line, maxDepth: WireProtocol.maxAgentFrameDepth) { parser throws(JSONParser.Refusal) -> AgentFrame in
+    private static func frameAsTheAgentWritesIt(in line: UnsafeRawBufferPointer, followingWriterOrder: Bool) -> AgentFrame? {
+        JSONParser.reading(line, maxDepth: WireProtocol.maxAgentFrameDepth, followingWriterOrder: followingWriterOrder) { parser throws(JSONParser.Refusal) -> AgentFrame in
             try parser.readLiteral(agentEventStart, openingObjectAt: 1)
             let seq = try integer(&parser)
             try parser.readLiteral(agentRecordStart, openingObjectAt: 2)
@@ -48,8 +54,8 @@ enum TrafficFrameReader {
 
     /// The traffic event `line` holds, read key by key (in any order, with any spacing), or
     /// `nil` when it is not one this reader takes.
-    private static func frameReadingEveryKey(in line: UnsafeRawBufferPointer) -> AgentFrame? {
-        JSONParser.reading(line, maxDepth: WireProtocol.maxAgentFrameDepth) { parser throws(JSONParser.Refusal) -> AgentFrame in
+    private static func frameReadingEveryKey(in line: UnsafeRawBufferPointer, followingWriterOrder: Bool) -> AgentFrame? {
+        JSONParser.reading(line, maxDepth: WireProtocol.maxAgentFrameDepth, followingWriterOrder: followingWriterOrder) { parser throws(JSONParser.Refusal) -> AgentFrame in
             var kindIsEvent = false
             var seq: Int?
             var record: WireTraffic?
@@ -68,8 +74,8 @@ enum TrafficFrameReader {
         }
     }
 
-    private static let frameKeys = JSONKeySet(["kind", "seq", "event"])
-    private static let eventKeys = JSONKeySet(["type", "record"])
+    private static let frameKeys = JSONKeySet(["kind", "seq", "event"], writerOrders: [["kind", "seq", "event"]])
+    private static let eventKeys = JSONKeySet(["type", "record"], writerOrders: [["type", "record"]])
     private static let eventKind = JSONKeySet(["event"])
     private static let trafficType = JSONKeySet(["traffic"])
     private static let directions: [TrafficRecord.Direction] = [.received, .sent]
@@ -79,6 +85,12 @@ enum TrafficFrameReader {
     private static let recordKeys = JSONKeySet([
         "seq", "direction", "time", "origin", "command", "rule", "deliveryError", "hold", "fault", "bytes", "truncated", "reported", "lost",
         "delivered", "original", "message",
+    ], writerOrders: [
+        // As `AgentState` writes a record (a plain one, nearly all, is seq to origin, bytes, message).
+        [
+            "seq", "direction", "time", "origin", "command", "rule", "deliveryError", "lost", "hold", "fault", "original", "bytes", "reported",
+            "truncated", "message", "delivered",
+        ]
     ])
 
     /// `{"type":"traffic","record":{...}}` at level 2: the record.

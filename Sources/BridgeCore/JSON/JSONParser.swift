@@ -50,6 +50,9 @@ package struct JSONParser {
     private let paths: [[PathStep]]
     private var ranges: [[Range<Int>]]
     @usableFromInline var index = 0
+    /// Whether ``readObject(depth:keys:member:)`` expects keys in their writers' order (compared
+    /// as bytes) before looking them up; off only to compare the two ways in tests.
+    @usableFromInline var followsWriterOrder = true
     /// The members of the objects being parsed, innermost last: an object's dictionary is made
     /// once at its end, at its final size, rather than grown member by member.
     private var members: [(key: String, value: JSONValue)] = []
