@@ -101,6 +101,38 @@ struct WriterOrderReadingTests {
         }
     }
 
+    @Test("a known name or a usual string compared whole is what reading it gives")
+    func namesAndUsualStrings() {
+        let names = JSONKeySet(strings: ["received", "sent", "sent", "a-much-longer-name"])
+        let usual = ExpectedJSONString("1.0")
+        let texts = [
+            #""received""#, #""sent""#, #""receivedX""#, #""receive""#, #""re\u0063eived""#, #""Sent""#, #""a-much-longer-name""#, #""1.0""#,
+            #""1.0 ""#, #""1.00""#, #""1\u002e0""#, #""1.0"#, #"1.0"#, #""""#, "\"sent\u{01}\"", #""é""#,
+        ]
+        for text in texts {
+            for tail in ["", "}", ",\"x\":1}              "] {
+                let bytes = Data((text + tail).utf8)
+                let among = [true, false].map { following in
+                    JSONParser.reading(bytes, maxDepth: 5, followingWriterOrder: following) { parser throws(JSONParser.Refusal) in
+                        let position = try parser.readString(among: names)
+                        return "\(String(describing: position)) at \(parser.offset)"
+                    }
+                }
+                #expect(among[0] == among[1], "\(text + tail)")
+                let read = [true, false].map { following in
+                    JSONParser.reading(bytes, maxDepth: 5, followingWriterOrder: following) { parser throws(JSONParser.Refusal) in
+                        "\(try parser.readString(usually: usual)) at \(parser.offset)"
+                    }
+                }
+                #expect(read[0] == read[1], "\(text + tail)")
+            }
+        }
+        // Long enough to be compared whole: found, and the duplicate at its first position.
+        let sent = Data(#""sent"                "#.utf8)
+        #expect(JSONParser.reading(sent, maxDepth: 5) { parser throws(JSONParser.Refusal) in try parser.readString(among: names) } == 1)
+        #expect(ExpectedJSONString("a string of more than fourteen bytes").text == nil)
+    }
+
     @Test("a key set lays its writers' orders out, and where each key leads")
     func keySetOrders() {
         let keys = Self.keys

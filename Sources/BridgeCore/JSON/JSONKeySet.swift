@@ -23,6 +23,9 @@ package struct JSONKeySet: Sendable {
     let names: [[UInt8]]
     /// Each name's `"name":`, at its position; `nil` for a name looked up the general way only.
     let expected: [ExpectedJSONKey?]
+    /// Each name as a string value, `"name"`, at its position (``JSONParser/readString(among:)``);
+    /// `nil` as in ``expected``.
+    let quoted: [ExpectedJSONKey?]
     /// The writers' orders as positions, laid end to end, each ended by `-1`.
     let script: [Int]
     /// Where each writer's order starts in ``script``.
@@ -51,6 +54,9 @@ package struct JSONKeySet: Sendable {
         // A name given twice is found at its first position: only that one is expected.
         expected = names.indices.map { position in
             names.firstIndex(of: names[position]) == position ? ExpectedJSONKey(names[position]) : nil
+        }
+        quoted = names.indices.map { position in
+            names.firstIndex(of: names[position]) == position ? ExpectedJSONKey(quoting: names[position], then: []) : nil
         }
         var script: [Int] = []
         var starts: [Int] = []

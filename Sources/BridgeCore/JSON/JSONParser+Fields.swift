@@ -73,6 +73,26 @@ extension JSONParser {
         index += literal.count
     }
 
+    /// Reads `literal` when it is at the current byte (`true`), or reads nothing (`false`): as
+    /// ``readLiteral(_:openingObjectAt:)``, for a choice between layouts a writer uses.
+    package mutating func readLiteralIfPresent(_ literal: [UInt8]) -> Bool {
+        guard bytes.count - index >= literal.count, let base = bytes.baseAddress else { return false }
+        let same = literal.withUnsafeBufferPointer { expected in
+            guard let start = expected.baseAddress else { return true }
+            return memcmp(base + index, start, expected.count) == 0
+        }
+        if same { index += literal.count }
+        return same
+    }
+
+    /// Goes back to `offset`, where this parser was before a reader refused: for a reader that
+    /// tries the text as its writer lays it out and, when it is not, reads the same bytes the
+    /// general way: the position and the building of values are as they were there.
+    package mutating func rewind(to offset: Int) {
+        index = min(max(offset, 0), bytes.count)
+        builds = true
+    }
+
     /// The offset of the next byte from the start of the text: where a value about to be read
     /// starts, or where one just read ends.
     package var offset: Int { index }
@@ -106,10 +126,18 @@ extension JSONParser {
             skipWhitespace()
             var position = -1
             if cursor >= 0 {
-                let expected = keys.script[cursor]
-                if expected >= 0, isAt(keys.expected[expected]) {
-                    position = expected
-                    cursor += 1
+                // The next key of the order that is here: a writer leaves out the keys it has no
+                // value for (a traffic record's rare fields, a payload's `data`).
+                var next = cursor
+                while true {
+                    let expected = keys.script[next]
+                    if expected < 0 { break }
+                    if isAt(keys.expected[expected]) {
+                        position = expected
+                        cursor = next + 1
+                        break
+                    }
+                    next += 1
                 }
             } else if first {
                 for (candidate, start) in keys.orderStarts.enumerated() {
@@ -216,11 +244,30 @@ extension JSONParser {
     /// with escapes or other than printable ASCII is refused.
     package mutating func readString(among names: JSONKeySet) throws(Refusal) -> Int? {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Refusal() }
+        // A name, quoted, compared as a whole: the same name a search finds (issue 30).
+        if followsWriterOrder, bytes.count - index >= 16, let base = bytes.baseAddress {
+            for (position, name) in names.quoted.enumerated() {
+                if let name, name.isAt(base + index) {
+                    index += name.length
+                    return position
+                }
+            }
+        }
         // Only a plain string can be a name; anything else is left to the full decoding.
         guard let end = plainStringEnd(from: index + 1) else { throw Refusal() }
         let text = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])
         index = end + 1
         return names.position(of: text)
+    }
+
+    /// Reads the string at the current byte, giving `usual` itself (no new `String` made) when
+    /// the string is exactly that (`"1.0"`, say: a message's version nearly always is).
+    package mutating func readString(usually usual: ExpectedJSONString) throws(Refusal) -> String {
+        if followsWriterOrder, let text = usual.text, bytes.count - index >= 16, let base = bytes.baseAddress, text.isAt(base + index) {
+            index += text.length
+            return usual.value
+        }
+        return try readString()
     }
 
     /// Reads the number at the current byte.

@@ -50,8 +50,9 @@ package struct JSONParser {
     private let paths: [[PathStep]]
     private var ranges: [[Range<Int>]]
     @usableFromInline var index = 0
-    /// Whether ``readObject(depth:keys:member:)`` expects keys in their writers' order (compared
-    /// as bytes) before looking them up; off only to compare the two ways in tests.
+    /// Whether the field readers (`JSONParser+Fields.swift`) compare what a writer usually puts
+    /// next as bytes first (a key in its writers' order, a known name, a usual string) before
+    /// reading it the general way; off only to compare the two ways in tests.
     @usableFromInline var followsWriterOrder = true
     /// The members of the objects being parsed, innermost last: an object's dictionary is made
     /// once at its end, at its final size, rather than grown member by member.
