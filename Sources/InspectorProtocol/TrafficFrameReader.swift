@@ -20,8 +20,15 @@ import Foundation
 enum TrafficFrameReader {
     /// The traffic event `line` holds, or `nil` when it is not one this reader takes.
     static func frame(in line: UnsafeRawBufferPointer) -> AgentFrame? {
-        if let frame = frameAsTheAgentWritesIt(in: line) { return frame }
-        return frameReadingEveryKey(in: line)
+        frame(in: line, followingWriterOrder: true)
+    }
+
+    /// The same, reading every record and key the general way when `followingWriterOrder` is
+    /// `false` (no plain record's layout, no key expected in its writer's order: see
+    /// `JSONKeySet`): for tests that compare the two ways.
+    static func frame(in line: UnsafeRawBufferPointer, followingWriterOrder: Bool) -> AgentFrame? {
+        if let frame = frameAsTheAgentWritesIt(in: line, followingWriterOrder: followingWriterOrder) { return frame }
+        return frameReadingEveryKey(in: line, followingWriterOrder: followingWriterOrder)
     }
 
     /// The agent writes every traffic event with the same start and end around its record
@@ -35,12 +42,23 @@ enum TrafficFrameReader {
     /// outer levels, issue 30); `nil` otherwise, and it is then read key by key. Where the bytes
     /// are those, reading them key by key gives the same: the keys are known, each once, the
     /// values the ones the full reading requires.
-    private static func frameAsTheAgentWritesIt(in line: UnsafeRawBufferPointer) -> AgentFrame? {
-        JSONParser.reading(line, maxDepth: WireProtocol.maxAgentFrameDepth) { parser throws(JSONParser.Refusal) -> AgentFrame in
+    private static func frameAsTheAgentWritesIt(in line: UnsafeRawBufferPointer, followingWriterOrder: Bool) -> AgentFrame? {
+        JSONParser.reading(line, maxDepth: WireProtocol.maxAgentFrameDepth, followingWriterOrder: followingWriterOrder) { parser throws(JSONParser.Refusal) -> AgentFrame in
             try parser.readLiteral(agentEventStart, openingObjectAt: 1)
             let seq = try integer(&parser)
             try parser.readLiteral(agentRecordStart, openingObjectAt: 2)
-            let record = try traffic(from: &parser)
+            let recordStart = parser.offset
+            var plain: WireTraffic?
+            if followingWriterOrder {
+                do throws(JSONParser.Refusal) {
+                    plain = try plainTraffic(from: &parser)
+                } catch {
+                    // A record with rare fields, or other than the agent writes it: read key by key.
+                    parser.rewind(to: recordStart)
+                }
+            }
+            let record: WireTraffic
+            if let plain = plain.take() { record = plain } else { record = try traffic(from: &parser) }
             try parser.readLiteral(agentFrameEnd)
             return .event(seq: seq, event: .traffic(record))
         }
@@ -48,8 +66,8 @@ enum TrafficFrameReader {
 
     /// The traffic event `line` holds, read key by key (in any order, with any spacing), or
     /// `nil` when it is not one this reader takes.
-    private static func frameReadingEveryKey(in line: UnsafeRawBufferPointer) -> AgentFrame? {
-        JSONParser.reading(line, maxDepth: WireProtocol.maxAgentFrameDepth) { parser throws(JSONParser.Refusal) -> AgentFrame in
+    private static func frameReadingEveryKey(in line: UnsafeRawBufferPointer, followingWriterOrder: Bool) -> AgentFrame? {
+        JSONParser.reading(line, maxDepth: WireProtocol.maxAgentFrameDepth, followingWriterOrder: followingWriterOrder) { parser throws(JSONParser.Refusal) -> AgentFrame in
             var kindIsEvent = false
             var seq: Int?
             var record: WireTraffic?
@@ -68,8 +86,8 @@ enum TrafficFrameReader {
         }
     }
 
-    private static let frameKeys = JSONKeySet(["kind", "seq", "event"])
-    private static let eventKeys = JSONKeySet(["type", "record"])
+    private static let frameKeys = JSONKeySet(["kind", "seq", "event"], writerOrders: [["kind", "seq", "event"]])
+    private static let eventKeys = JSONKeySet(["type", "record"], writerOrders: [["type", "record"]])
     private static let eventKind = JSONKeySet(["event"])
     private static let trafficType = JSONKeySet(["traffic"])
     private static let directions: [TrafficRecord.Direction] = [.received, .sent]
@@ -79,6 +97,17 @@ enum TrafficFrameReader {
     private static let recordKeys = JSONKeySet([
         "seq", "direction", "time", "origin", "command", "rule", "deliveryError", "hold", "fault", "bytes", "truncated", "reported", "lost",
         "delivered", "original", "message",
+    ], writerOrders: [
+        // As `AgentState` writes a record (a plain one, nearly all, is seq to origin, bytes, message).
+        [
+            "seq", "direction", "time", "origin", "command", "rule", "deliveryError", "lost", "hold", "fault", "original", "bytes", "reported",
+            "truncated", "message", "delivered",
+        ],
+        // Sorted, as `JSONEncoding` writes a `WireTraffic` (recordings, a snapshot's log, the benchmarks' frames).
+        [
+            "bytes", "command", "delivered", "deliveryError", "direction", "fault", "hold", "lost", "message", "origin", "original", "reported",
+            "rule", "seq", "time", "truncated",
+        ],
     ])
 
     /// `{"type":"traffic","record":{...}}` at level 2: the record.
@@ -169,6 +198,45 @@ enum TrafficFrameReader {
         return WireTraffic(
             seq: seq, direction: direction, time: time, origin: origin, bytes: bytes, message: message, messageJSON: messageBytes,
             rare: rare.take())
+    }
+
+    /// The agent writes a plain record (no rare field: nearly every one) in one layout
+    /// (`TrafficEventFrame`): `{"seq":N,"direction":"received","time":T,"origin":"journey","bytes":B,"message":{...}}`,
+    /// or `sent` from the `host`.
+    private static let plainRecordStart = Array(#"{"seq":"#.utf8)
+    private static let plainReceivedMiddle = Array(#","direction":"received","time":"#.utf8)
+    private static let plainSentMiddle = Array(#","direction":"sent","time":"#.utf8)
+    private static let plainReceivedOrigin = Array(#","origin":"journey","bytes":"#.utf8)
+    private static let plainSentOrigin = Array(#","origin":"host","bytes":"#.utf8)
+    private static let plainMessageKey = Array(#","message":"#.utf8)
+    private static let plainRecordEnd = Array("}".utf8)
+
+    /// A traffic record at level 3 laid out exactly as the agent writes a plain one, its keys and
+    /// their fixed values compared as bytes (not read key by key: the record's object, its keys
+    /// and its two named values were some 2,000 instructions of a frame, issue 30); refused
+    /// otherwise, and then read by ``traffic(from:)`` from the same byte. Where the bytes are
+    /// those, reading them key by key gives the same: the keys are known, each once, and the
+    /// values are read by the same readers.
+    private static func plainTraffic(from parser: inout JSONParser) throws(JSONParser.Refusal) -> WireTraffic {
+        let depth = 3
+        try parser.readLiteral(plainRecordStart, openingObjectAt: depth)
+        let seq = try integer(&parser)
+        let direction: TrafficRecord.Direction
+        if parser.readLiteralIfPresent(plainReceivedMiddle) {
+            direction = .received
+        } else {
+            try parser.readLiteral(plainSentMiddle)
+            direction = .sent
+        }
+        let time = try parser.readNumber()
+        try parser.readLiteral(direction == .received ? plainReceivedOrigin : plainSentOrigin)
+        let bytes = try integer(&parser)
+        try parser.readLiteral(plainMessageKey)
+        let (message, messageBytes) = try BridgeMessageReader.messageKeepingBytes(from: &parser, depth: depth + 1)
+        try parser.readLiteral(plainRecordEnd)
+        return WireTraffic(
+            seq: seq, direction: direction, time: time, origin: direction == .received ? .journey : .host, bytes: bytes, message: message,
+            messageJSON: messageBytes, rare: nil)
     }
 
     /// Sets a rare field, making the record's rare fields at the first.

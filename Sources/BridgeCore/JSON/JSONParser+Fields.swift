@@ -1,39 +1,5 @@
 import Foundation
 
-/// The keys a field reader knows in one kind of object, for
-/// ``JSONParser/readObject(depth:keys:member:)``: matched by their bytes, so no key is made into
-/// a `String` or hashed.
-///
-/// ```swift
-/// static let keys = JSONKeySet(["version", "correlationId", "type", "timestamp", "payload"])
-/// ```
-///
-/// A name must be plain ASCII without `"` or `\`: then a key in the text equals it exactly when
-/// its bytes do (no other spelling of such a name is canonically equivalent to it), which is how
-/// the full parser's dictionaries compare keys.
-package struct JSONKeySet: Sendable {
-    /// The names, as bytes, in the order given: a match is reported by its position here.
-    let names: [[UInt8]]
-
-    /// The set of `names`; at most 64.
-    package init(_ names: [StaticString]) {
-        self.names = names.prefix(64).map { name in name.withUTF8Buffer { Array($0) } }
-    }
-
-    /// The set of `names` (enumeration raw values, say); at most 64.
-    package init(strings names: [String]) {
-        self.names = names.prefix(64).map { Array($0.utf8) }
-    }
-
-    /// The position of the name spelled by `key`, or `nil`.
-    func position(of key: UnsafeBufferPointer<UInt8>) -> Int? {
-        for (position, name) in names.enumerated() where name.count == key.count {
-            if name.withUnsafeBufferPointer({ $0.elementsEqual(key) }) { return position }
-        }
-        return nil
-    }
-}
-
 /// Reading the fields of a known shape straight from the text, under the same rules as the rest
 /// of ``JSONParser`` (the same grammar, nesting limit, numbers, strings and UTF-8 checks), without
 /// building a dictionary for each object: how a frame or message read on every line is decoded
@@ -63,11 +29,14 @@ extension JSONParser {
     /// Inlinable, so that it is specialised for its caller's result (a reader in another module
     /// otherwise looked up `Optional<Result>`'s metadata and called `Data` through a witness
     /// table on every line).
+    ///
+    /// `followingWriterOrder: false` looks every key up (``JSONKeySet``): only for tests that
+    /// compare the two ways.
     @inlinable
     package static func reading<Result>(
-        _ data: some ContiguousBytes, maxDepth: Int, _ body: (inout JSONParser) throws(Refusal) -> Result
+        _ data: some ContiguousBytes, maxDepth: Int, followingWriterOrder: Bool = true, _ body: (inout JSONParser) throws(Refusal) -> Result
     ) -> Result? {
-        data.withUnsafeBytes { raw in reading(raw, maxDepth: maxDepth, body) }
+        data.withUnsafeBytes { raw in reading(raw, maxDepth: maxDepth, followingWriterOrder: followingWriterOrder, body) }
     }
 
     /// The same, for bytes a caller already holds: not through
@@ -76,10 +45,11 @@ extension JSONParser {
     /// frame (about 650 instructions of 15,500, issue 30).
     @inlinable
     package static func reading<Result>(
-        _ raw: UnsafeRawBufferPointer, maxDepth: Int, _ body: (inout JSONParser) throws(Refusal) -> Result
+        _ raw: UnsafeRawBufferPointer, maxDepth: Int, followingWriterOrder: Bool = true, _ body: (inout JSONParser) throws(Refusal) -> Result
     ) -> Result? {
         raw.withMemoryRebound(to: UInt8.self) { buffer -> Result? in
             var parser = JSONParser(bytes: buffer, maxDepth: maxDepth, builds: true, paths: [])
+            parser.followsWriterOrder = followingWriterOrder
             parser.skipWhitespace()
             guard let result = try? body(&parser) else { return nil }
             parser.skipWhitespace()
@@ -103,6 +73,26 @@ extension JSONParser {
         index += literal.count
     }
 
+    /// Reads `literal` when it is at the current byte (`true`), or reads nothing (`false`): as
+    /// ``readLiteral(_:openingObjectAt:)``, for a choice between layouts a writer uses.
+    package mutating func readLiteralIfPresent(_ literal: [UInt8]) -> Bool {
+        guard bytes.count - index >= literal.count, let base = bytes.baseAddress else { return false }
+        let same = literal.withUnsafeBufferPointer { expected in
+            guard let start = expected.baseAddress else { return true }
+            return memcmp(base + index, start, expected.count) == 0
+        }
+        if same { index += literal.count }
+        return same
+    }
+
+    /// Goes back to `offset`, where this parser was before a reader refused: for a reader that
+    /// tries the text as its writer lays it out and, when it is not, reads the same bytes the
+    /// general way: the position and the building of values are as they were there.
+    package mutating func rewind(to offset: Int) {
+        index = min(max(offset, 0), bytes.count)
+        builds = true
+    }
+
     /// The offset of the next byte from the start of the text: where a value about to be read
     /// starts, or where one just read ends.
     package var offset: Int { index }
@@ -112,6 +102,10 @@ extension JSONParser {
     /// `keys`); `member` must read that value. Other keys' values are checked and skipped, as
     /// the full decoding ignores them. A key of `keys` given twice, or a key with escapes that
     /// could spell one, is refused (the full decoding keeps the last one).
+    ///
+    /// The key a writer of such objects puts next (`keys`' writer orders) is compared as bytes
+    /// first (``ExpectedJSONKey``); any other key is read and looked up. Either way a key is the
+    /// same key, so the order the keys come in changes only the speed.
     package mutating func readObject(
         depth: Int, keys: JSONKeySet, member: (inout JSONParser, Int) throws(Refusal) -> Void
     ) throws(Refusal) {
@@ -123,23 +117,72 @@ extension JSONParser {
         }
         if objectIsEmpty() { return }
         var seen: UInt64 = 0
+        // Where the key expected next is in `keys.script`; -1 before the first key (the order
+        // is then chosen by it) or when following no order.
+        var cursor = -1
+        var order = 0
+        var first = followsWriterOrder && !keys.orderStarts.isEmpty
         repeat {
-            let key = try refusing { parser throws(Failure) in try parser.memberKeyBytes() }
-            if let position = keys.position(of: key) {
+            skipWhitespace()
+            var position = -1
+            if cursor >= 0 {
+                // The next key of the order that is here: a writer leaves out the keys it has no
+                // value for (a traffic record's rare fields, a payload's `data`).
+                var next = cursor
+                while true {
+                    let expected = keys.script[next]
+                    if expected < 0 { break }
+                    if isAt(keys.expected[expected]) {
+                        position = expected
+                        cursor = next + 1
+                        break
+                    }
+                    next += 1
+                }
+            } else if first {
+                for (candidate, start) in keys.orderStarts.enumerated() {
+                    let expected = keys.script[start]
+                    if expected >= 0, isAt(keys.expected[expected]) {
+                        position = expected
+                        order = candidate
+                        cursor = start + 1
+                        break
+                    }
+                }
+            }
+            if position >= 0 {
+                skipWhitespace()
+            } else {
+                let key = try refusing { parser throws(Failure) in try parser.memberKeyBytes() }
+                if let known = keys.position(of: key) {
+                    position = known
+                    if first || cursor >= 0 { cursor = keys.resumptions[order * keys.names.count + known] }
+                } else {
+                    // An escaped key may spell a known one: left to the full decoding.
+                    if key.contains(UInt8(ascii: "\\")) { throw Refusal() }
+                    try refusing { parser throws(Failure) in
+                        parser.builds = false
+                        _ = try parser.value(depth: depth)
+                        parser.builds = true
+                    }
+                }
+            }
+            first = false
+            if position >= 0 {
                 let bit: UInt64 = 1 << UInt64(position)
                 guard seen & bit == 0 else { throw Refusal() }
                 seen |= bit
                 try member(&self, position)
-            } else {
-                // An escaped key may spell a known one: left to the full decoding.
-                if key.contains(UInt8(ascii: "\\")) { throw Refusal() }
-                try refusing { parser throws(Failure) in
-                    parser.builds = false
-                    _ = try parser.value(depth: depth)
-                    parser.builds = true
-                }
             }
         } while try refusing({ parser throws(Failure) in try parser.ends(UInt8(ascii: "}")) }) == false
+    }
+
+    /// Whether `key` (`"name":`) is at the current byte, and if so moves past it.
+    @inline(__always)
+    private mutating func isAt(_ key: ExpectedJSONKey?) -> Bool {
+        guard let key, bytes.count - index >= 16, let base = bytes.baseAddress, key.isAt(base + index) else { return false }
+        index += key.length
+        return true
     }
 
     /// Runs `body`, a step of the full parser, turning its failure into a refusal.
@@ -201,11 +244,30 @@ extension JSONParser {
     /// with escapes or other than printable ASCII is refused.
     package mutating func readString(among names: JSONKeySet) throws(Refusal) -> Int? {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Refusal() }
+        // A name, quoted, compared as a whole: the same name a search finds (issue 30).
+        if followsWriterOrder, bytes.count - index >= 16, let base = bytes.baseAddress {
+            for (position, name) in names.quoted.enumerated() {
+                if let name, name.isAt(base + index) {
+                    index += name.length
+                    return position
+                }
+            }
+        }
         // Only a plain string can be a name; anything else is left to the full decoding.
         guard let end = plainStringEnd(from: index + 1) else { throw Refusal() }
         let text = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])
         index = end + 1
         return names.position(of: text)
+    }
+
+    /// Reads the string at the current byte, giving `usual` itself (no new `String` made) when
+    /// the string is exactly that (`"1.0"`, say: a message's version nearly always is).
+    package mutating func readString(usually usual: ExpectedJSONString) throws(Refusal) -> String {
+        if followsWriterOrder, let text = usual.text, bytes.count - index >= 16, let base = bytes.baseAddress, text.isAt(base + index) {
+            index += text.length
+            return usual.value
+        }
+        return try readString()
     }
 
     /// Reads the number at the current byte.

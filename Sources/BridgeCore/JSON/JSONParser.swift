@@ -50,6 +50,10 @@ package struct JSONParser {
     private let paths: [[PathStep]]
     private var ranges: [[Range<Int>]]
     @usableFromInline var index = 0
+    /// Whether the field readers (`JSONParser+Fields.swift`) compare what a writer usually puts
+    /// next as bytes first (a key in its writers' order, a known name, a usual string) before
+    /// reading it the general way; off only to compare the two ways in tests.
+    @usableFromInline var followsWriterOrder = true
     /// The members of the objects being parsed, innermost last: an object's dictionary is made
     /// once at its end, at its final size, rather than grown member by member.
     private var members: [(key: String, value: JSONValue)] = []

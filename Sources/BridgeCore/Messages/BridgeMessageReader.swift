@@ -25,10 +25,21 @@ package enum BridgeMessageReader {
         }
     }
 
-    private static let messageKeys = JSONKeySet(["version", "correlationId", "type", "timestamp", "payload"])
+    /// The orders a message's keys come in: as the documented shape lists them (a journey's
+    /// `JSON.stringify` of such an object literal), and sorted, as `BridgeMessageWriter` and
+    /// `JSONEncoder` write them (the host's messages to the journey, and so the adapter's reports).
+    private static let messageOrders: [[StaticString]] = [
+        ["version", "correlationId", "type", "timestamp", "payload"],
+        ["correlationId", "payload", "timestamp", "type", "version"],
+    ]
+    private static let messageKeys = JSONKeySet(["version", "correlationId", "type", "timestamp", "payload"], writerOrders: messageOrders)
     /// The same, and the two keys ``message(in:maxDepth:refusingTopLevelStatus:)`` refuses.
-    private static let messageKeysAndStatus = JSONKeySet(["version", "correlationId", "type", "timestamp", "payload", "status", "error"])
-    private static let payloadKeys = JSONKeySet(["action", "data", "status", "error"])
+    private static let messageKeysAndStatus = JSONKeySet(
+        ["version", "correlationId", "type", "timestamp", "payload", "status", "error"], writerOrders: messageOrders)
+    /// A payload's keys, in the one order both the documented shape and the sorted writers put them.
+    private static let payloadKeys = JSONKeySet(["action", "data", "status", "error"], writerOrders: [["action", "data", "status", "error"]])
+    /// The version nearly every message carries: given as this one string, not made anew.
+    private static let usualVersion = ExpectedJSONString(BridgeMessage.protocolVersion)
     private static let typeNames = JSONKeySet(strings: MessageType.allCases.map(\.rawValue))
     private static let statusNames = JSONKeySet(strings: BridgeResponseStatus.allCases.map(\.rawValue))
 
@@ -108,7 +119,7 @@ package enum BridgeMessageReader {
         var payload: PayloadFields?
         try parser.readObject(depth: depth, keys: refusingTopLevelStatus ? messageKeysAndStatus : messageKeys) { parser, key throws(JSONParser.Refusal) in
             switch key {
-            case 0: version = try parser.readString()
+            case 0: version = try parser.readString(usually: usualVersion)
             case 1: correlationId = try parser.readString()
             case 2:
                 guard let known = try parser.readString(among: typeNames) else { throw JSONParser.Refusal() }
