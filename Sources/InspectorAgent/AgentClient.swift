@@ -108,7 +108,9 @@ final class AgentClient {
     /// larger than `limit` is let through outside the budget, one at a time, so a client that
     /// keeps up receives it (and the events around it) instead of being told it fell behind.
     /// The events queued for a client therefore take at most `limit` bytes plus one frame (at
-    /// most `WireProtocol.maxAgentFrameBytes`, whose bytes every client's queue shares).
+    /// most `WireProtocol.maxAgentFrameBytes`, whose bytes every client's queue shares). A frame
+    /// may be part of a run's array (``AgentState/FrameRun``), which holds at most twice the
+    /// bytes of the frames written in it alive.
     func enqueueEvent(_ frame: [UInt8], seq: Int, limit: Int, now: Date) {
         enqueueEvent(frame[...], seq: seq, limit: limit, now: now)
     }

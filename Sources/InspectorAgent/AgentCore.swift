@@ -241,6 +241,7 @@ final class AgentCore {
     /// subscribed client queues them, client by client (``AgentState/FrameRun``).
     private func endRun() {
         guard !run.isEmpty else { return }
+        run.trimIfMostlyUnused()
         state.keep(run)
         let now = now
         let limit = limits.maxQueuedBytesPerClient

@@ -147,9 +147,13 @@ struct AgentState {
     /// Plain traffic frames written one after another into one array (``write(_:into:)``),
     /// kept by the log and queued for the clients as parts of it once the run ends
     /// (``keep(_:)``): one allocation, and later one free, for a run of frames instead of one
-    /// each. A run ends before anything else is applied, and when its array is full (it is never
-    /// grown while parts of it are kept); it is at most ``FrameRun/bytesPerArray`` bytes (or one
-    /// frame), so an old record the log still keeps holds little else alive.
+    /// each. A run ends before anything else is applied, at the end of each batch, and when its
+    /// array is full (it is never grown while parts of it are kept); it is at most
+    /// ``FrameRun/bytesPerArray`` bytes (or one frame). A run that ends with most of its array
+    /// unused (one frame of a quiet host's batch) is moved to an array of its own size first
+    /// (``FrameRun/trimIfMostlyUnused()``), so what the log and the queues keep alive is at most
+    /// twice the bytes they count: without that, each record of a quiet session would hold a
+    /// 32 KiB array.
     struct FrameRun {
         /// One frame of the run: where it and its logged parts are in ``bytes``.
         struct Entry {
@@ -175,6 +179,19 @@ struct AgentState {
             for entry in entries {
                 body(all[entry.frame], entry.seq)
             }
+        }
+
+        /// Moves the run's frames to an array of their own size when more than half of the
+        /// array is unused (the same indices: the entries' ranges stay true), so that the parts
+        /// the log and the queues keep hold at most twice their bytes. Call before the run is kept.
+        mutating func trimIfMostlyUnused() {
+            guard bytes.capacity - bytes.count > bytes.count else { return }
+            // Appended into a fresh array, not made by `Array(bytes[...])`, which may hand back
+            // the same oversized storage.
+            var exact: [UInt8] = []
+            exact.reserveCapacity(bytes.count)
+            exact.append(contentsOf: bytes)
+            bytes = exact
         }
 
         /// Forgets the run's frames (kept by the log and the queues by now); the next frame

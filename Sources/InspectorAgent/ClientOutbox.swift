@@ -95,6 +95,10 @@ struct ClientOutbox {
     }
 
     private mutating func append(_ frame: QueuedFrame, now: Date) {
+        // An empty frame would never be written off the head (a write of it takes nothing, and
+        // `flush` would try again for ever). None is queued today, since every frame ends in a
+        // newline; refused here so that none ever can be.
+        guard !frame.bytes.isEmpty else { return }
         if queue.isEmpty { lastProgress = now }
         queuedBytes += frame.bytes.count
         switch frame.kind {

@@ -6,7 +6,8 @@ import BridgeCore
 /// digit by digit was about a tenth of the agent's work per message.
 ///
 /// ``write(_:to:)`` writes exactly what `DecimalText.write(_:to:)` writes for any value; it only
-/// takes the shortcut for a value at most ``largestStep`` above the last one, both not negative,
+/// takes the shortcut for a value at most ``largestStep`` above the last one, both not negative
+/// (checked each, as the step wraps around from `Int64.max` to `Int64.min`),
 /// and writes the text afresh otherwise (a first value, a jump, a number that gains a digit).
 struct DecimalDigits {
     /// The number the text is of.
@@ -24,7 +25,7 @@ struct DecimalDigits {
     /// `DecimalText.maxBytes`, and returns how many bytes it took; keeps the text for the next call.
     mutating func write(_ newValue: Int64, to destination: UnsafeMutablePointer<UInt8>) -> Int {
         let step = newValue &- value
-        if _slowPath(value < 0 || step < 0 || step > Self.largestStep || !advance(by: step)) {
+        if _slowPath(value < 0 || newValue < 0 || step < 0 || step > Self.largestStep || !advance(by: step)) {
             count = withUnsafeMutableBytes(of: &digits) { text in
                 guard let start = text.baseAddress else { return 0 }
                 return DecimalText.write(newValue, to: start.assumingMemoryBound(to: UInt8.self))

@@ -3,8 +3,11 @@ import Foundation
 import InspectorProtocol
 
 /// The event frame of a plain traffic record (no command, hold, fault, note or edit on it, small
-/// enough to forward whole), written in one pass into one buffer sized for it beforehand (an
-/// upper bound: each number is given room for its longest form).
+/// enough to forward whole), written in one pass with room made for it beforehand (an upper
+/// bound: each number is given room for its longest form): appended after the last frame of a
+/// run in one array (``append(seq:direction:time:json:numbers:to:)``, `AgentState.FrameRun`), or,
+/// for a message that came in an array of its own, around the message where it lies
+/// (``inPlace(_:seq:direction:time:)``).
 ///
 /// This is the agent's hot path: every message that crosses the bridge becomes one of these. It
 /// writes exactly what ``AgentState``'s general path writes for such a record through

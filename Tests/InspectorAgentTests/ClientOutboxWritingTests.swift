@@ -190,4 +190,26 @@ struct ClientOutboxWritingTests {
         #expect(output.buffersPerCall == [5, 5, 1, 1, 4])
         #expect(output.received == frames.flatMap { $0 })
     }
+
+    @Test("An empty frame is not queued, so a flush never waits on one: the frames around it go out")
+    func emptyFrameIsNotQueued() {
+        var outbox = ClientOutbox(now: Date())
+        let frames: [ArraySlice<UInt8>] = [Array("a\n".utf8)[...], [][...], Array("b\n".utf8)[...]]
+        outbox.enqueue(frames[1], now: Date())
+        #expect(!outbox.wantsToWrite)
+        for frame in frames { outbox.enqueue(frame, now: Date()) }
+        #expect(outbox.queuedBytes == 4)
+        for gathers in [true, false] {
+            var queued = outbox
+            let output = ScriptedOutput(script: [], gathers: gathers)
+            var flushes = 0
+            while queued.wantsToWrite, flushes < 10 {
+                let stayed = queued.flush(to: output, now: Date())
+                #expect(stayed)
+                flushes += 1
+            }
+            #expect(!queued.wantsToWrite)
+            #expect(output.received == Array("a\nb\n".utf8))
+        }
+    }
 }

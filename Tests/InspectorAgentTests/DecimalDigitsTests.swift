@@ -37,6 +37,9 @@ struct DecimalDigitsTests {
             values += [start + DecimalDigits.largestStep, start + DecimalDigits.largestStep + 1, start + 3 * DecimalDigits.largestStep]
         }
         values += [-1, -10, 0, 5, Int64.min, Int64.max - 5, Int64.max - 1, Int64.max, 0, Int64.max - 9_999, Int64.max]
+        // Past `Int64.max` the step wraps around to a small positive number: each pair must still
+        // be written afresh.
+        values += [Int64.max, Int64.min, Int64.max - 3, Int64.min + 2, Int64.max, Int64.min + 9_998]
         for _ in 0..<2_000 {
             values.append(Int64(bitPattern: random.next()) >> Int64(random.next() % 64))
         }

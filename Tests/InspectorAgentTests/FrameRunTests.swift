@@ -106,4 +106,36 @@ struct FrameRunTests {
         #expect(arrays >= 200 * 1_000 / AgentState.FrameRun.bytesPerArray && arrays < 20)
         #expect(kept.allSatisfy { $0.last == 0x0A && $0.first == UInt8(ascii: "{") })
     }
+
+    @Test("A run that ends with most of its array unused moves to an array of its own size; a fuller one stays")
+    func mostlyUnusedRunIsTrimmed() {
+        var state = CompactTrafficTests.freshState()
+        let text = [UInt8](repeating: UInt8(ascii: "m"), count: 500)
+        func run(frames: Int) -> AgentState.FrameRun {
+            var run = AgentState.FrameRun()
+            run.startArray(messageBytes: text.count)
+            for _ in 0..<frames {
+                text.withUnsafeBytes { json in
+                    _ = state.write(TrafficArena.Record(direction: .received, time: CompactTrafficTests.t0, json: json), into: &run)
+                }
+            }
+            return run
+        }
+        // One frame of a quiet host's batch: a 32 KiB array for some 650 bytes.
+        var quiet = run(frames: 1)
+        let before = quiet.bytes
+        #expect(quiet.bytes.capacity >= AgentState.FrameRun.bytesPerArray)
+        quiet.trimIfMostlyUnused()
+        #expect(quiet.bytes == before)
+        #expect(quiet.bytes.capacity < 2 * quiet.bytes.count)
+        var frames: [ArraySlice<UInt8>] = []
+        quiet.forEachFrame { frame, _ in frames.append(frame) }
+        #expect(frames.count == 1 && frames[0].last == 0x0A && frames[0].first == UInt8(ascii: "{"))
+        // A run that fills most of its array keeps it.
+        var busy = run(frames: 40)
+        let capacity = busy.bytes.capacity
+        #expect(busy.bytes.count * 2 >= capacity)
+        busy.trimIfMostlyUnused()
+        #expect(busy.bytes.capacity == capacity)
+    }
 }

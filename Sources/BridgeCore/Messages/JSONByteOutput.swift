@@ -113,7 +113,7 @@ struct JSONByteOutput: ~Copyable {
             while index + 8 <= length {
                 let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
                 if Self.escapedBytes(UInt64(littleEndian: word)) == 0 {
-                    UnsafeMutableRawPointer(base + count).storeBytes(of: word, as: UInt64.self)
+                    storeWord(word)
                     count += 8
                     index += 8
                     continue
@@ -131,7 +131,11 @@ struct JSONByteOutput: ~Copyable {
                 // characters (a byte's mark never reaches an earlier byte).
                 let mask: UInt64 = (1 &<< UInt64(8 &* tail)) &- 1
                 if Self.escapedBytes(word) & mask == 0 {
-                    UnsafeMutableRawPointer(base + count).storeBytes(of: UInt64(littleEndian: word), as: UInt64.self)
+                    // The room reserved above for the last word whole is gone if the loop above
+                    // escaped anything (an escape takes up to 6 bytes where 1 was counted): only
+                    // the rest of the string and the quote are sure to fit, so make room again.
+                    reserve(8)
+                    storeWord(UInt64(littleEndian: word))
                     count += tail
                     index = length
                 }
@@ -143,6 +147,16 @@ struct JSONByteOutput: ~Copyable {
         }
         base[count] = UInt8(ascii: "\"")
         count += 1
+    }
+
+    /// Stores `word`'s eight bytes at the end, without counting them: the caller counts those it
+    /// meant, and the rest are written over next. Room for all eight must have been made; a debug
+    /// build checks it, so a test that writes every shape of string at every fill catches a
+    /// store past the buffer.
+    @inline(__always)
+    private mutating func storeWord(_ word: UInt64) {
+        assert(capacity - count >= 8, "JSONByteOutput: a whole-word store past the buffer")
+        UnsafeMutableRawPointer(base + count).storeBytes(of: word, as: UInt64.self)
     }
 
     /// Appends one byte of a string, escaped if it must be; `remaining` counts it and the bytes
