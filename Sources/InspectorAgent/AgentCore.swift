@@ -224,7 +224,7 @@ final class AgentCore {
             }
             if !run.fits(messageBytes: record.json.count) {
                 endRun()
-                run.startArray(messageBytes: record.json.count)
+                run.startArray(messageBytes: record.json.count, runLeft: record.runLeft)
             }
             if !state.write(record, into: &run) {
                 endRun()

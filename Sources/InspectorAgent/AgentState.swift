@@ -207,12 +207,23 @@ struct AgentState {
         }
 
         /// Starts a new array, with room for at least a frame of `messageBytes` (the last one's is
-        /// left to the records and queues that keep parts of it).
-        mutating func startArray(messageBytes: Int) {
+        /// left to the records and queues that keep parts of it), and for the frames of the rest
+        /// of its run of records (`runLeft`) up to ``bytesPerArray``: a batch of a few messages
+        /// (a quiet host) gets an array of their size, not 32 KiB for each of its records to keep
+        /// alive.
+        mutating func startArray(messageBytes: Int, runLeft: TrafficArena.RunLeft) {
             bytes = []
             // A message too large to forward is written by the general path: no room for it.
             let frame = messageBytes <= AgentState.forwardLimit ? TrafficEventFrame.capacity(messageBytes: messageBytes) : 0
-            bytes.reserveCapacity(max(Self.bytesPerArray, frame))
+            // Each record's bytes in the arena are at least its message's; each frame adds at most
+            // the frame of an empty message.
+            let rest = runLeft.bytes + runLeft.records * TrafficEventFrame.capacity(messageBytes: 0)
+            bytes.reserveCapacity(max(min(Self.bytesPerArray, rest), frame))
+        }
+
+        /// ``startArray(messageBytes:runLeft:)`` for a run of unknown length: a whole array.
+        mutating func startArray(messageBytes: Int) {
+            startArray(messageBytes: messageBytes, runLeft: TrafficArena.RunLeft(bytes: Self.bytesPerArray, records: 0))
         }
     }
 

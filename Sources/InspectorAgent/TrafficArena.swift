@@ -86,6 +86,16 @@ struct TrafficArena {
         /// The index of the message's own array among those ``takeOwnBuffers()`` gives, or -1
         /// for a message in the arena's buffer.
         var ownBuffer = -1
+        /// The bytes this record and the rest of its run take in the arena (headers and
+        /// alignment included: at least their messages' bytes), and how many records that is:
+        /// what a reader that writes the run's frames into one array sizes it by.
+        var runLeft = RunLeft(bytes: 0, records: 1)
+    }
+
+    /// What is left of a run of records, from one on (``Record/runLeft``).
+    struct RunLeft {
+        var bytes: Int
+        var records: Int
     }
 
     /// Bytes of buffer, by capacity.
@@ -193,8 +203,10 @@ struct TrafficArena {
     /// how a batch walks its records a run at a time between its other items.
     func forEach(from offset: inout Int, count: Int, _ body: (Record) throws -> Void) rethrows {
         guard let base else { return }
-        for _ in 0..<count {
+        let end = end(from: offset, count: count)
+        for index in 0..<count {
             guard offset + Self.headerBytes <= used else { return }
+            let runLeft = RunLeft(bytes: end - offset, records: count - index)
             let at = base + offset
             let time = Date(timeIntervalSinceReferenceDate: at.load(as: Double.self))
             let bytes = Int(at.load(fromByteOffset: 8, as: UInt32.self))
@@ -204,9 +216,29 @@ struct TrafficArena {
                 offset += Self.headerBytes
                 continue
             }
-            try body(Record(direction: direction, time: time, json: UnsafeRawBufferPointer(start: at + Self.headerBytes, count: bytes)))
+            try body(Record(
+                direction: direction, time: time, json: UnsafeRawBufferPointer(start: at + Self.headerBytes, count: bytes),
+                runLeft: runLeft))
             offset += (Self.headerBytes + bytes + Self.alignment - 1) & ~(Self.alignment - 1)
         }
+    }
+
+    /// The offset after the `count` records from `offset` on (their headers read, not their
+    /// messages).
+    private func end(from offset: Int, count: Int) -> Int {
+        guard let base else { return offset }
+        var end = offset
+        for _ in 0..<count {
+            guard end + Self.headerBytes <= used else { break }
+            let at = base + end
+            if _slowPath(at.load(fromByteOffset: 13, as: UInt8.self) != 0) {
+                end += Self.headerBytes
+                continue
+            }
+            let bytes = Int(at.load(fromByteOffset: 8, as: UInt32.self))
+            end += (Self.headerBytes + bytes + Self.alignment - 1) & ~(Self.alignment - 1)
+        }
+        return end
     }
 
     /// Calls `body` with the record of a message in its own array (number `index`): its bytes

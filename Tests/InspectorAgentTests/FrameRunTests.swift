@@ -138,4 +138,40 @@ struct FrameRunTests {
         busy.trimIfMostlyUnused()
         #expect(busy.bytes.capacity == capacity)
     }
+
+    @Test("A run's array is sized for the rest of its run of records: a few messages get an array of their size")
+    func arrayIsSizedForTheRun() {
+        var state = CompactTrafficTests.freshState()
+        for (count, size) in [(1, 300), (3, 300), (10, 2_000), (200, 1_000)] {
+            var arena = TrafficArena()
+            let text = [UInt8](repeating: UInt8(ascii: "m"), count: size)
+            for _ in 0..<count {
+                text.withUnsafeBytes { arena.append(.received, time: CompactTrafficTests.t0, json: $0) }
+            }
+            var run = AgentState.FrameRun()
+            var arrays: [Int] = []
+            var frames = 0
+            arena.forEach { record in
+                if !run.fits(messageBytes: record.json.count) {
+                    if !run.isEmpty { arrays.append(run.bytes.capacity) }
+                    state.keep(run)
+                    run.clear()
+                    run.startArray(messageBytes: record.json.count, runLeft: record.runLeft)
+                }
+                #expect(state.write(record, into: &run))
+                frames += 1
+            }
+            let written = run.bytes.count
+            arrays.append(run.bytes.capacity)
+            #expect(frames == count)
+            if count * (size + 400) < AgentState.FrameRun.bytesPerArray {
+                // One array for the whole run, at most twice what its frames take.
+                #expect(arrays.count == 1, "\(count) × \(size)")
+                #expect(arrays[0] < 2 * written, "\(count) × \(size): \(arrays[0]) for \(written)")
+            } else {
+                #expect(arrays.dropLast().allSatisfy { $0 >= AgentState.FrameRun.bytesPerArray }, "\(count) × \(size)")
+            }
+            state.keep(run)
+        }
+    }
 }
