@@ -1,6 +1,7 @@
 import Foundation
 @testable import InspectorAgent
 import SocketSupport
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -15,18 +16,10 @@ import Darwin
 struct AgentClientQueueTests {
     /// A connected pair: the agent's end (non-blocking, as the agent's loop has it) and the peer's.
     private func pair() throws -> (client: AgentClient, agentSide: UnixConnection, peer: UnixConnection) {
-        var descriptors: [Int32] = [0, 0]
-        #if canImport(Glibc)
-        let type = Int32(SOCK_STREAM.rawValue)
-        #else
-        let type = SOCK_STREAM
-        #endif
-        try #require(socketpair(AF_UNIX, type, 0, &descriptors) == 0, "socketpair: errno \(errno)")
-        let agentSide = UnixConnection(adopting: FileDescriptor(adopting: descriptors[0]))
-        try agentSide.setNonBlocking(true)
+        let (agentSide, peer) = try unixConnectionPair()
         let client = AgentClient(id: 1, output: agentSide, now: Date(), handshakeDeadline: Date(), maxFrameBytes: 1 << 20)
         client.phase = .ready(subscribed: true)
-        return (client, agentSide, UnixConnection(adopting: FileDescriptor(adopting: descriptors[1])))
+        return (client, agentSide, peer)
     }
 
     private func event(_ seq: Int, size: Int = 1000) -> [UInt8] {

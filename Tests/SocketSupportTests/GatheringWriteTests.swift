@@ -16,16 +16,8 @@ import Testing
 struct GatheringWriteTests {
     /// A connected pair: a non-blocking writer and its peer.
     private func pair() throws -> (writer: UnixConnection, reader: UnixConnection) {
-        var descriptors: [Int32] = [0, 0]
-        #if canImport(Glibc)
-        let type = Int32(SOCK_STREAM.rawValue)
-        #else
-        let type = SOCK_STREAM
-        #endif
-        try #require(socketpair(AF_UNIX, type, 0, &descriptors) == 0, "socketpair: errno \(errno)")
-        let writer = UnixConnection(adopting: FileDescriptor(adopting: descriptors[0]))
-        try writer.setNonBlocking(true)
-        return (writer, UnixConnection(adopting: FileDescriptor(adopting: descriptors[1])))
+        let (writer, reader) = try unixConnectionPair()
+        return (writer, reader)
     }
 
     /// Writes `buffers` by gathering writes, reading the peer whenever the socket is full, and
