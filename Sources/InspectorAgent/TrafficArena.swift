@@ -203,42 +203,34 @@ struct TrafficArena {
     /// how a batch walks its records a run at a time between its other items.
     func forEach(from offset: inout Int, count: Int, _ body: (Record) throws -> Void) rethrows {
         guard let base else { return }
-        let end = end(from: offset, count: count)
+        var runEnd = offset
+        for _ in 0..<count where runEnd + Self.headerBytes <= used {
+            runEnd += Self.span(at: base + runEnd)
+        }
         for index in 0..<count {
             guard offset + Self.headerBytes <= used else { return }
-            let runLeft = RunLeft(bytes: end - offset, records: count - index)
+            let runLeft = RunLeft(bytes: runEnd - offset, records: count - index)
             let at = base + offset
             let time = Date(timeIntervalSinceReferenceDate: at.load(as: Double.self))
             let bytes = Int(at.load(fromByteOffset: 8, as: UInt32.self))
             let direction: TrafficRecord.Direction = at.load(fromByteOffset: 12, as: UInt8.self) == 0 ? .received : .sent
             if _slowPath(at.load(fromByteOffset: 13, as: UInt8.self) != 0) {
                 try forEachOwnBuffer(index: bytes, direction: direction, time: time, body)
-                offset += Self.headerBytes
-                continue
+            } else {
+                try body(Record(
+                    direction: direction, time: time, json: UnsafeRawBufferPointer(start: at + Self.headerBytes, count: bytes),
+                    runLeft: runLeft))
             }
-            try body(Record(
-                direction: direction, time: time, json: UnsafeRawBufferPointer(start: at + Self.headerBytes, count: bytes),
-                runLeft: runLeft))
-            offset += (Self.headerBytes + bytes + Self.alignment - 1) & ~(Self.alignment - 1)
+            offset += Self.span(at: at)
         }
     }
 
-    /// The offset after the `count` records from `offset` on (their headers read, not their
-    /// messages).
-    private func end(from offset: Int, count: Int) -> Int {
-        guard let base else { return offset }
-        var end = offset
-        for _ in 0..<count {
-            guard end + Self.headerBytes <= used else { break }
-            let at = base + end
-            if _slowPath(at.load(fromByteOffset: 13, as: UInt8.self) != 0) {
-                end += Self.headerBytes
-                continue
-            }
-            let bytes = Int(at.load(fromByteOffset: 8, as: UInt32.self))
-            end += (Self.headerBytes + bytes + Self.alignment - 1) & ~(Self.alignment - 1)
-        }
-        return end
+    /// The bytes the record at `at` takes in the buffer, up to the next record's aligned start:
+    /// its header alone for a message in an array of its own.
+    private static func span(at: UnsafeMutableRawPointer) -> Int {
+        if _slowPath(at.load(fromByteOffset: 13, as: UInt8.self) != 0) { return headerBytes }
+        let bytes = Int(at.load(fromByteOffset: 8, as: UInt32.self))
+        return (headerBytes + bytes + alignment - 1) & ~(alignment - 1)
     }
 
     /// Calls `body` with the record of a message in its own array (number `index`): its bytes

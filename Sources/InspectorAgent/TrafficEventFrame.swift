@@ -90,10 +90,9 @@ struct TrafficEventFrame {
         let received = direction == .received
         let middle: StaticString = received ? Self.receivedMiddle : Self.sentMiddle
         let origin: StaticString = received ? Self.receivedOrigin : Self.sentOrigin
-        // Every part written below, the numbers at their longest.
-        let capacity = Self.head.utf8CodeUnitCount + Self.eventHead.utf8CodeUnitCount + Self.recordHead.utf8CodeUnitCount
-            + middle.utf8CodeUnitCount + origin.utf8CodeUnitCount + Self.messageHead.utf8CodeUnitCount + Self.tail.utf8CodeUnitCount
-            + 4 * DecimalText.maxBytes + otherTime.count + json.count
+        // Every part written below, the numbers at their longest (a received frame's constant
+        // parts, the longer, for either direction).
+        let capacity = Self.capacity(messageBytes: json.count) + otherTime.count
         var record = 0..<0
         var message = 0..<0
         let start = bytes.count

@@ -64,13 +64,7 @@ extension JSONParser {
     /// limit as ``readObject(depth:keys:member:)`` counts one (`openingObjectAt`: its level).
     package mutating func readLiteral(_ literal: [UInt8], openingObjectAt depth: Int? = nil) throws(Refusal) {
         if let depth, depth > maxDepth { throw Refusal() }
-        guard bytes.count - index >= literal.count, let base = bytes.baseAddress else { throw Refusal() }
-        let same = literal.withUnsafeBufferPointer { expected in
-            guard let start = expected.baseAddress else { return true }
-            return memcmp(base + index, start, expected.count) == 0
-        }
-        guard same else { throw Refusal() }
-        index += literal.count
+        guard readLiteralIfPresent(literal) else { throw Refusal() }
     }
 
     /// Reads `literal` when it is at the current byte (`true`), or reads nothing (`false`): as
