@@ -7,6 +7,14 @@ import BridgeCore
 extension BridgeHost: GBGBridgeHostAPI {
     public var delegateObject: AnyObject? { delegate }
 
+    /// Each documented property read once, the slots' through their own ``GBGBridgeCaptureAPI/readSlot()``
+    /// (called on the concrete slot type, not through a witness table).
+    public func readPublicState() -> PublicStateReading {
+        PublicStateReading(
+            delegateObject: delegate, lastError: lastError, pendingRequests: pendingRequests, document: documentCapture.readSlot(),
+            selfie: selfieCapture.readSlot())
+    }
+
     public func installDelegateProxy(reportingTo tap: any GBGBridgeDelegateTap, forwardingTo appDelegate: AnyObject?) -> AnyObject {
         let proxy = BridgeHostDelegateProxy(tap: tap, app: appDelegate as? any BridgeHostDelegate)
         delegate = proxy
@@ -20,6 +28,13 @@ extension BridgeHost: GBGBridgeHostAPI {
 
 extension CaptureCapability: GBGBridgeCaptureAPI {
     public var hasHandler: Bool { handler != nil }
+
+    /// Each documented property read once (`isSupported` as the slot computes it).
+    public func readSlot() -> CaptureSlotReading {
+        CaptureSlotReading(
+            hasHandler: handler != nil, isEnabled: isEnabled, isSupported: isSupported, permissionState: permissionState,
+            activeRequest: activeRequest)
+    }
 
     /// What GBGBridge's documented API cannot express is refused here too, so the public-API
     /// path behaves as it does in an app.

@@ -28,6 +28,11 @@ public protocol GBGBridgeHostAPI: AnyObject {
     var documentCapture: Capture { get }
     /// `selfieCapture`, the `camera.selfie` slot.
     var selfieCapture: Capture { get }
+    /// `delegate`, `lastError`, `pendingRequests` and both slots' fields (each slot's
+    /// ``GBGBridgeCaptureAPI/readSlot()``), read at once: what the adapter compares after every
+    /// message. Implement it by reading those documented properties, each once; it must give what
+    /// reading them one by one gives.
+    func readPublicState() -> PublicStateReading
 
     /// `respond(to:status:data:error:)`: answers a request by its correlation id.
     func respond(to correlationId: String, status: BridgeResponseStatus, data: [String: JSONValue]?, error: BridgeErrorPayload?)
@@ -58,6 +63,10 @@ public protocol GBGBridgeCaptureAPI: AnyObject {
     var isSupported: Bool { get }
     /// `activeRequest`: the request holding the slot, or `nil` when idle.
     var activeRequest: BridgeMessage? { get }
+    /// ``hasHandler``, ``isEnabled``, ``isSupported``, ``permissionState`` and ``activeRequest``,
+    /// read at once (what the adapter compares after every message): implement it by reading
+    /// each documented property once; it must give what reading them one by one gives.
+    func readSlot() -> CaptureSlotReading
     /// `complete(_:)`: ends the active request with a result. Returns whether a request was
     /// active (a mirror of a slot whose `complete(_:)` returns nothing checks `activeRequest`).
     @discardableResult

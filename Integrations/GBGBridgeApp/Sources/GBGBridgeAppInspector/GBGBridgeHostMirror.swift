@@ -23,6 +23,13 @@ public final class GBGBridgeHostMirror: GBGBridgeHostAPI {
     public var receivedMessages: [BridgeMessage] { link.receivedMessages.compactMap(Self.message) }
     public var pendingRequests: [BridgeMessage] { link.pendingRequests.compactMap(Self.message) }
 
+    /// GBGBridge's `delegate`, `lastError`, `pendingRequests` and both slots, each read once.
+    public func readPublicState() -> PublicStateReading {
+        PublicStateReading(
+            delegateObject: delegateObject, lastError: lastError, pendingRequests: pendingRequests,
+            document: documentCapture.readSlot(), selfie: selfieCapture.readSlot())
+    }
+
     public func respond(to correlationId: String, status: BridgeResponseStatus, data: [String: JSONValue]?, error: BridgeErrorPayload?) {
         link.respond(
             to: correlationId, status: Self.status(status), data: data.flatMap(Self.json),
@@ -110,6 +117,13 @@ public final class GBGBridgeCaptureMirror: GBGBridgeCaptureAPI {
     public var hasHandler: Bool { slot.hasHandler }
     public var isSupported: Bool { slot.isSupported }
     public var activeRequest: BridgeMessage? { slot.activeRequest.flatMap(GBGBridgeHostMirror.message) }
+
+    /// The slot's documented properties, each read once.
+    public func readSlot() -> CaptureSlotReading {
+        CaptureSlotReading(
+            hasHandler: hasHandler, isEnabled: isEnabled, isSupported: isSupported, permissionState: permissionState,
+            activeRequest: activeRequest)
+    }
 
     public var isEnabled: Bool {
         get { slot.isEnabled }
