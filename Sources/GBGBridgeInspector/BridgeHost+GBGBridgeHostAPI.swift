@@ -7,12 +7,14 @@ import BridgeCore
 extension BridgeHost: GBGBridgeHostAPI {
     public var delegateObject: AnyObject? { delegate }
 
-    /// Each documented property read once, the slots' through their own ``GBGBridgeCaptureAPI/readSlot()``
+    /// Each documented property read, the slots' through their own ``GBGBridgeCaptureAPI/readSlot(into:)``
     /// (called on the concrete slot type, not through a witness table).
-    public func readPublicState() -> PublicStateReading {
-        PublicStateReading(
-            delegateObject: delegate, lastError: lastError, pendingRequests: pendingRequests, document: documentCapture.readSlot(),
-            selfie: selfieCapture.readSlot())
+    public func readPublicState(into reading: inout PublicStateReading) {
+        reading.delegateObject = delegate
+        reading.lastError = lastError
+        reading.pendingRequests = pendingRequests
+        reading.documentChanged = documentCapture.readSlot(into: &reading.document)
+        reading.selfieChanged = selfieCapture.readSlot(into: &reading.selfie)
     }
 
     public func installDelegateProxy(reportingTo tap: any GBGBridgeDelegateTap, forwardingTo appDelegate: AnyObject?) -> AnyObject {
@@ -29,11 +31,13 @@ extension BridgeHost: GBGBridgeHostAPI {
 extension CaptureCapability: GBGBridgeCaptureAPI {
     public var hasHandler: Bool { handler != nil }
 
-    /// Each documented property read once (`isSupported` as the slot computes it).
-    public func readSlot() -> CaptureSlotReading {
-        CaptureSlotReading(
-            hasHandler: handler != nil, isEnabled: isEnabled, isSupported: isSupported, permissionState: permissionState,
-            activeRequest: activeRequest)
+    /// Each documented property read (`isSupported` as the slot computes it). An idle slot seen
+    /// idle is known from the active request's tag, without copying it.
+    public func readSlot(into reading: inout CaptureSlotReading) -> Bool {
+        var changed = reading.update(hasHandler: handler != nil, isEnabled: isEnabled, isSupported: isSupported, permissionState: permissionState)
+        if activeRequest == nil, reading.activeRequest == nil { return changed }
+        if reading.update(activeRequest: activeRequest) { changed = true }
+        return changed
     }
 
     /// What GBGBridge's documented API cannot express is refused here too, so the public-API

@@ -28,11 +28,13 @@ public protocol GBGBridgeHostAPI: AnyObject {
     var documentCapture: Capture { get }
     /// `selfieCapture`, the `camera.selfie` slot.
     var selfieCapture: Capture { get }
-    /// `delegate`, `lastError`, `pendingRequests` and both slots' fields (each slot's
-    /// ``GBGBridgeCaptureAPI/readSlot()``), read at once: what the adapter compares after every
-    /// message. Implement it by reading those documented properties, each once; it must give what
-    /// reading them one by one gives.
-    func readPublicState() -> PublicStateReading
+    /// Brings `reading` up to date with `delegate`, `lastError`, `pendingRequests` and both
+    /// slots (each through its ``GBGBridgeCaptureAPI/readSlot(into:)``, whose answers go to
+    /// `documentChanged` and `selfieChanged`): what the adapter compares after every message, read
+    /// in one call. Implement it by reading those documented properties, and nothing else: the
+    /// adapter lends its own reading for the call, so the call must not come back to the adapter.
+    /// Afterwards `reading` must hold what reading the properties one by one gives.
+    func readPublicState(into reading: inout PublicStateReading)
 
     /// `respond(to:status:data:error:)`: answers a request by its correlation id.
     func respond(to correlationId: String, status: BridgeResponseStatus, data: [String: JSONValue]?, error: BridgeErrorPayload?)
@@ -63,10 +65,12 @@ public protocol GBGBridgeCaptureAPI: AnyObject {
     var isSupported: Bool { get }
     /// `activeRequest`: the request holding the slot, or `nil` when idle.
     var activeRequest: BridgeMessage? { get }
-    /// ``hasHandler``, ``isEnabled``, ``isSupported``, ``permissionState`` and ``activeRequest``,
-    /// read at once (what the adapter compares after every message): implement it by reading
-    /// each documented property once; it must give what reading them one by one gives.
-    func readSlot() -> CaptureSlotReading
+    /// Brings `reading` up to date with ``hasHandler``, ``isEnabled``, ``isSupported``,
+    /// ``permissionState`` and ``activeRequest``, writing only the fields that differ (an active
+    /// request equal to the one held is left as it is, not copied: `CaptureSlotReading`'s
+    /// `update` methods do both), and returns whether any did. What the adapter compares after
+    /// every message; afterwards `reading` must hold what reading the properties one by one gives.
+    func readSlot(into reading: inout CaptureSlotReading) -> Bool
     /// `complete(_:)`: ends the active request with a result. Returns whether a request was
     /// active (a mirror of a slot whose `complete(_:)` returns nothing checks `activeRequest`).
     @discardableResult

@@ -84,6 +84,10 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     private var refreshQueued = false
     /// The capture slots' states at the last look.
     @exclusivity(unchecked) private var slots = SeenSlots()
+    /// The public state as last read, brought up to date in place by each comparison. Lent to
+    /// the host's `readPublicState(into:)` for the call, which only reads GBGBridge's properties
+    /// (``GBGBridgeHostAPI`` requires it), so no other access to it can come in meanwhile.
+    @exclusivity(unchecked) private var reading = PublicStateReading()
     private var journeyAttached: Bool
     /// Inspector commands whose outgoing message the page has not reported yet: responses by
     /// correlation id, events by name in order.
@@ -128,14 +132,15 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         self.now = now
         self.clock = clock
         self.timeline = ClockTimeline(clock)
-        let state = api.readPublicState()
-        lastError = state.lastError
+        api.readPublicState(into: &reading)
+        lastError = reading.lastError
         let time = now()
-        pending = state.pendingRequests.map { ($0.correlationId, $0.payload.action) }
+        pending = reading.pendingRequests.map { ($0.correlationId, $0.payload.action) }
         pendingSince = Array(repeating: time, count: pending.count)
         pendingIsUnique = PendingChange.allDifferent(pending)
-        slots[.document] = Self.state(of: state.document, kind: .document, since: time)
-        slots[.selfie] = Self.state(of: state.selfie, kind: .selfie, since: time)
+        slots[.document] = Self.state(of: reading.document, kind: .document, since: time)
+        slots[.selfie] = Self.state(of: reading.selfie, kind: .selfie, since: time)
+        reading.letGoOfHostObjects()
         // The public API cannot say whether a page is loaded; a host that has received messages has one.
         journeyAttached = !api.receivedMessages.isEmpty
     }
@@ -527,33 +532,37 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// Compares the public properties with what was last seen and reports the differences.
     ///
     /// It runs after every message, and nearly always little or nothing changed: the public state
-    /// is read in one call (``GBGBridgeHostAPI/readPublicState()``), each part is compared where
-    /// it lies first (the pending ids in order, each slot's fields), and the work of reporting a
+    /// is read in one call into the reading kept (``GBGBridgeHostAPI/readPublicState(into:)``,
+    /// which says which slots changed since the last read), each part is compared where it lies
+    /// first (the pending ids in order, a changed slot's fields), and the work of reporting a
     /// difference (the time, the change, the new state) is done only for a part that differs.
     /// Every change found in one comparison has the same time, read when the first is found.
     public func refresh() {
         guard let api else { return }
-        let state = api.readPublicState()
-        if let proxy, state.delegateObject !== proxy {
+        api.readPublicState(into: &reading)
+        if let proxy, reading.delegateObject !== proxy {
             // The app set its own delegate after the adapter started: chain to it again.
             appDelegate = api.delegateObject
             self.proxy = api.installDelegateProxy(reportingTo: self, forwardingTo: appDelegate)
         }
-        compare(state)
+        compareReading()
+        reading.letGoOfHostObjects()
     }
 
-    /// Compares `state` with what was last seen and reports the differences (``refresh()``).
-    private func compare(_ state: PublicStateReading) {
+    /// Compares ``reading`` with what was last seen and reports the differences (``refresh()``).
+    /// A slot the read did not change is not compared: its state seen was made from the reading
+    /// before, or found to match it, so it still matches.
+    private func compareReading() {
         var time: Date?
-        if state.lastError != lastError {
-            lastError = state.lastError
-            report(.lastError(state.lastError, time: Self.stamp(&time, now)))
+        if reading.lastError != lastError {
+            lastError = reading.lastError
+            report(.lastError(lastError, time: Self.stamp(&time, now)))
         }
-        if !PendingChange.isUnchanged(from: pending, to: state.pendingRequests) {
-            comparePending(state.pendingRequests, time: Self.stamp(&time, now))
+        if !PendingChange.isUnchanged(from: pending, to: reading.pendingRequests) {
+            comparePending(reading.pendingRequests, time: Self.stamp(&time, now))
         }
-        compareSlot(.document, state.document, time: &time)
-        compareSlot(.selfie, state.selfie, time: &time)
+        if reading.documentChanged { compareSlot(.document, reading.document, time: &time) }
+        if reading.selfieChanged { compareSlot(.selfie, reading.selfie, time: &time) }
     }
 
     /// The time of the changes one comparison finds: read from `now` when the first is found.

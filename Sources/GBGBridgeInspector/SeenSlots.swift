@@ -58,19 +58,7 @@ struct SeenSlots {
     /// ``matches(_:_:)`` for one state, read in place (`inout`, never written).
     private static func fieldsMatch(_ seen: inout CaptureSlotState, _ reading: CaptureSlotReading) -> Bool {
         seen.hasHandler == reading.hasHandler && seen.isEnabled == reading.isEnabled && seen.isSupported == reading.isSupported
-            && seen.permissionState == reading.permissionState && sameRequest(seen.activeRequest, reading.activeRequest)
-    }
-
-    /// Whether `seen` and `now` are equal messages (or both `nil`), with the correlation ids
-    /// compared first: a slot that took another request differs there, without a comparison of
-    /// every field (the data's values among them). Equal ids go on to the whole comparison, so the
-    /// answer is `==`'s.
-    static func sameRequest(_ seen: BridgeMessage?, _ now: BridgeMessage?) -> Bool {
-        switch (seen, now) {
-        case (nil, nil): true
-        case (let seen?, let now?): seen.correlationId == now.correlationId && seen == now
-        default: false
-        }
+            && seen.permissionState == reading.permissionState && CaptureSlotReading.sameRequest(seen.activeRequest, reading.activeRequest)
     }
 
     /// What stands in a slot's place before it is first seen (never read: its flag is unset).

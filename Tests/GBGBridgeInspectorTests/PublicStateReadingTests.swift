@@ -5,10 +5,11 @@ import InspectorProtocol
 import TestSupport
 import Testing
 
-/// The adapter reads GBGBridge's public state in one call (`readPublicState()`, each slot's
-/// `readSlot()`) instead of one property at a time, compares an active request's id before the
-/// whole message, and keeps the requests that left `pendingRequests` as positions in the list
-/// seen instead of an array: each must give exactly what the path it replaced gave.
+/// The adapter reads GBGBridge's public state in one call into the reading it keeps
+/// (`readPublicState(into:)`, each slot's `readSlot(into:)`, which write only what changed and
+/// say whether anything did) instead of one property at a time, compares an active request's id
+/// before the whole message, and keeps the requests that left `pendingRequests` as positions in
+/// the list seen instead of an array: each must give exactly what the path it replaced gave.
 @MainActor
 @Suite("The public state read at once, against the properties read one by one")
 struct PublicStateReadingTests {
@@ -43,6 +44,9 @@ struct PublicStateReadingTests {
         arguments: [3, 17, 2024] as [UInt64])
     func bridgeHostReadsAsOneByOne(seed: UInt64) {
         var random = SeededRandom(seed: seed)
+        // Kept from read to read, as the adapter keeps it; a fresh one is read each step too.
+        var kept = PublicStateReading()
+        var slotChanges = 0
         let host = BridgeHost(hostVersion: "1.0.0")
         let delegates = [MessageLogger(host: host, answerUnhandled: false), MessageLogger(host: host, answerUnhandled: false)]
         var next = 0
@@ -72,10 +76,22 @@ struct PublicStateReadingTests {
             case 7: host.receive(text: "{not json \(step)")
             default: host.delegate = Bool.random(using: &random) ? delegates[step % 2] : nil
             }
-            Self.expectSame(host.readPublicState(), Self.oneByOne(host), "seed \(seed), step \(step)")
-            #expect(host.documentCapture.readSlot() == Self.oneByOne(host).document, "seed \(seed), step \(step)")
+            let before = kept
+            host.readPublicState(into: &kept)
+            let reference = Self.oneByOne(host)
+            Self.expectSame(kept, reference, "seed \(seed), step \(step)")
+            #expect(kept.documentChanged == (before.document != reference.document), "seed \(seed), step \(step)")
+            #expect(kept.selfieChanged == (before.selfie != reference.selfie), "seed \(seed), step \(step)")
+            if kept.documentChanged || kept.selfieChanged { slotChanges += 1 }
+            var fresh = PublicStateReading()
+            host.readPublicState(into: &fresh)
+            Self.expectSame(fresh, reference, "seed \(seed), step \(step), fresh")
+            // Let go of after each comparison, as the adapter does: the next read is the same.
+            kept.letGoOfHostObjects()
+            #expect(kept.pendingRequests.isEmpty && kept.delegateObject == nil)
         }
-        #expect(!host.pendingRequests.isEmpty || next > 0, "requests were pending at some point")
+        #expect(next > 0, "requests were pending at some point")
+        #expect(slotChanges > 100, "the slots changed on many steps")
         withExtendedLifetime(delegates) {}
     }
 
@@ -111,7 +127,7 @@ struct PublicStateReadingTests {
         var equalPairs = 0
         for seen in Self.requests {
             for now in Self.requests {
-                #expect(SeenSlots.sameRequest(seen, now) == (seen == now), "\(String(describing: seen)) / \(String(describing: now))")
+                #expect(CaptureSlotReading.sameRequest(seen, now) == (seen == now), "\(String(describing: seen)) / \(String(describing: now))")
                 if seen == now { equalPairs += 1 }
             }
         }
