@@ -35,7 +35,8 @@ extension CaptureCapability: GBGBridgeCaptureAPI {
     /// idle is known from the active request's tag, without copying it.
     public func readSlot(into reading: inout CaptureSlotReading) -> Bool {
         var changed = reading.update(hasHandler: handler != nil, isEnabled: isEnabled, isSupported: isSupported, permissionState: permissionState)
-        if activeRequest == nil, reading.activeRequest == nil { return changed }
+        // Matched by its tag: `== nil` is Optional's `==`, which copied both into a tuple.
+        if case .none = activeRequest, case .none = reading.activeRequest { return changed }
         if reading.update(activeRequest: activeRequest) { changed = true }
         return changed
     }

@@ -69,10 +69,13 @@ public struct CaptureSlotReading: Sendable, Equatable {
     /// every field (the data's values among them). Equal ids go on to the whole comparison, so the
     /// answer is `==`'s.
     public static func sameRequest(_ seen: BridgeMessage?, _ now: BridgeMessage?) -> Bool {
-        switch (seen, now) {
-        case (nil, nil): true
-        case (let seen?, let now?): seen.correlationId == now.correlationId && seen == now
-        default: false
+        // Matched one at a time: a switch over the pair (or `== nil`, which is Optional's `==`)
+        // copied both into a tuple on every look, idle slots included.
+        if case .some(let seen) = seen {
+            if case .some(let now) = now { return seen.correlationId == now.correlationId && seen == now }
+            return false
         }
+        if case .some = now { return false }
+        return true
     }
 }
