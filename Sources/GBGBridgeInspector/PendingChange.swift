@@ -41,6 +41,7 @@ struct PendingChange {
     /// change that made it): then a request that left cannot still be there unless it joined
     /// again, so it is looked for only among those that joined, not in the whole list. The
     /// result is the same either way.
+    @inline(__always)
     init(from before: [(id: String, action: String)], to after: [BridgeMessage], beforeIsUnique: Bool = false) {
         // The walk: each request seen before is either the next one now, or it left.
         var next = 0

@@ -581,8 +581,9 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
             recent.leftPending(id)
             report(.pendingRemoved(correlationId: id, action: action))
         }
-        for message in change.added {
-            report(.pendingAdded(PendingRequest(message: message, since: time)))
+        // By index: each message is copied once, into its report.
+        for index in change.added.indices {
+            report(.pendingAdded(PendingRequest(message: change.added[index], since: time)))
         }
         // A list reordered with the same ids is no change: the order seen stays, as it did.
         guard !change.isEmpty else { return }
