@@ -7,6 +7,16 @@ import BridgeCore
 extension BridgeHost: GBGBridgeHostAPI {
     public var delegateObject: AnyObject? { delegate }
 
+    /// Each documented property read, the slots' through their own ``GBGBridgeCaptureAPI/readSlot(into:)``
+    /// (called on the concrete slot type, not through a witness table).
+    public func readPublicState(into reading: inout PublicStateReading) {
+        reading.delegateObject = delegate
+        reading.lastError = lastError
+        reading.pendingRequests = pendingRequests
+        reading.documentChanged = documentCapture.readSlot(into: &reading.document)
+        reading.selfieChanged = selfieCapture.readSlot(into: &reading.selfie)
+    }
+
     public func installDelegateProxy(reportingTo tap: any GBGBridgeDelegateTap, forwardingTo appDelegate: AnyObject?) -> AnyObject {
         let proxy = BridgeHostDelegateProxy(tap: tap, app: appDelegate as? any BridgeHostDelegate)
         delegate = proxy
@@ -20,6 +30,16 @@ extension BridgeHost: GBGBridgeHostAPI {
 
 extension CaptureCapability: GBGBridgeCaptureAPI {
     public var hasHandler: Bool { handler != nil }
+
+    /// Each documented property read (`isSupported` as the slot computes it). An idle slot seen
+    /// idle is known from the active request's tag, without copying it.
+    public func readSlot(into reading: inout CaptureSlotReading) -> Bool {
+        var changed = reading.update(hasHandler: handler != nil, isEnabled: isEnabled, isSupported: isSupported, permissionState: permissionState)
+        // Matched by its tag: `== nil` is Optional's `==`, which copied both into a tuple.
+        if case .none = activeRequest, case .none = reading.activeRequest { return changed }
+        if reading.update(activeRequest: activeRequest) { changed = true }
+        return changed
+    }
 
     /// What GBGBridge's documented API cannot express is refused here too, so the public-API
     /// path behaves as it does in an app.

@@ -28,6 +28,13 @@ public protocol GBGBridgeHostAPI: AnyObject {
     var documentCapture: Capture { get }
     /// `selfieCapture`, the `camera.selfie` slot.
     var selfieCapture: Capture { get }
+    /// Brings `reading` up to date with `delegate`, `lastError`, `pendingRequests` and both
+    /// slots (each through its ``GBGBridgeCaptureAPI/readSlot(into:)``, whose answers go to
+    /// `documentChanged` and `selfieChanged`): what the adapter compares after every message, read
+    /// in one call. Implement it by reading those documented properties, and nothing else: the
+    /// adapter lends its own reading for the call, so the call must not come back to the adapter.
+    /// Afterwards `reading` must hold what reading the properties one by one gives.
+    func readPublicState(into reading: inout PublicStateReading)
 
     /// `respond(to:status:data:error:)`: answers a request by its correlation id.
     func respond(to correlationId: String, status: BridgeResponseStatus, data: [String: JSONValue]?, error: BridgeErrorPayload?)
@@ -58,6 +65,12 @@ public protocol GBGBridgeCaptureAPI: AnyObject {
     var isSupported: Bool { get }
     /// `activeRequest`: the request holding the slot, or `nil` when idle.
     var activeRequest: BridgeMessage? { get }
+    /// Brings `reading` up to date with ``hasHandler``, ``isEnabled``, ``isSupported``,
+    /// ``permissionState`` and ``activeRequest``, writing only the fields that differ (an active
+    /// request equal to the one held is left as it is, not copied: `CaptureSlotReading`'s
+    /// `update` methods do both), and returns whether any did. What the adapter compares after
+    /// every message; afterwards `reading` must hold what reading the properties one by one gives.
+    func readSlot(into reading: inout CaptureSlotReading) -> Bool
     /// `complete(_:)`: ends the active request with a result. Returns whether a request was
     /// active (a mirror of a slot whose `complete(_:)` returns nothing checks `activeRequest`).
     @discardableResult

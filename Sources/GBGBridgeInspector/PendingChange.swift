@@ -12,17 +12,20 @@ import Foundation
 /// thread more than the rest of the adapter's work per message); anything else (a list
 /// reordered, an id twice) is worked out with sets, with the same result.
 struct PendingChange {
-    /// The requests that left, in the order they had: id and action.
-    var removed: [(id: String, action: String)] = []
     /// The requests that joined, in the order they have (a part of the list now, not a copy).
-    var added: ArraySlice<BridgeMessage> = []
+    private(set) var added: ArraySlice<BridgeMessage> = []
+    /// How many requests left.
+    private(set) var removedCount = 0
 
-    /// Whether the ordered walk found the change (the list before, less ``removed``, is the start
-    /// of the list now, and ``added`` its end); `false` when it was worked out with sets.
+    /// Whether the ordered walk found the change (the list before, less those that left, is the
+    /// start of the list now, and ``added`` its end); `false` when it was worked out with sets.
     private var walked = false
-    /// When the walk found the change: where each of ``removed`` was in the list before, in
-    /// order, if they are few (the only case in which they are used).
+    /// When the walk found the change: where each request that left was in the list before, in
+    /// order. Their ids and actions are read from that list when reported
+    /// (``forEachRemoved(from:_:)``), so that one request answered builds no array.
     private var removedPositions = FewPositions()
+    /// When sets found the change: the requests that left, id and action, in the order they had.
+    private var removedBySets: [(id: String, action: String)] = []
 
     /// Whether the ids of the list now are all different (`false` when that is not known: the
     /// list before was not known to be, and the walk found the change). Handed back as
@@ -30,7 +33,7 @@ struct PendingChange {
     private(set) var afterIsUnique = false
 
     /// Nothing left and nothing joined.
-    var isEmpty: Bool { removed.isEmpty && added.isEmpty }
+    var isEmpty: Bool { removedCount == 0 && added.isEmpty }
 
     /// The change from `before` (ids and actions, as last seen) to `after` (the list now).
     ///
@@ -38,17 +41,16 @@ struct PendingChange {
     /// change that made it): then a request that left cannot still be there unless it joined
     /// again, so it is looked for only among those that joined, not in the whole list. The
     /// result is the same either way.
+    @inline(__always)
     init(from before: [(id: String, action: String)], to after: [BridgeMessage], beforeIsUnique: Bool = false) {
         // The walk: each request seen before is either the next one now, or it left.
         var next = 0
-        var left: [(id: String, action: String)] = []
-        var leftPositions = FewPositions()
+        var left = FewPositions()
         for position in before.indices {
             if next < after.count, after[next].correlationId == before[position].id {
                 next += 1
             } else {
-                left.append(before[position])
-                leftPositions.append(position)
+                left.append(position)
             }
         }
         let joined = after[next...]
@@ -58,14 +60,20 @@ struct PendingChange {
         // before less those that left, which holds none of them: only those that joined can.
         let leftAreGone =
             beforeIsUnique
-            ? left.allSatisfy { request in !joined.contains { $0.correlationId == request.id } }
-            : left.allSatisfy { request in !after.contains { $0.correlationId == request.id } }
+            ? left.allSatisfy { position in
+                let id = before[position].id
+                return !joined.contains { $0.correlationId == id }
+            }
+            : left.allSatisfy { position in
+                let id = before[position].id
+                return !after.contains { $0.correlationId == id }
+            }
         let walkHolds = leftAreGone && joined.allSatisfy { message in !before.contains { $0.id == message.correlationId } }
         if walkHolds {
-            removed = left
+            removedCount = left.count
+            removedPositions = left
             added = joined
             walked = true
-            removedPositions = leftPositions
             // The list now is what stayed of the list before and those that joined, none of
             // which was there before.
             afterIsUnique = beforeIsUnique && Self.allDifferent(added)
@@ -73,9 +81,31 @@ struct PendingChange {
         }
         let now = Set(after.map(\.correlationId))
         let then = Set(before.map(\.id))
-        removed = before.filter { !now.contains($0.id) }
+        removedBySets = before.filter { !now.contains($0.id) }
+        removedCount = removedBySets.count
         added = after.filter { !then.contains($0.correlationId) }[...]
         afterIsUnique = now.count == after.count
+    }
+
+    /// Calls `body` with the id and action of each request that left, in the order they had.
+    /// `before` must be the list this change was worked out from (the walk kept only where they
+    /// were in it); a position it does not hold is skipped, never read.
+    func forEachRemoved(from before: [(id: String, action: String)], _ body: (_ id: String, _ action: String) -> Void) {
+        guard walked else {
+            for request in removedBySets { body(request.id, request.action) }
+            return
+        }
+        removedPositions.forEach { position in
+            if position < before.count { body(before[position].id, before[position].action) }
+        }
+    }
+
+    /// The requests that left, id and action, in the order they had (``forEachRemoved(from:_:)``
+    /// gathered): for a caller that wants them as a list.
+    func removed(from before: [(id: String, action: String)]) -> [(id: String, action: String)] {
+        var removed: [(id: String, action: String)] = []
+        forEachRemoved(from: before) { removed.append(($0, $1)) }
+        return removed
     }
 
     /// Whether `after` holds the requests of `before`, in the same order: no change, found with
@@ -109,7 +139,7 @@ struct PendingChange {
 
     /// Brings `seen`, the list this change was worked out from, to the ids and actions of `after`,
     /// the list it was worked out to: the same as making them again from `after`, without copying
-    /// every request in it when the walk found the change (``removed`` taken out, ``added``
+    /// every request in it when the walk found the change (those that left taken out, ``added``
     /// appended: the usual one or two).
     ///
     /// `since` holds, for each of `seen`, when its id was first seen (every request with one id
@@ -119,7 +149,9 @@ struct PendingChange {
     func apply(to seen: inout [(id: String, action: String)], since: inout [Date], after: [BridgeMessage], time: Date) {
         // Made again when the walk did not find the change, or when many left at once (each
         // removal moves the rest of the list).
-        guard walked, removedPositions.holdsAll, since.count == seen.count else {
+        guard walked, removedPositions.count <= FewPositions.inline, since.count == seen.count,
+            removedPositions.allSatisfy({ $0 < seen.count })
+        else {
             var firstSeen: [String: Date] = [:]
             for (request, time) in zip(seen, since) where firstSeen[request.id] == nil { firstSeen[request.id] = time }
             seen = after.map { ($0.correlationId, $0.payload.action) }
@@ -138,36 +170,58 @@ struct PendingChange {
     }
 }
 
-/// Up to four positions in a list, held inline (a look after a message finds one or two requests
-/// gone; an array of them was allocated on every such look), and how many were added in all.
+/// Positions in a list, in the order appended: the first four held inline (a look after a
+/// message finds one or two requests gone, and an array of them was allocated on every such
+/// look), any more in an array made only then.
 struct FewPositions {
+    /// How many positions are held inline.
+    static let inline = 4
+
     private var first = 0
     private var second = 0
     private var third = 0
     private var fourth = 0
-    /// How many positions were appended (only the first four are held).
+    /// Those after the fourth.
+    private var more: [Int] = []
+    /// How many positions were appended.
     private(set) var count = 0
 
-    /// Appends `position` (held if it is one of the first four).
+    /// Appends `position`.
     mutating func append(_ position: Int) {
         switch count {
         case 0: first = position
         case 1: second = position
         case 2: third = position
         case 3: fourth = position
-        default: break
+        default: more.append(position)
         }
         count += 1
     }
 
-    /// Whether every position appended is held (at most four were).
-    var holdsAll: Bool { count <= 4 }
+    /// Calls `body` with each position, the first appended first.
+    func forEach(_ body: (Int) -> Void) {
+        if count > 0 { body(first) }
+        if count > 1 { body(second) }
+        if count > 2 { body(third) }
+        if count > 3 { body(fourth) }
+        for position in more { body(position) }
+    }
 
-    /// Calls `body` with each position held, the last appended first.
+    /// Calls `body` with each position, the last appended first.
     func forEachFromLast(_ body: (Int) -> Void) {
+        for position in more.reversed() { body(position) }
         if count > 3 { body(fourth) }
         if count > 2 { body(third) }
         if count > 1 { body(second) }
         if count > 0 { body(first) }
+    }
+
+    /// Whether every position satisfies `predicate` (checked first to last, stopping at the first that does not).
+    func allSatisfy(_ predicate: (Int) -> Bool) -> Bool {
+        if count > 0, !predicate(first) { return false }
+        if count > 1, !predicate(second) { return false }
+        if count > 2, !predicate(third) { return false }
+        if count > 3, !predicate(fourth) { return false }
+        return more.allSatisfy(predicate)
     }
 }

@@ -45,7 +45,8 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// told that the host cannot inject.
     public var journeyPage: (any JourneyPage)?
 
-    private weak var api: API?
+    /// Read on every comparison; not checked for exclusivity at run time (see `lastError`).
+    @exclusivity(unchecked) private weak var api: API?
     private let hostVersion: String
     private let environment: String
     private let codec = BridgeMessageCodec()
@@ -54,26 +55,39 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     let timeline: ClockTimeline
 
     private var sinks = ReportingSinks()
-    private var proxy: AnyObject?
+    /// Read on every comparison; not checked for exclusivity at run time (see `lastError`).
+    @exclusivity(unchecked) private var proxy: AnyObject?
     private weak var appDelegate: AnyObject?
     private var pollTask: Task<Void, Never>?
 
-    // What the adapter last saw, to report what changed.
-    private var lastError: String?
+    // What the adapter last saw, to report what changed. Compared after every message, so their
+    // accesses are not checked for exclusivity at run time (each check cost some eighty
+    // instructions): every access is on the main actor, in this class's synchronous methods, and
+    // none lasts across a call that could come back here (the one long access, `PendingChange`'s
+    // `apply(to:since:after:time:)` on `pending` and `pendingSince`, and `SeenSlots.matches`
+    // on `slots`, call out to nothing; reports are made between accesses, never inside one).
+    @exclusivity(unchecked) private var lastError: String?
     /// The ids and actions of the requests in `pendingRequests` at the last look, in order.
-    private var pending: [(id: String, action: String)] = []
+    @exclusivity(unchecked) private var pending: [(id: String, action: String)] = []
     /// Whether the ids in `pending` are all different (`PendingChange`'s `afterIsUnique`; `false`
     /// when not known), which spares the next comparison a scan of the whole list.
-    private var pendingIsUnique = false
+    @exclusivity(unchecked) private var pendingIsUnique = false
     /// When each of `pending` was first seen (every request with one id has the same time),
     /// in the same order: the times of the snapshot's pending requests.
-    private var pendingSince: [Date] = []
+    @exclusivity(unchecked) private var pendingSince: [Date] = []
     /// Requests seen, requests that left `pendingRequests`, and responses seen: why a request
-    /// is not pending.
-    private var recent = RecentRequests()
+    /// is not pending. Changed on every comparison that finds a request gone, by
+    /// `RecentRequests`' own methods, which call out to nothing: not checked for exclusivity at
+    /// run time (see `lastError`).
+    @exclusivity(unchecked) private var recent = RecentRequests()
     /// A comparison is already queued for after GBGBridge routes the messages just received.
     private var refreshQueued = false
-    private var slots = SeenSlots()
+    /// The capture slots' states at the last look.
+    @exclusivity(unchecked) private var slots = SeenSlots()
+    /// The public state as last read, brought up to date in place by each comparison. Lent to
+    /// the host's `readPublicState(into:)` for the call, which only reads GBGBridge's properties
+    /// (``GBGBridgeHostAPI`` requires it), so no other access to it can come in meanwhile.
+    @exclusivity(unchecked) private var reading = PublicStateReading()
     private var journeyAttached: Bool
     /// Inspector commands whose outgoing message the page has not reported yet: responses by
     /// correlation id, events by name in order.
@@ -118,14 +132,15 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         self.now = now
         self.clock = clock
         self.timeline = ClockTimeline(clock)
-        lastError = api.lastError
+        api.readPublicState(into: &reading)
+        lastError = reading.lastError
         let time = now()
-        pending = api.pendingRequests.map { ($0.correlationId, $0.payload.action) }
+        pending = reading.pendingRequests.map { ($0.correlationId, $0.payload.action) }
         pendingSince = Array(repeating: time, count: pending.count)
         pendingIsUnique = PendingChange.allDifferent(pending)
-        for kind in CaptureCapability.Kind.allCases {
-            slots[kind] = Self.state(of: Self.capture(kind, of: api), kind: kind, since: time)
-        }
+        slots[.document] = Self.state(of: reading.document, kind: .document, since: time)
+        slots[.selfie] = Self.state(of: reading.selfie, kind: .selfie, since: time)
+        reading.letGoOfHostObjects()
         // The public API cannot say whether a page is loaded; a host that has received messages has one.
         journeyAttached = !api.receivedMessages.isEmpty
     }
@@ -516,30 +531,38 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
 
     /// Compares the public properties with what was last seen and reports the differences.
     ///
-    /// It runs after every message, and nearly always little or nothing changed: each part is
-    /// compared where it lies first (the pending ids in order, each slot's fields), and the work
-    /// of reporting a difference (the time, the change, the new state) is done only for a part
-    /// that differs. Every change found in one comparison has the same time, read when the first
-    /// is found.
+    /// It runs after every message, and nearly always little or nothing changed: the public state
+    /// is read in one call into the reading kept (``GBGBridgeHostAPI/readPublicState(into:)``,
+    /// which says which slots changed since the last read), each part is compared where it lies
+    /// first (the pending ids in order, a changed slot's fields), and the work of reporting a
+    /// difference (the time, the change, the new state) is done only for a part that differs.
+    /// Every change found in one comparison has the same time, read when the first is found.
     public func refresh() {
         guard let api else { return }
-        var time: Date?
-        if let proxy, api.delegateObject !== proxy {
+        api.readPublicState(into: &reading)
+        if let proxy, reading.delegateObject !== proxy {
             // The app set its own delegate after the adapter started: chain to it again.
             appDelegate = api.delegateObject
             self.proxy = api.installDelegateProxy(reportingTo: self, forwardingTo: appDelegate)
         }
-        let error = api.lastError
-        if error != lastError {
-            lastError = error
-            report(.lastError(error, time: Self.stamp(&time, now)))
+        compareReading()
+        reading.letGoOfHostObjects()
+    }
+
+    /// Compares ``reading`` with what was last seen and reports the differences (``refresh()``).
+    /// A slot the read did not change is not compared: its state seen was made from the reading
+    /// before, or found to match it, so it still matches.
+    private func compareReading() {
+        var time: Date?
+        if reading.lastError != lastError {
+            lastError = reading.lastError
+            report(.lastError(lastError, time: Self.stamp(&time, now)))
         }
-        let current = api.pendingRequests
-        if !PendingChange.isUnchanged(from: pending, to: current) {
-            comparePending(current, time: Self.stamp(&time, now))
+        if !PendingChange.isUnchanged(from: pending, to: reading.pendingRequests) {
+            comparePending(reading.pendingRequests, time: Self.stamp(&time, now))
         }
-        compareSlot(.document, api.documentCapture, time: &time)
-        compareSlot(.selfie, api.selfieCapture, time: &time)
+        if reading.documentChanged { compareSlot(.document, reading.document, time: &time) }
+        if reading.selfieChanged { compareSlot(.selfie, reading.selfie, time: &time) }
     }
 
     /// The time of the changes one comparison finds: read from `now` when the first is found.
@@ -553,12 +576,14 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// Reports how `pendingRequests` (now `current`) differs from what was last seen.
     private func comparePending(_ current: [BridgeMessage], time: Date) {
         let change = PendingChange(from: pending, to: current, beforeIsUnique: pendingIsUnique)
-        for (id, action) in change.removed {
+        // Read from the list seen, which stays as it is until the change is applied below.
+        change.forEachRemoved(from: pending) { id, action in
             recent.leftPending(id)
             report(.pendingRemoved(correlationId: id, action: action))
         }
-        for message in change.added {
-            report(.pendingAdded(PendingRequest(message: message, since: time)))
+        // By index: each message is copied once, into its report.
+        for index in change.added.indices {
+            report(.pendingAdded(PendingRequest(message: change.added[index], since: time)))
         }
         // A list reordered with the same ids is no change: the order seen stays, as it did.
         guard !change.isEmpty else { return }
@@ -566,21 +591,15 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         pendingIsUnique = change.afterIsUnique
     }
 
-    /// Reports how the `kind` slot (`slot`) differs from what was last seen, if it does.
-    private func compareSlot(_ kind: CaptureCapability.Kind, _ slot: API.Capture, time: inout Date?) {
-        let active = slot.activeRequest
+    /// Reports how the `kind` slot (read as `slot`) differs from what was last seen, if it does.
+    private func compareSlot(_ kind: CaptureCapability.Kind, _ slot: CaptureSlotReading, time: inout Date?) {
         // Unchanged (nearly always): the state made again would equal the one seen, so it is not
-        // made (its strings, the active request copied) only to be compared. The slot is read
-        // first, so that the state seen is compared where it lies, not copied.
-        if slots.matches(
-            kind, hasHandler: slot.hasHandler, isEnabled: slot.isEnabled, isSupported: slot.isSupported,
-            permissionState: slot.permissionState, activeRequest: active)
-        {
-            return
-        }
+        // made (its strings, the active request copied) only to be compared. The state seen is
+        // compared where it lies, not copied.
+        if slots.matches(kind, slot) { return }
         let stamp = Self.stamp(&time, now)
         let previous = slots[kind]
-        let since = previous?.activeRequest?.correlationId == active?.correlationId ? previous?.activeSince : stamp
+        let since = previous?.activeRequest?.correlationId == slot.activeRequest?.correlationId ? previous?.activeSince : stamp
         let state = Self.state(of: slot, kind: kind, since: since)
         if state != previous {
             slots[kind] = state
@@ -619,12 +638,11 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         }
     }
 
-    private static func state(of slot: API.Capture, kind: CaptureCapability.Kind, since: Date?) -> CaptureSlotState {
-        let active = slot.activeRequest
-        return CaptureSlotState(
+    private static func state(of slot: CaptureSlotReading, kind: CaptureCapability.Kind, since: Date?) -> CaptureSlotState {
+        CaptureSlotState(
             kind: kind, capabilityId: kind.capabilityId, action: kind.action, version: "",
             hasHandler: slot.hasHandler, isEnabled: slot.isEnabled, isSupported: slot.isSupported,
-            permissionState: slot.permissionState, activeRequest: active, activeSince: active == nil ? nil : since)
+            permissionState: slot.permissionState, activeRequest: slot.activeRequest, activeSince: slot.activeRequest == nil ? nil : since)
     }
 }
 

@@ -29,8 +29,9 @@ struct PendingChangeTests {
         let now = after.map(request)
         let change = PendingChange(from: seen, to: now)
         let expected = reference(from: seen, to: now)
-        #expect(change.removed.map(\.id) == expected.removed, "\(before) → \(after)", sourceLocation: sourceLocation)
-        #expect(change.removed.map(\.action) == expected.removed.map { "action-\($0)" }, sourceLocation: sourceLocation)
+        #expect(change.removed(from: seen).map(\.id) == expected.removed, "\(before) → \(after)", sourceLocation: sourceLocation)
+        #expect(change.removed(from: seen).map(\.action) == expected.removed.map { "action-\($0)" }, sourceLocation: sourceLocation)
+        #expect(change.removedCount == expected.removed.count, sourceLocation: sourceLocation)
         #expect(change.added.map(\.correlationId) == expected.added, "\(before) → \(after)", sourceLocation: sourceLocation)
         #expect(change.isEmpty == (expected.removed.isEmpty && expected.added.isEmpty), sourceLocation: sourceLocation)
         // The adapter's first look: unchanged exactly when the ids are the same, in the same
@@ -49,8 +50,8 @@ struct PendingChangeTests {
         // and what it says of the ids now is true.
         let unique = Set(before).count == before.count
         let told = PendingChange(from: seen, to: now, beforeIsUnique: unique)
-        #expect(told.removed.map(\.id) == change.removed.map(\.id), "\(before) → \(after)", sourceLocation: sourceLocation)
-        #expect(told.removed.map(\.action) == change.removed.map(\.action), sourceLocation: sourceLocation)
+        #expect(told.removed(from: seen).map(\.id) == change.removed(from: seen).map(\.id), "\(before) → \(after)", sourceLocation: sourceLocation)
+        #expect(told.removed(from: seen).map(\.action) == change.removed(from: seen).map(\.action), sourceLocation: sourceLocation)
         #expect(told.added == change.added, "\(before) → \(after)", sourceLocation: sourceLocation)
         var appliedTold = seen
         var sinceTold = seen.map { _ in Self.before }
@@ -154,11 +155,11 @@ struct PendingChangeTests {
                 let now = list.map(Self.request)
                 let reference = PendingChange(from: seen, to: now)
                 let change = PendingChange(from: seen, to: now, beforeIsUnique: seenIsUnique)
-                #expect(change.removed.map(\.id) == reference.removed.map(\.id), "seed \(seed), look \(look)")
+                #expect(change.removed(from: seen).map(\.id) == reference.removed(from: seen).map(\.id), "seed \(seed), look \(look)")
                 #expect(change.added == reference.added, "seed \(seed), look \(look)")
                 if !change.isEmpty {
                     let time = Date(timeIntervalSince1970: Double(look))
-                    for (id, _) in change.removed { sinceByID.removeValue(forKey: id) }
+                    change.forEachRemoved(from: seen) { id, _ in sinceByID.removeValue(forKey: id) }
                     for message in change.added { sinceByID[message.correlationId] = time }
                     change.apply(to: &seen, since: &since, after: now, time: time)
                     seenIsUnique = change.afterIsUnique

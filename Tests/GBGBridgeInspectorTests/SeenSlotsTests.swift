@@ -16,6 +16,12 @@ struct SeenSlotsTests {
         var isSupported: Bool
         var permissionState: PermissionState
         var activeRequest: BridgeMessage?
+
+        var reading: CaptureSlotReading {
+            CaptureSlotReading(
+                hasHandler: hasHandler, isEnabled: isEnabled, isSupported: isSupported, permissionState: permissionState,
+                activeRequest: activeRequest)
+        }
     }
 
     /// The comparison as the adapter had it, on a state copied out of the dictionary.
@@ -63,9 +69,7 @@ struct SeenSlotsTests {
             // Usually the slot as it was (what the adapter nearly always sees), else a new look.
             let look = random.next() % 3 != 0 ? lastLook[kind] ?? Self.randomLook(&random) : Self.randomLook(&random)
             lastLook[kind] = look
-            let matches = seen.matches(
-                kind, hasHandler: look.hasHandler, isEnabled: look.isEnabled, isSupported: look.isSupported,
-                permissionState: look.permissionState, activeRequest: look.activeRequest)
+            let matches = seen.matches(kind, look.reading)
             #expect(matches == Self.referenceMatches(reference[kind], look), "seed \(seed), step \(step)")
             if matches { matched += 1 }
             if !matches {
@@ -87,7 +91,7 @@ struct SeenSlotsTests {
     func emptyAndSet() {
         var seen = SeenSlots()
         let matchesNothingSeen = seen.matches(
-            .document, hasHandler: false, isEnabled: true, isSupported: false, permissionState: .notDetermined, activeRequest: nil)
+            .document, CaptureSlotReading(hasHandler: false, isEnabled: true, isSupported: false, permissionState: .notDetermined, activeRequest: nil))
         #expect(!matchesNothingSeen)
         let state = CaptureSlotState(
             kind: .selfie, capabilityId: "camera.selfie", action: "camera.selfie.capture", version: "", hasHandler: true, isEnabled: true,
@@ -95,9 +99,9 @@ struct SeenSlotsTests {
         seen[.selfie] = state
         #expect(seen[.selfie] == state)
         #expect(seen[.document] == nil)
-        let selfieMatches = seen.matches(.selfie, hasHandler: true, isEnabled: true, isSupported: true, permissionState: .granted, activeRequest: nil)
-        let documentMatches = seen.matches(
-            .document, hasHandler: true, isEnabled: true, isSupported: true, permissionState: .granted, activeRequest: nil)
+        let reading = CaptureSlotReading(hasHandler: true, isEnabled: true, isSupported: true, permissionState: .granted, activeRequest: nil)
+        let selfieMatches = seen.matches(.selfie, reading)
+        let documentMatches = seen.matches(.document, reading)
         #expect(selfieMatches)
         #expect(!documentMatches, "the other slot was never seen")
         seen[.selfie] = nil
