@@ -23,6 +23,9 @@ final class FollowingClient: @unchecked Sendable {
         /// The client thread's CPU time when it became ready and when the last `done` arrived.
         var cpuAtReady: UInt64 = 0
         var cpuAtDone: UInt64 = 0
+        /// The client thread's user and system time and context switches at the same two moments.
+        var resourcesAtReady = ThreadResourceUsage()
+        var resourcesAtDone = ThreadResourceUsage()
     }
 
     /// The action of the event the host sends after a run; the client has everything when it holds it.
@@ -102,18 +105,23 @@ final class FollowingClient: @unchecked Sendable {
                     record(traffic.message.correlationId, at: now)
                 }
                 let cpu = threadCPUNanoseconds()
+                let resources = ThreadResourceUsage.current
                 if notesThreadUsage, usageAtReady.current == nil { usageAtReady.withLock { $0 = .current } }
                 let (becameReady, newMarkers) = status.withLock { status -> (Bool, Int) in
                     status.frames += 1
                     status.snapshots += 1
                     let becameReady = !status.ready
-                    if becameReady { status.cpuAtReady = cpu }
+                    if becameReady {
+                        status.cpuAtReady = cpu
+                        status.resourcesAtReady = resources
+                    }
                     status.ready = true
                     let newMarkers = max(0, done - status.doneMarkers)
                     if done > status.doneMarkers {
                         status.doneMarkers = done
                         status.doneAt = now
                         status.cpuAtDone = cpu
+                        status.resourcesAtDone = resources
                     }
                     return (becameReady, newMarkers)
                 }
@@ -125,6 +133,7 @@ final class FollowingClient: @unchecked Sendable {
                     record(traffic.message.correlationId, at: now)
                 }
                 let cpu = isDone ? threadCPUNanoseconds() : 0
+                let resources = isDone ? ThreadResourceUsage.current : ThreadResourceUsage()
                 status.withLock {
                     $0.frames += 1
                     $0.events += 1
@@ -132,6 +141,7 @@ final class FollowingClient: @unchecked Sendable {
                         $0.doneMarkers += 1
                         $0.doneAt = now
                         $0.cpuAtDone = cpu
+                        $0.resourcesAtDone = resources
                     }
                 }
                 if isDone { signals.signal() }
