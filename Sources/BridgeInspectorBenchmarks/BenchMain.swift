@@ -193,6 +193,7 @@ struct BridgeInspectorBench {
         let clientGaps = runs[.following, default: []].reduce(0) { $0 + $1.clientGaps }
         func medianCPU(_ setup: HostSetup) -> Double { median(runs[setup, default: []].map(\.processCPUMicrosPerMessage)) }
         let clientCPU = median(runs[.following, default: []].compactMap(\.clientCPUMicrosPerMessage))
+        let margin = FollowingMargin(runs: runs, messages: options.messages, budget: limits.maxQueuedBytesPerClient)
 
         progress("agent memory: \(options.longMessages) messages with a stalled client")
         let memory = try await bench.stalledMemory(count: options.longMessages)
@@ -250,6 +251,7 @@ struct BridgeInspectorBench {
         report.set("cpu_us_per_msg_stalled_client", medianCPU(.stalled))
         report.set("cpu_us_per_msg_print_logging", medianCPU(.printLogging))
         report.set("client_cpu_us_per_msg_following", clientCPU)
+        margin.add(to: &report)
         report.set("agent_bytes_held_stalled_client", memory.heldBytes)
         report.set("agent_bytes_held_stalled_client_max", memory.maxHeldBytes)
         report.set("agent_bytes_bound", limits.heldBytesBound)
@@ -344,6 +346,7 @@ struct BridgeInspectorBench {
             "of which the client thread \(Format.fixed(clientCPU, 1)) µs (until it held everything)")
         table.row("agent + stalled client", Format.fixed(medianCPU(.stalled), 1))
         table.row("print-logging delegate", Format.fixed(medianCPU(.printLogging), 1))
+        margin.add(to: &table)
 
         table.title("References")
         table.row("raw Unix socket, same bytes, no JSON (the limit)", Format.count(raw),

@@ -23,6 +23,9 @@ final class FollowingClient: @unchecked Sendable {
         /// The client thread's CPU time when it became ready and when the last `done` arrived.
         var cpuAtReady: UInt64 = 0
         var cpuAtDone: UInt64 = 0
+        /// The client thread's user and system time and context switches at the same two moments.
+        var resourcesAtReady = ThreadResourceUsage()
+        var resourcesAtDone = ThreadResourceUsage()
     }
 
     /// The action of the event the host sends after a run; the client has everything when it holds it.
@@ -84,6 +87,16 @@ final class FollowingClient: @unchecked Sendable {
             return
         }
         defer { session.close() }
+        // Frames and events taken since they were last added to `status`: added whenever the
+        // status is locked anyway (a snapshot, a gap, a `done` marker, the end), not under the
+        // lock for every frame, which is the benchmark's bookkeeping and no work of a client's.
+        var unpublished = (frames: 0, events: 0)
+        func publish(into status: inout Status) {
+            status.frames += unpublished.frames
+            status.events += unpublished.events
+            unpublished = (0, 0)
+        }
+        defer { status.withLock { publish(into: &$0) } }
         while !stopRequested.current {
             let frame: AgentFrame?
             do {
@@ -93,61 +106,70 @@ final class FollowingClient: @unchecked Sendable {
                 return
             }
             guard let frame else { continue }
-            let now = monotonicNanoseconds()
+            unpublished.frames += 1
             switch frame {
             case .snapshot(_, let state):
+                let now = monotonicNanoseconds()
                 var done = 0
                 for traffic in state.messages {
                     if traffic.message.payload.action == Self.doneAction { done += 1 }
-                    record(traffic.message.correlationId, at: now)
+                    if let slot = track(traffic.message.correlationId) { record(slot, at: now) }
                 }
                 let cpu = threadCPUNanoseconds()
+                let resources = ThreadResourceUsage.current
                 if notesThreadUsage, usageAtReady.current == nil { usageAtReady.withLock { $0 = .current } }
                 let (becameReady, newMarkers) = status.withLock { status -> (Bool, Int) in
-                    status.frames += 1
+                    publish(into: &status)
                     status.snapshots += 1
                     let becameReady = !status.ready
-                    if becameReady { status.cpuAtReady = cpu }
+                    if becameReady {
+                        status.cpuAtReady = cpu
+                        status.resourcesAtReady = resources
+                    }
                     status.ready = true
                     let newMarkers = max(0, done - status.doneMarkers)
                     if done > status.doneMarkers {
                         status.doneMarkers = done
                         status.doneAt = now
                         status.cpuAtDone = cpu
+                        status.resourcesAtDone = resources
                     }
                     return (becameReady, newMarkers)
                 }
                 for _ in 0..<(newMarkers + (becameReady ? 1 : 0)) { signals.signal() }
             case .event(_, let event):
-                var isDone = false
-                if case .traffic(let traffic) = event {
-                    isDone = traffic.message.payload.action == Self.doneAction
-                    record(traffic.message.correlationId, at: now)
-                }
-                let cpu = isDone ? threadCPUNanoseconds() : 0
+                unpublished.events += 1
+                guard case .traffic(let traffic) = event else { continue }
+                let isDone = traffic.message.payload.action == Self.doneAction
+                // The clock is read only for a message whose arrival is noted.
+                let slot = track(traffic.message.correlationId)
+                guard isDone || slot != nil else { continue }
+                let now = monotonicNanoseconds()
+                if let slot { record(slot, at: now) }
+                guard isDone else { continue }
+                let cpu = threadCPUNanoseconds()
+                let resources = ThreadResourceUsage.current
                 status.withLock {
-                    $0.frames += 1
-                    $0.events += 1
-                    if isDone {
-                        $0.doneMarkers += 1
-                        $0.doneAt = now
-                        $0.cpuAtDone = cpu
-                    }
+                    publish(into: &$0)
+                    $0.doneMarkers += 1
+                    $0.doneAt = now
+                    $0.cpuAtDone = cpu
+                    $0.resourcesAtDone = resources
                 }
-                if isDone { signals.signal() }
+                signals.signal()
             case .gap:
                 status.withLock {
-                    $0.frames += 1
+                    publish(into: &$0)
                     $0.gaps += 1
                 }
             case .hello, .reply:
-                status.withLock { $0.frames += 1 }
+                break
             }
         }
     }
 
-    private func record(_ correlationId: String, at time: UInt64) {
-        guard let slot = track(correlationId) else { return }
+    /// Notes that the tracked message of `slot` arrived at `time` (the first time only).
+    private func record(_ slot: Int, at time: UInt64) {
         arrivals.withLock { times in
             if times.indices.contains(slot), times[slot] == 0 { times[slot] = time }
         }

@@ -62,6 +62,15 @@ struct HostRun {
     var processCPUMicrosPerMessage: Double = 0
     /// For a following client: its thread's CPU time per message.
     var clientCPUMicrosPerMessage: Double?
+    /// For a following client: the most event bytes the agent had queued for it (what the gap
+    /// rule counts against `AgentLimits.maxQueuedBytesPerClient`), over the run.
+    var clientBacklogMaxBytes: Int?
+    /// For a following client: its thread's user and system time, voluntary context switches
+    /// (wake-ups after waiting for input) and minor page faults, from ready to done.
+    var clientResources: ThreadResourceUsage?
+    /// For an agent: its thread's usage while the host worked and the client caught up (nil
+    /// where `/proc` cannot be read).
+    var agentThread: OtherThreadUsage?
 }
 
 /// Feeds the host the same messages in each setup and times it.
@@ -70,6 +79,8 @@ struct HostBench {
     let scratch: ScratchDirectory
     let limits: AgentLimits
     private static let runCounter = Locked(0)
+    /// The name the agent gives its thread (`AgentLoop`).
+    private static let agentThreadName = "bridge-inspector.agent"
 
     /// One run of `messages` through a fresh host in `setup`.
     func run(_ setup: HostSetup, messages: [Data]) async throws -> HostRun {
@@ -88,6 +99,7 @@ struct HostBench {
         var neighbour: BusyNeighbour?
         var drainStop: Locked<Bool>?
         let socketPath = scratch.file("h\(run).sock")
+        var agentThreadsBefore: Set<Int>?
         defer {
             agent?.stop()
             follower?.stop()
@@ -102,6 +114,7 @@ struct HostBench {
         case .noAgent:
             break
         case .following:
+            agentThreadsBefore = OtherThreadUsage.threadIds(named: Self.agentThreadName)
             agent = try host.startInspector(name: "bench", socketPath: socketPath, limits: limits)
             let client = FollowingClient()
             follower = client
@@ -143,6 +156,11 @@ struct HostBench {
             }
         }
 
+        // The agent's thread is the one it started (it has named itself by the time the client
+        // attached: the handshake runs on it); older ones may still be ending.
+        let newAgentThreads = agentThreadsBefore.map { OtherThreadUsage.threadIds(named: Self.agentThreadName).subtracting($0) }
+        let agentThreadId = newAgentThreads.flatMap { $0.count == 1 ? $0.first : nil }
+        let agentStart = agentThreadId.flatMap { OtherThreadUsage.of(threadId: $0) }
         let start = monotonicNanoseconds()
         let cpuStart = processCPUNanoseconds()
         let receiveCPU = try await feed(host, messages)
@@ -166,9 +184,18 @@ struct HostBench {
             result.clientGaps = follower.status.current.gaps
             let status = follower.status.current
             result.clientCPUMicrosPerMessage = Double(status.cpuAtDone &- status.cpuAtReady) / 1000 / Double(messages.count)
+            result.clientResources = status.resourcesAtDone.since(status.resourcesAtReady)
+        }
+        if let agentStart, let agentThreadId, let agentEnd = OtherThreadUsage.of(threadId: agentThreadId) {
+            result.agentThread = agentEnd.since(agentStart)
         }
         if let agent {
             result.heldBytes = agent.heldBytes
+            if follower != nil {
+                // Final once the agent has stopped (its last pass publishes it).
+                agent.stop()
+                result.clientBacklogMaxBytes = agent.eventBacklogHighWater
+            }
         }
         return result
     }

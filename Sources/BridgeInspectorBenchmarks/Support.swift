@@ -212,3 +212,96 @@ func paced(_ count: Int, rate: Double, _ send: (Int) throws -> Void) async rethr
     }
     return sentAt
 }
+
+/// The calling thread's resource usage (`getrusage`, `RUSAGE_THREAD` on Linux; the whole
+/// process elsewhere): its CPU time split into user and system time, and how often it gave up
+/// the CPU (waiting for input: a wake-up each) or had it taken. System time and wake-ups do not
+/// show in instruction counts (callgrind counts user-space instructions only).
+struct ThreadResourceUsage {
+    var userNanoseconds: UInt64 = 0
+    var systemNanoseconds: UInt64 = 0
+    /// Voluntary context switches: the thread blocked (in `poll`, a lock) and was woken again.
+    var voluntarySwitches = 0
+    /// Involuntary context switches: the scheduler took the CPU from the thread.
+    var involuntarySwitches = 0
+    var minorPageFaults = 0
+
+    static var current: ThreadResourceUsage {
+        var usage = rusage()
+        #if os(Linux)
+        getrusage(1, &usage)  // RUSAGE_THREAD
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        func nanoseconds(_ time: timeval) -> UInt64 { UInt64(max(0, time.tv_sec)) * 1_000_000_000 + UInt64(max(0, time.tv_usec)) * 1000 }
+        return ThreadResourceUsage(
+            userNanoseconds: nanoseconds(usage.ru_utime), systemNanoseconds: nanoseconds(usage.ru_stime),
+            voluntarySwitches: usage.ru_nvcsw, involuntarySwitches: usage.ru_nivcsw, minorPageFaults: usage.ru_minflt)
+    }
+
+    /// What was used from `earlier` to `self`.
+    func since(_ earlier: ThreadResourceUsage) -> ThreadResourceUsage {
+        ThreadResourceUsage(
+            userNanoseconds: userNanoseconds &- earlier.userNanoseconds, systemNanoseconds: systemNanoseconds &- earlier.systemNanoseconds,
+            voluntarySwitches: voluntarySwitches - earlier.voluntarySwitches,
+            involuntarySwitches: involuntarySwitches - earlier.involuntarySwitches, minorPageFaults: minorPageFaults - earlier.minorPageFaults)
+    }
+}
+
+/// Another thread's usage, read from `/proc/self/task/TID/` (Linux only): its CPU time
+/// (`schedstat`, in nanoseconds), that time's user and system parts (`stat`, in clock ticks,
+/// 10 ms each: only a rough split over a short run) and its context switches (`status`).
+/// For a thread the benchmark cannot sample from inside, such as the agent's.
+struct OtherThreadUsage {
+    var cpuNanoseconds: UInt64 = 0
+    var userTicks: UInt64 = 0
+    var systemTicks: UInt64 = 0
+    var voluntarySwitches = 0
+    var involuntarySwitches = 0
+
+    /// The ids of this process's threads whose name (as the kernel keeps it: its first 15
+    /// bytes) is `name`'s start. Taken before and after a thread starts, the difference is it.
+    static func threadIds(named name: String) -> Set<Int> {
+        let wanted = String(decoding: Array(name.utf8.prefix(15)), as: UTF8.self)
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return [] }
+        return Set(tasks.compactMap { task -> Int? in
+            let comm = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
+            return comm.trimmingCharacters(in: .whitespacesAndNewlines) == wanted ? Int(task) : nil
+        })
+    }
+
+    /// The usage of thread `id` so far, or nil when it cannot be read (the thread ended).
+    static func of(threadId id: Int) -> OtherThreadUsage? {
+        let base = "/proc/self/task/\(id)/"
+        guard let schedstat = try? String(contentsOfFile: base + "schedstat", encoding: .utf8),
+            let stat = try? String(contentsOfFile: base + "stat", encoding: .utf8),
+            let status = try? String(contentsOfFile: base + "status", encoding: .utf8),
+            let cpu = schedstat.split(separator: " ").first.flatMap({ UInt64($0) }),
+            let closing = stat.lastIndex(of: ")")
+        else { return nil }
+        // After the name in parentheses: state is field 3, utime 14 and stime 15.
+        let fields = stat[stat.index(after: closing)...].split(separator: " ")
+        guard fields.count > 12, let user = UInt64(fields[11]), let system = UInt64(fields[12]) else { return nil }
+        func count(_ key: String) -> Int {
+            let line = status.split(separator: "\n").first { $0.hasPrefix(key + ":") }
+            return line.flatMap { Int($0.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces)) } ?? 0
+        }
+        return OtherThreadUsage(
+            cpuNanoseconds: cpu, userTicks: user, systemTicks: system, voluntarySwitches: count("voluntary_ctxt_switches"),
+            involuntarySwitches: count("nonvoluntary_ctxt_switches"))
+    }
+
+    /// What was used from `earlier` to `self`.
+    func since(_ earlier: OtherThreadUsage) -> OtherThreadUsage {
+        OtherThreadUsage(
+            cpuNanoseconds: cpuNanoseconds &- earlier.cpuNanoseconds, userTicks: userTicks &- earlier.userTicks,
+            systemTicks: systemTicks &- earlier.systemTicks, voluntarySwitches: voluntarySwitches - earlier.voluntarySwitches,
+            involuntarySwitches: involuntarySwitches - earlier.involuntarySwitches)
+    }
+
+    /// The share of the CPU time spent in the kernel, by the tick counts (nil with no ticks).
+    var systemShare: Double? {
+        let ticks = userTicks + systemTicks
+        return ticks == 0 ? nil : Double(systemTicks) / Double(ticks)
+    }
+}

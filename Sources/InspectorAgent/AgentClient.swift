@@ -56,6 +56,14 @@ final class AgentClient {
     var queuedEventBytes: Int { outbox.queuedEventBytes }
     /// Events not delivered to this client, `from...to`, while it was behind.
     var gap: ClosedRange<Int>? { outbox.gap }
+    /// The most ``queuedEventBytes`` has been since the client connected or
+    /// ``resetEventBacklogHighWater()`` last ran: how close it came to a gap.
+    var eventBacklogHighWater: Int { outbox.eventBacklogHighWater }
+
+    /// Starts ``eventBacklogHighWater`` again from what is queued now.
+    func resetEventBacklogHighWater() {
+        outbox.resetEventBacklogHighWater()
+    }
 
     /// A client, connected at `now`, that must send its hello by `handshakeDeadline`, or, with
     /// `needsAuth` (TCP), its auth frame first by then.

@@ -133,6 +133,15 @@ final class AgentCore {
     /// The clients that finished their handshake and follow the host.
     var subscriberCount: Int { clients.values.count { $0.isSubscribed } }
 
+    /// The most event bytes any client has had queued since it connected or since
+    /// ``resetEventBacklogHighWater()``: the margin to the gap rule (issue 30's benchmarks).
+    var eventBacklogHighWater: Int { clients.values.reduce(0) { max($0, $1.eventBacklogHighWater) } }
+
+    /// Starts every client's ``AgentClient/eventBacklogHighWater`` again from what it has queued.
+    func resetEventBacklogHighWater() {
+        for client in clients.values { client.resetEventBacklogHighWater() }
+    }
+
     /// How many clients a broadcast queues events for (for tests: always ``subscriberCount``).
     var broadcastTargetCount: Int { subscribers.count }
 

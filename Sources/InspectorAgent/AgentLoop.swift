@@ -37,6 +37,11 @@ final class AgentLoop: @unchecked Sendable {
         var clientCount = 0
         var subscriberCount = 0
         var heldBytes = 0
+        /// The largest event backlog of any client seen by a pass since the last reset
+        /// (``AgentCore/eventBacklogHighWater``), kept when the client leaves.
+        var eventBacklogHighWater = 0
+        /// Whether the core's high-water marks are to start again at the next pass.
+        var eventBacklogResetPending = false
     }
 
     private let shared = Locked(Shared())
@@ -80,6 +85,20 @@ final class AgentLoop: @unchecked Sendable {
     var subscriberCount: Int { shared.withLock { $0.subscriberCount } }
 
     var heldBytes: Int { shared.withLock { $0.heldBytes } }
+
+    /// The most event bytes any client had queued, as of the loop's last pass, since the agent
+    /// started or ``resetEventBacklogHighWater()``.
+    var eventBacklogHighWater: Int { shared.withLock { $0.eventBacklogHighWater } }
+
+    /// Starts ``eventBacklogHighWater`` again: at 0 now, and from what each client has queued
+    /// at the loop's next pass (which this wakes).
+    func resetEventBacklogHighWater() {
+        shared.withLock { shared in
+            shared.eventBacklogHighWater = 0
+            shared.eventBacklogResetPending = true
+        }
+        inbox.wakePipe.wake()
+    }
 
     private var isStopping: Bool { shared.withLock { $0.stopping } }
 
@@ -168,11 +187,19 @@ final class AgentLoop: @unchecked Sendable {
         let held = core.heldBytes
         let clients = core.clientCount
         let subscribers = core.subscriberCount
-        shared.withLock { shared in
+        let backlog = core.eventBacklogHighWater
+        let resetAsked = shared.withLock { shared -> Bool in
             shared.clientCount = clients
             shared.subscriberCount = subscribers
             shared.heldBytes = held
+            if shared.eventBacklogResetPending {
+                shared.eventBacklogResetPending = false
+                return true
+            }
+            shared.eventBacklogHighWater = max(shared.eventBacklogHighWater, backlog)
+            return false
         }
+        if resetAsked { core.resetEventBacklogHighWater() }
     }
 
     /// Hands the core everything queued; returns how many items there were.

@@ -36,6 +36,10 @@ struct ClientOutbox {
     private(set) var queuedBytes = 0
     /// Bytes of queued `.event` frames not yet written: the budget that decides a gap.
     private(set) var queuedEventBytes = 0
+    /// The most ``queuedEventBytes`` has been since the outbox was made or
+    /// ``resetEventBacklogHighWater()`` last ran: how close the client came to a gap (the
+    /// benchmarks' margin, issue 30). One compare per event queued.
+    private(set) var eventBacklogHighWater = 0
     /// Whether an `.oversizedEvent` is in the queue.
     private var oversizedEventQueued = false
     /// Events not delivered to this client, `from...to`, while it was behind.
@@ -103,10 +107,17 @@ struct ClientOutbox {
         queuedBytes += frame.bytes.count
         switch frame.kind {
         case .control: break
-        case .event: queuedEventBytes += frame.bytes.count
+        case .event:
+            queuedEventBytes += frame.bytes.count
+            if queuedEventBytes > eventBacklogHighWater { eventBacklogHighWater = queuedEventBytes }
         case .oversizedEvent: oversizedEventQueued = true
         }
         queue.append(frame)
+    }
+
+    /// Starts ``eventBacklogHighWater`` again from what is queued now.
+    mutating func resetEventBacklogHighWater() {
+        eventBacklogHighWater = queuedEventBytes
     }
 
     /// Once a client in a gap has drained its queue: the gap to report.
