@@ -44,26 +44,30 @@ struct FollowingMargin {
     private func perMessage(_ nanoseconds: UInt64) -> Double { Double(nanoseconds) / 1000 / Double(messages) }
     private func perThousand(_ count: Int) -> Double { Double(count) * 1000 / Double(messages) }
 
-    private var clientUser: Double { median(rounds.compactMap { $0.client.map { perMessage($0.userNanoseconds) } }) }
-    private var clientSystem: Double { median(rounds.compactMap { $0.client.map { perMessage($0.systemNanoseconds) } }) }
-    private var clientWakeUps: Double { median(rounds.compactMap { $0.client.map { perThousand($0.voluntarySwitches) } }) }
-    private var clientPreempted: Double { median(rounds.compactMap { $0.client.map { perThousand($0.involuntarySwitches) } }) }
-    private var clientFaults: Double { median(rounds.compactMap { $0.client.map { perThousand($0.minorPageFaults) } }) }
-    private var agentCPU: Double { median(rounds.compactMap { $0.agent.map { perMessage($0.cpuNanoseconds) } }) }
-    private var agentSystemShare: Double { median(rounds.compactMap { $0.agent?.systemShare }) }
-    private var agentWakeUps: Double { median(rounds.compactMap { $0.agent.map { perThousand($0.voluntarySwitches) } }) }
+    /// The median of `values`, or `nil` when nothing was measured (a figure left out, never a
+    /// plausible 0: the agent's thread not found, `/proc` unreadable).
+    private func measured(_ values: [Double]) -> Double? { values.isEmpty ? nil : median(values) }
+
+    private var clientUser: Double? { measured(rounds.compactMap { $0.client.map { perMessage($0.userNanoseconds) } }) }
+    private var clientSystem: Double? { measured(rounds.compactMap { $0.client.map { perMessage($0.systemNanoseconds) } }) }
+    private var clientWakeUps: Double? { measured(rounds.compactMap { $0.client.map { perThousand($0.voluntarySwitches) } }) }
+    private var clientPreempted: Double? { measured(rounds.compactMap { $0.client.map { perThousand($0.involuntarySwitches) } }) }
+    private var clientFaults: Double? { measured(rounds.compactMap { $0.client.map { perThousand($0.minorPageFaults) } }) }
+    private var agentCPU: Double? { measured(rounds.compactMap { $0.agent.map { perMessage($0.cpuNanoseconds) } }) }
+    private var agentSystemShare: Double? { measured(rounds.compactMap { $0.agent?.systemShare }) }
+    private var agentWakeUps: Double? { measured(rounds.compactMap { $0.agent.map { perThousand($0.voluntarySwitches) } }) }
 
     func add(to report: inout Report) {
         report.set("client_backlog_max_bytes", maxBacklogBytes)
         report.set("client_backlog_max_share", maxBacklogShare)
-        report.set("client_user_us_per_msg_following", clientUser)
-        report.set("client_system_us_per_msg_following", clientSystem)
-        report.set("client_wakeups_per_1000_msgs_following", clientWakeUps)
-        report.set("client_preemptions_per_1000_msgs_following", clientPreempted)
-        report.set("client_minor_faults_per_1000_msgs_following", clientFaults)
-        report.set("agent_thread_cpu_us_per_msg_following", agentCPU)
-        report.set("agent_thread_system_share_following", agentSystemShare)
-        report.set("agent_thread_wakeups_per_1000_msgs_following", agentWakeUps)
+        for (key, value) in [
+            ("client_user_us_per_msg_following", clientUser), ("client_system_us_per_msg_following", clientSystem),
+            ("client_wakeups_per_1000_msgs_following", clientWakeUps), ("client_preemptions_per_1000_msgs_following", clientPreempted),
+            ("client_minor_faults_per_1000_msgs_following", clientFaults), ("agent_thread_cpu_us_per_msg_following", agentCPU),
+            ("agent_thread_system_share_following", agentSystemShare), ("agent_thread_wakeups_per_1000_msgs_following", agentWakeUps),
+        ] {
+            if let value { report.set(key, value) }
+        }
         var perRound = Report()
         perRound.set("gaps", rounds.map { String($0.gaps) }.joined(separator: " "))
         perRound.set("backlog_max_bytes", rounds.map { $0.backlogBytes.map(String.init) ?? "-" }.joined(separator: " "))
@@ -82,9 +86,17 @@ struct FollowingMargin {
                 "\(round.gaps) gaps, ratio \(round.ratioFollowing.map { Format.fixed($0, 2) } ?? "-"), control \(round.ratioControl.map { Format.fixed($0, 2) } ?? "-")")
         }
         table.row("largest over rounds", Format.megabytes(maxBacklogBytes), "\(Format.fixed(maxBacklogShare * 100, 1)) % of the budget")
-        table.row("client thread: user / system µs per message", "\(Format.fixed(clientUser, 2)) / \(Format.fixed(clientSystem, 2))",
-            "\(Format.fixed(clientWakeUps, 1)) wake-ups, \(Format.fixed(clientPreempted, 1)) preemptions, \(Format.fixed(clientFaults, 1)) faults per 1,000")
-        table.row("agent thread: CPU µs per message", Format.fixed(agentCPU, 2),
-            "system \(Format.fixed(agentSystemShare * 100, 0)) % (ticks), \(Format.fixed(agentWakeUps, 1)) wake-ups per 1,000")
+        if let clientUser, let clientSystem, let clientWakeUps, let clientPreempted, let clientFaults {
+            table.row("client thread: user / system µs per message", "\(Format.fixed(clientUser, 2)) / \(Format.fixed(clientSystem, 2))",
+                "\(Format.fixed(clientWakeUps, 1)) wake-ups, \(Format.fixed(clientPreempted, 1)) preemptions, \(Format.fixed(clientFaults, 1)) faults per 1,000")
+        } else {
+            table.row("client thread: user / system µs per message", "-", "not measured")
+        }
+        if let agentCPU, let agentSystemShare, let agentWakeUps {
+            table.row("agent thread: CPU µs per message", Format.fixed(agentCPU, 2),
+                "system \(Format.fixed(agentSystemShare * 100, 0)) % (ticks), \(Format.fixed(agentWakeUps, 1)) wake-ups per 1,000")
+        } else {
+            table.row("agent thread: CPU µs per message", "-", "not measured (its thread was not found in /proc)")
+        }
     }
 }

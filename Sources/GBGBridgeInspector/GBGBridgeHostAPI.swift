@@ -31,8 +31,8 @@ public protocol GBGBridgeHostAPI: AnyObject {
     /// Brings `reading` up to date with `delegate`, `lastError`, `pendingRequests` and both
     /// slots (each through its ``GBGBridgeCaptureAPI/readSlot(into:)``, whose answers go to
     /// `documentChanged` and `selfieChanged`): what the adapter compares after every message, read
-    /// in one call. Implement it by reading those documented properties, and nothing else: the
-    /// adapter lends its own reading for the call, so the call must not come back to the adapter.
+    /// in one call. The default implementation reads the properties one by one; implement it only
+    /// to read them more cheaply, by reading those documented properties and nothing else.
     /// Afterwards `reading` must hold what reading the properties one by one gives.
     func readPublicState(into reading: inout PublicStateReading)
 
@@ -70,6 +70,8 @@ public protocol GBGBridgeCaptureAPI: AnyObject {
     /// request equal to the one held is left as it is, not copied: `CaptureSlotReading`'s
     /// `update` methods do both), and returns whether any did. What the adapter compares after
     /// every message; afterwards `reading` must hold what reading the properties one by one gives.
+    /// The default implementation reads each property once; implement it only to read them more
+    /// cheaply.
     func readSlot(into reading: inout CaptureSlotReading) -> Bool
     /// `complete(_:)`: ends the active request with a result. Returns whether a request was
     /// active (a mirror of a slot whose `complete(_:)` returns nothing checks `activeRequest`).
@@ -80,6 +82,30 @@ public protocol GBGBridgeCaptureAPI: AnyObject {
     /// ``complete(_:)`` can send it as it is. The adapter refuses such a completion with this
     /// reason instead of sending something else.
     func refusal(toComplete result: CaptureResult) -> String?
+}
+
+extension GBGBridgeHostAPI {
+    /// Reads `delegate`, `lastError`, `pendingRequests` and both slots one by one, each slot
+    /// through its ``GBGBridgeCaptureAPI/readSlot(into:)``: what a conformance gets unless it
+    /// reads them more cheaply itself (this package's `BridgeHost` does).
+    public func readPublicState(into reading: inout PublicStateReading) {
+        reading.delegateObject = delegateObject
+        reading.lastError = lastError
+        reading.pendingRequests = pendingRequests
+        reading.documentChanged = documentCapture.readSlot(into: &reading.document)
+        reading.selfieChanged = selfieCapture.readSlot(into: &reading.selfie)
+    }
+}
+
+extension GBGBridgeCaptureAPI {
+    /// Reads the slot's documented properties, each once (the active request once), and writes
+    /// only those that differ: what a conformance gets unless it reads them more cheaply itself.
+    public func readSlot(into reading: inout CaptureSlotReading) -> Bool {
+        let flagsChanged = reading.update(
+            hasHandler: hasHandler, isEnabled: isEnabled, isSupported: isSupported, permissionState: permissionState)
+        let requestChanged = reading.update(activeRequest: activeRequest)
+        return flagsChanged || requestChanged
+    }
 }
 
 /// What the adapter's delegate proxy reports: the two `BridgeHostDelegate` calls.

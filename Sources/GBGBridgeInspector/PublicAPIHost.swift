@@ -539,7 +539,12 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// Every change found in one comparison has the same time, read when the first is found.
     public func refresh() {
         guard let api else { return }
-        api.readPublicState(into: &reading)
+        // The app's code runs inside the read: the reading kept is moved out for it (a move, no
+        // copy), so that nothing the app does there can reach it while it is lent.
+        var current = PublicStateReading()
+        swap(&current, &reading)
+        api.readPublicState(into: &current)
+        swap(&current, &reading)
         if let proxy, reading.delegateObject !== proxy {
             // The app set its own delegate after the adapter started: chain to it again.
             appDelegate = api.delegateObject

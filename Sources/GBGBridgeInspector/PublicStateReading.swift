@@ -3,9 +3,9 @@ import BridgeCore
 /// What ``PublicAPIHost`` compares after every message, as last read from GBGBridge's public
 /// API: what ``GBGBridgeHostAPI/readPublicState(into:)`` brings up to date.
 ///
-/// One call through the host's witness table instead of one per property (nine in all, the slots'
-/// through a second witness table found from the first). The adapter keeps one reading and has it
-/// brought up to date in place: a slot whose fields did not change is not written (its active
+/// One call through the host's witness table instead of one per property (fifteen a look before:
+/// the host's five, and each slot's five through a second witness table found from the first).
+/// The adapter keeps one reading and has it brought up to date in place: a slot whose fields did not change is not written (its active
 /// request not copied), and the slot's flag says so, which spares the adapter its comparison.
 /// Each field is the documented property of the same name.
 public struct PublicStateReading {

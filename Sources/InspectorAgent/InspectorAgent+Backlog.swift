@@ -3,9 +3,11 @@ extension InspectorAgent {
     /// them (``AgentLimits/maxQueuedBytesPerClient`` is where a gap starts), since the agent
     /// started or ``resetEventBacklogHighWater()`` last ran: how close its clients came to a gap.
     ///
-    /// Read on the agent's thread after each of its passes, so it can lag the last pass; it is
-    /// kept after the client leaves, and is final once ``stop()`` has returned. For benchmarks
-    /// and diagnostics:
+    /// Published by the agent's thread after each of its passes, so it can lag the last pass: a
+    /// client that filled its queue and left within one pass is not seen, and the pass that takes
+    /// a reset publishes nothing of its own. What a pass published is kept after the client
+    /// leaves, and the last pass publishes it once ``stop()`` has returned (unless stopping timed
+    /// out). For benchmarks and diagnostics:
     ///
     /// ```swift
     /// agent.resetEventBacklogHighWater()

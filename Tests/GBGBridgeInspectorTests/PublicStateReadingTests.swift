@@ -49,6 +49,8 @@ struct PublicStateReadingTests {
         var slotChanges = 0
         let host = BridgeHost(hostVersion: "1.0.0")
         let delegates = [MessageLogger(host: host, answerUnhandled: false), MessageLogger(host: host, answerUnhandled: false)]
+        let plain = PlainAPI(host)
+        var plainKept = PublicStateReading()
         var next = 0
         for step in 0..<600 {
             let slot = Bool.random(using: &random) ? host.documentCapture : host.selfieCapture
@@ -86,6 +88,13 @@ struct PublicStateReadingTests {
             var fresh = PublicStateReading()
             host.readPublicState(into: &fresh)
             Self.expectSame(fresh, reference, "seed \(seed), step \(step), fresh")
+            // A conformance that implements neither read gets the protocols' defaults: the same.
+            let plainBefore = plainKept
+            plain.readPublicState(into: &plainKept)
+            Self.expectSame(plainKept, reference, "seed \(seed), step \(step), default")
+            #expect(plainKept.documentChanged == (plainBefore.document != reference.document), "seed \(seed), step \(step), default")
+            #expect(plainKept.selfieChanged == (plainBefore.selfie != reference.selfie), "seed \(seed), step \(step), default")
+            plainKept.letGoOfHostObjects()
             // Let go of after each comparison, as the adapter does: the next read is the same.
             kept.letGoOfHostObjects()
             #expect(kept.pendingRequests.isEmpty && kept.delegateObject == nil)
@@ -206,4 +215,53 @@ struct PublicStateReadingTests {
             #expect(positions.allSatisfy { $0 < 3 * (count - 1) } == (count == 0), "the last one fails")
         }
     }
+}
+
+/// A conformance with only the documented properties, as an app's own mirror might be written:
+/// it gets `readPublicState(into:)` and `readSlot(into:)` from the protocols' defaults.
+@MainActor
+private final class PlainAPI: GBGBridgeHostAPI {
+    let host: BridgeHost
+    let documentCapture: PlainSlot
+    let selfieCapture: PlainSlot
+
+    init(_ host: BridgeHost) {
+        self.host = host
+        documentCapture = PlainSlot(host.documentCapture)
+        selfieCapture = PlainSlot(host.selfieCapture)
+    }
+
+    var lastError: String? { host.lastError }
+    var receivedMessages: [BridgeMessage] { host.receivedMessages }
+    var pendingRequests: [BridgeMessage] { host.pendingRequests }
+    var delegateObject: AnyObject? { host.delegateObject }
+    func respond(to correlationId: String, status: BridgeResponseStatus, data: [String: JSONValue]?, error: BridgeErrorPayload?) {
+        host.respond(to: correlationId, status: status, data: data, error: error)
+    }
+    func send(event: String, data: [String: JSONValue]?) { host.send(event: event, data: data) }
+    func installDelegateProxy(reportingTo tap: any GBGBridgeDelegateTap, forwardingTo appDelegate: AnyObject?) -> AnyObject {
+        host.installDelegateProxy(reportingTo: tap, forwardingTo: appDelegate)
+    }
+    func restoreDelegate(_ appDelegate: AnyObject?) { host.restoreDelegate(appDelegate) }
+}
+
+@MainActor
+private final class PlainSlot: GBGBridgeCaptureAPI {
+    let slot: CaptureCapability
+
+    init(_ slot: CaptureCapability) { self.slot = slot }
+
+    var hasHandler: Bool { slot.hasHandler }
+    var isEnabled: Bool {
+        get { slot.isEnabled }
+        set { slot.isEnabled = newValue }
+    }
+    var permissionState: PermissionState {
+        get { slot.permissionState }
+        set { slot.permissionState = newValue }
+    }
+    var isSupported: Bool { slot.isSupported }
+    var activeRequest: BridgeMessage? { slot.activeRequest }
+    func complete(_ result: CaptureResult) -> Bool { slot.complete(result) }
+    func refusal(toComplete result: CaptureResult) -> String? { slot.refusal(toComplete: result) }
 }

@@ -54,14 +54,20 @@ struct EventBacklogHighWaterTests {
         let second = outbox.enqueueEventWithoutWriting([UInt8](repeating: 1, count: 200)[...], seq: 2, limit: 1_000, now: now)
         #expect(first && second)
         #expect(outbox.eventBacklogHighWater == 500)
-        let output = ClientOutboxWritingTests.ScriptedOutput(script: [.take(300)], gathers: true)
+        // The first 300 bytes go out, then the output is full: the second event stays queued.
+        let output = ClientOutboxWritingTests.ScriptedOutput(script: [.take(300), .full], gathers: true)
         let stayed = outbox.flush(to: output, now: now)
         #expect(stayed)
         #expect(outbox.eventBacklogHighWater == 500)
         outbox.resetEventBacklogHighWater()
-        #expect(outbox.eventBacklogHighWater == 0)  // everything was written by the scripted output
+        #expect(outbox.eventBacklogHighWater == 200, "a reset starts from the 200 bytes still queued")
         outbox.enqueue([UInt8](repeating: 2, count: 900)[...], now: now)
-        #expect(outbox.eventBacklogHighWater == 0, "control frames are outside the event budget")
+        #expect(outbox.eventBacklogHighWater == 200, "control frames are outside the event budget")
+        // Everything written: a reset now starts from zero.
+        let drained = outbox.flush(to: ClientOutboxWritingTests.ScriptedOutput(script: [], gathers: true), now: now)
+        #expect(drained)
+        outbox.resetEventBacklogHighWater()
+        #expect(outbox.eventBacklogHighWater == 0)
     }
 
     @MainActor

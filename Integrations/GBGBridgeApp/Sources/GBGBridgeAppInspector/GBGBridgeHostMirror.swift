@@ -23,15 +23,6 @@ public final class GBGBridgeHostMirror: GBGBridgeHostAPI {
     public var receivedMessages: [BridgeMessage] { link.receivedMessages.compactMap(Self.message) }
     public var pendingRequests: [BridgeMessage] { link.pendingRequests.compactMap(Self.message) }
 
-    /// GBGBridge's `delegate`, `lastError`, `pendingRequests` and both slots, each read once.
-    public func readPublicState(into reading: inout PublicStateReading) {
-        reading.delegateObject = delegateObject
-        reading.lastError = lastError
-        reading.pendingRequests = pendingRequests
-        reading.documentChanged = documentCapture.readSlot(into: &reading.document)
-        reading.selfieChanged = selfieCapture.readSlot(into: &reading.selfie)
-    }
-
     public func respond(to correlationId: String, status: BridgeResponseStatus, data: [String: JSONValue]?, error: BridgeErrorPayload?) {
         link.respond(
             to: correlationId, status: Self.status(status), data: data.flatMap(Self.json),
@@ -119,13 +110,6 @@ public final class GBGBridgeCaptureMirror: GBGBridgeCaptureAPI {
     public var hasHandler: Bool { slot.hasHandler }
     public var isSupported: Bool { slot.isSupported }
     public var activeRequest: BridgeMessage? { slot.activeRequest.flatMap(GBGBridgeHostMirror.message) }
-
-    /// The slot's documented properties, each read once (the active request decoded once).
-    public func readSlot(into reading: inout CaptureSlotReading) -> Bool {
-        let flagsChanged = reading.update(hasHandler: hasHandler, isEnabled: isEnabled, isSupported: isSupported, permissionState: permissionState)
-        let requestChanged = reading.update(activeRequest: activeRequest)
-        return flagsChanged || requestChanged
-    }
 
     public var isEnabled: Bool {
         get { slot.isEnabled }
