@@ -371,11 +371,9 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         if message.type == .request { recent.received(message.correlationId, action: message.payload.action) }
         journeyAttached(true)
         let causes = awaitedInjections.isEmpty ? [:] : awaitedInjections.removeValue(forKey: message.correlationId) ?? [:]
-        // Encoded only for an agent to log (no agent reporting, nobody would see it).
-        if !sinks.isEmpty, let json = try? codec.encode(message) {
-            let change = BridgeChange.traffic(TrafficRecord(direction: .received, message: message, json: json, time: now()))
-            sinks.report(change, causes: causes)
-        }
+        // Handed to each agent as it is: the agent's thread encodes it (BridgeCore's codec, the
+        // bytes this thread encoded before) and logs it in its place among the other changes.
+        if !sinks.isEmpty { sinks.reportReceived(message, time: now(), causes: causes) }
         if !causes.isEmpty { resumeSettled() }
         // The delegate hears of a message before GBGBridge routes it, so nothing it changes is
         // visible yet: compare once the routing (a slot taking the request, a handler answering)
@@ -416,6 +414,44 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// script saw it reach GBGBridge's no-op bootstrap `receive` (the journey had not set its own
     /// yet), and `lost` says so.
     public func reportSent(json: String, lost: String?) {
+        if lost == nil, let head = plainHead(of: json) {
+            reportPlainSent(json: json, head: head)
+            return
+        }
+        reportSentWhole(json: json, lost: lost)
+    }
+
+    /// The head of a report that is a plain record (nearly every one): BridgeCore's message JSON
+    /// as it stands (the reading ``SentDeliveryDecoder`` takes first, `DocumentedDeliveryReader`),
+    /// small enough to hand over as text, and no inspector command's message the adapter awaits.
+    /// Read in one validating pass over the string's bytes as they lie, building nothing else:
+    /// `nil` when the report needs the whole reading (``reportSentWhole(json:lost:)``).
+    private func plainHead(of json: String) -> BridgeMessageReader.Head? {
+        var text = json
+        guard text.utf8.count <= InspectionSink.plainSentLimit,
+            let head = text.withUTF8({ DocumentedDeliveryReader.head(in: UnsafeRawBufferPointer($0), maxDepth: codec.maxDepth) })
+        else { return nil }
+        switch head.type {
+        case .response where !awaitedResponses.isEmpty && awaitedResponses[head.correlationId] != nil: return nil
+        case .event where !awaitedEvents.isEmpty && awaitedEvents.contains(where: { $0.name == head.action }): return nil
+        default: return head
+        }
+    }
+
+    /// Reports a plain record (``plainHead(of:)``): what ``reportSentWhole(json:lost:)`` does for
+    /// it, with the text handed to each agent, which reads the message from it if it needs one.
+    private func reportPlainSent(json: String, head: BridgeMessageReader.Head) {
+        sentReports += 1
+        if head.type == .response { recent.answered(head.correlationId) }
+        journeyAttached(true)
+        sinks.reportSent(json: json, time: now())
+        resumeSettled()
+        refresh()
+    }
+
+    /// Reads a report whole (``SentDeliveryDecoder``) and reports it: a report in another shape
+    /// than BridgeCore's, one marked lost, one an inspector's command awaits, or an unreadable one.
+    private func reportSentWhole(json: String, lost: String?) {
         let bytes = Self.bytes(of: json)
         guard bytes.count <= Self.reportLimit else {
             unread(raw: bytes.prefix(Self.unreadRawLimit), reason: "a report of \(bytes.count) bytes, over the limit of \(Self.reportLimit)")

@@ -155,38 +155,62 @@ public struct InspectionCause: Sendable, Hashable {
 
 /// Where a host reports its changes; made by the agent.
 public struct InspectionSink: Sendable {
-    let push: @Sendable (BridgeChange, InspectionCause?) -> Void
+    /// The agent's inbox: every report is appended to it, at once, under its lock.
+    let inbox: AgentInbox
     let running: @MainActor @Sendable () -> InspectionCause?
+
+    init(inbox: AgentInbox, running: @escaping @MainActor @Sendable () -> InspectionCause?) {
+        self.inbox = inbox
+        self.running = running
+    }
+
     /// Pushes a change marked with the command running now, the agent's inbox reading which
     /// one under the lock it takes anyway (no main-actor check on the host's hot path).
-    let pushCausedByRunning: @Sendable (BridgeChange, _ isLastLogged: Bool) -> Void
+    var pushCausedByRunning: @Sendable (BridgeChange, _ isLastLogged: Bool) -> Void {
+        let inbox = inbox
+        return { change, isLastLogged in inbox.pushCausedByRunning(change, isLastLogged: isLastLogged) }
+    }
+
     /// Pushes a message that crossed the bridge, in pieces, marked with the command running now,
     /// from a host that hands traffic over so (this package's `BridgeHost`, through
     /// `BridgeHost.addPackageObserver(_:)`): no record or change is built on the host's thread.
-    let pushTrafficCausedByRunning: @Sendable (TrafficRecord.Direction, BridgeMessage, Data, Date, TrafficMarks) -> Void
-
-    init(
-        push: @escaping @Sendable (BridgeChange, InspectionCause?) -> Void,
-        running: @escaping @MainActor @Sendable () -> InspectionCause?,
-        pushCausedByRunning: @escaping @Sendable (BridgeChange, _ isLastLogged: Bool) -> Void,
-        pushTrafficCausedByRunning: @escaping @Sendable (TrafficRecord.Direction, BridgeMessage, Data, Date, TrafficMarks) -> Void
-    ) {
-        self.push = push
-        self.running = running
-        self.pushCausedByRunning = pushCausedByRunning
-        self.pushTrafficCausedByRunning = pushTrafficCausedByRunning
+    var pushTrafficCausedByRunning: @Sendable (TrafficRecord.Direction, BridgeMessage, Data, Date, TrafficMarks) -> Void {
+        let inbox = inbox
+        return { direction, message, json, time, marks in inbox.pushTraffic(direction, message, json: json, time: time, marks: marks) }
     }
 
     /// Reports a change caused by the command running now, if any (the usual case: a change
     /// happens synchronously inside the call that caused it).
     @MainActor
     public func report(_ change: BridgeChange) {
-        push(change, running())
+        inbox.push(change, tag: running()?.tag)
     }
 
     /// Reports a change caused by `cause` (taken earlier from ``runningCommand``), or by nobody.
     public func report(_ change: BridgeChange, causedBy cause: InspectionCause?) {
-        push(change, cause)
+        inbox.push(change, tag: cause?.tag)
+    }
+
+    /// Reports a message the host received, as a value, caused by `cause` (or by nobody): the
+    /// agent's thread encodes it with BridgeCore's codec and logs the traffic record a
+    /// ``report(_:causedBy:)`` of it would have logged, in its place among the host's other
+    /// changes, so the host's thread does no encoding. A message the codec cannot encode (a NaN
+    /// or infinite number in its data) is not logged, as a host that encodes it first cannot
+    /// report it either.
+    package func reportReceived(_ message: BridgeMessage, at time: Date, causedBy cause: InspectionCause?) {
+        inbox.pushReceived(message, time: time, tag: cause?.tag)
+    }
+
+    /// The longest text ``reportSent(json:at:)`` takes; a longer message is reported whole.
+    package static var plainSentLimit: Int { AgentInbox.compactMessageLimit }
+
+    /// Reports a message the host sent, caused by nobody and with nothing to say but its bytes
+    /// and time, as its text: `json` must be BridgeCore's message JSON as it stands (text that
+    /// `BridgeMessageCodec.decode(_:)` reads as the message meant) and at most
+    /// ``plainSentLimit`` bytes. Its UTF-8 bytes are copied straight into the agent's inbox, and
+    /// the agent reads the message from them only if it needs one; nothing else is built.
+    package func reportSent(json: String, at time: Date) {
+        inbox.pushSent(json: json, time: time)
     }
 
     /// The inspector command running now, or `nil`.
