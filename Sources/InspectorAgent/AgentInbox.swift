@@ -274,7 +274,7 @@ final class AgentInbox: @unchecked Sendable {
         switch change {
         case .traffic(let record):
             enqueue { queue in
-                queue.memory.note(record.direction, .message(record.message))
+                queue.memory.note(record.direction, record.message)
                 // The tag is looked at, not copied, on the hot path.
                 let caused = causedByRunningCommand ? queue.isRunning : tag != nil
                 if !caused, Self.isPlain(record), queue.appendCompact(record.direction, json: record.json, time: record.time) { return }

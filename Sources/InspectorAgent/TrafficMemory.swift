@@ -44,6 +44,11 @@ struct TrafficMemory {
         }
     }
 
+    /// Notes a whole traffic record's message, as the agent will log it.
+    mutating func note(_ direction: TrafficRecord.Direction, _ message: BridgeMessage) {
+        note(direction, .message(message))
+    }
+
     /// What the agent needs to know of `change` beyond the change itself.
     func links(of change: BridgeChange) -> AgentInbox.Links {
         switch change {
