@@ -31,10 +31,10 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// as a `sent` malformed record with its raw text and the reason; never dropped.
     public private(set) var unreadReports = 0
     /// Messages reported sent by the page since the start (lost ones included).
-    public private(set) var sentReports = 0
+    @exclusivity(unchecked) public private(set) var sentReports = 0
     /// Of ``sentReports``, those that reached GBGBridge's no-op bootstrap `receive` (the journey
     /// had not set its own yet), marked lost in the log.
-    public private(set) var lostReports = 0
+    @exclusivity(unchecked) public private(set) var lostReports = 0
     /// The last of ``unreadReports``: its raw text (empty when there was none) and why it could
     /// not be read. Untrusted text: make it safe before it reaches a terminal.
     public private(set) var lastUnreadReport: MalformedInput?
@@ -53,7 +53,13 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     private let clock: any Clock<Duration>
     let timeline: ClockTimeline
 
-    private var sinks = ReportingSinks()
+    // Exclusivity: the properties marked `@exclusivity(unchecked)` are read and written on every
+    // message (each access was a call into the runtime's access set, about 80 instructions). They
+    // are main-actor isolated, so no other thread reaches them, and no access to one overlaps
+    // another to it: each is read or written in one statement, and what runs during one (a sink's
+    // inbox appending under its lock, a dictionary's or an array's own methods and the closures
+    // given them here, which read other properties only) never calls back into the adapter.
+    @exclusivity(unchecked) private var sinks = ReportingSinks()
     private var proxy: AnyObject?
     private weak var appDelegate: AnyObject?
     private var pollTask: Task<Void, Never>?
@@ -72,15 +78,15 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// is not pending.
     private var recent = RecentRequests()
     /// A comparison is already queued for after GBGBridge routes the messages just received.
-    private var refreshQueued = false
+    @exclusivity(unchecked) private var refreshQueued = false
     private var slots = SeenSlots()
-    private var journeyAttached: Bool
+    @exclusivity(unchecked) private var journeyAttached: Bool
     /// Inspector commands whose outgoing message the page has not reported yet: responses by
     /// correlation id, events by name in order.
-    private var awaitedResponses: [String: [ObjectIdentifier: InspectionCause]] = [:]
-    private var awaitedEvents: [(name: String, causes: [ObjectIdentifier: InspectionCause])] = []
+    @exclusivity(unchecked) private var awaitedResponses: [String: [ObjectIdentifier: InspectionCause]] = [:]
+    @exclusivity(unchecked) private var awaitedEvents: [(name: String, causes: [ObjectIdentifier: InspectionCause])] = []
     /// Inspector commands whose injected message GBGBridge has not received yet, by correlation id.
-    var awaitedInjections: [String: [ObjectIdentifier: InspectionCause]] = [:]
+    @exclusivity(unchecked) var awaitedInjections: [String: [ObjectIdentifier: InspectionCause]] = [:]
     /// The correlation ids of the last messages the page reported sent because of an inspector's
     /// command (an answer, an event): a breakpoint never holds those, as on the native path.
     var sentByInspector: [String] = []
@@ -93,7 +99,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     var interceptPage: String?
     /// Replies waiting in ``settle(after:)`` for the page's reports, until those come or the
     /// timer each has (on the clock) runs out.
-    private var settling: [SettlingReply] = []
+    @exclusivity(unchecked) private var settling: [SettlingReply] = []
     private var nextSettlingToken = 0
 
     /// Creates an adapter for `api`; call ``start()`` to take the delegate slot and begin polling.

@@ -183,7 +183,10 @@ public struct InspectionSink: Sendable {
     /// happens synchronously inside the call that caused it).
     @MainActor
     public func report(_ change: BridgeChange) {
-        inbox.push(change, tag: running()?.tag)
+        // The inbox holds the command running now (the executor tells it as it changes, on the
+        // main actor), read under the lock it takes anyway: the same as asking ``runningCommand``,
+        // without copying the command's tag out on the host's thread for every change.
+        inbox.push(change, causedByRunningCommand: true)
     }
 
     /// Reports a change caused by `cause` (taken earlier from ``runningCommand``), or by nobody.
