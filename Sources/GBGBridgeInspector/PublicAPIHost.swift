@@ -433,15 +433,21 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// Read in one validating pass over the string's bytes as they lie, building nothing else:
     /// `nil` when the report needs the whole reading (``reportSentWhole(json:lost:)``).
     private func plainHead(of json: String) -> BridgeMessageReader.Head? {
-        var text = json
-        guard text.utf8.count <= InspectionSink.plainSentLimit,
-            let head = text.withUTF8({ DocumentedDeliveryReader.head(in: UnsafeRawBufferPointer($0), maxDepth: codec.maxDepth) })
-        else { return nil }
+        guard let head = Self.documentedHead(of: json, maxDepth: codec.maxDepth) else { return nil }
         switch head.type {
         case .response where !awaitedResponses.isEmpty && awaitedResponses[head.correlationId] != nil: return nil
         case .event where !awaitedEvents.isEmpty && awaitedEvents.contains(where: { $0.name == head.action }): return nil
         default: return head
         }
+    }
+
+    /// The head of `json` when it is BridgeCore's message JSON as it stands and small enough to
+    /// hand over as text, read from the string's UTF-8 bytes where they lie. Not isolated: the
+    /// closure that reads them then needs no check that it runs on the main actor.
+    private nonisolated static func documentedHead(of json: String, maxDepth: Int) -> BridgeMessageReader.Head? {
+        var text = json
+        guard text.utf8.count <= InspectionSink.plainSentLimit else { return nil }
+        return text.withUTF8 { DocumentedDeliveryReader.head(in: UnsafeRawBufferPointer($0), maxDepth: maxDepth) }
     }
 
     /// Reports a plain record (``plainHead(of:)``): what ``reportSentWhole(json:lost:)`` does for
