@@ -159,24 +159,22 @@ public struct InspectionSink: Sendable {
     let inbox: AgentInbox
     let running: @MainActor @Sendable () -> InspectionCause?
 
-    init(inbox: AgentInbox, running: @escaping @MainActor @Sendable () -> InspectionCause?) {
-        self.inbox = inbox
-        self.running = running
-    }
-
     /// Pushes a change marked with the command running now, the agent's inbox reading which
     /// one under the lock it takes anyway (no main-actor check on the host's hot path).
-    var pushCausedByRunning: @Sendable (BridgeChange, _ isLastLogged: Bool) -> Void {
-        let inbox = inbox
-        return { change, isLastLogged in inbox.pushCausedByRunning(change, isLastLogged: isLastLogged) }
-    }
-
+    let pushCausedByRunning: @Sendable (BridgeChange, _ isLastLogged: Bool) -> Void
     /// Pushes a message that crossed the bridge, in pieces, marked with the command running now,
     /// from a host that hands traffic over so (this package's `BridgeHost`, through
     /// `BridgeHost.addPackageObserver(_:)`): no record or change is built on the host's thread.
-    var pushTrafficCausedByRunning: @Sendable (TrafficRecord.Direction, BridgeMessage, Data, Date, TrafficMarks) -> Void {
-        let inbox = inbox
-        return { direction, message, json, time, marks in inbox.pushTraffic(direction, message, json: json, time: time, marks: marks) }
+    let pushTrafficCausedByRunning: @Sendable (TrafficRecord.Direction, BridgeMessage, Data, Date, TrafficMarks) -> Void
+
+    init(inbox: AgentInbox, running: @escaping @MainActor @Sendable () -> InspectionCause?) {
+        self.inbox = inbox
+        self.running = running
+        // Made once, here: the native host calls them for every change and message.
+        pushCausedByRunning = { change, isLastLogged in inbox.pushCausedByRunning(change, isLastLogged: isLastLogged) }
+        pushTrafficCausedByRunning = { direction, message, json, time, marks in
+            inbox.pushTraffic(direction, message, json: json, time: time, marks: marks)
+        }
     }
 
     /// Reports a change caused by the command running now, if any (the usual case: a change
