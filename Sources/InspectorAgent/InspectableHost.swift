@@ -167,14 +167,15 @@ public struct InspectionSink: Sendable {
     /// `BridgeHost.addPackageObserver(_:)`): no record or change is built on the host's thread.
     let pushTrafficCausedByRunning: @Sendable (TrafficRecord.Direction, BridgeMessage, Data, Date, TrafficMarks) -> Void
 
-    init(inbox: AgentInbox, running: @escaping @MainActor @Sendable () -> InspectionCause?) {
+    init(
+        inbox: AgentInbox, running: @escaping @MainActor @Sendable () -> InspectionCause?,
+        pushCausedByRunning: @escaping @Sendable (BridgeChange, _ isLastLogged: Bool) -> Void,
+        pushTrafficCausedByRunning: @escaping @Sendable (TrafficRecord.Direction, BridgeMessage, Data, Date, TrafficMarks) -> Void
+    ) {
         self.inbox = inbox
         self.running = running
-        // Made once, here: the native host calls them for every change and message.
-        pushCausedByRunning = { change, isLastLogged in inbox.pushCausedByRunning(change, isLastLogged: isLastLogged) }
-        pushTrafficCausedByRunning = { direction, message, json, time, marks in
-            inbox.pushTraffic(direction, message, json: json, time: time, marks: marks)
-        }
+        self.pushCausedByRunning = pushCausedByRunning
+        self.pushTrafficCausedByRunning = pushTrafficCausedByRunning
     }
 
     /// Reports a change caused by the command running now, if any (the usual case: a change

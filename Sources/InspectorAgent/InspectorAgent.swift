@@ -123,7 +123,13 @@ public final class InspectorAgent: Sendable {
         executor.faults.publish = { list in inbox.push(.faults(list)) }
         executor.faults.publishHits = { list in inbox.push(.faultHits(list)) }
         let state = AgentState(host: info, snapshot: host.inspectionSnapshot(), limits: limits)
-        let sink = InspectionSink(inbox: inbox, running: { executor.current.map(InspectionCause.init) })
+        let sink = InspectionSink(
+            inbox: inbox,
+            running: { executor.current.map(InspectionCause.init) },
+            pushCausedByRunning: { change, isLastLogged in inbox.pushCausedByRunning(change, isLastLogged: isLastLogged) },
+            pushTrafficCausedByRunning: { direction, message, json, time, marks in
+                inbox.pushTraffic(direction, message, json: json, time: time, marks: marks)
+            })
         executor.runningChanged = { tag in inbox.setRunning(tag) }
         return (info, state, executor, host.startReporting(to: sink))
     }
