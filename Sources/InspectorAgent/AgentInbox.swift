@@ -138,26 +138,38 @@ final class AgentInbox: @unchecked Sendable {
             var offset = 0
             try items.withUnsafeBufferPointer { items in
                 for index in items.indices {
-                    switch items[index] {
-                    case .traffic(let count):
+                    if case .traffic(let count) = items[index] {
                         try self.traffic.forEach(from: &offset, count: count, traffic)
-                    case .received(let message, let time, let tag):
-                        try Self.hand(received: message, time: time, tag: tag, memory: received, traffic: traffic, other: other)
-                    case .change(let change, let tag, var links) where links.isLastReceivedEncoded:
-                        links.isLastReceivedEncoded = false
-                        let last = received?.message
-                        switch change {
-                        case .pendingAdded(let request): links.isLastReceived = last == request.message
-                        case .held(let held): links.isLastLogged = last == held.message
-                        default: break
-                        }
-                        try other(.change(change, tag: tag, links: links))
-                    default:
-                        try other(items[index])
+                    } else {
+                        try hand(items[index], traffic: traffic, other: other)
                     }
                 }
             }
             try self.traffic.forEach(from: &offset, count: trailingTraffic, traffic)
+        }
+
+        /// Hands over an item other than a run of plain records: a received message encoded
+        /// (``hand(received:time:tag:memory:traffic:other:)``), a change whose links the agent's
+        /// thread answers with them set, anything else as it is. Kept out of ``forEach(traffic:other:)``
+        /// (never inlined), so that the walk over the runs of plain records, nearly all a native
+        /// host's batch, stays as small as it was.
+        @inline(never)
+        private func hand(_ item: Item, traffic: (TrafficArena.Record) throws -> Void, other: (Item) throws -> Void) rethrows {
+            switch item {
+            case .received(let message, let time, let tag):
+                try Self.hand(received: message, time: time, tag: tag, memory: received, traffic: traffic, other: other)
+            case .change(let change, let tag, var links) where links.isLastReceivedEncoded:
+                links.isLastReceivedEncoded = false
+                let last = received?.message
+                switch change {
+                case .pendingAdded(let request): links.isLastReceived = last == request.message
+                case .held(let held): links.isLastLogged = last == held.message
+                default: break
+                }
+                try other(.change(change, tag: tag, links: links))
+            default:
+                try other(item)
+            }
         }
 
         /// Encodes a message the host received (BridgeCore's codec: the bytes the host would have
