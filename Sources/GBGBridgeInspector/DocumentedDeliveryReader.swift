@@ -28,4 +28,12 @@ enum DocumentedDeliveryReader {
             try BridgeMessageReader.message(from: &parser, depth: 1, deferringData: true, refusingTopLevelStatus: true)
         }
     }
+
+    /// The correlation id, type and action of the message ``message(in:maxDepth:)`` reads from
+    /// `bytes`, or `nil` exactly when it reads none: the same validating pass (BridgeCore's
+    /// reader), building no message, no data dictionary and no copy of the text. What the app's
+    /// main thread must know of a report at once; the message itself is read later, elsewhere.
+    static func head(in bytes: UnsafeRawBufferPointer, maxDepth: Int) -> BridgeMessageReader.Head? {
+        BridgeMessageReader.head(in: bytes, maxDepth: maxDepth, refusingTopLevelStatus: true)
+    }
 }

@@ -31,10 +31,10 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// as a `sent` malformed record with its raw text and the reason; never dropped.
     public private(set) var unreadReports = 0
     /// Messages reported sent by the page since the start (lost ones included).
-    public private(set) var sentReports = 0
+    @exclusivity(unchecked) public private(set) var sentReports = 0
     /// Of ``sentReports``, those that reached GBGBridge's no-op bootstrap `receive` (the journey
     /// had not set its own yet), marked lost in the log.
-    public private(set) var lostReports = 0
+    @exclusivity(unchecked) public private(set) var lostReports = 0
     /// The last of ``unreadReports``: its raw text (empty when there was none) and why it could
     /// not be read. Untrusted text: make it safe before it reaches a terminal.
     public private(set) var lastUnreadReport: MalformedInput?
@@ -54,7 +54,13 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     private let clock: any Clock<Duration>
     let timeline: ClockTimeline
 
-    private var sinks = ReportingSinks()
+    // Exclusivity: the properties marked `@exclusivity(unchecked)` are read and written on every
+    // message (each access was a call into the runtime's access set, about 80 instructions). They
+    // are main-actor isolated, so no other thread reaches them, and no access to one overlaps
+    // another to it: each is read or written in one statement, and what runs during one (a sink's
+    // inbox appending under its lock, a dictionary's or an array's own methods and the closures
+    // given them here, which read other properties only) never calls back into the adapter.
+    @exclusivity(unchecked) private var sinks = ReportingSinks()
     /// Read on every comparison; not checked for exclusivity at run time (see `lastError`).
     @exclusivity(unchecked) private var proxy: AnyObject?
     private weak var appDelegate: AnyObject?
@@ -81,20 +87,20 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// run time (see `lastError`).
     @exclusivity(unchecked) private var recent = RecentRequests()
     /// A comparison is already queued for after GBGBridge routes the messages just received.
-    private var refreshQueued = false
+    @exclusivity(unchecked) private var refreshQueued = false
     /// The capture slots' states at the last look.
     @exclusivity(unchecked) private var slots = SeenSlots()
-    /// The public state as last read, brought up to date in place by each comparison. Lent to
-    /// the host's `readPublicState(into:)` for the call, which only reads GBGBridge's properties
-    /// (``GBGBridgeHostAPI`` requires it), so no other access to it can come in meanwhile.
+    /// The public state as last read, brought up to date in place by each comparison. Moved out
+    /// while the host's `readPublicState(into:)` reads into it (see `refresh()`), so no other
+    /// access to it can come in meanwhile.
     @exclusivity(unchecked) private var reading = PublicStateReading()
-    private var journeyAttached: Bool
+    @exclusivity(unchecked) private var journeyAttached: Bool
     /// Inspector commands whose outgoing message the page has not reported yet: responses by
     /// correlation id, events by name in order.
-    private var awaitedResponses: [String: [ObjectIdentifier: InspectionCause]] = [:]
-    private var awaitedEvents: [(name: String, causes: [ObjectIdentifier: InspectionCause])] = []
+    @exclusivity(unchecked) private var awaitedResponses: [String: [ObjectIdentifier: InspectionCause]] = [:]
+    @exclusivity(unchecked) private var awaitedEvents: [(name: String, causes: [ObjectIdentifier: InspectionCause])] = []
     /// Inspector commands whose injected message GBGBridge has not received yet, by correlation id.
-    var awaitedInjections: [String: [ObjectIdentifier: InspectionCause]] = [:]
+    @exclusivity(unchecked) var awaitedInjections: [String: [ObjectIdentifier: InspectionCause]] = [:]
     /// The correlation ids of the last messages the page reported sent because of an inspector's
     /// command (an answer, an event): a breakpoint never holds those, as on the native path.
     var sentByInspector: [String] = []
@@ -107,7 +113,7 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     var interceptPage: String?
     /// Replies waiting in ``settle(after:)`` for the page's reports, until those come or the
     /// timer each has (on the clock) runs out.
-    private var settling: [SettlingReply] = []
+    @exclusivity(unchecked) private var settling: [SettlingReply] = []
     private var nextSettlingToken = 0
 
     /// Creates an adapter for `api`; call ``start()`` to take the delegate slot and begin polling.
@@ -386,11 +392,9 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         if message.type == .request { recent.received(message.correlationId, action: message.payload.action) }
         journeyAttached(true)
         let causes = awaitedInjections.isEmpty ? [:] : awaitedInjections.removeValue(forKey: message.correlationId) ?? [:]
-        // Encoded only for an agent to log (no agent reporting, nobody would see it).
-        if !sinks.isEmpty, let json = try? codec.encode(message) {
-            let change = BridgeChange.traffic(TrafficRecord(direction: .received, message: message, json: json, time: now()))
-            sinks.report(change, causes: causes)
-        }
+        // Handed to each agent as it is: the agent's thread encodes it (BridgeCore's codec, the
+        // bytes this thread encoded before) and logs it in its place among the other changes.
+        if !sinks.isEmpty { sinks.reportReceived(message, time: now(), causes: causes) }
         if !causes.isEmpty { resumeSettled() }
         // The delegate hears of a message before GBGBridge routes it, so nothing it changes is
         // visible yet: compare once the routing (a slot taking the request, a handler answering)
@@ -431,6 +435,50 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// script saw it reach GBGBridge's no-op bootstrap `receive` (the journey had not set its own
     /// yet), and `lost` says so.
     public func reportSent(json: String, lost: String?) {
+        if lost == nil, let head = plainHead(of: json) {
+            reportPlainSent(json: json, head: head)
+            return
+        }
+        reportSentWhole(json: json, lost: lost)
+    }
+
+    /// The head of a report that is a plain record (nearly every one): BridgeCore's message JSON
+    /// as it stands (the reading ``SentDeliveryDecoder`` takes first, `DocumentedDeliveryReader`),
+    /// small enough to hand over as text, and no inspector command's message the adapter awaits.
+    /// Read in one validating pass over the string's bytes as they lie, building nothing else:
+    /// `nil` when the report needs the whole reading (``reportSentWhole(json:lost:)``).
+    private func plainHead(of json: String) -> BridgeMessageReader.Head? {
+        guard let head = Self.documentedHead(of: json, maxDepth: codec.maxDepth) else { return nil }
+        switch head.type {
+        case .response where !awaitedResponses.isEmpty && awaitedResponses[head.correlationId] != nil: return nil
+        case .event where !awaitedEvents.isEmpty && awaitedEvents.contains(where: { $0.name == head.action }): return nil
+        default: return head
+        }
+    }
+
+    /// The head of `json` when it is BridgeCore's message JSON as it stands and small enough to
+    /// hand over as text, read from the string's UTF-8 bytes where they lie. Not isolated: the
+    /// closure that reads them then needs no check that it runs on the main actor.
+    private nonisolated static func documentedHead(of json: String, maxDepth: Int) -> BridgeMessageReader.Head? {
+        var text = json
+        guard text.utf8.count <= InspectionSink.plainSentLimit else { return nil }
+        return text.withUTF8 { DocumentedDeliveryReader.head(in: UnsafeRawBufferPointer($0), maxDepth: maxDepth) }
+    }
+
+    /// Reports a plain record (``plainHead(of:)``): what ``reportSentWhole(json:lost:)`` does for
+    /// it, with the text handed to each agent, which reads the message from it if it needs one.
+    private func reportPlainSent(json: String, head: BridgeMessageReader.Head) {
+        sentReports += 1
+        if head.type == .response { recent.answered(head.correlationId) }
+        journeyAttached(true)
+        sinks.reportSent(json: json, time: now())
+        resumeSettled()
+        refresh()
+    }
+
+    /// Reads a report whole (``SentDeliveryDecoder``) and reports it: a report in another shape
+    /// than BridgeCore's, one marked lost, one an inspector's command awaits, or an unreadable one.
+    private func reportSentWhole(json: String, lost: String?) {
         let bytes = Self.bytes(of: json)
         guard bytes.count <= Self.reportLimit else {
             unread(raw: bytes.prefix(Self.unreadRawLimit), reason: "a report of \(bytes.count) bytes, over the limit of \(Self.reportLimit)")

@@ -1,4 +1,5 @@
 import BridgeCore
+import Foundation
 import InspectorAgent
 
 /// The agents a ``PublicAPIHost`` reports to, each with its sink: every change the adapter sees
@@ -50,6 +51,26 @@ struct ReportingSinks {
         for index in entries.indices {
             entries[index].sink.report(change, causedBy: causes.isEmpty ? nil : causes[entries[index].id])
         }
+    }
+
+    /// Reports a message GBGBridge received, as a value, to every sink (caused as in
+    /// ``report(_:causes:)``): each agent's thread encodes it, so the app's main thread builds no
+    /// record and encodes nothing (`InspectionSink.reportReceived(_:at:causedBy:)`).
+    func reportReceived(_ message: BridgeMessage, time: Date, causes: [ObjectIdentifier: InspectionCause]) {
+        let entries = self.entries
+        if causes.isEmpty {
+            for index in entries.indices { entries[index].sink.reportReceived(message, at: time, causedBy: nil) }
+        } else {
+            for index in entries.indices { entries[index].sink.reportReceived(message, at: time, causedBy: causes[entries[index].id]) }
+        }
+    }
+
+    /// Reports a message the app sent, caused by nobody, as its text (BridgeCore's message JSON
+    /// as it stands, at most `InspectionSink.plainSentLimit` bytes) to every sink: the bytes go
+    /// straight into each agent's inbox (`InspectionSink.reportSent(json:at:)`).
+    func reportSent(json: String, time: Date) {
+        let entries = self.entries
+        for index in entries.indices { entries[index].sink.reportSent(json: json, at: time) }
     }
 
     /// The command each agent runs now, by reporting (agents running none are left out).

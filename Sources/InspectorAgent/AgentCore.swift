@@ -263,8 +263,8 @@ final class AgentCore {
     /// Applies one item of a batch other than a plain traffic record.
     private func apply(_ item: AgentInbox.Item) {
         switch item {
-        case .traffic:
-            // Handled by the caller, with the batch's bytes.
+        case .traffic, .received:
+            // Handled by the caller, with the batch's bytes (a received message's once encoded).
             break
         case .change(let change, let tag, let links):
             let (frame, sent) = state.apply(change, tag: tag, links: links)

@@ -40,6 +40,11 @@ final class AgentInbox: @unchecked Sendable {
     enum Item: Sendable {
         /// A change, as the host reported it, and what the host's side knows of its message.
         case change(BridgeChange, tag: CommandTag?, links: Links = Links())
+        /// A message a host received, handed over as a value with its time and cause
+        /// (``pushReceived(_:time:tag:)``): ``Batch/forEach(traffic:other:)`` encodes it on the
+        /// agent's thread and hands over the traffic record the host would have reported, in its
+        /// place, so nothing after the batch sees this item.
+        case received(BridgeMessage, time: Date, tag: CommandTag?)
         /// Messages that crossed the bridge with nothing but their direction and time to say:
         /// the next `count` records of the batch's ``Batch/traffic`` (``Batch/forEach(traffic:other:)``
         /// hands them over in their place among the other items).
@@ -65,6 +70,11 @@ final class AgentInbox: @unchecked Sendable {
         /// For a native host's change that the host did not say is about the message logged
         /// last: that message's JSON (``LoggedJSON``), for ``logged(is:)`` to compare.
         var lastLoggedJSON: Data? = nil
+        /// The message logged last in the change's direction was handed over as a value
+        /// (``Item/received(_:time:tag:)``): ``Batch/forEach(traffic:other:)`` compares it with the
+        /// change's message on the agent's thread, which keeps it, and sets ``isLastReceived`` or
+        /// ``isLastLogged`` instead of this.
+        var isLastReceivedEncoded = false
 
         /// Whether the message logged last, whose JSON this carries, is `message`: it reads as
         /// a message equal to it. Called on the agent's thread; `false` without the JSON.
@@ -84,6 +94,9 @@ final class AgentInbox: @unchecked Sendable {
     /// ``Item/traffic(count:)`` item, written only when another item follows them (or counted in
     /// ``trailingTraffic`` at the end). Read a batch with ``forEach(traffic:other:)``.
     struct Batch {
+        /// The message the agent's thread encoded last (``Item/received(_:time:tag:)``): the
+        /// inbox's, set by ``AgentInbox/drain(_:)`` for the batch it hands over.
+        fileprivate(set) var received: ReceivedOnAgentThread?
         /// The items other than plain traffic, and runs of plain traffic records, oldest first.
         private(set) var items: [Item] = []
         /// The plain traffic records' headers and bytes.
@@ -118,7 +131,9 @@ final class AgentInbox: @unchecked Sendable {
         }
 
         /// Calls `traffic` with each plain record and `other` with each other item, in the order
-        /// they were appended.
+        /// they were appended. A message handed over as a value (``Item/received(_:time:tag:)``)
+        /// is encoded here and handed over as the record the host would have reported: a plain
+        /// record to `traffic`, or a whole change to `other`.
         func forEach(traffic: (TrafficArena.Record) throws -> Void, other: (Item) throws -> Void) rethrows {
             var offset = 0
             try items.withUnsafeBufferPointer { items in
@@ -126,11 +141,56 @@ final class AgentInbox: @unchecked Sendable {
                     if case .traffic(let count) = items[index] {
                         try self.traffic.forEach(from: &offset, count: count, traffic)
                     } else {
-                        try other(items[index])
+                        try hand(items[index], traffic: traffic, other: other)
                     }
                 }
             }
             try self.traffic.forEach(from: &offset, count: trailingTraffic, traffic)
+        }
+
+        /// Hands over an item other than a run of plain records: a received message encoded
+        /// (``hand(received:time:tag:memory:traffic:other:)``), a change whose links the agent's
+        /// thread answers with them set, anything else as it is. Kept out of ``forEach(traffic:other:)``
+        /// (never inlined), so that the walk over the runs of plain records, nearly all a native
+        /// host's batch, stays as small as it was.
+        @inline(never)
+        private func hand(_ item: Item, traffic: (TrafficArena.Record) throws -> Void, other: (Item) throws -> Void) rethrows {
+            switch item {
+            case .received(let message, let time, let tag):
+                try Self.hand(received: message, time: time, tag: tag, memory: received, traffic: traffic, other: other)
+            case .change(let change, let tag, var links) where links.isLastReceivedEncoded:
+                links.isLastReceivedEncoded = false
+                let last = received?.message
+                switch change {
+                case .pendingAdded(let request): links.isLastReceived = last == request.message
+                case .held(let held): links.isLastLogged = last == held.message
+                default: break
+                }
+                try other(.change(change, tag: tag, links: links))
+            default:
+                try other(item)
+            }
+        }
+
+        /// Encodes a message the host received (BridgeCore's codec: the bytes the host would have
+        /// reported) and hands over its record: plain, as bytes, when nobody caused it and it is
+        /// not too large (as ``AgentInbox/push(_:tag:causedByRunningCommand:)`` appends such a
+        /// record), otherwise whole. One the codec cannot encode is not logged, as before the
+        /// encoding moved here, and is not remembered as the last one received.
+        private static func hand(
+            received message: BridgeMessage, time: Date, tag: CommandTag?, memory: ReceivedOnAgentThread?,
+            traffic: (TrafficArena.Record) throws -> Void, other: (Item) throws -> Void
+        ) rethrows {
+            guard let json = try? BridgeMessageCodec().encode(message) else { return }
+            memory?.message = message
+            guard tag == nil, json.count <= AgentInbox.compactMessageLimit else {
+                try other(.change(.traffic(TrafficRecord(direction: .received, message: message, json: json, time: time)), tag: tag))
+                return
+            }
+            try json.withUnsafeBytes { bytes in
+                let room = (TrafficArena.headerBytes + bytes.count + TrafficArena.alignment - 1) & ~(TrafficArena.alignment - 1)
+                try traffic(TrafficArena.Record(direction: .received, time: time, json: bytes, runLeft: TrafficArena.RunLeft(bytes: room, records: 1)))
+            }
         }
 
         mutating func removeAll() {
@@ -182,6 +242,8 @@ final class AgentInbox: @unchecked Sendable {
 
     private let queue = Locked(Queue())
     let wakePipe: WakePipe
+    /// The message the agent's thread encoded last; touched only there (``drain(_:)``).
+    private let received = ReceivedOnAgentThread()
 
     init() throws {
         wakePipe = try WakePipe()
@@ -234,6 +296,38 @@ final class AgentInbox: @unchecked Sendable {
             enqueue { queue in
                 let tag = causedByRunningCommand ? queue.running : tag
                 queue.batch.append(.change(change, tag: tag, links: queue.memory.links(of: change)))
+            }
+        }
+    }
+
+    /// Called on the host's main actor with a message the host received, as a value
+    /// (``InspectionSink/reportReceived(_:at:causedBy:)``): appended as it is, for the agent's
+    /// thread to encode (``Item/received(_:time:tag:)``). Nothing is encoded, copied or compared
+    /// here.
+    func pushReceived(_ message: BridgeMessage, time: Date, tag: CommandTag?) {
+        enqueue { queue in
+            queue.memory.note(.received, .encodedOnAgentThread)
+            queue.batch.append(.received(message, time: time, tag: tag))
+        }
+    }
+
+    /// Called on the host's main actor with a plain record of a message the host sent, as its
+    /// text (``InspectionSink/reportSent(json:at:)``): its UTF-8 bytes are copied into the batch's
+    /// ``TrafficArena``, as a native host's are, and the text is kept (a reference) for a later
+    /// change that asks whether it names this message. A text longer than
+    /// ``compactMessageLimit`` (which its caller does not hand over) is read and reported whole.
+    func pushSent(json: String, time: Date) {
+        var text = json
+        text.withUTF8 { utf8 in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            enqueue { queue in
+                if bytes.count <= Self.compactMessageLimit {
+                    queue.memory.note(.sent, .text(json))
+                    queue.batch.appendTraffic(.sent, time: time, json: bytes)
+                } else if let message = try? BridgeMessageCodec().decode(Data(bytes)).get() {
+                    queue.memory.note(.sent, .message(message))
+                    queue.batch.append(.change(.traffic(TrafficRecord(direction: .sent, message: message, json: Data(bytes), time: time)), tag: nil))
+                }
             }
         }
     }
@@ -312,6 +406,7 @@ final class AgentInbox: @unchecked Sendable {
             return batch
         }
         let count = batch.count
+        batch.received = received
         if count > 0 { handle(&batch) }
         guard batch.items.count <= Self.batchCapacityKept, batch.capacityBytes <= Self.batchBytesKept else { return count }
         batch.removeAll()
@@ -336,4 +431,12 @@ final class AgentInbox: @unchecked Sendable {
             queue.logged.removeAll()
         }
     }
+}
+
+/// The message the agent's thread last encoded for a host that hands its received messages over
+/// as values (``AgentInbox/Item/received(_:time:tag:)``), kept there to answer the questions
+/// ``TrafficMemory`` leaves to it (``AgentInbox/Links/isLastReceivedEncoded``). Read and written
+/// only on the agent's thread, inside ``AgentInbox/drain(_:)``: the host's thread never touches it.
+final class ReceivedOnAgentThread: @unchecked Sendable {
+    var message: BridgeMessage?
 }

@@ -155,8 +155,10 @@ public struct InspectionCause: Sendable, Hashable {
 
 /// Where a host reports its changes; made by the agent.
 public struct InspectionSink: Sendable {
-    let push: @Sendable (BridgeChange, InspectionCause?) -> Void
+    /// The agent's inbox: every report is appended to it, at once, under its lock.
+    let inbox: AgentInbox
     let running: @MainActor @Sendable () -> InspectionCause?
+
     /// Pushes a change marked with the command running now, the agent's inbox reading which
     /// one under the lock it takes anyway (no main-actor check on the host's hot path).
     let pushCausedByRunning: @Sendable (BridgeChange, _ isLastLogged: Bool) -> Void
@@ -166,12 +168,11 @@ public struct InspectionSink: Sendable {
     let pushTrafficCausedByRunning: @Sendable (TrafficRecord.Direction, BridgeMessage, Data, Date, TrafficMarks) -> Void
 
     init(
-        push: @escaping @Sendable (BridgeChange, InspectionCause?) -> Void,
-        running: @escaping @MainActor @Sendable () -> InspectionCause?,
+        inbox: AgentInbox, running: @escaping @MainActor @Sendable () -> InspectionCause?,
         pushCausedByRunning: @escaping @Sendable (BridgeChange, _ isLastLogged: Bool) -> Void,
         pushTrafficCausedByRunning: @escaping @Sendable (TrafficRecord.Direction, BridgeMessage, Data, Date, TrafficMarks) -> Void
     ) {
-        self.push = push
+        self.inbox = inbox
         self.running = running
         self.pushCausedByRunning = pushCausedByRunning
         self.pushTrafficCausedByRunning = pushTrafficCausedByRunning
@@ -181,12 +182,37 @@ public struct InspectionSink: Sendable {
     /// happens synchronously inside the call that caused it).
     @MainActor
     public func report(_ change: BridgeChange) {
-        push(change, running())
+        // The inbox holds the command running now (the executor tells it as it changes, on the
+        // main actor), read under the lock it takes anyway: the same as asking ``runningCommand``,
+        // without copying the command's tag out on the host's thread for every change.
+        inbox.push(change, causedByRunningCommand: true)
     }
 
     /// Reports a change caused by `cause` (taken earlier from ``runningCommand``), or by nobody.
     public func report(_ change: BridgeChange, causedBy cause: InspectionCause?) {
-        push(change, cause)
+        inbox.push(change, tag: cause?.tag)
+    }
+
+    /// Reports a message the host received, as a value, caused by `cause` (or by nobody): the
+    /// agent's thread encodes it with BridgeCore's codec and logs the traffic record a
+    /// ``report(_:causedBy:)`` of it would have logged, in its place among the host's other
+    /// changes, so the host's thread does no encoding. A message the codec cannot encode (a NaN
+    /// or infinite number in its data) is not logged, as a host that encodes it first cannot
+    /// report it either.
+    package func reportReceived(_ message: BridgeMessage, at time: Date, causedBy cause: InspectionCause?) {
+        inbox.pushReceived(message, time: time, tag: cause?.tag)
+    }
+
+    /// The longest text ``reportSent(json:at:)`` takes; a longer message is reported whole.
+    package static var plainSentLimit: Int { AgentInbox.compactMessageLimit }
+
+    /// Reports a message the host sent, caused by nobody and with nothing to say but its bytes
+    /// and time, as its text: `json` must be BridgeCore's message JSON as it stands (text that
+    /// `BridgeMessageCodec.decode(_:)` reads as the message meant) and at most
+    /// ``plainSentLimit`` bytes. Its UTF-8 bytes are copied straight into the agent's inbox, and
+    /// the agent reads the message from them only if it needs one; nothing else is built.
+    package func reportSent(json: String, at time: Date) {
+        inbox.pushSent(json: json, time: time)
     }
 
     /// The inspector command running now, or `nil`.

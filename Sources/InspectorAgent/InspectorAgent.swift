@@ -124,7 +124,7 @@ public final class InspectorAgent: Sendable {
         executor.faults.publishHits = { list in inbox.push(.faultHits(list)) }
         let state = AgentState(host: info, snapshot: host.inspectionSnapshot(), limits: limits)
         let sink = InspectionSink(
-            push: { change, cause in inbox.push(change, tag: cause?.tag) },
+            inbox: inbox,
             running: { executor.current.map(InspectionCause.init) },
             pushCausedByRunning: { change, isLastLogged in inbox.pushCausedByRunning(change, isLastLogged: isLastLogged) },
             pushTrafficCausedByRunning: { direction, message, json, time, marks in

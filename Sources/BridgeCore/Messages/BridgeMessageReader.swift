@@ -77,6 +77,35 @@ package enum BridgeMessageReader {
         return (fields.message(deferred: deferred), bytes)
     }
 
+    /// What the GBGBridge adapter needs of a message the app sent as soon as it is reported: who
+    /// it answers or what it announces. The rest of the message is read later, on the agent's
+    /// thread, from the same bytes.
+    package struct Head: Sendable, Equatable {
+        package var correlationId: String
+        package var type: MessageType
+        package var action: String
+
+        /// Creates a head.
+        package init(correlationId: String, type: MessageType, action: String) {
+            self.correlationId = correlationId
+            self.type = type
+            self.action = action
+        }
+    }
+
+    /// The head of the message `bytes` hold, or `nil` exactly when
+    /// ``message(from:depth:deferringData:refusingTopLevelStatus:)`` (with `deferringData`, at
+    /// depth 1, followed by the end of the text) refuses them: the same one validating pass, which
+    /// checks every field and `payload.data` as it would be read but builds no dictionary and
+    /// copies none of the text. For a caller that must know at once whether a report is a message
+    /// and whose it is, and can leave the message itself to be read later.
+    package static func head(in bytes: UnsafeRawBufferPointer, maxDepth: Int, refusingTopLevelStatus: Bool = false) -> Head? {
+        JSONParser.reading(bytes, maxDepth: maxDepth) { parser throws(JSONParser.Refusal) in
+            let fields = try self.fields(from: &parser, depth: 1, deferringData: true, refusingTopLevelStatus: refusingTopLevelStatus)
+            return Head(correlationId: fields.correlationId, type: fields.type, action: fields.payload.action)
+        }
+    }
+
     /// A message's fields as read, before its payload is made: its `payload.data` may still be
     /// where its text stands in the parser's bytes.
     private struct Fields {
