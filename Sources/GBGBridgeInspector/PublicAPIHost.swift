@@ -90,10 +90,12 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     @exclusivity(unchecked) private var refreshQueued = false
     /// The capture slots' states at the last look.
     @exclusivity(unchecked) private var slots = SeenSlots()
-    /// The public state as last read, brought up to date in place by each comparison. Moved out
-    /// while the host's `readPublicState(into:)` reads into it (see `refresh()`), so no other
-    /// access to it can come in meanwhile.
+    /// The public state as last read, brought up to date in place by each comparison. Lent to
+    /// the host's `readPublicState(into:)` for the call; a comparison asked for meanwhile does not
+    /// start (see `refresh()`), so no other access to it can come in.
     @exclusivity(unchecked) private var reading = PublicStateReading()
+    /// Whether `reading` is lent to the host's `readPublicState(into:)` now (see `refresh()`).
+    @exclusivity(unchecked) private var isReadingPublicState = false
     @exclusivity(unchecked) private var journeyAttached: Bool
     /// Inspector commands whose outgoing message the page has not reported yet: responses by
     /// correlation id, events by name in order.
@@ -435,34 +437,48 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// script saw it reach GBGBridge's no-op bootstrap `receive` (the journey had not set its own
     /// yet), and `lost` says so.
     public func reportSent(json: String, lost: String?) {
-        if lost == nil, let head = plainHead(of: json) {
+        guard lost == nil else { return reportSentWhole(json: json, lost: lost) }
+        switch Self.documentedHead(of: json, maxDepth: codec.maxDepth) {
+        case .read(let head) where !isAwaited(head):
             reportPlainSent(json: json, head: head)
-            return
+        case .read, .notTried:
+            reportSentWhole(json: json, lost: lost)
+        case .refused:
+            // Not BridgeCore's message JSON as it stands: the one-pass reading, which refuses
+            // exactly what the head's pass refused, is not taken again.
+            reportSentWhole(json: json, lost: lost, documentedRefused: true)
         }
-        reportSentWhole(json: json, lost: lost)
     }
 
-    /// The head of a report that is a plain record (nearly every one): BridgeCore's message JSON
-    /// as it stands (the reading ``SentDeliveryDecoder`` takes first, `DocumentedDeliveryReader`),
-    /// small enough to hand over as text, and no inspector command's message the adapter awaits.
-    /// Read in one validating pass over the string's bytes as they lie, building nothing else:
-    /// `nil` when the report needs the whole reading (``reportSentWhole(json:lost:)``).
-    private func plainHead(of json: String) -> BridgeMessageReader.Head? {
-        guard let head = Self.documentedHead(of: json, maxDepth: codec.maxDepth) else { return nil }
+    /// Whether the report whose head is `head` is an inspector command's message the adapter
+    /// awaits: read whole then (``reportSentWhole(json:lost:documentedRefused:)``), for its causes.
+    private func isAwaited(_ head: BridgeMessageReader.Head) -> Bool {
         switch head.type {
-        case .response where !awaitedResponses.isEmpty && awaitedResponses[head.correlationId] != nil: return nil
-        case .event where !awaitedEvents.isEmpty && awaitedEvents.contains(where: { $0.name == head.action }): return nil
-        default: return head
+        case .response: return !awaitedResponses.isEmpty && awaitedResponses[head.correlationId] != nil
+        case .event: return !awaitedEvents.isEmpty && awaitedEvents.contains(where: { $0.name == head.action })
+        default: return false
         }
+    }
+
+    /// What the head's pass made of a report.
+    private enum HeadReading {
+        /// BridgeCore's message JSON as it stands, small enough to hand over as text.
+        case read(BridgeMessageReader.Head)
+        /// Not BridgeCore's message JSON as it stands (`DocumentedDeliveryReader` refuses it too).
+        case refused
+        /// Too large to hand over as text: not read.
+        case notTried
     }
 
     /// The head of `json` when it is BridgeCore's message JSON as it stands and small enough to
-    /// hand over as text, read from the string's UTF-8 bytes where they lie. Not isolated: the
-    /// closure that reads them then needs no check that it runs on the main actor.
-    private nonisolated static func documentedHead(of json: String, maxDepth: Int) -> BridgeMessageReader.Head? {
+    /// hand over as text, read in one validating pass over the string's UTF-8 bytes where they
+    /// lie, building nothing else. Not isolated: the closure that reads them then needs no check
+    /// that it runs on the main actor.
+    private nonisolated static func documentedHead(of json: String, maxDepth: Int) -> HeadReading {
         var text = json
-        guard text.utf8.count <= InspectionSink.plainSentLimit else { return nil }
-        return text.withUTF8 { DocumentedDeliveryReader.head(in: UnsafeRawBufferPointer($0), maxDepth: maxDepth) }
+        guard text.utf8.count <= InspectionSink.plainSentLimit else { return .notTried }
+        let head = text.withUTF8 { DocumentedDeliveryReader.head(in: UnsafeRawBufferPointer($0), maxDepth: maxDepth) }
+        return head.map(HeadReading.read) ?? .refused
     }
 
     /// Reports a plain record (``plainHead(of:)``): what ``reportSentWhole(json:lost:)`` does for
@@ -478,7 +494,10 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
 
     /// Reads a report whole (``SentDeliveryDecoder``) and reports it: a report in another shape
     /// than BridgeCore's, one marked lost, one an inspector's command awaits, or an unreadable one.
-    private func reportSentWhole(json: String, lost: String?) {
+    /// With `documentedRefused`, the head's pass already found it is not BridgeCore's message JSON
+    /// as it stands, and it is parsed whole at once (what `decode` does after that one-pass
+    /// reading refuses it).
+    private func reportSentWhole(json: String, lost: String?, documentedRefused: Bool = false) {
         let bytes = Self.bytes(of: json)
         guard bytes.count <= Self.reportLimit else {
             unread(raw: bytes.prefix(Self.unreadRawLimit), reason: "a report of \(bytes.count) bytes, over the limit of \(Self.reportLimit)")
@@ -486,7 +505,12 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         }
         let delivery: SentDeliveryDecoder.Delivery
         // Asked only for a response that names no action: `recent` is read then, not copied for every report.
-        switch SentDeliveryDecoder.decode(bytes, maxDepth: codec.maxDepth, actionOfRequest: { id in recent.action(of: id) ?? Self.action(ofRequest: id, in: api) }) {
+        func actionOfRequest(_ id: String) -> String? { recent.action(of: id) ?? Self.action(ofRequest: id, in: api) }
+        let read =
+            documentedRefused
+            ? SentDeliveryDecoder.decodeParsingWhole(bytes, maxDepth: codec.maxDepth, actionOfRequest: actionOfRequest)
+            : SentDeliveryDecoder.decode(bytes, maxDepth: codec.maxDepth, actionOfRequest: actionOfRequest)
+        switch read {
         case .success(let read): delivery = read
         case .failure(let problem):
             unread(raw: bytes, reason: problem.reason)
@@ -586,13 +610,13 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
     /// difference (the time, the change, the new state) is done only for a part that differs.
     /// Every change found in one comparison has the same time, read when the first is found.
     public func refresh() {
-        guard let api else { return }
-        // The app's code runs inside the read: the reading kept is moved out for it (a move, no
-        // copy), so that nothing the app does there can reach it while it is lent.
-        var current = PublicStateReading()
-        swap(&current, &reading)
-        api.readPublicState(into: &current)
-        swap(&current, &reading)
+        // The app's code runs inside the read, with the reading kept lent to it: a comparison
+        // asked for from there (the app's mirror calling back into the adapter) does not start,
+        // so nothing reaches the reading while it is lent; this one compares what was read.
+        guard let api, !isReadingPublicState else { return }
+        isReadingPublicState = true
+        api.readPublicState(into: &reading)
+        isReadingPublicState = false
         if let proxy, reading.delegateObject !== proxy {
             // The app set its own delegate after the adapter started: chain to it again.
             appDelegate = api.delegateObject

@@ -325,6 +325,9 @@ final class AgentInbox: @unchecked Sendable {
                     queue.memory.note(.sent, .text(json))
                     queue.batch.appendTraffic(.sent, time: time, json: bytes)
                 } else if let message = try? BridgeMessageCodec().decode(Data(bytes)).get() {
+                    // Not reached: the adapter hands over only texts within this limit
+                    // (`InspectionSink.plainSentLimit`) and reads a larger report whole itself.
+                    assertionFailure("a sent text of \(bytes.count) bytes, over compactMessageLimit, was handed over")
                     queue.memory.note(.sent, .message(message))
                     queue.batch.append(.change(.traffic(TrafficRecord(direction: .sent, message: message, json: Data(bytes), time: time)), tag: nil))
                 }

@@ -104,6 +104,23 @@ struct PublicStateReadingTests {
         withExtendedLifetime(delegates) {}
     }
 
+    @Test("a comparison asked for while the app's code reads the public state does not start: no overlap with the reading lent, no recursion")
+    func comparisonFromInsideTheReadDoesNotStart() {
+        let host = BridgeHost(hostVersion: "1.0.0")
+        let plain = PlainAPI(host)
+        let adapter = PublicAPIHost(api: plain, hostVersion: "1.0.0")
+        var reads = 0
+        plain.documentCapture.onRead = { [weak adapter] in
+            reads += 1
+            adapter?.refresh()
+        }
+        host.receive(text: request("custom.action", id: "p1"))
+        adapter.refresh()
+        #expect(reads == 1, "the comparison asked for from inside the read returned at once")
+        plain.documentCapture.onRead = nil
+        #expect(adapter.inspectionSnapshot().pendingRequests.map(\.message.correlationId) == ["p1"])
+    }
+
     /// Messages that differ in one field at a time (the id among them, and ids equal only as
     /// Unicode text), so that only a whole comparison tells most apart.
     static let requests: [BridgeMessage?] = {
@@ -251,7 +268,13 @@ private final class PlainSlot: GBGBridgeCaptureAPI {
 
     init(_ slot: CaptureCapability) { self.slot = slot }
 
-    var hasHandler: Bool { slot.hasHandler }
+    /// Runs whenever the adapter reads `hasHandler`: where an app's mirror could call back.
+    var onRead: (() -> Void)?
+
+    var hasHandler: Bool {
+        onRead?()
+        return slot.hasHandler
+    }
     var isEnabled: Bool {
         get { slot.isEnabled }
         set { slot.isEnabled = newValue }
