@@ -460,25 +460,16 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         }
     }
 
-    /// What the head's pass made of a report.
-    private enum HeadReading {
-        /// BridgeCore's message JSON as it stands, small enough to hand over as text.
-        case read(BridgeMessageReader.Head)
-        /// Not BridgeCore's message JSON as it stands (`DocumentedDeliveryReader` refuses it too).
-        case refused
-        /// Too large to hand over as text: not read.
-        case notTried
-    }
-
     /// The head of `json` when it is BridgeCore's message JSON as it stands and small enough to
     /// hand over as text, read in one validating pass over the string's UTF-8 bytes where they
     /// lie, building nothing else. Not isolated: the closure that reads them then needs no check
     /// that it runs on the main actor.
-    private nonisolated static func documentedHead(of json: String, maxDepth: Int) -> HeadReading {
+    private nonisolated static func documentedHead(of json: String, maxDepth: Int) -> SentReportHead {
         var text = json
         guard text.utf8.count <= InspectionSink.plainSentLimit else { return .notTried }
         let head = text.withUTF8 { DocumentedDeliveryReader.head(in: UnsafeRawBufferPointer($0), maxDepth: maxDepth) }
-        return head.map(HeadReading.read) ?? .refused
+        guard let head else { return .refused }
+        return .read(head)
     }
 
     /// Reports a plain record (``plainHead(of:)``): what ``reportSentWhole(json:lost:)`` does for
@@ -721,6 +712,17 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
             hasHandler: slot.hasHandler, isEnabled: slot.isEnabled, isSupported: slot.isSupported,
             permissionState: slot.permissionState, activeRequest: slot.activeRequest, activeSince: slot.activeRequest == nil ? nil : since)
     }
+}
+
+/// What the head's pass made of a sent report (`PublicAPIHost.reportSent(json:lost:)`). Outside
+/// the generic adapter, so that making one is not a generic type's metadata lookup.
+private enum SentReportHead {
+    /// BridgeCore's message JSON as it stands, small enough to hand over as text.
+    case read(BridgeMessageReader.Head)
+    /// Not BridgeCore's message JSON as it stands (`DocumentedDeliveryReader` refuses it too).
+    case refused
+    /// Too large to hand over as text: not read.
+    case notTried
 }
 
 /// One agent's reporting from a ``PublicAPIHost``.
