@@ -123,13 +123,19 @@ func threadCPUNanoseconds() -> UInt64 {
 /// `RUSAGE_THREAD` on Linux, which Glibc's Swift module does not name); the whole process's
 /// elsewhere.
 func threadMinorPageFaults() -> Int {
+    threadResourceUsage().ru_minflt
+}
+
+/// The calling thread's `getrusage` (`RUSAGE_THREAD` on Linux, which Glibc's Swift module does not
+/// name); elsewhere the whole process's, which the figures built on it then stand for.
+func threadResourceUsage() -> rusage {
     var usage = rusage()
     #if os(Linux)
     getrusage(1, &usage)  // RUSAGE_THREAD
     #else
     getrusage(RUSAGE_SELF, &usage)
     #endif
-    return usage.ru_minflt
+    return usage
 }
 
 /// The calling thread's CPU milliseconds and minor page faults (the fresh memory it touched)
@@ -227,12 +233,7 @@ struct ThreadResourceUsage {
     var minorPageFaults = 0
 
     static var current: ThreadResourceUsage {
-        var usage = rusage()
-        #if os(Linux)
-        getrusage(1, &usage)  // RUSAGE_THREAD
-        #else
-        getrusage(RUSAGE_SELF, &usage)
-        #endif
+        let usage = threadResourceUsage()
         func nanoseconds(_ time: timeval) -> UInt64 { UInt64(max(0, time.tv_sec)) * 1_000_000_000 + UInt64(max(0, time.tv_usec)) * 1000 }
         return ThreadResourceUsage(
             userNanoseconds: nanoseconds(usage.ru_utime), systemNanoseconds: nanoseconds(usage.ru_stime),
