@@ -10,11 +10,13 @@ import Testing
 /// say whether anything did) instead of one property at a time, compares an active request's id
 /// before the whole message, and keeps the requests that left `pendingRequests` as positions in
 /// the list seen instead of an array: each must give exactly what the path it replaced gave.
-@MainActor
+// Only the tests that drive a host run on the main actor, and those yield it now and then: a long
+// loop holding it would starve every other test that needs it on a busy machine.
 @Suite("The public state read at once, against the properties read one by one")
 struct PublicStateReadingTests {
     /// `readPublicState()` as the adapter read it before: each property on its own, the slots'
     /// through the slot type's own members.
+    @MainActor
     static func oneByOne(_ host: BridgeHost) -> PublicStateReading {
         func slot(_ capture: CaptureCapability) -> CaptureSlotReading {
             CaptureSlotReading(
@@ -42,7 +44,8 @@ struct PublicStateReadingTests {
 
     @Test("BridgeHost: every field of every slot, pending requests, lastError and the delegate changed at random (3 seeds × 600 steps)",
         arguments: [3, 17, 2024] as [UInt64])
-    func bridgeHostReadsAsOneByOne(seed: UInt64) {
+    @MainActor
+    func bridgeHostReadsAsOneByOne(seed: UInt64) async {
         var random = SeededRandom(seed: seed)
         // Kept from read to read, as the adapter keeps it; a fresh one is read each step too.
         var kept = PublicStateReading()
@@ -53,6 +56,7 @@ struct PublicStateReadingTests {
         var plainKept = PublicStateReading()
         var next = 0
         for step in 0..<600 {
+            if step % 25 == 24 { await Task.yield() }
             let slot = Bool.random(using: &random) ? host.documentCapture : host.selfieCapture
             switch Int.random(in: 0..<9, using: &random) {
             case 0:
@@ -105,6 +109,7 @@ struct PublicStateReadingTests {
     }
 
     @Test("a comparison asked for while the app's code reads the public state does not start: no overlap with the reading lent, no recursion")
+    @MainActor
     func comparisonFromInsideTheReadDoesNotStart() {
         let host = BridgeHost(hostVersion: "1.0.0")
         let plain = PlainAPI(host)
