@@ -472,7 +472,8 @@ public final class PublicAPIHost<API: GBGBridgeHostAPI>: InspectableHost, GBGBri
         return .read(head)
     }
 
-    /// Reports a plain record (``plainHead(of:)``): what ``reportSentWhole(json:lost:)`` does for
+    /// Reports a plain record (its head read by ``documentedHead(of:maxDepth:)``, not awaited by a
+    /// command): what ``reportSentWhole(json:lost:documentedRefused:)`` does for
     /// it, with the text handed to each agent, which reads the message from it if it needs one.
     private func reportPlainSent(json: String, head: BridgeMessageReader.Head) {
         sentReports += 1
