@@ -188,7 +188,7 @@ final class AgentInbox: @unchecked Sendable {
                 return
             }
             try json.withUnsafeBytes { bytes in
-                let room = (TrafficArena.headerBytes + bytes.count + TrafficArena.alignment - 1) & ~(TrafficArena.alignment - 1)
+                let room = TrafficArena.recordBytes(messageBytes: bytes.count)
                 try traffic(TrafficArena.Record(direction: .received, time: time, json: bytes, runLeft: TrafficArena.RunLeft(bytes: room, records: 1)))
             }
         }

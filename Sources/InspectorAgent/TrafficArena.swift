@@ -116,7 +116,7 @@ struct TrafficArena {
         }
         // The record's room up to the next record's aligned start: checked whole, so that `used`
         // never passes `capacity` (a capacity is not always a multiple of the alignment).
-        let size = (Self.headerBytes + json.count + Self.alignment - 1) & ~(Self.alignment - 1)
+        let size = Self.recordBytes(messageBytes: json.count)
         // A copy of the arena (never made by the inbox) must not write into the buffer it shares.
         if _slowPath(used + size > capacity || !isKnownUniquelyReferenced(&buffer)) { grow(toHold: size) }
         guard let base else { return }
@@ -229,8 +229,14 @@ struct TrafficArena {
     /// its header alone for a message in an array of its own.
     private static func span(at: UnsafeMutableRawPointer) -> Int {
         if _slowPath(at.load(fromByteOffset: 13, as: UInt8.self) != 0) { return headerBytes }
-        let bytes = Int(at.load(fromByteOffset: 8, as: UInt32.self))
-        return (headerBytes + bytes + alignment - 1) & ~(alignment - 1)
+        return recordBytes(messageBytes: Int(at.load(fromByteOffset: 8, as: UInt32.self)))
+    }
+
+    /// The bytes a record of a `messageBytes`-byte message takes in the buffer: its header and
+    /// the message, up to the next record's aligned start.
+    @inline(__always)
+    static func recordBytes(messageBytes: Int) -> Int {
+        (headerBytes + messageBytes + alignment - 1) & ~(alignment - 1)
     }
 
     /// Calls `body` with the record of a message in its own array (number `index`): its bytes

@@ -116,6 +116,21 @@ struct DocumentedDeliveryReaderTests {
         #expect(read > 0 && read < 10)
     }
 
+    /// One to three random changes to `bytes`: a byte replaced from `alphabet`, a run cut, a run
+    /// doubled, or a byte from `alphabet` inserted.
+    static func damage(_ bytes: inout [UInt8], alphabet: [UInt8], random: inout SplitMix64) {
+        for _ in 0...Int(random.next() % 3) {
+            guard !bytes.isEmpty else { break }
+            let at = Int(random.next() % UInt64(bytes.count))
+            switch random.next() % 4 {
+            case 0: bytes[at] = alphabet[Int(random.next() % UInt64(alphabet.count))]
+            case 1: bytes.removeSubrange(at..<min(bytes.count, at + 1 + Int(random.next() % 8)))
+            case 2: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + Int(random.next() % 12))], at: at)
+            default: bytes.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: at)
+            }
+        }
+    }
+
     @Test("the same on reports with random damage: bytes changed, cut, doubled or dropped", arguments: [1, 2, 3, 42, 2026] as [UInt64])
     func randomDamage(seed: UInt64) {
         var random = SplitMix64(seed: seed)
@@ -125,16 +140,7 @@ struct DocumentedDeliveryReaderTests {
         for round in 0..<3000 {
             let sources = Self.documented + Self.others
             var bytes = Array(sources[Int(random.next() % UInt64(sources.count))].utf8)
-            for _ in 0...Int(random.next() % 3) {
-                guard !bytes.isEmpty else { break }
-                let at = Int(random.next() % UInt64(bytes.count))
-                switch random.next() % 4 {
-                case 0: bytes[at] = alphabet[Int(random.next() % UInt64(alphabet.count))]
-                case 1: bytes.removeSubrange(at..<min(bytes.count, at + 1 + Int(random.next() % 8)))
-                case 2: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + Int(random.next() % 12))], at: at)
-                default: bytes.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: at)
-                }
-            }
+            Self.damage(&bytes, alphabet: alphabet, random: &random)
             let data = Data(bytes)
             let fast = SentDeliveryDecoder.decode(data, actionOfRequest: Self.action(of:))
             let whole = SentDeliveryDecoder.decodeParsingWhole(data, actionOfRequest: Self.action(of:))

@@ -31,23 +31,9 @@ struct SeenSlotsTests {
             && previous.permissionState == look.permissionState && previous.activeRequest == look.activeRequest
     }
 
-    /// Requests that differ in one field at a time, so that only a full comparison tells them apart.
-    static let requests: [BridgeMessage?] = {
-        let base = BridgeMessage(
-            version: "1.0", correlationId: "c1", type: .request, timestamp: 1_732_240_000_000,
-            payload: .init(action: "camera.document.capture", data: ["side": .string("front")]))
-        var otherData = base
-        otherData.payload.data = ["side": .string("back")]
-        var noData = base
-        noData.payload.data = nil
-        var otherTime = base
-        otherTime.timestamp += 1
-        var otherId = base
-        otherId.correlationId = "c2"
-        var unicode = base
-        unicode.correlationId = "c\u{301}1"
-        return [nil, base, otherData, noData, otherTime, otherId, unicode]
-    }()
+    /// Requests that differ in one field at a time, so that only a full comparison tells them
+    /// apart: `PublicStateReadingTests.requests`, shared.
+    static var requests: [BridgeMessage?] { PublicStateReadingTests.requests }
 
     static func randomLook(_ random: inout SplitMix64) -> Look {
         let permissions: [PermissionState] = [.notDetermined, .granted, .denied, .restricted]

@@ -58,16 +58,7 @@ struct SentReportHeadTests {
         var differences: [String] = []
         for _ in 0..<3000 {
             var bytes = Array(sources[Int(random.next() % UInt64(sources.count))].utf8)
-            for _ in 0...Int(random.next() % 3) {
-                guard !bytes.isEmpty else { break }
-                let at = Int(random.next() % UInt64(bytes.count))
-                switch random.next() % 4 {
-                case 0: bytes[at] = alphabet[Int(random.next() % UInt64(alphabet.count))]
-                case 1: bytes.removeSubrange(at..<min(bytes.count, at + 1 + Int(random.next() % 8)))
-                case 2: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + Int(random.next() % 12))], at: at)
-                default: bytes.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: at)
-                }
-            }
+            DocumentedDeliveryReaderTests.damage(&bytes, alphabet: alphabet, random: &random)
             if let difference = Self.difference(Data(bytes)) { differences.append(difference) }
             if Self.head(Data(bytes)) != nil { taken += 1 }
         }
