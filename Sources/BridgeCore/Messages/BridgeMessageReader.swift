@@ -52,12 +52,16 @@ package enum BridgeMessageReader {
     package static func message(
         from parser: inout JSONParser, depth: Int, deferringData: Bool = false, refusingTopLevelStatus: Bool = false
     ) throws(JSONParser.Refusal) -> BridgeMessage {
-        var (message, deferredText, deferredDepth) = try fields(
+        let (version, correlationId, type, timestamp, (action, data, status, error, deferredText, deferredDepth)) = try fields(
             from: &parser, depth: depth, deferringData: deferringData, refusingTopLevelStatus: refusingTopLevelStatus)
+        let payload: BridgeMessage.Payload
         if let deferredText {
-            message.payload.storedData = .deferred(DeferredJSONObject(text: parser.copy(deferredText), maxDepth: deferredDepth))
+            let deferred = DeferredJSONObject(text: parser.copy(deferredText), maxDepth: deferredDepth)
+            payload = BridgeMessage.Payload(action: action, deferredData: deferred, status: status, error: error)
+        } else {
+            payload = BridgeMessage.Payload(action: action, data: data, status: status, error: error)
         }
-        return message
+        return BridgeMessage(version: version, correlationId: correlationId, type: type, timestamp: timestamp, payload: payload)
     }
 
     /// Reads the message object at the parser's current byte, `depth` levels deep, as
@@ -67,13 +71,18 @@ package enum BridgeMessageReader {
     /// `payload.data` is a slice of those same bytes, so the message and its text share one copy.
     package static func messageKeepingBytes(from parser: inout JSONParser, depth: Int) throws(JSONParser.Refusal) -> (message: BridgeMessage, bytes: Data) {
         let start = parser.offset
-        var (message, deferredText, deferredDepth) = try fields(from: &parser, depth: depth, deferringData: true, refusingTopLevelStatus: false)
+        let (version, correlationId, type, timestamp, (action, data, status, error, deferredText, deferredDepth)) = try fields(
+            from: &parser, depth: depth, deferringData: true, refusingTopLevelStatus: false)
         let bytes = parser.copy(start..<parser.offset)
+        let payload: BridgeMessage.Payload
         if let deferredText {
             let lower = bytes.startIndex + (deferredText.lowerBound - start)
-            message.payload.storedData = .deferred(DeferredJSONObject(text: bytes[lower..<(lower + deferredText.count)], maxDepth: deferredDepth))
+            let deferred = DeferredJSONObject(text: bytes[lower..<(lower + deferredText.count)], maxDepth: deferredDepth)
+            payload = BridgeMessage.Payload(action: action, deferredData: deferred, status: status, error: error)
+        } else {
+            payload = BridgeMessage.Payload(action: action, data: data, status: status, error: error)
         }
-        return (message, bytes)
+        return (BridgeMessage(version: version, correlationId: correlationId, type: type, timestamp: timestamp, payload: payload), bytes)
     }
 
     /// What the GBGBridge adapter needs of a message the app sent as soon as it is reported: who
@@ -101,19 +110,23 @@ package enum BridgeMessageReader {
     package static func head(in bytes: UnsafeRawBufferPointer, maxDepth: Int, refusingTopLevelStatus: Bool = false) -> Head? {
         JSONParser.reading(bytes, maxDepth: maxDepth) { parser throws(JSONParser.Refusal) in
             let fields = try self.fields(from: &parser, depth: 1, deferringData: true, refusingTopLevelStatus: refusingTopLevelStatus)
-            return Head(correlationId: fields.message.correlationId, type: fields.message.type, action: fields.message.payload.action)
+            return Head(correlationId: fields.correlationId, type: fields.type, action: fields.payload.action)
         }
     }
 
-    /// A message as read, and where its `payload.data` stands in the parser's bytes when it
-    /// was checked and not built (`deferredText`; the message's data is then `nil` until it is
-    /// given that text). Made in place, and a tuple, so that its parts are moved out, not
-    /// copied: a message made from its fields afterwards copied each of them, and a struct's
-    /// stored message was copied out of it (some 800 instructions of a traffic frame, issue 30).
-    private typealias Fields = (message: BridgeMessage, deferredText: Range<Int>?, deferredDepth: Int)
+    /// A message's fields as read, before the message is made: its payload's `data` may still be
+    /// where its text stands in the parser's bytes (`deferredText`, then `data` is `nil`).
+    /// Tuples, taken apart where the message is made, so that each field is moved into it: a
+    /// struct's method that made the message from its stored fields copied each of them, and
+    /// a message made first and given its deferred data after was copied whole (some 800
+    /// instructions of a traffic frame, issue 30).
+    private typealias Fields = (version: String, correlationId: String, type: MessageType, timestamp: Double, payload: PayloadFields)
 
-    /// A payload as read, and where its `data` stands, as in ``Fields``.
-    private typealias PayloadFields = (payload: BridgeMessage.Payload, deferredText: Range<Int>?, deferredDepth: Int)
+    /// A payload's fields as read, as in ``Fields``.
+    private typealias PayloadFields = (
+        action: String, data: [String: JSONValue]?, status: BridgeResponseStatus?, error: BridgeErrorPayload?, deferredText: Range<Int>?,
+        deferredDepth: Int
+    )
 
     private static func fields(
         from parser: inout JSONParser, depth: Int, deferringData: Bool, refusingTopLevelStatus: Bool
@@ -163,9 +176,7 @@ package enum BridgeMessageReader {
         let correlationId: String
         let type: Int?
         let timestamp: Double
-        let payload: BridgeMessage.Payload
-        let deferredText: Range<Int>?
-        let deferredDepth: Int
+        let payload: PayloadFields
         if parser.readLiteralIfPresent(documentedStart) {
             version = usualVersion.value
             correlationId = try parser.readString()
@@ -174,13 +185,13 @@ package enum BridgeMessageReader {
             try parser.readLiteral(documentedTimestamp)
             timestamp = try parser.readNumber()
             try parser.readLiteral(documentedPayload, openingObjectAt: depth + 1)
-            (payload, deferredText, deferredDepth) = try plainPayload(from: &parser, depth: depth + 1, deferringData: deferringData)
+            payload = try plainPayload(from: &parser, depth: depth + 1, deferringData: deferringData)
             try parser.readLiteral(documentedEnd)
         } else {
             try parser.readLiteral(sortedStart)
             correlationId = try parser.readString()
             try parser.readLiteral(sortedPayload, openingObjectAt: depth + 1)
-            (payload, deferredText, deferredDepth) = try plainPayload(from: &parser, depth: depth + 1, deferringData: deferringData)
+            payload = try plainPayload(from: &parser, depth: depth + 1, deferringData: deferringData)
             try parser.readLiteral(sortedTimestamp)
             timestamp = try parser.readNumber()
             try parser.readLiteral(sortedType)
@@ -190,8 +201,7 @@ package enum BridgeMessageReader {
             try parser.readLiteral(sortedEnd)
         }
         guard let type, !version.isEmpty, !correlationId.isEmpty else { throw JSONParser.Refusal() }
-        let message = BridgeMessage(version: version, correlationId: correlationId, type: MessageType.allCases[type], timestamp: timestamp, payload: payload)
-        return (message, deferredText, deferredDepth)
+        return (version, correlationId, MessageType.allCases[type], timestamp, payload)
     }
 
     /// A payload `depth` levels deep laid out as ``plainFields(from:depth:deferringData:)``
@@ -208,7 +218,7 @@ package enum BridgeMessageReader {
         if parser.readLiteralIfPresent(payloadStatus) {
             status = try self.status(from: &parser)
         }
-        return (BridgeMessage.Payload(action: action, data: data, status: status), deferred, parser.depthLeft(below: depth))
+        return (action, data, status, nil, deferred, parser.depthLeft(below: depth))
     }
 
     /// A message's fields read key by key, in any order, with any spacing.
@@ -234,11 +244,11 @@ package enum BridgeMessageReader {
             }
         }
         guard let version, !version.isEmpty, let correlationId, !correlationId.isEmpty, let type, let timestamp,
-            case let (payload, deferredText, deferredDepth)? = payload.take()
+            let payload = payload.take()
         else {
             throw JSONParser.Refusal()
         }
-        return (BridgeMessage(version: version, correlationId: correlationId, type: type, timestamp: timestamp, payload: payload), deferredText, deferredDepth)
+        return (version, correlationId, type, timestamp, payload)
     }
 
     /// Reads a message or `null` at the parser's current byte (`.some(nil)` for `null`).
@@ -267,7 +277,7 @@ package enum BridgeMessageReader {
             }
         }
         guard let action, !action.isEmpty else { throw JSONParser.Refusal() }
-        return (BridgeMessage.Payload(action: action, data: data, status: status, error: error), deferred, parser.depthLeft(below: depth))
+        return (action, data, status, error, deferred, parser.depthLeft(below: depth))
     }
 
     /// A payload's `data`, in a payload `depth` levels deep: an object or `null`. With
