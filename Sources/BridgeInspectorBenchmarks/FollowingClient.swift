@@ -107,14 +107,14 @@ final class FollowingClient: @unchecked Sendable {
                 framesToStopCheck = Self.stopCheckInterval
             }
             framesToStopCheck -= 1
-            let frame: AgentFrame?
-            do {
-                frame = try session.nextFrame(timeout: 0.2)
-            } catch {
-                if !stopRequested.current { status.withLock { $0.error = "\(error)" } }
+            // Bound where it is read, not declared first and set in a `do`: such a frame was
+            // copied, and the copy dropped, on every frame.
+            let next = Result { try session.nextFrame(timeout: 0.2) }
+            guard case .success(let received) = next else {
+                if case .failure(let error) = next, !stopRequested.current { status.withLock { $0.error = "\(error)" } }
                 return
             }
-            guard let frame else {
+            guard let frame = received else {
                 framesToStopCheck = 0
                 continue
             }
