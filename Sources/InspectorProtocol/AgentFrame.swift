@@ -52,15 +52,24 @@ public enum AgentFrame: Sendable {
     /// message bytes are copied out (issue 30: a client that keeps only the frame).
     package static func decode(lentBytes line: UnsafeRawBufferPointer) throws -> AgentFrame {
         do throws(JSONDecoding.Failure) {
-            return try readLine(line)
+            return try read(lentBytes: line)
         } catch {
             throw decodingError(error)
         }
     }
 
     /// Reads one frame from bytes lent for the call, as ``read(bytes:)`` reads the same bytes.
+    ///
+    /// The same steps as `readLine(_:)`, written for the lent bytes themselves: through the
+    /// generic one, a following client called an unspecialised closure and looked up metadata on
+    /// every frame (issue 30).
     package static func read(lentBytes line: UnsafeRawBufferPointer) throws(JSONDecoding.Failure) -> AgentFrame {
-        try readLine(line)
+        if startsAsSnapshot(line) {
+            if let frame = SnapshotFrameReader.frame(in: line) { return frame }
+        } else if let frame = TrafficFrameReader.frame(in: line) {
+            return frame
+        }
+        return try readParsingWhole(line)
     }
 
     /// What ``decode(_:)`` throws for a frame ``read(_:)`` refuses.

@@ -43,7 +43,7 @@ enum TrafficFrameReader {
     /// are those, reading them key by key gives the same: the keys are known, each once, the
     /// values the ones the full reading requires.
     private static func frameAsTheAgentWritesIt(in line: UnsafeRawBufferPointer, followingWriterOrder: Bool) -> AgentFrame? {
-        JSONParser.reading(line, maxDepth: WireProtocol.maxAgentFrameDepth, followingWriterOrder: followingWriterOrder) { parser throws(JSONParser.Refusal) -> AgentFrame in
+        whole(line, followingWriterOrder: followingWriterOrder) { parser throws(JSONParser.Refusal) -> AgentFrame in
             try parser.readLiteral(agentEventStart, openingObjectAt: 1)
             let seq = try integer(&parser)
             try parser.readLiteral(agentRecordStart, openingObjectAt: 2)
@@ -67,7 +67,7 @@ enum TrafficFrameReader {
     /// The traffic event `line` holds, read key by key (in any order, with any spacing), or
     /// `nil` when it is not one this reader takes.
     private static func frameReadingEveryKey(in line: UnsafeRawBufferPointer, followingWriterOrder: Bool) -> AgentFrame? {
-        JSONParser.reading(line, maxDepth: WireProtocol.maxAgentFrameDepth, followingWriterOrder: followingWriterOrder) { parser throws(JSONParser.Refusal) -> AgentFrame in
+        whole(line, followingWriterOrder: followingWriterOrder) { parser throws(JSONParser.Refusal) -> AgentFrame in
             var kindIsEvent = false
             var seq: Int?
             var record: WireTraffic?
@@ -83,6 +83,23 @@ enum TrafficFrameReader {
             }
             guard kindIsEvent, let seq, let record = record.take() else { throw JSONParser.Refusal() }
             return .event(seq: seq, event: .traffic(record))
+        }
+    }
+
+    /// Runs `body` on a parser at the first value of `line` (nested at most
+    /// ``WireProtocol/maxAgentFrameDepth`` deep) and then requires the end of the text; `nil`
+    /// when anything refuses. As `JSONParser.reading` does, but not generic: called from here,
+    /// that one was not specialised, and looked up `Optional<AgentFrame>`'s metadata on every
+    /// frame (issue 30).
+    private static func whole(
+        _ line: UnsafeRawBufferPointer, followingWriterOrder: Bool, _ body: (inout JSONParser) throws(JSONParser.Refusal) -> AgentFrame
+    ) -> AgentFrame? {
+        var parser = JSONParser(lending: line, maxDepth: WireProtocol.maxAgentFrameDepth, followingWriterOrder: followingWriterOrder)
+        do throws(JSONParser.Refusal) {
+            let frame = try body(&parser)
+            return parser.isAtEnd() ? frame : nil
+        } catch {
+            return nil
         }
     }
 
@@ -253,6 +270,8 @@ enum TrafficFrameReader {
 
     /// An integral number that fits an `Int` exactly (``WireTraffic/integer(_:)``).
     private static func integer(_ parser: inout JSONParser) throws(JSONParser.Refusal) -> Int {
+        // Written plainly (nearly always): the same value, without a `Double` made and checked.
+        if let plain = parser.readPlainInteger() { return plain }
         guard let value = WireTraffic.integer(.number(try parser.readNumber())) else { throw JSONParser.Refusal() }
         return value
     }

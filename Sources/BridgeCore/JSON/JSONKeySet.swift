@@ -18,7 +18,11 @@
 /// (``ExpectedJSONKey``), and looks a key up among all the names only when it is another one
 /// (issue 30). The order is chosen by the object's first key; it changes only how fast a key is
 /// found, never which.
-package struct JSONKeySet: Sendable {
+///
+/// A class, made once (a `static let`) and never changed: handed to a reader as one reference,
+/// where a struct of its six arrays was retained and released array by array on every object
+/// read (issue 30).
+package final class JSONKeySet: Sendable {
     /// The names, as bytes, in the order given: a match is reported by its position here.
     let names: [[UInt8]]
     /// Each name's `"name":`, at its position; `nil` for a name looked up the general way only.
@@ -37,14 +41,14 @@ package struct JSONKeySet: Sendable {
 
     /// The set of `names`; at most 64. `writerOrders` lists names of the set in the orders their
     /// writers put them (a name not in the set, or a second mention, is left out).
-    package init(_ names: [StaticString], writerOrders: [[StaticString]] = []) {
+    package convenience init(_ names: [StaticString], writerOrders: [[StaticString]] = []) {
         func bytes(_ name: StaticString) -> [UInt8] { name.withUTF8Buffer { Array($0) } }
         self.init(bytes: names.map(bytes), orders: writerOrders.map { $0.map(bytes) })
     }
 
     /// The set of `names` (enumeration raw values, say); at most 64. `writerOrders` as in
     /// ``init(_:writerOrders:)``.
-    package init(strings names: [String], writerOrders: [[String]] = []) {
+    package convenience init(strings names: [String], writerOrders: [[String]] = []) {
         self.init(bytes: names.map { Array($0.utf8) }, orders: writerOrders.map { $0.map { Array($0.utf8) } })
     }
 

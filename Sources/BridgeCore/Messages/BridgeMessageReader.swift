@@ -52,12 +52,16 @@ package enum BridgeMessageReader {
     package static func message(
         from parser: inout JSONParser, depth: Int, deferringData: Bool = false, refusingTopLevelStatus: Bool = false
     ) throws(JSONParser.Refusal) -> BridgeMessage {
-        let fields = try self.fields(from: &parser, depth: depth, deferringData: deferringData, refusingTopLevelStatus: refusingTopLevelStatus)
-        var deferred: DeferredJSONObject?
-        if let text = fields.payload.deferredText {
-            deferred = DeferredJSONObject(text: parser.copy(text), maxDepth: fields.payload.deferredDepth)
+        let (version, correlationId, type, timestamp, (action, data, status, error, deferredText, deferredDepth)) = try fields(
+            from: &parser, depth: depth, deferringData: deferringData, refusingTopLevelStatus: refusingTopLevelStatus)
+        let payload: BridgeMessage.Payload
+        if let deferredText {
+            let deferred = DeferredJSONObject(text: parser.copy(deferredText), maxDepth: deferredDepth)
+            payload = BridgeMessage.Payload(action: action, deferredData: deferred, status: status, error: error)
+        } else {
+            payload = BridgeMessage.Payload(action: action, data: data, status: status, error: error)
         }
-        return fields.message(deferred: deferred)
+        return BridgeMessage(version: version, correlationId: correlationId, type: type, timestamp: timestamp, payload: payload)
     }
 
     /// Reads the message object at the parser's current byte, `depth` levels deep, as
@@ -67,14 +71,18 @@ package enum BridgeMessageReader {
     /// `payload.data` is a slice of those same bytes, so the message and its text share one copy.
     package static func messageKeepingBytes(from parser: inout JSONParser, depth: Int) throws(JSONParser.Refusal) -> (message: BridgeMessage, bytes: Data) {
         let start = parser.offset
-        let fields = try self.fields(from: &parser, depth: depth, deferringData: true, refusingTopLevelStatus: false)
+        let (version, correlationId, type, timestamp, (action, data, status, error, deferredText, deferredDepth)) = try fields(
+            from: &parser, depth: depth, deferringData: true, refusingTopLevelStatus: false)
         let bytes = parser.copy(start..<parser.offset)
-        var deferred: DeferredJSONObject?
-        if let text = fields.payload.deferredText {
-            let lower = bytes.startIndex + (text.lowerBound - start)
-            deferred = DeferredJSONObject(text: bytes[lower..<(lower + text.count)], maxDepth: fields.payload.deferredDepth)
+        let payload: BridgeMessage.Payload
+        if let deferredText {
+            let lower = bytes.startIndex + (deferredText.lowerBound - start)
+            let deferred = DeferredJSONObject(text: bytes[lower..<(lower + deferredText.count)], maxDepth: deferredDepth)
+            payload = BridgeMessage.Payload(action: action, deferredData: deferred, status: status, error: error)
+        } else {
+            payload = BridgeMessage.Payload(action: action, data: data, status: status, error: error)
         }
-        return (fields.message(deferred: deferred), bytes)
+        return (BridgeMessage(version: version, correlationId: correlationId, type: type, timestamp: timestamp, payload: payload), bytes)
     }
 
     /// What the GBGBridge adapter needs of a message the app sent as soon as it is reported: who
@@ -106,39 +114,115 @@ package enum BridgeMessageReader {
         }
     }
 
-    /// A message's fields as read, before its payload is made: its `payload.data` may still be
-    /// where its text stands in the parser's bytes.
-    private struct Fields {
-        var version: String
-        var correlationId: String
-        var type: MessageType
-        var timestamp: Double
-        var payload: PayloadFields
+    /// A message's fields as read, before the message is made: its payload's `data` may still be
+    /// where its text stands in the parser's bytes (`deferredText`, then `data` is `nil`).
+    /// Tuples, taken apart where the message is made, so that each field is moved into it: a
+    /// struct's method that made the message from its stored fields copied each of them, and
+    /// a message made first and given its deferred data after was copied whole (some 800
+    /// instructions of a traffic frame, issue 30).
+    private typealias Fields = (version: String, correlationId: String, type: MessageType, timestamp: Double, payload: PayloadFields)
 
-        /// The message, with `deferred` as its `payload.data` when the data was kept as text.
-        func message(deferred: DeferredJSONObject?) -> BridgeMessage {
-            let payload: BridgeMessage.Payload
-            if let deferred {
-                payload = BridgeMessage.Payload(action: self.payload.action, deferredData: deferred, status: self.payload.status, error: self.payload.error)
-            } else {
-                payload = BridgeMessage.Payload(action: self.payload.action, data: self.payload.data, status: self.payload.status, error: self.payload.error)
-            }
-            return BridgeMessage(version: version, correlationId: correlationId, type: type, timestamp: timestamp, payload: payload)
-        }
-    }
-
-    /// A payload's fields as read; `deferredText` is where its `data` object stands in the
-    /// parser's bytes when it was checked and not built (then `data` is `nil`).
-    private struct PayloadFields {
-        var action: String
-        var data: [String: JSONValue]?
-        var deferredText: Range<Int>?
-        var deferredDepth: Int
-        var status: BridgeResponseStatus?
-        var error: BridgeErrorPayload?
-    }
+    /// A payload's fields as read, as in ``Fields``.
+    private typealias PayloadFields = (
+        action: String, data: [String: JSONValue]?, status: BridgeResponseStatus?, error: BridgeErrorPayload?, deferredText: Range<Int>?,
+        deferredDepth: Int
+    )
 
     private static func fields(
+        from parser: inout JSONParser, depth: Int, deferringData: Bool, refusingTopLevelStatus: Bool
+    ) throws(JSONParser.Refusal) -> Fields {
+        if parser.followsWriterOrder {
+            let start = parser.offset
+            do throws(JSONParser.Refusal) {
+                return try plainFields(from: &parser, depth: depth, deferringData: deferringData)
+            } catch {
+                // Laid out otherwise (sorted, spaced, other keys): read key by key.
+                parser.rewind(to: start)
+            }
+        }
+        return try fieldsReadingEveryKey(from: &parser, depth: depth, deferringData: deferringData, refusingTopLevelStatus: refusingTopLevelStatus)
+    }
+
+    /// The two layouts a message is nearly always written in, compact, in the orders of
+    /// ``messageOrders``: as a journey's `JSON.stringify` writes the documented shape,
+    /// `{"version":"1.0","correlationId":…,"type":…,"timestamp":…,"payload":{…}}`, and sorted, as
+    /// `BridgeMessageWriter` writes the host's, `{"correlationId":…,"payload":{…},"timestamp":…,"type":…,"version":…}`;
+    /// the payload in both `{"action":…}` with `,"data":…` and `,"status":…` when present.
+    private static let documentedStart = Array(#"{"version":"1.0","correlationId":"#.utf8)
+    private static let documentedType = Array(#","type":"#.utf8)
+    private static let documentedTimestamp = Array(#","timestamp":"#.utf8)
+    private static let documentedPayload = Array(#","payload":{"action":"#.utf8)
+    private static let documentedEnd = Array("}}".utf8)
+    private static let sortedStart = Array(#"{"correlationId":"#.utf8)
+    private static let sortedPayload = Array(#","payload":{"action":"#.utf8)
+    private static let sortedTimestamp = Array(#"},"timestamp":"#.utf8)
+    private static let sortedType = Array(#","type":"#.utf8)
+    private static let sortedVersion = Array(#","version":"#.utf8)
+    private static let sortedEnd = Array("}".utf8)
+    private static let payloadData = Array(#","data":"#.utf8)
+    private static let payloadStatus = Array(#","status":"#.utf8)
+
+    /// A message laid out exactly in one of the two layouts of ``documentedStart``, its keys
+    /// compared as bytes rather than read and matched one by one (the message's object and its
+    /// payload's were some 1,800 instructions of a traffic frame, issue 30); refused otherwise
+    /// (then read by ``fieldsReadingEveryKey(from:depth:deferringData:refusingTopLevelStatus:)``
+    /// from the same byte). Where the bytes are those, reading them key by key gives the same:
+    /// the keys are known, each once, with no `status` or `error` beside the payload, and each
+    /// value is read by the same reader under the same nesting limit.
+    private static func plainFields(from parser: inout JSONParser, depth: Int, deferringData: Bool) throws(JSONParser.Refusal) -> Fields {
+        // The object at `depth` opens here, counted as `readObject` counts it.
+        guard parser.depthLeft(below: depth) >= 0 else { throw JSONParser.Refusal() }
+        let version: String
+        let correlationId: String
+        let type: Int?
+        let timestamp: Double
+        let payload: PayloadFields
+        if parser.readLiteralIfPresent(documentedStart) {
+            version = usualVersion.value
+            correlationId = try parser.readString()
+            try parser.readLiteral(documentedType)
+            type = try parser.readString(among: typeNames)
+            try parser.readLiteral(documentedTimestamp)
+            timestamp = try parser.readNumber()
+            try parser.readLiteral(documentedPayload, openingObjectAt: depth + 1)
+            payload = try plainPayload(from: &parser, depth: depth + 1, deferringData: deferringData)
+            try parser.readLiteral(documentedEnd)
+        } else {
+            try parser.readLiteral(sortedStart)
+            correlationId = try parser.readString()
+            try parser.readLiteral(sortedPayload, openingObjectAt: depth + 1)
+            payload = try plainPayload(from: &parser, depth: depth + 1, deferringData: deferringData)
+            try parser.readLiteral(sortedTimestamp)
+            timestamp = try parser.readNumber()
+            try parser.readLiteral(sortedType)
+            type = try parser.readString(among: typeNames)
+            try parser.readLiteral(sortedVersion)
+            version = try parser.readString(usually: usualVersion)
+            try parser.readLiteral(sortedEnd)
+        }
+        guard let type, !version.isEmpty, !correlationId.isEmpty else { throw JSONParser.Refusal() }
+        return (version, correlationId, MessageType.allCases[type], timestamp, payload)
+    }
+
+    /// A payload `depth` levels deep laid out as ``plainFields(from:depth:deferringData:)``
+    /// reads one, after its `{"action":`, to its closing `}` (not read).
+    private static func plainPayload(from parser: inout JSONParser, depth: Int, deferringData: Bool) throws(JSONParser.Refusal) -> PayloadFields {
+        let action = try parser.readString()
+        guard !action.isEmpty else { throw JSONParser.Refusal() }
+        var data: [String: JSONValue]?
+        var deferred: Range<Int>?
+        if parser.readLiteralIfPresent(payloadData) {
+            (data, deferred) = try self.data(from: &parser, depth: depth, deferringData: deferringData)
+        }
+        var status: BridgeResponseStatus?
+        if parser.readLiteralIfPresent(payloadStatus) {
+            status = try self.status(from: &parser)
+        }
+        return (action, data, status, nil, deferred, parser.depthLeft(below: depth))
+    }
+
+    /// A message's fields read key by key, in any order, with any spacing.
+    private static func fieldsReadingEveryKey(
         from parser: inout JSONParser, depth: Int, deferringData: Bool, refusingTopLevelStatus: Bool
     ) throws(JSONParser.Refusal) -> Fields {
         var version: String?
@@ -159,10 +243,12 @@ package enum BridgeMessageReader {
             default: throw JSONParser.Refusal()
             }
         }
-        guard let version, !version.isEmpty, let correlationId, !correlationId.isEmpty, let type, let timestamp, let payload = payload.take() else {
+        guard let version, !version.isEmpty, let correlationId, !correlationId.isEmpty, let type, let timestamp,
+            let payload = payload.take()
+        else {
             throw JSONParser.Refusal()
         }
-        return Fields(version: version, correlationId: correlationId, type: type, timestamp: timestamp, payload: payload)
+        return (version, correlationId, type, timestamp, payload)
     }
 
     /// Reads a message or `null` at the parser's current byte (`.some(nil)` for `null`).
@@ -180,22 +266,8 @@ package enum BridgeMessageReader {
         try parser.readObject(depth: depth, keys: payloadKeys) { parser, key throws(JSONParser.Refusal) in
             switch key {
             case 0: action = try parser.readString()
-            case 1:
-                deferred = nil
-                if deferringData, let text = try parser.checkObject(depth: depth) {
-                    data = nil
-                    deferred = text
-                    return
-                }
-                switch try parser.readValue(depth: depth) {
-                case .null: data = nil
-                case .object(let object): data = object
-                default: throw JSONParser.Refusal()
-                }
-            case 2:
-                if try parser.readNull() { return }
-                guard let known = try parser.readString(among: statusNames) else { throw JSONParser.Refusal() }
-                status = BridgeResponseStatus.allCases[known]
+            case 1: (data, deferred) = try self.data(from: &parser, depth: depth, deferringData: deferringData)
+            case 2: status = try self.status(from: &parser)
             default:
                 // Rare (failed responses): read as a value and checked as the full way does.
                 let value = try parser.readValue(depth: depth)
@@ -205,7 +277,26 @@ package enum BridgeMessageReader {
             }
         }
         guard let action, !action.isEmpty else { throw JSONParser.Refusal() }
-        return PayloadFields(
-            action: action, data: data, deferredText: deferred, deferredDepth: parser.depthLeft(below: depth), status: status, error: error)
+        return (action, data, status, error, deferred, parser.depthLeft(below: depth))
+    }
+
+    /// A payload's `data`, in a payload `depth` levels deep: an object or `null`. With
+    /// `deferringData` an object is checked and not built: where its text stands (`data` `nil`).
+    private static func data(
+        from parser: inout JSONParser, depth: Int, deferringData: Bool
+    ) throws(JSONParser.Refusal) -> (data: [String: JSONValue]?, deferred: Range<Int>?) {
+        if deferringData, let text = try parser.checkObject(depth: depth) { return (nil, text) }
+        switch try parser.readValue(depth: depth) {
+        case .null: return (nil, nil)
+        case .object(let object): return (object, nil)
+        default: throw JSONParser.Refusal()
+        }
+    }
+
+    /// A payload's `status`: one of the statuses, or `null` (`nil`).
+    private static func status(from parser: inout JSONParser) throws(JSONParser.Refusal) -> BridgeResponseStatus? {
+        if try parser.readNull() { return nil }
+        guard let known = try parser.readString(among: statusNames) else { throw JSONParser.Refusal() }
+        return BridgeResponseStatus.allCases[known]
     }
 }
