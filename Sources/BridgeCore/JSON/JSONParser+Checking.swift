@@ -23,48 +23,53 @@ extension JSONParser {
         let room = maxDepth - depth
         if room > ContainerKinds.capacity { return checkedEndGenerally(ofValueAt: start, depth: depth) }
         var kinds = ContainerKinds()
+        // How many containers are open, and whether the innermost is an object (its kind is
+        // also in `kinds`, for when it closes and the one around it is innermost again).
         var open = 0
+        var inObject = false
         var at = start
         nextValue: while true {
             guard at < end else { return nil }
             switch base[at] {
+            case UInt8(ascii: "\""):
+                guard let next = Self.stringEnd(base, at &+ 1, end) else { return nil }
+                at = next
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+                guard let next = Self.numberEnd(base, at, end) else { return nil }
+                at = next
             case UInt8(ascii: "{"):
                 guard open < room else { return nil }
-                at = Self.skippingSpace(base, at + 1, end)
+                at = Self.skippingSpace(base, at &+ 1, end)
                 if at < end, base[at] == UInt8(ascii: "}") {
-                    at += 1
+                    at &+= 1
                 } else {
                     kinds.set(open, object: true)
-                    open += 1
+                    open &+= 1
+                    inObject = true
                     guard let next = Self.afterKey(base, at, end) else { return nil }
                     at = next
                     continue nextValue
                 }
             case UInt8(ascii: "["):
                 guard open < room else { return nil }
-                at = Self.skippingSpace(base, at + 1, end)
+                at = Self.skippingSpace(base, at &+ 1, end)
                 if at < end, base[at] == UInt8(ascii: "]") {
-                    at += 1
+                    at &+= 1
                 } else {
                     kinds.set(open, object: false)
-                    open += 1
+                    open &+= 1
+                    inObject = false
                     continue nextValue
                 }
-            case UInt8(ascii: "\""):
-                guard let next = Self.stringEnd(base, at + 1, end) else { return nil }
-                at = next
             case UInt8(ascii: "t"):
-                guard end - at >= 4, Self.word(base + at) == Self.trueWord else { return nil }
-                at += 4
+                guard end &- at >= 4, Self.word(base + at) == Self.trueWord else { return nil }
+                at &+= 4
             case UInt8(ascii: "f"):
-                guard end - at >= 5, Self.word(base + at + 1) == Self.alseWord else { return nil }
-                at += 5
+                guard end &- at >= 5, Self.word(base + at + 1) == Self.alseWord else { return nil }
+                at &+= 5
             case UInt8(ascii: "n"):
-                guard end - at >= 4, Self.word(base + at) == Self.nullWord else { return nil }
-                at += 4
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                guard let next = Self.numberEnd(base, at, end) else { return nil }
-                at = next
+                guard end &- at >= 4, Self.word(base + at) == Self.nullWord else { return nil }
+                at &+= 4
             default:
                 return nil
             }
@@ -75,9 +80,8 @@ extension JSONParser {
                     at = Self.skippingSpace(base, at, end)
                     byte = at < end ? base[at] : 0
                 }
-                let inObject = kinds.isObject(open - 1)
                 if byte == UInt8(ascii: ",") {
-                    at = Self.skippingSpace(base, at + 1, end)
+                    at = Self.skippingSpace(base, at &+ 1, end)
                     if inObject {
                         guard let next = Self.afterKey(base, at, end) else { return nil }
                         at = next
@@ -85,8 +89,9 @@ extension JSONParser {
                     continue nextValue
                 }
                 guard byte == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { return nil }
-                at += 1
-                open -= 1
+                at &+= 1
+                open &-= 1
+                if open > 0 { inObject = kinds.isObject(open &- 1) }
             }
             return at
         }
@@ -171,7 +176,29 @@ extension JSONParser {
 
     /// The offset past the closing quote of the string whose bytes start at `at` (after its
     /// opening quote), validated as `string()` validates it; `nil` when it is not a valid string.
+    ///
+    /// Inlined for the usual string, plain bytes taken eight at a time up to its closing quote;
+    /// anything else (an escape, UTF-8, a control byte, the last bytes of the text) is
+    /// ``stringEndSlowly(_:_:_:)``'s.
+    @inline(__always)
     private static func stringEnd(_ base: UnsafePointer<UInt8>, _ at: Int, _ end: Int) -> Int? {
+        var at = at
+        while end &- at >= 8 {
+            let special = specialBytes(UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)))
+            if special == 0 {
+                at &+= 8
+                continue
+            }
+            at &+= special.trailingZeroBitCount &>> 3
+            if base[at] == UInt8(ascii: "\"") { return at &+ 1 }
+            break
+        }
+        return stringEndSlowly(base, at, end)
+    }
+
+    /// ``stringEnd(_:_:_:)`` from a byte that needs a look, or from the last seven bytes of the text.
+    @inline(never)
+    private static func stringEndSlowly(_ base: UnsafePointer<UInt8>, _ at: Int, _ end: Int) -> Int? {
         var at = at
         while true {
             // Eight bytes at a time, up to the first that ends the string or needs a look.
@@ -269,7 +296,27 @@ extension JSONParser {
 
     /// The offset past the number at `at` (its `-` or first digit), checked as `number()`
     /// checks it: its grammar, and a value a `Double` can hold; `nil` when it is refused.
+    ///
+    /// Inlined for the usual number, a whole one of up to 308 digits without leading zero
+    /// (always finite); anything else is ``numberEndSlowly(_:_:_:)``'s.
+    @inline(__always)
     private static func numberEnd(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
+        var at = start
+        if base[at] == UInt8(ascii: "-") { at &+= 1 }
+        if at < end, base[at] &- UInt8(ascii: "1") < 9 {
+            let digitsStart = at
+            repeat { at &+= 1 } while at < end && base[at] &- UInt8(ascii: "0") < 10
+            if at &- digitsStart <= 308, at == end || (base[at] != UInt8(ascii: ".") && base[at] | 0x20 != UInt8(ascii: "e")) {
+                return at
+            }
+        }
+        return numberEndSlowly(base, start, end)
+    }
+
+    /// ``numberEnd(_:_:_:)`` for any number: its whole grammar, and the exact test of a number
+    /// that could be too large.
+    @inline(never)
+    private static func numberEndSlowly(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
         var at = start
         if base[at] == UInt8(ascii: "-") { at += 1 }
         guard at < end, base[at] &- UInt8(ascii: "0") < 10 else { return nil }
