@@ -94,18 +94,28 @@ struct JSONNumberReadingTests {
         #expect(refusals > 20)
     }
 
-    @Test("whole numbers of 1 to 15 digits, every length and sign, are exact")
+    @Test("whole numbers of 1 to 21 digits, every sign, at the end of the text or before any byte, eight digits at a time or one")
     func wholeNumbers() {
         var random = SeededRandom(seed: 30)
         var differences: [String] = []
-        for length in 1...17 {
-            for _ in 0..<200 {
+        // After the digits: the bytes just below '0' and just above '9', bytes from 0x80 up
+        // (`°` is C2 B0, `º` C2 BA: the edges of the word-at-a-time test), and usual ends.
+        let tails = ["", ",", "]", "}", " ", "/", ":", "x", "°", "º", "\u{7F}", "é", "\n", ".5", "e3", "0"]
+        for length in 1...21 {
+            for round in 0..<60 {
                 var digits = String(1 + random.next() % 9)
                 for _ in 1..<length { digits += String(random.next() % 10) }
-                for text in [digits, "-" + digits] where Self.difference(text) != nil { differences.append(text) }
+                let tail = tails[round % tails.count]
+                // Padded or not, so that the digits are read eight at a time or one at a time.
+                for text in [digits + tail, "-" + digits + tail, digits + tail + "        ", "-" + digits + tail + "        "] {
+                    if let difference = Self.difference(text) { differences.append(difference) }
+                }
             }
         }
         #expect(differences.prefix(5) == [])
+        // Pinned: the digits are all taken, eight at a time and after.
+        #expect(Self.read(Array("1234567890123,   ".utf8), builds: true) == .value(Double(1_234_567_890_123).bitPattern, end: 13))
+        #expect(Self.read(Array("12345678/".utf8), builds: true) == .value(Double(12_345_678).bitPattern, end: 8))
     }
 }
 
