@@ -124,7 +124,10 @@ extension JSONParser {
         }
 
         /// Whether the container at `position` is an object.
-        @inline(__always)
+        ///
+        /// Not inlined: asked only when a container closes, but inlined its words were loaded
+        /// before every member's end.
+        @inline(never)
         func isObject(_ position: Int) -> Bool {
             let word: UInt64
             switch position >> 6 {
@@ -169,9 +172,10 @@ extension JSONParser {
     private static func afterKey(_ base: UnsafePointer<UInt8>, _ at: Int, _ end: Int) -> Int? {
         guard at < end, base[at] == UInt8(ascii: "\""), let closed = stringEnd(base, at + 1, end) else { return nil }
         var at = closed
-        if at < end, base[at] != UInt8(ascii: ":") { at = skippingSpace(base, at, end) }
+        if at < end, base[at] == UInt8(ascii: ":") { return skippingSpace(base, at &+ 1, end) }
+        at = skippingSpace(base, at, end)
         guard at < end, base[at] == UInt8(ascii: ":") else { return nil }
-        return skippingSpace(base, at + 1, end)
+        return skippingSpace(base, at &+ 1, end)
     }
 
     /// The offset past the closing quote of the string whose bytes start at `at` (after its
