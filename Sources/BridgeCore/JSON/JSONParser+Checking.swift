@@ -170,11 +170,11 @@ extension JSONParser {
     /// the offset of the member's value, or `nil` when that is not what is there.
     @inline(__always)
     private static func afterKey(_ base: UnsafePointer<UInt8>, _ at: Int, _ end: Int) -> Int? {
-        guard at < end, base[at] == UInt8(ascii: "\""), let closed = stringEnd(base, at + 1, end) else { return nil }
-        var at = closed
-        if at < end, base[at] == UInt8(ascii: ":") { return skippingSpace(base, at &+ 1, end) }
-        at = skippingSpace(base, at, end)
-        guard at < end, base[at] == UInt8(ascii: ":") else { return nil }
+        guard at < end, base[at] == UInt8(ascii: "\""), var at = stringEnd(base, at &+ 1, end) else { return nil }
+        if at >= end || base[at] != UInt8(ascii: ":") {
+            at = skippingSpace(base, at, end)
+            guard at < end, base[at] == UInt8(ascii: ":") else { return nil }
+        }
         return skippingSpace(base, at &+ 1, end)
     }
 
