@@ -515,7 +515,8 @@ package struct JSONParser {
         if at - digitsStart <= 15, at == end || (base[at] != UInt8(ascii: ".") && base[at] | 0x20 != UInt8(ascii: "e")) {
             index = at
             guard builds else { return 0 }
-            let magnitude = Double(integerValue)
+            // Below 10^15, so as a signed number it converts in one instruction.
+            let magnitude = Double(Int64(bitPattern: integerValue))
             return negative ? -magnitude : magnitude
         }
         if at < end, base[at] == UInt8(ascii: ".") {
@@ -584,7 +585,32 @@ package struct JSONParser {
     // MARK: Strings
 
     /// A string, starting at its opening quote (`""` when not building).
+    ///
+    /// The usual string, plain bytes up to its closing quote, is found eight bytes at a time
+    /// and taken whole here; anything else (an escape, UTF-8, a control byte, the last bytes of
+    /// the text) is ``stringWithAnyBytes()``'s, from the start.
     mutating func string() throws(Failure) -> String {
+        if let base = bytes.baseAddress {
+            var at = index &+ 1
+            while bytes.count &- at >= 8 {
+                let special = Self.specialBytes(UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)))
+                if special == 0 {
+                    at &+= 8
+                    continue
+                }
+                at &+= special.trailingZeroBitCount &>> 3
+                guard base[at] == UInt8(ascii: "\"") else { break }
+                let segment = UnsafeBufferPointer(start: base + index + 1, count: at &- index &- 1)
+                index = at &+ 1
+                return builds ? Self.text(segment) : ""
+            }
+        }
+        return try stringWithAnyBytes()
+    }
+
+    /// ``string()`` for any string: escapes, UTF-8 and the end of the text, checked byte by byte
+    /// where they are.
+    private mutating func stringWithAnyBytes() throws(Failure) -> String {
         let start = index
         index += 1
         var segmentStart = index
