@@ -464,67 +464,153 @@ package struct JSONParser {
         isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
     }
 
-    private mutating func skipDigits() {
-        while index < bytes.count, Self.isDigit(bytes[index]) { index += 1 }
-    }
-
+    /// The number at `index` (its `-` or first digit), as `Double(text)` reads it; refused when
+    /// its grammar is not JSON's or it is too large for a `Double`.
+    ///
+    /// Its digits are passed over the raw bytes, a whole number's eight at a time (a short
+    /// integer, the usual number, was about 150 instructions through `bytes[index]`, issue 30);
+    /// a whole number of up to 15 digits is made as it is passed, anything else is read from
+    /// its text.
     mutating func number() throws(Failure) -> Double {
         let start = index
-        let negative = bytes[index] == UInt8(ascii: "-")
-        if negative { index += 1 }
-        guard index < bytes.count, Self.isDigit(bytes[index]) else {
-            throw Failure(offset: index, reason: "expected a digit in a number, found \(describe(index))")
+        let end = bytes.count
+        guard start < end, let base = bytes.baseAddress else {
+            throw Failure(offset: start, reason: "expected a digit in a number, found \(describe(start))")
         }
+        var at = start
+        let negative = base[at] == UInt8(ascii: "-")
+        if negative { at += 1 }
+        guard at < end, base[at] &- UInt8(ascii: "0") < 10 else {
+            index = at
+            throw Failure(offset: at, reason: "expected a digit in a number, found \(describe(at))")
+        }
+        let digitsStart = at
         // The integer part's value, made while its digits are passed (used only when it is the
         // whole number and short enough to be exact; wraps harmlessly otherwise).
-        var integerValue: Int64 = 0
-        if bytes[index] == UInt8(ascii: "0") {
-            index += 1
-            if index < bytes.count, Self.isDigit(bytes[index]) {
+        var integerValue: UInt64 = 0
+        if base[at] == UInt8(ascii: "0") {
+            at += 1
+            if at < end, base[at] &- UInt8(ascii: "0") < 10 {
+                index = at
                 throw Failure(offset: start, reason: "numbers must not have leading zeros")
             }
         } else {
-            while index < bytes.count, Self.isDigit(bytes[index]) {
-                integerValue = integerValue &* 10 &+ Int64(bytes[index] &- UInt8(ascii: "0"))
-                index += 1
+            // Eight bytes at a time while the text has them (a timestamp's 13 digits in two
+            // looks), then one at a time.
+            while end &- at >= 8 {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
+                let count = Self.leadingDigits(word)
+                if count == 0 { break }
+                integerValue = integerValue &* Self.powerOfTen(count) &+ Self.value(ofLeadingDigits: count, in: word)
+                at &+= count
+                if count < 8 { break }
+            }
+            while at < end, base[at] &- UInt8(ascii: "0") < 10 {
+                integerValue = integerValue &* 10 &+ UInt64(base[at] &- UInt8(ascii: "0"))
+                at &+= 1
             }
         }
-        var isInteger = true
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            isInteger = false
-            index += 1
-            guard index < bytes.count, Self.isDigit(bytes[index]) else {
-                throw Failure(offset: index, reason: "expected a digit after '.', found \(describe(index))")
-            }
-            skipDigits()
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-            isInteger = false
-            index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < bytes.count, Self.isDigit(bytes[index]) else {
-                throw Failure(offset: index, reason: "expected a digit in an exponent, found \(describe(index))")
-            }
-            skipDigits()
-        }
-        let digitsStart = negative ? start + 1 : start
-        // Up to 15 digits an integer is exact as a Double (and cannot overflow); build it without a string.
-        if isInteger, index - digitsStart <= 15 {
+        // Nearly every number ends here: a whole number of up to 15 digits is exact as a Double
+        // (and cannot overflow); made without a string.
+        if at - digitsStart <= 15, at == end || (base[at] != UInt8(ascii: ".") && base[at] | 0x20 != UInt8(ascii: "e")) {
+            index = at
             guard builds else { return 0 }
-            return negative ? -Double(integerValue) : Double(integerValue)
+            // Below 10^15, so as a signed number it converts in one instruction.
+            let magnitude = Double(Int64(bitPattern: integerValue))
+            return negative ? -magnitude : magnitude
         }
+        if at < end, base[at] == UInt8(ascii: ".") {
+            at += 1
+            guard at < end, base[at] &- UInt8(ascii: "0") < 10 else {
+                index = at
+                throw Failure(offset: at, reason: "expected a digit after '.', found \(describe(at))")
+            }
+            repeat { at += 1 } while at < end && base[at] &- UInt8(ascii: "0") < 10
+        }
+        if at < end, base[at] | 0x20 == UInt8(ascii: "e") {
+            at += 1
+            if at < end, base[at] == UInt8(ascii: "+") || base[at] == UInt8(ascii: "-") { at += 1 }
+            guard at < end, base[at] &- UInt8(ascii: "0") < 10 else {
+                index = at
+                throw Failure(offset: at, reason: "expected a digit in an exponent, found \(describe(at))")
+            }
+            repeat { at += 1 } while at < end && base[at] &- UInt8(ascii: "0") < 10
+        }
+        index = at
         // A number too large for a Double (1e400) is valid JSON text but no decoder can hold it.
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        let text = String(decoding: UnsafeBufferPointer(start: base + start, count: at - start), as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
             throw Failure(offset: start, reason: "the number \(text) is too large to represent")
         }
         return value
     }
 
+    /// How many of the eight bytes of `word` (the first in its lowest bits) are ASCII digits
+    /// before the first that is not one. A byte below `0` borrows in the subtraction, one above
+    /// `9` carries into its top bit in the addition, one from 0x80 up has it already; a borrow or
+    /// carry only runs upwards, past the first such byte, so the lowest flag is exact.
+    @inline(__always)
+    static func leadingDigits(_ word: UInt64) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let flags = ((word &- ones &* 0x30) | (word &+ ones &* 0x46) | word) & (ones &* 0x80)
+        return flags == 0 ? 8 : flags.trailingZeroBitCount &>> 3
+    }
+
+    /// The number the first `count` (1 to 8) bytes of `word` spell, ASCII digits with the first
+    /// in the lowest bits: moved up to the top, below them zeros that count as leading `0`s,
+    /// and then combined in pairs, fours and eights (three multiplications, not eight).
+    @inline(__always)
+    static func value(ofLeadingDigits count: Int, in word: UInt64) -> UInt64 {
+        var digits = (word &<< UInt64(64 &- 8 &* count)) & 0x0F0F_0F0F_0F0F_0F0F
+        digits = (digits &* (1 + (10 << 8))) &>> 8
+        digits = ((digits & 0x00FF_00FF_00FF_00FF) &* (1 + (100 << 16))) &>> 16
+        return ((digits & 0x0000_FFFF_0000_FFFF) &* (1 + (10_000 << 32))) &>> 32
+    }
+
+    /// 10 to the power `count` (1 to 8).
+    @inline(__always)
+    static func powerOfTen(_ count: Int) -> UInt64 {
+        switch count {
+        case 1: 10
+        case 2: 100
+        case 3: 1000
+        case 4: 10000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        default: 100_000_000
+        }
+    }
+
     // MARK: Strings
 
     /// A string, starting at its opening quote (`""` when not building).
+    ///
+    /// The usual string, plain bytes up to its closing quote, is found eight bytes at a time
+    /// and taken whole here; anything else (an escape, UTF-8, a control byte, the last bytes of
+    /// the text) is ``stringWithAnyBytes()``'s, from the start.
     mutating func string() throws(Failure) -> String {
+        if let base = bytes.baseAddress {
+            var at = index &+ 1
+            while bytes.count &- at >= 8 {
+                let special = Self.specialBytes(UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)))
+                if special == 0 {
+                    at &+= 8
+                    continue
+                }
+                at &+= special.trailingZeroBitCount &>> 3
+                guard base[at] == UInt8(ascii: "\"") else { break }
+                let segment = UnsafeBufferPointer(start: base + index + 1, count: at &- index &- 1)
+                index = at &+ 1
+                return builds ? Self.text(segment) : ""
+            }
+        }
+        return try stringWithAnyBytes()
+    }
+
+    /// ``string()`` for any string: escapes, UTF-8 and the end of the text, checked byte by byte
+    /// where they are.
+    private mutating func stringWithAnyBytes() throws(Failure) -> String {
         let start = index
         index += 1
         var segmentStart = index
@@ -546,7 +632,7 @@ package struct JSONParser {
                 let segment = UnsafeBufferPointer(rebasing: bytes[segmentStart..<index])
                 index += 1
                 guard builds else { return "" }
-                guard escaped else { return String(decoding: segment, as: UTF8.self) }
+                guard escaped else { return Self.text(segment) }
                 utf8.append(contentsOf: segment)
                 return String(decoding: utf8, as: UTF8.self)
             }
@@ -588,6 +674,43 @@ package struct JSONParser {
             try utf8Sequence()
         }
         throw Failure(offset: start, reason: "unterminated string (no closing '\"')")
+    }
+
+    /// `utf8` as a `String`, the one `String(decoding:as:)` makes. A string of up to 15 bytes
+    /// (the most a `String` holds in itself) is written straight into its storage, which skips
+    /// the check of every byte when they are all ASCII (they were all checked already):
+    /// `String(decoding:as:)` spent some 240 instructions on a short string (issue 30).
+    @inline(__always)
+    static func text(_ utf8: UnsafeBufferPointer<UInt8>) -> String {
+        guard utf8.count <= 15, let source = utf8.baseAddress else { return String(decoding: utf8, as: UTF8.self) }
+        return String(unsafeUninitializedCapacity: utf8.count) { buffer in
+            guard let destination = buffer.baseAddress else { return 0 }
+            copy(utf8.count, from: source, to: destination)
+            return utf8.count
+        }
+    }
+
+    /// Copies `count` (at most 16) bytes as two words, or two halves, that overlap: a call to
+    /// `memcpy` cost more than the copy of a short string.
+    @inline(__always)
+    private static func copy(_ count: Int, from source: UnsafePointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>) {
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(destination)
+        if count >= 8 {
+            let first = from.loadUnaligned(as: UInt64.self)
+            let last = from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            to.storeBytes(of: first, as: UInt64.self)
+            to.storeBytes(of: last, toByteOffset: count &- 8, as: UInt64.self)
+        } else if count >= 4 {
+            let first = from.loadUnaligned(as: UInt32.self)
+            let last = from.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+            to.storeBytes(of: first, as: UInt32.self)
+            to.storeBytes(of: last, toByteOffset: count &- 4, as: UInt32.self)
+        } else if count > 0 {
+            destination[0] = source[0]
+            destination[count &- 1] = source[count &- 1]
+            destination[count &>> 1] = source[count &>> 1]
+        }
     }
 
     /// The eight bytes of `word` (the first in its lowest bits) that a string's bytes cannot be
