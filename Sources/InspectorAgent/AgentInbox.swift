@@ -230,13 +230,17 @@ final class AgentInbox: @unchecked Sendable {
         /// Appends a traffic record to the batch's ``Batch/traffic``, unless its message is larger
         /// than ``AgentInbox/compactMessageLimit``: then returns `false`, having appended
         /// nothing. The bytes are reached once (each look into `Data`'s storage is an exclusivity
-        /// check).
-        mutating func appendCompact(_ direction: TrafficRecord.Direction, json: Data, time: Date) -> Bool {
-            json.withUnsafeBytes { json in
-                guard json.count <= AgentInbox.compactMessageLimit else { return false }
-                batch.appendTraffic(direction, time: time, json: json)
-                return true
-            }
+        /// check), or not at all when the host lent them (`lent`, which must be `json`'s bytes).
+        mutating func appendCompact(_ direction: TrafficRecord.Direction, json: Data, lent: UnsafeRawBufferPointer? = nil, time: Date) -> Bool {
+            if let lent { return appendCompact(direction, bytes: lent, time: time) }
+            return json.withUnsafeBytes { appendCompact(direction, bytes: $0, time: time) }
+        }
+
+        /// ``appendCompact(_:json:lent:time:)`` of the message's bytes.
+        private mutating func appendCompact(_ direction: TrafficRecord.Direction, bytes: UnsafeRawBufferPointer, time: Date) -> Bool {
+            guard bytes.count <= AgentInbox.compactMessageLimit else { return false }
+            batch.appendTraffic(direction, time: time, json: bytes)
+            return true
         }
     }
 
@@ -348,15 +352,19 @@ final class AgentInbox: @unchecked Sendable {
     /// Called on the host's main actor with every message that crosses a native host, in pieces
     /// (`BridgeHost.addPackageObserver(_:)`), caused by the command running now if any: what
     /// ``push(_:tag:causedByRunningCommand:)`` does with its traffic record, without the record
-    /// unless it goes the whole way.
-    func pushTraffic(_ direction: TrafficRecord.Direction, _ message: BridgeMessage, json: Data, time: Date, marks: TrafficMarks) {
+    /// unless it goes the whole way. `lent` is `json`'s bytes when the host lent them for the call
+    /// (a received message); the record is copied from them then, not from `json`'s storage.
+    func pushTraffic(
+        _ direction: TrafficRecord.Direction, _ message: BridgeMessage, json: Data, lent: UnsafeRawBufferPointer? = nil, time: Date,
+        marks: TrafficMarks
+    ) {
         enqueue { queue in
             queue.logged.note(direction, json)
             // The flag is tested, and the tag copied only for a record a command caused.
             // The marks' fields are tested here: `TrafficMarks.isEmpty`, from BridgeCore, stayed a
             // call (about 26 instructions a message).
             if !queue.isRunning, marks.deliveryError == nil, marks.hold == nil, marks.fault == nil,
-                queue.appendCompact(direction, json: json, time: time)
+                queue.appendCompact(direction, json: json, lent: lent, time: time)
             {
                 return
             }

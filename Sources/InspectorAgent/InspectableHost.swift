@@ -165,12 +165,12 @@ public struct InspectionSink: Sendable {
     /// Pushes a message that crossed the bridge, in pieces, marked with the command running now,
     /// from a host that hands traffic over so (this package's `BridgeHost`, through
     /// `BridgeHost.addPackageObserver(_:)`): no record or change is built on the host's thread.
-    let pushTrafficCausedByRunning: @Sendable (TrafficRecord.Direction, BridgeMessage, Data, Date, TrafficMarks) -> Void
+    let pushTrafficCausedByRunning: @Sendable (TrafficRecord.Direction, BridgeMessage, Data, UnsafeRawBufferPointer?, Date, TrafficMarks) -> Void
 
     init(
         inbox: AgentInbox, running: @escaping @MainActor @Sendable () -> InspectionCause?,
         pushCausedByRunning: @escaping @Sendable (BridgeChange, _ isLastLogged: Bool) -> Void,
-        pushTrafficCausedByRunning: @escaping @Sendable (TrafficRecord.Direction, BridgeMessage, Data, Date, TrafficMarks) -> Void
+        pushTrafficCausedByRunning: @escaping @Sendable (TrafficRecord.Direction, BridgeMessage, Data, UnsafeRawBufferPointer?, Date, TrafficMarks) -> Void
     ) {
         self.inbox = inbox
         self.running = running

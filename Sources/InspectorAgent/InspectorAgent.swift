@@ -127,8 +127,8 @@ public final class InspectorAgent: Sendable {
             inbox: inbox,
             running: { executor.current.map(InspectionCause.init) },
             pushCausedByRunning: { change, isLastLogged in inbox.pushCausedByRunning(change, isLastLogged: isLastLogged) },
-            pushTrafficCausedByRunning: { direction, message, json, time, marks in
-                inbox.pushTraffic(direction, message, json: json, time: time, marks: marks)
+            pushTrafficCausedByRunning: { direction, message, json, lent, time, marks in
+                inbox.pushTraffic(direction, message, json: json, lent: lent, time: time, marks: marks)
             })
         executor.runningChanged = { tag in inbox.setRunning(tag) }
         return (info, state, executor, host.startReporting(to: sink))

@@ -86,10 +86,20 @@ struct NativeHandOffTests {
         let whole = Locked<[BridgeChange]>([])
         host.addObserver { change in whole.withLock { $0.append(change) } }
         let inbox = try AgentInbox()
+        // The bytes the host lends are those of the JSON it reports, and only for what it received.
+        let lentBytes = Locked((lent: 0, sameAsJSON: 0, sent: 0))
         host.addPackageObserver(PackageObserver(
             change: { change, isLastLogged in inbox.pushCausedByRunning(change, isLastLogged: isLastLogged) },
-            traffic: { direction, message, json, time, marks in
-                inbox.pushTraffic(direction, message, json: json, time: time, marks: marks)
+            traffic: { direction, message, json, lent, time, marks in
+                if let lent {
+                    let same = Data(lent) == json
+                    lentBytes.withLock { tally in
+                        tally.lent += 1
+                        if same { tally.sameAsJSON += 1 }
+                        if direction == .sent { tally.sent += 1 }
+                    }
+                }
+                inbox.pushTraffic(direction, message, json: json, lent: lent, time: time, marks: marks)
             }))
 
         host.registerCustomCapability("device.info") { request, responder in
@@ -156,6 +166,10 @@ struct NativeHandOffTests {
         }
         #expect(applied.snapshot == reference.snapshot)
         // Both ways of knowing were used, and the cases that matter happened.
+        let tally = lentBytes.current
+        #expect(tally.lent >= 10)
+        #expect(tally.sameAsJSON == tally.lent)
+        #expect(tally.sent == 0)
         #expect(applied.saidByHost >= 3)
         #expect(applied.comparedOnAgent >= 4)
         let frames = reference.frames.map { String(decoding: $0, as: UTF8.self) }

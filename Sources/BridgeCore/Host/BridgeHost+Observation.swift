@@ -72,10 +72,11 @@ extension BridgeHost {
 
     /// Tells every observer that a message crossed the bridge: package observers get its pieces,
     /// borrowed; a ``TrafficRecord`` (and its ``BridgeChange``) is built only for observers added
-    /// with ``addObserver(_:)``, and only when there are any.
+    /// with ``addObserver(_:)``, and only when there are any. `lent` is `json`'s bytes when the
+    /// caller has them at hand (``PackageObserver/traffic``).
     func emitTraffic(
-        _ direction: TrafficRecord.Direction, _ message: BridgeMessage, json: Data, time: @autoclosure () -> Date,
-        marks: TrafficMarks = TrafficMarks()
+        _ direction: TrafficRecord.Direction, _ message: BridgeMessage, json: Data, lent: UnsafeRawBufferPointer? = nil,
+        time: @autoclosure () -> Date, marks: TrafficMarks = TrafficMarks()
     ) {
         if direction == .received { receivedTrafficCount &+= 1 }
         // Each look at a stored property is an exclusivity check: the lists are read once.
@@ -83,7 +84,7 @@ extension BridgeHost {
         let hasObservers = !observers.isEmpty
         guard hasObservers || !packageObservers.isEmpty else { return }
         let time = time()
-        for entry in packageObservers { entry.observer.traffic(direction, message, json, time, marks) }
+        for entry in packageObservers { entry.observer.traffic(direction, message, json, lent, time, marks) }
         guard hasObservers else { return }
         let change = BridgeChange.traffic(TrafficRecord(
             direction: direction, message: message, json: json, time: time, deliveryError: marks.deliveryError,

@@ -8,12 +8,17 @@ extension BridgeHost {
     /// goes no further (Security, "Incoming Message Decoding"); a decoded one is logged in
     /// `receivedMessages`, reported to the delegate and, if it is a request, routed.
     public func receive(_ bytes: Data) {
-        switch codec.decode(bytes) {
-        case .failure(let failure):
-            emit(.malformed(MalformedInput(raw: bytes, reason: failure.reason, time: now())))
-            setLastError(failure.description)
-        case .success(let message):
-            accept(message, json: bytes)
+        // The bytes are looked into once, for decoding and for the package observers that copy
+        // them (an inspector agent): each look into a `Data`'s storage is a run-time exclusivity
+        // check (issue 30).
+        bytes.withUnsafeBytes { lent in
+            switch codec.decode(lent: lent, bytes) {
+            case .failure(let failure):
+                emit(.malformed(MalformedInput(raw: bytes, reason: failure.reason, time: now())))
+                setLastError(failure.description)
+            case .success(let message):
+                accept(message, json: bytes, lent: lent)
+            }
         }
     }
 
@@ -22,18 +27,19 @@ extension BridgeHost {
         receive(Data(text.utf8))
     }
 
-    private func accept(_ message: BridgeMessage, json: Data) {
+    /// Takes a decoded message in; `lent` is `json`'s bytes, lent for the call.
+    private func accept(_ message: BridgeMessage, json: Data, lent: UnsafeRawBufferPointer) {
         let time = now()
         // A fault is decided before anything else sees the request, so that its mark is on the
         // request's own record (docs/inspector-protocol.md, "Fault rules").
         let fault = message.type == .request ? requestFault(for: message, json: json) : nil
         if let fault, case .drop = fault.action {
             // Lost on its way: the host never sees it, only the log does.
-            emitTraffic(.received, message, json: json, time: time, marks: TrafficMarks(fault: fault.mark))
+            emitTraffic(.received, message, json: json, lent: lent, time: time, marks: TrafficMarks(fault: fault.mark))
             return
         }
         logReceived(message)
-        emitTraffic(.received, message, json: json, time: time, marks: TrafficMarks(fault: fault?.mark))
+        emitTraffic(.received, message, json: json, lent: lent, time: time, marks: TrafficMarks(fault: fault?.mark))
         // While no other message is received, the request routed is the one reported last.
         let loggedAs = receivedTrafficCount
         delegate?.bridgeHost(self, didReceive: message)

@@ -89,13 +89,17 @@ package struct PackageObserver: Sendable {
     /// see it so).
     package var change: @Sendable (BridgeChange, _ isLastLogged: Bool) -> Void
     /// Every message that crossed the bridge: the fields of its ``TrafficRecord`` (direction,
-    /// message, exact JSON, time and marks).
-    package var traffic: @Sendable (TrafficRecord.Direction, BridgeMessage, Data, Date, TrafficMarks) -> Void
+    /// message, exact JSON, time and marks), and the JSON's bytes when the host has them at hand
+    /// (a received message: the bytes it decoded), lent for the call, `nil` otherwise. An observer
+    /// that copies the bytes takes them from there rather than from the `Data`: each look into a
+    /// `Data`'s storage is a run-time exclusivity check, some 200 instructions a message on the
+    /// host's thread (issue 30).
+    package var traffic: @Sendable (TrafficRecord.Direction, BridgeMessage, Data, UnsafeRawBufferPointer?, Date, TrafficMarks) -> Void
 
     /// Creates an observer.
     package init(
         change: @escaping @Sendable (BridgeChange, _ isLastLogged: Bool) -> Void,
-        traffic: @escaping @Sendable (TrafficRecord.Direction, BridgeMessage, Data, Date, TrafficMarks) -> Void
+        traffic: @escaping @Sendable (TrafficRecord.Direction, BridgeMessage, Data, UnsafeRawBufferPointer?, Date, TrafficMarks) -> Void
     ) {
         self.change = change
         self.traffic = traffic

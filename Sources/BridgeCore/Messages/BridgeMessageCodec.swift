@@ -54,6 +54,13 @@ public struct BridgeMessageCodec: Sendable {
         return decodeParsingWhole(bytes)
     }
 
+    /// ``decode(_:)`` of `bytes`, read from `lent`, their bytes lent for the call: for a caller
+    /// that has them at hand (``BridgeHost/receive(_:)``, which hands the same bytes on).
+    package func decode(lent: UnsafeRawBufferPointer, _ bytes: Data) -> Result<BridgeMessage, DecodeFailure> {
+        if let message = BridgeMessageReader.message(in: lent, maxDepth: maxDepth) { return .success(message) }
+        return decodeParsingWhole(bytes)
+    }
+
     /// Decodes one message the full way: the whole text parsed into a ``JSONValue``, then checked
     /// as a message. ``decode(_:)`` gives the same result, faster; this is its reference.
     package func decodeParsingWhole(_ bytes: Data) -> Result<BridgeMessage, DecodeFailure> {
