@@ -120,6 +120,30 @@ struct PlainMessageLayoutTests {
         #expect(Self.texts.count > 100)
     }
 
+    /// Whether the layouts' own reader (not the key-by-key one it falls back to) takes `text` whole.
+    static func takenAsLaidOut(_ text: some ContiguousBytes) -> Bool {
+        JSONParser.reading(text, maxDepth: 100) { parser throws(JSONParser.Refusal) in
+            _ = try BridgeMessageReader.plainFields(from: &parser, depth: 1, deferringData: true)
+        } != nil
+    }
+
+    @Test("the usual messages are taken as laid out, not left to the key-by-key reading the comparisons fall back to")
+    func layoutsAreTaken() throws {
+        // Without this, a typo in a layout's literal, or a writer that changed its order, would
+        // leave every comparison here comparing the key-by-key reading with itself.
+        #expect(Self.takenAsLaidOut(Data(Self.documented().utf8)))
+        #expect(Self.takenAsLaidOut(Data(Self.sorted().utf8)))
+        let written = BridgeMessage(
+            correlationId: "r-1", type: .response, timestamp: 1_732_240_000_002,
+            payload: .init(action: "device.info", data: ["model": .string("x")], status: .success))
+        #expect(Self.takenAsLaidOut(try #require(BridgeMessageWriter.json(written))))
+        let event = BridgeMessage(correlationId: "e-1", type: .event, timestamp: 1, payload: .init(action: "journey.step"))
+        #expect(Self.takenAsLaidOut(try #require(BridgeMessageWriter.json(event))))
+        // Spaced, or with a key beside the payload: left to the key-by-key reading.
+        #expect(!Self.takenAsLaidOut(Data(Self.documented().replacingOccurrences(of: #","type""#, with: #", "type""#).utf8)))
+        #expect(!Self.takenAsLaidOut(Data(Self.sorted(payload: #"{"action":"a"},"status":"success""#).utf8)))
+    }
+
     @Test("the usual messages of both layouts are read, with their data deferred and their exact values")
     func usualMessages() throws {
         let documented = Array(Self.documented().utf8)

@@ -42,7 +42,9 @@ extension JSONParser {
     /// The same, for bytes a caller already holds: not through
     /// `ContiguousBytes.withUnsafeBytes`, which Foundation does not inline, so that even inlined
     /// it was called generically, looking up `Optional<Result>`'s metadata on every traffic
-    /// frame (about 650 instructions of 15,500, issue 30).
+    /// frame (about 650 instructions of 15,500, issue 30). A caller in another module may still
+    /// get its generic copy, unspecialised; a reader of a hot path there uses
+    /// ``init(lending:maxDepth:followingWriterOrder:)``.
     @inlinable
     package static func reading<Result>(
         _ raw: UnsafeRawBufferPointer, maxDepth: Int, followingWriterOrder: Bool = true, _ body: (inout JSONParser) throws(Refusal) -> Result
@@ -61,7 +63,9 @@ extension JSONParser {
     /// whole text itself and then asks ``isAtEnd()``: what `reading(_:maxDepth:_:)` does for
     /// lent bytes, without its generic closure, which a reader in another module called
     /// unspecialised: it looked up `Optional<Result>`'s metadata on every traffic frame (some
-    /// 400 instructions of 14,000, issue 30). `raw` must stay valid while the parser is used.
+    /// 400 instructions of 14,000, issue 30). `raw` must stay valid while the parser is used
+    /// (keep the parser local to the call that lent it), and is read only as bytes (`UInt8`, which
+    /// any memory may be read as).
     ///
     /// ```swift
     /// var parser = JSONParser(lending: line, maxDepth: 100)

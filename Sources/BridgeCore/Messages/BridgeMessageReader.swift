@@ -36,7 +36,8 @@ package enum BridgeMessageReader {
     /// The same, and the two keys ``message(in:maxDepth:refusingTopLevelStatus:)`` refuses.
     private static let messageKeysAndStatus = JSONKeySet(
         ["version", "correlationId", "type", "timestamp", "payload", "status", "error"], writerOrders: messageOrders)
-    /// A payload's keys, in the one order both the documented shape and the sorted writers put them.
+    /// A payload's keys, in the documented shape's order (the sorted writers put `error` before
+    /// `status`; a failed response is rare, and the order changes only the speed).
     private static let payloadKeys = JSONKeySet(["action", "data", "status", "error"], writerOrders: [["action", "data", "status", "error"]])
     /// The version nearly every message carries: given as this one string, not made anew.
     private static let usualVersion = ExpectedJSONString(BridgeMessage.protocolVersion)
@@ -118,12 +119,11 @@ package enum BridgeMessageReader {
     /// where its text stands in the parser's bytes (`deferredText`, then `data` is `nil`).
     /// Tuples, taken apart where the message is made, so that each field is moved into it: a
     /// struct's method that made the message from its stored fields copied each of them, and
-    /// a message made first and given its deferred data after was copied whole (some 800
-    /// instructions of a traffic frame, issue 30).
-    private typealias Fields = (version: String, correlationId: String, type: MessageType, timestamp: Double, payload: PayloadFields)
+    /// a message made first and given its deferred data after was copied whole (issue 30).
+    typealias Fields = (version: String, correlationId: String, type: MessageType, timestamp: Double, payload: PayloadFields)
 
     /// A payload's fields as read, as in ``Fields``.
-    private typealias PayloadFields = (
+    typealias PayloadFields = (
         action: String, data: [String: JSONValue]?, status: BridgeResponseStatus?, error: BridgeErrorPayload?, deferredText: Range<Int>?,
         deferredDepth: Int
     )
@@ -148,7 +148,9 @@ package enum BridgeMessageReader {
     /// `{"version":"1.0","correlationId":…,"type":…,"timestamp":…,"payload":{…}}`, and sorted, as
     /// `BridgeMessageWriter` writes the host's, `{"correlationId":…,"payload":{…},"timestamp":…,"type":…,"version":…}`;
     /// the payload in both `{"action":…}` with `,"data":…` and `,"status":…` when present.
-    private static let documentedStart = Array(#"{"version":"1.0","correlationId":"#.utf8)
+    /// Built from ``BridgeMessage/protocolVersion``, the version the reader gives for it (which
+    /// needs no escape in JSON).
+    private static let documentedStart = Array(#"{"version":""#.utf8) + Array(BridgeMessage.protocolVersion.utf8) + Array(#"","correlationId":"#.utf8)
     private static let documentedType = Array(#","type":"#.utf8)
     private static let documentedTimestamp = Array(#","timestamp":"#.utf8)
     private static let documentedPayload = Array(#","payload":{"action":"#.utf8)
@@ -169,7 +171,7 @@ package enum BridgeMessageReader {
     /// from the same byte). Where the bytes are those, reading them key by key gives the same:
     /// the keys are known, each once, with no `status` or `error` beside the payload, and each
     /// value is read by the same reader under the same nesting limit.
-    private static func plainFields(from parser: inout JSONParser, depth: Int, deferringData: Bool) throws(JSONParser.Refusal) -> Fields {
+    static func plainFields(from parser: inout JSONParser, depth: Int, deferringData: Bool) throws(JSONParser.Refusal) -> Fields {
         // The object at `depth` opens here, counted as `readObject` counts it.
         guard parser.depthLeft(below: depth) >= 0 else { throw JSONParser.Refusal() }
         let version: String
