@@ -286,11 +286,8 @@ extension JSONParser {
     /// what the general string reader makes of it, without going through it byte by byte.
     package mutating func readString() throws(Refusal) -> String {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Refusal() }
-        if followsWriterOrder, let end = plainStringEnd(from: index + 1) {
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end]), as: UTF8.self)
-            index = end + 1
-            return text
-        }
+        // `string()` takes a plain string whole itself (and makes a short one without checking
+        // its bytes twice).
         do throws(Failure) { return try string() } catch { throw Refusal() }
     }
 
@@ -327,7 +324,7 @@ extension JSONParser {
 
     /// Reads the number at the current byte.
     package mutating func readNumber() throws(Refusal) -> Double {
-        if let integer = readPlainInteger() { return Double(integer) }
+        // `number()` reads a short whole number's digits eight at a time itself.
         guard index < bytes.count, bytes[index] == UInt8(ascii: "-") || (bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9")) else {
             throw Refusal()
         }
