@@ -58,11 +58,10 @@ public enum AgentFrame: Sendable {
         }
     }
 
-    /// Reads one frame from bytes lent for the call, as ``read(bytes:)`` reads the same bytes.
-    ///
-    /// The same steps as `readLine(_:)`, written for the lent bytes themselves: through the
-    /// generic one, a following client called an unspecialised closure and looked up metadata on
-    /// every frame (issue 30).
+    /// Reads one frame from bytes lent for the call, as ``read(bytes:)`` reads the same bytes:
+    /// the one place that picks a frame's reader (`readLine(_:)` lends its line's bytes here).
+    /// Not generic: a following client called the generic reader unspecialised and looked up
+    /// metadata on every frame (issue 30).
     package static func read(lentBytes line: UnsafeRawBufferPointer) throws(JSONDecoding.Failure) -> AgentFrame {
         if startsAsSnapshot(line) {
             if let frame = SnapshotFrameReader.frame(in: line) { return frame }
@@ -110,32 +109,10 @@ public enum AgentFrame: Sendable {
         try readLine(line)
     }
 
-    /// ``read(_:)`` for a line in either form: nothing but the line's bytes is read, so both
-    /// forms give the same. Specialised for each form within this module.
-    private static func readLine<Line: ContiguousBytes & RandomAccessCollection>(
-        _ line: Line
-    ) throws(JSONDecoding.Failure) -> AgentFrame where Line.Element == UInt8, Line.Index == Int {
-        // One look into the line's bytes for both: which reader, and the traffic reader itself.
-        let traffic: FastRead = line.withUnsafeBytes { bytes in
-            if startsAsSnapshot(bytes) { return .snapshot }
-            return TrafficFrameReader.frame(in: bytes).map(FastRead.frame) ?? .refused
-        }
-        switch traffic {
-        case .frame(let frame): return frame
-        case .snapshot: if let frame = SnapshotFrameReader.frame(in: line) { return frame }
-        case .refused: break
-        }
-        return try readParsingWhole(line)
-    }
-
-    /// What the first look at a line found.
-    private enum FastRead {
-        /// The traffic event the line holds.
-        case frame(AgentFrame)
-        /// The line starts as a snapshot: for `SnapshotFrameReader`.
-        case snapshot
-        /// Neither reader takes it: decoded the full way.
-        case refused
+    /// ``read(_:)`` for a line in either form: its bytes, looked into once, read by
+    /// ``read(lentBytes:)``, so both forms give the same.
+    private static func readLine(_ line: some ContiguousBytes) throws(JSONDecoding.Failure) -> AgentFrame {
+        try line.withUnsafeBytes { bytes in Result { () throws(JSONDecoding.Failure) in try read(lentBytes: bytes) } }.get()
     }
 
     /// The bytes the agent starts a snapshot frame with (its first member is the kind).

@@ -5,8 +5,9 @@ import Testing
 
 /// `BridgeMessageReader` first tries a message as its writers lay it out, compact, in the
 /// documented order (a journey's `JSON.stringify`) or sorted (`BridgeMessageWriter`), its keys
-/// compared as bytes (`readLiteral`), and its plain integers read without the general number
-/// reader (`readPlainInteger`); anything else is read key by key (issue 30). Those shortcuts must
+/// compared as bytes (`readLiteral`); anything else is read key by key (issue 30). A traffic
+/// record's plain integers are read without the general number reader (`readPlainInteger`),
+/// tested here too. Those shortcuts must
 /// never change what is read: with them (following the writers' order) and without, every text
 /// must give the same message or the same refusal.
 @Suite("Reading a message in its writers' layout: the same as reading it key by key")

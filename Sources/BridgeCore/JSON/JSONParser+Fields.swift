@@ -279,15 +279,10 @@ extension JSONParser {
         return end < bytes.count && bytes[end] == UInt8(ascii: "\"") ? end : nil
     }
 
-    /// Reads the string at the current byte.
-    ///
-    /// One of printable ASCII without escapes (a correlation id, an action: nearly every one a
-    /// reader makes) is found a word at a time and made from its bytes as they stand, which is
-    /// what the general string reader makes of it, without going through it byte by byte.
+    /// Reads the string at the current byte (a plain one, nearly every one a reader makes, is
+    /// found eight bytes at a time and taken whole by `string()`).
     package mutating func readString() throws(Refusal) -> String {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Refusal() }
-        // `string()` takes a plain string whole itself (and makes a short one without checking
-        // its bytes twice).
         do throws(Failure) { return try string() } catch { throw Refusal() }
     }
 
